@@ -1,0 +1,126 @@
+/* libspvcond: rewrite SPIR-V modules guarded by SPV_INTEL_function_variants conditions.
+ *
+ * Ownership rules, once for the whole API:
+ *  - A context owns nothing but its allocator and diagnostic sink; every object created with it
+ *    must be destroyed before the context.
+ *  - Buffers the library returns (spvcond_module_emit) belong to the caller and are released with
+ *    spvcond_free() on the same context.
+ *  - Strings and tables the library returns by pointer stay valid until the object they came from
+ *    is destroyed, unless a function says otherwise.
+ *  - Objects are not internally locked: use one module from one thread at a time. Separate
+ *    contexts and modules may be used concurrently; the library has no global state.
+ */
+#ifndef SPVCOND_H
+#define SPVCOND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spvcond-version.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(SPVCOND_BUILDING) && defined(__GNUC__)
+#define SPVCOND_API __attribute__((visibility("default")))
+#else
+#define SPVCOND_API
+#endif
+
+/* Negative values are errors, zero is success. */
+typedef enum spvcond_result {
+    SPVCOND_OK = 0,
+    SPVCOND_ERROR_INVALID_ARGUMENT = -1, /* the caller broke an API precondition */
+    SPVCOND_ERROR_OUT_OF_MEMORY = -2,
+    SPVCOND_ERROR_INVALID_BINARY = -3, /* not a well-formed SPIR-V binary */
+    SPVCOND_ERROR_INVALID_ID = -4,     /* an id out of range, redefined, undefined or of the wrong kind */
+    SPVCOND_ERROR_INVALID_LAYOUT = -5, /* instructions outside the logical layout order */
+    SPVCOND_ERROR_UNSUPPORTED = -6,    /* valid SPIR-V this library does not handle */
+    SPVCOND_ERROR_NOT_FOUND = -7,
+    SPVCOND_ERROR_LIMIT = -8,          /* a resource limit of the library was exceeded */
+    SPVCOND_RESULT_FORCE_32_BIT = 0x7fffffff
+} spvcond_result;
+
+typedef enum spvcond_severity {
+    SPVCOND_SEVERITY_ERROR = 0,
+    SPVCOND_SEVERITY_WARNING = 1,
+    SPVCOND_SEVERITY_NOTE = 2
+} spvcond_severity;
+
+#define SPVCOND_NO_POSITION ((size_t)-1)
+#define SPVCOND_DIAG_MESSAGE_SIZE 320
+
+/* One diagnostic. Position fields are SPVCOND_NO_POSITION / 0 when not tied to an instruction.
+ * opcode_name points to static storage and is never NULL ("" when unknown). */
+typedef struct spvcond_diag {
+    spvcond_result code;
+    spvcond_severity severity;
+    size_t word_offset;       /* offset of the instruction's first word from the start of the module */
+    size_t instruction_index; /* 0-based, counting from the first instruction after the header */
+    uint32_t opcode;
+    const char *opcode_name;
+    uint32_t id;              /* the id the message is about, 0 if none */
+    char message[SPVCOND_DIAG_MESSAGE_SIZE];
+} spvcond_diag;
+
+/* Called for every diagnostic, from the thread that called into the library, before the function
+ * that reports it returns. The record is only valid during the call. */
+typedef void (*spvcond_diag_fn)(void *user, const spvcond_diag *diag);
+
+/* Optional allocator. NULL members fall back to malloc/realloc/free. free(NULL) is never called. */
+typedef struct spvcond_allocator {
+    void *(*alloc)(void *user, size_t size);
+    void *(*realloc)(void *user, void *ptr, size_t size);
+    void (*free)(void *user, void *ptr);
+    void *user;
+} spvcond_allocator;
+
+typedef struct spvcond_context spvcond_context;
+typedef struct spvcond_module spvcond_module;
+
+/* ---- context ---------------------------------------------------------------------------- */
+
+SPVCOND_API spvcond_result spvcond_context_create(const spvcond_allocator *allocator, spvcond_diag_fn diag_fn,
+                                                  void *diag_user, spvcond_context **out);
+SPVCOND_API void spvcond_context_destroy(spvcond_context *ctx);
+/* The first error reported since the last spvcond_context_clear_diag(), or NULL. */
+SPVCOND_API const spvcond_diag *spvcond_context_first_error(const spvcond_context *ctx);
+SPVCOND_API size_t spvcond_context_warning_count(const spvcond_context *ctx);
+SPVCOND_API void spvcond_context_clear_diag(spvcond_context *ctx);
+SPVCOND_API void spvcond_free(spvcond_context *ctx, void *ptr);
+SPVCOND_API const char *spvcond_result_string(spvcond_result result);
+SPVCOND_API const char *spvcond_version_string(void);
+
+/* ---- modules ---------------------------------------------------------------------------- */
+
+/* Parse flags. */
+#define SPVCOND_PARSE_BORROW 0x1u /* keep a pointer to the caller's words instead of copying them; the
+                                     caller keeps them alive and unchanged until the module is destroyed.
+                                     Ignored (a copy is made) for byte-swapped input. */
+
+/* Parse and index a module given as 32-bit words in host order (or byte-swapped: the reader detects a
+ * reversed magic number and swaps). On error *out is NULL and the diagnostic says where. */
+SPVCOND_API spvcond_result spvcond_module_parse(spvcond_context *ctx, const uint32_t *words, size_t word_count,
+                                                uint32_t flags, spvcond_module **out);
+/* The same from raw file bytes in either byte order. */
+SPVCOND_API spvcond_result spvcond_module_parse_bytes(spvcond_context *ctx, const void *bytes, size_t size,
+                                                      spvcond_module **out);
+SPVCOND_API void spvcond_module_destroy(spvcond_module *module);
+
+/* Emit the module with every recorded edit applied, as little-endian words. A module without edits
+ * is emitted word for word as it was read. *words is released with spvcond_free(). */
+SPVCOND_API spvcond_result spvcond_module_emit(spvcond_module *module, uint32_t **words, size_t *word_count);
+
+/* Header fields and sizes. */
+SPVCOND_API uint32_t spvcond_module_version(const spvcond_module *module); /* 0x00MMmm00 */
+SPVCOND_API uint32_t spvcond_module_bound(const spvcond_module *module);
+SPVCOND_API size_t spvcond_module_instruction_count(const spvcond_module *module);
+SPVCOND_API bool spvcond_module_was_byte_swapped(const spvcond_module *module);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

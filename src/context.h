@@ -1,0 +1,45 @@
+/* The context: allocator hooks and the diagnostic sink. Every allocation goes through here. */
+#ifndef SPVCOND_CONTEXT_H
+#define SPVCOND_CONTEXT_H
+
+#include <stdarg.h>
+
+#include "spvcond/spvcond.h"
+
+struct spvcond_context {
+    spvcond_allocator allocator;
+    spvcond_diag_fn diag_fn;
+    void *diag_user;
+    spvcond_diag first_error;
+    bool has_error;
+    size_t warnings;
+};
+
+/* Where a diagnostic points. */
+struct spvcond_where {
+    size_t word_offset;
+    size_t instruction_index;
+    uint32_t opcode;
+    uint32_t id;
+};
+
+#define SPVCOND_NOWHERE ((struct spvcond_where){SPVCOND_NO_POSITION, SPVCOND_NO_POSITION, 0, 0})
+
+void *spvcond_alloc(spvcond_context *ctx, size_t size);
+/* Zeroed array allocation with overflow check. */
+void *spvcond_alloc_array(spvcond_context *ctx, size_t count, size_t size);
+void *spvcond_realloc(spvcond_context *ctx, void *ptr, size_t size);
+void spvcond_dealloc(spvcond_context *ctx, void *ptr);
+/* Grow *data so that it holds at least `need` elements of `size` bytes; amortised doubling. */
+spvcond_result spvcond_grow(spvcond_context *ctx, void **data, size_t *capacity, size_t need, size_t size);
+
+/* Record a diagnostic and return `code`, so call sites read `return spvcond_report(...)`. */
+spvcond_result spvcond_report(spvcond_context *ctx, spvcond_result code, spvcond_severity severity,
+                              struct spvcond_where where, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+spvcond_result spvcond_vreport(spvcond_context *ctx, spvcond_result code, spvcond_severity severity,
+                               struct spvcond_where where, const char *fmt, va_list ap);
+/* Report SPVCOND_ERROR_OUT_OF_MEMORY. */
+spvcond_result spvcond_oom(spvcond_context *ctx);
+
+#endif

@@ -1,0 +1,153 @@
+/* The edit list: deletions and replacements per instruction, insertions by position, new ids. */
+#include "edit.h"
+
+#include <string.h>
+
+#include "index.h"
+
+static spvcond_result
+pool_append(struct spvcond_module *m, const uint32_t *words, uint32_t count, uint32_t *offset)
+{
+    struct spvcond_edits *e = &m->edits;
+    if (e->pool_len + count > UINT32_MAX - 1)
+        return spvcond_report(m->ctx, SPVCOND_ERROR_LIMIT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                              "more than 2^32 words of edits");
+    spvcond_result r = spvcond_grow(m->ctx, (void **)&e->pool, &e->pool_cap, e->pool_len + count, sizeof(uint32_t));
+    if (r != SPVCOND_OK)
+        return r;
+    memcpy(e->pool + e->pool_len, words, count * sizeof(uint32_t));
+    *offset = (uint32_t)e->pool_len;
+    e->pool_len += count;
+    return SPVCOND_OK;
+}
+
+/* Check that `words` is a sequence of whole instructions, so the output stays parseable. */
+static spvcond_result
+check_instructions(struct spvcond_module *m, const uint32_t *words, uint32_t count)
+{
+    uint32_t p = 0;
+    while (p < count) {
+        uint32_t wc = words[p] >> 16;
+        if (wc == 0 || wc > count - p)
+            return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                                  "edit words are not whole instructions (word count %u at word %u of %u)", wc, p,
+                                  count);
+        p += wc;
+    }
+    return count ? SPVCOND_OK
+                 : spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                                  "empty edit");
+}
+
+spvcond_result
+spvcond_edit_delete(struct spvcond_module *m, size_t inst)
+{
+    struct spvcond_edits *e = &m->edits;
+    if (inst >= m->inst_count)
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if (!e->deleted) {
+        e->deleted = spvcond_alloc_array(m->ctx, m->inst_count, 1);
+        if (!e->deleted)
+            return spvcond_oom(m->ctx);
+    }
+    if (!e->deleted[inst])
+        e->count++;
+    e->deleted[inst] = 1;
+    if (e->replacement)
+        e->replacement[inst] = 0;
+    return SPVCOND_OK;
+}
+
+bool
+spvcond_edit_is_deleted(const struct spvcond_module *m, size_t inst)
+{
+    return m->edits.deleted && m->edits.deleted[inst];
+}
+
+spvcond_result
+spvcond_edit_replace(struct spvcond_module *m, size_t inst, const uint32_t *words, uint32_t count)
+{
+    struct spvcond_edits *e = &m->edits;
+    spvcond_result r;
+    if (inst >= m->inst_count)
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if ((r = check_instructions(m, words, count)) != SPVCOND_OK)
+        return r;
+    if (!e->replacement) {
+        e->replacement = spvcond_alloc_array(m->ctx, m->inst_count, sizeof(uint32_t));
+        if (!e->replacement)
+            return spvcond_oom(m->ctx);
+    }
+    /* Stored as a (count, words...) record so the writer knows the length. */
+    uint32_t offset, dummy;
+    if ((r = pool_append(m, &count, 1, &offset)) != SPVCOND_OK || (r = pool_append(m, words, count, &dummy)) != SPVCOND_OK)
+        return r;
+    e->replacement[inst] = offset + 1;
+    if (e->deleted)
+        e->deleted[inst] = 0;
+    e->count++;
+    return SPVCOND_OK;
+}
+
+spvcond_result
+spvcond_edit_insert(struct spvcond_module *m, size_t before, const uint32_t *words, uint32_t count)
+{
+    struct spvcond_edits *e = &m->edits;
+    spvcond_result r;
+    if (before > m->inst_count)
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if ((r = check_instructions(m, words, count)) != SPVCOND_OK)
+        return r;
+    uint32_t offset;
+    if ((r = pool_append(m, words, count, &offset)) != SPVCOND_OK)
+        return r;
+    if ((r = spvcond_grow(m->ctx, (void **)&e->inserts, &e->insert_cap, e->insert_len + 1, sizeof(*e->inserts))) !=
+        SPVCOND_OK)
+        return r;
+    e->inserts[e->insert_len] = (struct spvcond_insert){(uint32_t)before, (uint32_t)e->insert_len, offset, count};
+    e->insert_len++;
+    e->count++;
+    return SPVCOND_OK;
+}
+
+spvcond_result
+spvcond_edit_append_to_section(struct spvcond_module *m, int section, const uint32_t *words, uint32_t count)
+{
+    if (section < 0 || section >= SPVCOND_SECTION_COUNT)
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    return spvcond_edit_insert(m, m->section[section + 1], words, count);
+}
+
+spvcond_result
+spvcond_edit_new_id(struct spvcond_module *m, uint32_t *id)
+{
+    if (m->edits.bound > SPVCOND_MAX_BOUND)
+        return spvcond_report(m->ctx, SPVCOND_ERROR_LIMIT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                              "no id left: the bound would exceed the SPIR-V limit 0x%x", SPVCOND_MAX_BOUND);
+    *id = m->edits.bound++;
+    m->edits.count++;
+    return SPVCOND_OK;
+}
+
+uint32_t
+spvcond_encode_string(const char *s, uint32_t *out, uint32_t capacity)
+{
+    size_t len = strlen(s);
+    size_t words = len / 4 + 1;
+    if (words > capacity)
+        return 0;
+    memset(out, 0, words * sizeof(uint32_t));
+    memcpy(out, s, len);
+    return (uint32_t)words;
+}
+
+void
+spvcond_edits_release(struct spvcond_module *m)
+{
+    struct spvcond_edits *e = &m->edits;
+    spvcond_dealloc(m->ctx, e->deleted);
+    spvcond_dealloc(m->ctx, e->replacement);
+    spvcond_dealloc(m->ctx, e->pool);
+    spvcond_dealloc(m->ctx, e->inserts);
+    memset(e, 0, sizeof(*e));
+}

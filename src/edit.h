@@ -1,0 +1,25 @@
+/* Recording edits against a parsed module. The index keeps describing the module as it was read;
+ * the writer applies the edits when emitting. */
+#ifndef SPVCOND_EDIT_H
+#define SPVCOND_EDIT_H
+
+#include "module.h"
+
+spvcond_result spvcond_edit_delete(struct spvcond_module *m, size_t inst);
+bool spvcond_edit_is_deleted(const struct spvcond_module *m, size_t inst);
+/* Replace instruction `inst` by `count` words (one or more whole instructions). */
+spvcond_result spvcond_edit_replace(struct spvcond_module *m, size_t inst, const uint32_t *words, uint32_t count);
+/* Insert whole instructions before instruction `before` (m->inst_count: at the end of the module).
+ * Insertions at the same place come out in the order they were made. */
+spvcond_result spvcond_edit_insert(struct spvcond_module *m, size_t before, const uint32_t *words, uint32_t count);
+/* Insert at the end of a layout section. */
+spvcond_result spvcond_edit_append_to_section(struct spvcond_module *m, int section, const uint32_t *words,
+                                              uint32_t count);
+/* A fresh id above the bound. */
+spvcond_result spvcond_edit_new_id(struct spvcond_module *m, uint32_t *id);
+
+/* Encode a literal string into words (NUL-terminated, zero-padded). Returns the words written, or 0
+ * if `capacity` is too small. */
+uint32_t spvcond_encode_string(const char *s, uint32_t *out, uint32_t capacity);
+
+#endif

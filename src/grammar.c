@@ -1,0 +1,83 @@
+/* Lookups over the generated grammar tables. */
+#include "grammar.h"
+
+#include <string.h>
+
+const struct spvcond_grammar_instruction *
+spvcond_grammar_instruction(uint32_t opcode)
+{
+    if (opcode > SPVCOND_GRAMMAR_MAX_OPCODE || spvcond_grammar_opcode_index[opcode] == 0)
+        return NULL;
+    return &spvcond_grammar_core[spvcond_grammar_opcode_index[opcode] - 1];
+}
+
+const char *
+spvcond_grammar_opcode_name(uint32_t opcode)
+{
+    const struct spvcond_grammar_instruction *info = spvcond_grammar_instruction(opcode);
+    return info ? info->name : "";
+}
+
+const struct spvcond_grammar_enumerant *
+spvcond_grammar_enumerant(unsigned kind, uint32_t value)
+{
+    if (kind >= SPVCOND_GRAMMAR_KIND_COUNT)
+        return NULL;
+    const struct spvcond_grammar_kind *k = &spvcond_grammar_kinds[kind];
+    size_t lo = k->first_enumerant, hi = lo + k->enumerant_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint32_t v = spvcond_grammar_enumerants[mid].value;
+        if (v == value)
+            return &spvcond_grammar_enumerants[mid];
+        if (v < value)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+const char *
+spvcond_grammar_enumerant_name(unsigned kind, uint32_t value)
+{
+    const struct spvcond_grammar_enumerant *e = spvcond_grammar_enumerant(kind, value);
+    return e ? e->name : NULL;
+}
+
+const struct spvcond_grammar_enumerant *
+spvcond_grammar_enumerant_by_name(unsigned kind, const char *name)
+{
+    if (kind >= SPVCOND_GRAMMAR_KIND_COUNT)
+        return NULL;
+    const struct spvcond_grammar_kind *k = &spvcond_grammar_kinds[kind];
+    for (size_t i = k->first_enumerant; i < (size_t)k->first_enumerant + k->enumerant_count; i++)
+        if (strcmp(spvcond_grammar_enumerants[i].name, name) == 0)
+            return &spvcond_grammar_enumerants[i];
+    return NULL;
+}
+
+const struct spvcond_grammar_extinst_set *
+spvcond_grammar_extinst_set(const char *import_name)
+{
+    for (size_t i = 0; i < SPVCOND_GRAMMAR_EXTINST_SET_COUNT; i++)
+        if (strcmp(spvcond_grammar_extinst_sets[i].name, import_name) == 0)
+            return &spvcond_grammar_extinst_sets[i];
+    return NULL;
+}
+
+const struct spvcond_grammar_instruction *
+spvcond_grammar_extinst(const struct spvcond_grammar_extinst_set *set, uint32_t number)
+{
+    size_t lo = 0, hi = set->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (set->instructions[mid].opcode == number)
+            return &set->instructions[mid];
+        if (set->instructions[mid].opcode < number)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}

@@ -1,0 +1,279 @@
+/* Per-id tables built while reading: which annotation, debug-name and execution-mode instructions
+ * target each id, stored as compressed rows so a lookup is two array reads. */
+#include "index.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct pairs {
+    uint32_t *data; /* (target id, instruction) */
+    size_t len, cap;
+};
+
+struct spvcond_index_builder {
+    struct spvcond_module *m;
+    struct pairs decorations, names, modes;
+    size_t entry_cap, spec_cap;
+};
+
+spvcond_result
+spvcond_index_builder_create(struct spvcond_module *m, struct spvcond_index_builder **out)
+{
+    *out = spvcond_alloc_array(m->ctx, 1, sizeof(**out));
+    if (!*out)
+        return spvcond_oom(m->ctx);
+    (*out)->m = m;
+    return SPVCOND_OK;
+}
+
+void
+spvcond_index_builder_destroy(struct spvcond_index_builder *b)
+{
+    if (!b)
+        return;
+    spvcond_context *ctx = b->m->ctx;
+    spvcond_dealloc(ctx, b->decorations.data);
+    spvcond_dealloc(ctx, b->names.data);
+    spvcond_dealloc(ctx, b->modes.data);
+    spvcond_dealloc(ctx, b);
+}
+
+static spvcond_result
+add_pair(spvcond_context *ctx, struct pairs *p, uint32_t target, size_t inst)
+{
+    spvcond_result r = spvcond_grow(ctx, (void **)&p->data, &p->cap, p->len + 2, sizeof(uint32_t));
+    if (r != SPVCOND_OK)
+        return r;
+    p->data[p->len++] = target;
+    p->data[p->len++] = (uint32_t)inst;
+    return SPVCOND_OK;
+}
+
+spvcond_result
+spvcond_index_note(struct spvcond_index_builder *b, size_t inst, uint32_t opcode)
+{
+    struct spvcond_module *m = b->m;
+    const uint32_t *w = spvcond_inst_words(m, inst);
+    uint32_t wc = spvcond_inst_word_count(m, inst);
+    spvcond_result r = SPVCOND_OK;
+    switch (opcode) {
+    case 5: case 6: /* OpName, OpMemberName */
+        return add_pair(m->ctx, &b->names, w[1], inst);
+    case 71: /* OpDecorate */
+        if (w[2] == 1 /* SpecId */) {
+            r = spvcond_grow(m->ctx, (void **)&m->spec_ids, &b->spec_cap, m->spec_id_count + 1,
+                             sizeof(*m->spec_ids));
+            if (r != SPVCOND_OK)
+                return r;
+            m->spec_ids[m->spec_id_count++] = (struct spvcond_spec_id){w[3], w[1]};
+        }
+        /* fall through */
+    case 72: case 332: case 5632: case 5633:
+        return add_pair(m->ctx, &b->decorations, w[1], inst);
+    case 74: /* OpGroupDecorate: group, targets... */
+        for (uint32_t k = 2; k < wc && r == SPVCOND_OK; k++)
+            r = add_pair(m->ctx, &b->decorations, w[k], inst);
+        return r;
+    case 75: /* OpGroupMemberDecorate: group, (target, member)... */
+        for (uint32_t k = 2; k < wc && r == SPVCOND_OK; k += 2)
+            r = add_pair(m->ctx, &b->decorations, w[k], inst);
+        return r;
+    case 16: case 331: /* OpExecutionMode, OpExecutionModeId */
+        return add_pair(m->ctx, &b->modes, w[1], inst);
+    case 15: case SPVCOND_OP_CONDITIONAL_ENTRY_POINT:
+        r = spvcond_grow(m->ctx, (void **)&m->entry_points, &b->entry_cap, m->entry_point_count + 1,
+                         sizeof(uint32_t));
+        if (r == SPVCOND_OK)
+            m->entry_points[m->entry_point_count++] = (uint32_t)inst;
+        return r;
+    default:
+        return SPVCOND_OK;
+    }
+}
+
+/* Counting sort of (target, inst) pairs into rows; instructions stay in module order within a row. */
+static spvcond_result
+build_refs(struct spvcond_module *m, const struct pairs *p, struct spvcond_refs *out)
+{
+    out->start = spvcond_alloc_array(m->ctx, (size_t)m->bound + 1, sizeof(uint32_t));
+    out->inst = spvcond_alloc_array(m->ctx, p->len / 2, sizeof(uint32_t));
+    if (!out->start || !out->inst)
+        return spvcond_oom(m->ctx);
+    for (size_t k = 0; k < p->len; k += 2)
+        out->start[p->data[k] + 1]++;
+    for (size_t id = 0; id < m->bound; id++)
+        out->start[id + 1] += out->start[id];
+    /* Fill using start[] as cursors, then shift back. */
+    for (size_t k = 0; k < p->len; k += 2)
+        out->inst[out->start[p->data[k]]++] = p->data[k + 1];
+    for (size_t id = m->bound; id > 0; id--)
+        out->start[id] = out->start[id - 1];
+    out->start[0] = 0;
+    return SPVCOND_OK;
+}
+
+static int
+compare_spec_id(const void *a, const void *b)
+{
+    const struct spvcond_spec_id *x = a, *y = b;
+    if (x->spec_id != y->spec_id)
+        return x->spec_id < y->spec_id ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+spvcond_result
+spvcond_index_builder_finish(struct spvcond_index_builder *b)
+{
+    struct spvcond_module *m = b->m;
+    spvcond_result r;
+    if ((r = build_refs(m, &b->decorations, &m->decorations)) != SPVCOND_OK ||
+        (r = build_refs(m, &b->names, &m->names)) != SPVCOND_OK ||
+        (r = build_refs(m, &b->modes, &m->modes)) != SPVCOND_OK)
+        return r;
+    if (m->spec_id_count)
+        qsort(m->spec_ids, m->spec_id_count, sizeof(*m->spec_ids), compare_spec_id);
+    return SPVCOND_OK;
+}
+
+static void
+release_refs(spvcond_context *ctx, struct spvcond_refs *r)
+{
+    spvcond_dealloc(ctx, r->start);
+    spvcond_dealloc(ctx, r->inst);
+    r->start = r->inst = NULL;
+}
+
+void
+spvcond_index_release(struct spvcond_module *m)
+{
+    release_refs(m->ctx, &m->decorations);
+    release_refs(m->ctx, &m->names);
+    release_refs(m->ctx, &m->modes);
+    spvcond_dealloc(m->ctx, m->entry_points);
+    spvcond_dealloc(m->ctx, m->spec_ids);
+}
+
+const char *
+spvcond_section_name(int section)
+{
+    static const char *const names[SPVCOND_SECTION_COUNT + 1] = {
+        "capabilities", "extensions", "extended instruction set imports", "memory model", "entry points",
+        "execution modes", "debug source instructions", "debug names", "OpModuleProcessed instructions",
+        "annotations", "types, constants and global variables", "functions", "end of module"};
+    return section >= 0 && section <= SPVCOND_SECTION_COUNT ? names[section] : "?";
+}
+
+struct spvcond_where
+spvcond_where_inst(const struct spvcond_module *m, size_t inst, uint32_t id)
+{
+    if (inst >= m->inst_count)
+        return (struct spvcond_where){SPVCOND_NO_POSITION, SPVCOND_NO_POSITION, 0, id};
+    return (struct spvcond_where){m->inst[inst], inst, spvcond_inst_opcode(m, inst), id};
+}
+
+spvcond_result
+spvcond_fail_inst(const struct spvcond_module *m, spvcond_result code, size_t inst, uint32_t id, const char *fmt,
+                  ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    spvcond_result r = spvcond_vreport(m->ctx, code, SPVCOND_SEVERITY_ERROR, spvcond_where_inst(m, inst, id), fmt,
+                                       ap);
+    va_end(ap);
+    return r;
+}
+
+void
+spvcond_warn_inst(const struct spvcond_module *m, size_t inst, uint32_t id, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    spvcond_vreport(m->ctx, SPVCOND_OK, SPVCOND_SEVERITY_WARNING, spvcond_where_inst(m, inst, id), fmt, ap);
+    va_end(ap);
+}
+
+uint32_t
+spvcond_string_words(const struct spvcond_module *m, size_t i, uint32_t word)
+{
+    return (uint32_t)(strlen(spvcond_inst_string(m, i, word)) / 4 + 1);
+}
+
+const struct spvcond_function *
+spvcond_function_of_inst(const struct spvcond_module *m, size_t i)
+{
+    size_t lo = 0, hi = m->function_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct spvcond_function *f = &m->functions[mid];
+        if (i < f->begin)
+            hi = mid;
+        else if (i > f->end)
+            lo = mid + 1;
+        else
+            return f;
+    }
+    return NULL;
+}
+
+const struct spvcond_function *
+spvcond_function_by_id(const struct spvcond_module *m, uint32_t id)
+{
+    size_t d = spvcond_def(m, id);
+    if (d == SIZE_MAX || spvcond_inst_opcode(m, d) != 54)
+        return NULL;
+    const struct spvcond_function *f = spvcond_function_of_inst(m, d);
+    return f && f->begin == d ? f : NULL;
+}
+
+bool
+spvcond_spec_id_of(const struct spvcond_module *m, uint32_t id, uint32_t *spec_id)
+{
+    uint32_t b, e;
+    spvcond_refs_range(&m->decorations, id, &b, &e);
+    for (uint32_t k = b; k < e; k++) {
+        const uint32_t *w = spvcond_inst_words(m, m->decorations.inst[k]);
+        if ((w[0] & 0xffffu) == 71 && w[1] == id && w[2] == 1 && (w[0] >> 16) >= 4) {
+            *spec_id = w[3];
+            return true;
+        }
+    }
+    return false;
+}
+
+uint32_t
+spvcond_scalar_width(const struct spvcond_module *m, uint32_t type_id)
+{
+    size_t d = spvcond_def(m, type_id);
+    if (d == SIZE_MAX)
+        return 0;
+    const uint32_t *w = spvcond_inst_words(m, d);
+    switch (w[0] & 0xffffu) {
+    case 20: return 1;                                     /* OpTypeBool */
+    case 21: case 22: return (w[0] >> 16) >= 3 ? w[2] : 0; /* OpTypeInt, OpTypeFloat */
+    default: return 0;
+    }
+}
+
+uint32_t
+spvcond_module_version(const spvcond_module *m)
+{
+    return m ? m->version : 0;
+}
+
+uint32_t
+spvcond_module_bound(const spvcond_module *m)
+{
+    return m ? m->edits.bound : 0;
+}
+
+size_t
+spvcond_module_instruction_count(const spvcond_module *m)
+{
+    return m ? m->inst_count : 0;
+}
+
+bool
+spvcond_module_was_byte_swapped(const spvcond_module *m)
+{
+    return m && m->swapped;
+}

@@ -1,0 +1,176 @@
+/* The parsed module: the words, an instruction index, sections, ids and the recorded edits.
+ * Nothing here copies operands: every query goes back to the words through a word offset. */
+#ifndef SPVCOND_MODULE_H
+#define SPVCOND_MODULE_H
+
+#include "context.h"
+#include "grammar.h"
+
+#define SPVCOND_MAX_BOUND 0x3fffffu /* SPIR-V universal limit on the id bound */
+#define SPVCOND_HEADER_WORDS 5
+#define SPVCOND_MAGIC 0x07230203u
+
+#define SPVCOND_OP_CONDITIONAL_EXTENSION 6248u
+#define SPVCOND_OP_CONDITIONAL_ENTRY_POINT 6249u
+#define SPVCOND_OP_CONDITIONAL_CAPABILITY 6250u
+#define SPVCOND_OP_SPEC_CONSTANT_TARGET 6251u
+#define SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE 6252u
+#define SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES 6253u
+#define SPVCOND_OP_CONDITIONAL_COPY_OBJECT 6254u
+#define SPVCOND_CAP_SPEC_CONDITIONAL 6245u
+#define SPVCOND_CAP_FUNCTION_VARIANTS 6246u
+#define SPVCOND_DECORATION_CONDITIONAL 6247u
+#define SPVCOND_EXTENSION_NAME "SPV_INTEL_function_variants"
+
+/* The logical layout of a module (SPIR-V 2.4), in order. */
+enum spvcond_section {
+    SPVCOND_SECTION_CAPABILITY,
+    SPVCOND_SECTION_EXTENSION,
+    SPVCOND_SECTION_EXTINST_IMPORT,
+    SPVCOND_SECTION_MEMORY_MODEL,
+    SPVCOND_SECTION_ENTRY_POINT,
+    SPVCOND_SECTION_EXECUTION_MODE,
+    SPVCOND_SECTION_DEBUG_SOURCE,
+    SPVCOND_SECTION_DEBUG_NAME,
+    SPVCOND_SECTION_DEBUG_PROCESSED,
+    SPVCOND_SECTION_ANNOTATION,
+    SPVCOND_SECTION_GLOBAL, /* types, constants, global variables */
+    SPVCOND_SECTION_FUNCTION,
+    SPVCOND_SECTION_COUNT
+};
+
+struct spvcond_function {
+    uint32_t id;
+    uint32_t begin;       /* index of OpFunction */
+    uint32_t first_block; /* index of the first OpLabel; == end for a declaration */
+    uint32_t end;         /* index of OpFunctionEnd */
+};
+
+/* Instructions grouped by the id they target (compressed rows: start has bound + 1 entries). */
+struct spvcond_refs {
+    uint32_t *start;
+    uint32_t *inst;
+};
+
+struct spvcond_spec_id {
+    uint32_t spec_id;
+    uint32_t id;
+};
+
+/* An instruction to insert before instruction `before` (inst_count: at the end). */
+struct spvcond_insert {
+    uint32_t before;
+    uint32_t seq;   /* creation order, breaks ties */
+    uint32_t words; /* offset into the edit pool */
+    uint32_t count;
+};
+
+struct spvcond_edits {
+    uint8_t *deleted;      /* per instruction; NULL until the first delete */
+    uint32_t *replacement; /* per instruction: pool offset + 1; NULL until the first replace */
+    uint32_t *pool;        /* words of replacements and insertions */
+    size_t pool_len, pool_cap;
+    struct spvcond_insert *inserts;
+    size_t insert_len, insert_cap;
+    uint32_t bound;        /* >= the module's bound once ids are allocated */
+    size_t count;          /* number of edits recorded */
+};
+
+struct spvcond_module {
+    spvcond_context *ctx;
+    const uint32_t *words;
+    size_t word_count;
+    uint32_t *owned_words; /* NULL when borrowed */
+    bool swapped;
+    uint32_t version, generator, bound, schema;
+
+    uint32_t *inst; /* word offset of each instruction */
+    size_t inst_count;
+    uint32_t section[SPVCOND_SECTION_COUNT + 1]; /* first instruction of each section */
+
+    uint32_t *def; /* per id: defining instruction + 1, 0 if undefined */
+    struct spvcond_function *functions;
+    size_t function_count;
+    uint32_t *entry_points; /* OpEntryPoint and OpConditionalEntryPointINTEL */
+    size_t entry_point_count;
+    struct spvcond_refs decorations; /* OpDecorate*, OpMemberDecorate*, OpGroup*Decorate by target */
+    struct spvcond_refs names;       /* OpName, OpMemberName by target */
+    struct spvcond_refs modes;       /* OpExecutionMode(Id) by entry point */
+    struct spvcond_spec_id *spec_ids; /* sorted by spec_id, then id */
+    size_t spec_id_count;
+    size_t call_count;
+    size_t opaque_count;  /* instructions the grammar cannot see into */
+    uint32_t first_opaque; /* index of the first of them */
+
+    struct spvcond_edits edits;
+};
+
+/* ---- instruction access ---- */
+
+static inline const uint32_t *
+spvcond_inst_words(const struct spvcond_module *m, size_t i)
+{
+    return m->words + m->inst[i];
+}
+
+static inline uint32_t
+spvcond_inst_opcode(const struct spvcond_module *m, size_t i)
+{
+    return m->words[m->inst[i]] & 0xffffu;
+}
+
+static inline uint32_t
+spvcond_inst_word_count(const struct spvcond_module *m, size_t i)
+{
+    return m->words[m->inst[i]] >> 16;
+}
+
+/* Instruction defining `id`, or SIZE_MAX. */
+static inline size_t
+spvcond_def(const struct spvcond_module *m, uint32_t id)
+{
+    return id < m->bound && m->def[id] ? m->def[id] - 1 : SIZE_MAX;
+}
+
+static inline uint32_t
+spvcond_def_opcode(const struct spvcond_module *m, uint32_t id)
+{
+    size_t d = spvcond_def(m, id);
+    return d == SIZE_MAX ? 0 : spvcond_inst_opcode(m, d);
+}
+
+struct spvcond_where spvcond_where_inst(const struct spvcond_module *m, size_t inst, uint32_t id);
+spvcond_result spvcond_fail_inst(const struct spvcond_module *m, spvcond_result code, size_t inst, uint32_t id,
+                                 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void spvcond_warn_inst(const struct spvcond_module *m, size_t inst, uint32_t id, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Range [*begin, *end) of instruction indices in refs for `id`. */
+static inline void
+spvcond_refs_range(const struct spvcond_refs *r, uint32_t id, uint32_t *begin, uint32_t *end)
+{
+    *begin = r->start[id];
+    *end = r->start[id + 1];
+}
+
+/* Literal string operand at word `word` of instruction `i` (terminated: the reader checked). */
+static inline const char *
+spvcond_inst_string(const struct spvcond_module *m, size_t i, uint32_t word)
+{
+    return (const char *)(m->words + m->inst[i] + word);
+}
+
+/* Words taken by the literal string at word `word` of instruction `i`. */
+uint32_t spvcond_string_words(const struct spvcond_module *m, size_t i, uint32_t word);
+
+/* The function containing instruction `i`, or NULL. */
+const struct spvcond_function *spvcond_function_of_inst(const struct spvcond_module *m, size_t i);
+const struct spvcond_function *spvcond_function_by_id(const struct spvcond_module *m, uint32_t id);
+
+/* First SpecId decorating `id`; false if none. */
+bool spvcond_spec_id_of(const struct spvcond_module *m, uint32_t id, uint32_t *spec_id);
+
+/* Width in bits of a scalar OpTypeInt/OpTypeFloat/OpTypeBool (1) id; 0 if not one. */
+uint32_t spvcond_scalar_width(const struct spvcond_module *m, uint32_t type_id);
+
+#endif

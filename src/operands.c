@@ -1,0 +1,286 @@
+/* Decoding operands from the grammar tables, including the cases the grammar leaves to context:
+ * enumerant parameters, OpExtInst per set, OpSpecConstantOp's embedded opcode, OpSwitch literals. */
+#include "operands.h"
+
+#include <string.h>
+
+struct walk {
+    const struct spvcond_module *m;
+    size_t inst;
+    const uint32_t *w;
+    uint32_t wc;
+    uint32_t pos;
+    spvcond_operand_fn fn;
+    void *user;
+};
+
+static spvcond_result
+overrun(struct walk *k, const char *what)
+{
+    return spvcond_fail_inst(k->m, SPVCOND_ERROR_INVALID_BINARY, k->inst, 0,
+                             "operand %s runs past the end of the instruction (word count %u)", what, k->wc);
+}
+
+static spvcond_result
+emit(struct walk *k, uint32_t count, uint16_t kind, uint8_t cls)
+{
+    if (count == 0 || k->pos + count > k->wc || k->pos + count < k->pos)
+        return overrun(k, kind < SPVCOND_GRAMMAR_KIND_COUNT && cls != SPVCOND_OC_UNKNOWN
+                              ? spvcond_grammar_kinds[kind].name : "words");
+    struct spvcond_operand op = {k->pos, count, kind, cls};
+    k->pos += count;
+    return k->fn(k->user, k->w, &op);
+}
+
+/* Report everything left as opaque words. */
+static spvcond_result
+emit_rest_unknown(struct walk *k)
+{
+    if (k->pos >= k->wc)
+        return SPVCOND_OK;
+    return emit(k, k->wc - k->pos, 0, SPVCOND_OC_UNKNOWN);
+}
+
+static spvcond_result
+string_length(struct walk *k, uint32_t *out)
+{
+    for (uint32_t p = k->pos; p < k->wc; p++) {
+        uint32_t v = k->w[p];
+        /* Strings are little-endian byte streams inside words; the words are host order here, which is
+         * little-endian on every target we build for, so any zero byte ends the string. */
+        if ((v & 0xffu) == 0 || (v & 0xff00u) == 0 || (v & 0xff0000u) == 0 || (v & 0xff000000u) == 0) {
+            *out = p - k->pos + 1;
+            return SPVCOND_OK;
+        }
+    }
+    return spvcond_fail_inst(k->m, SPVCOND_ERROR_INVALID_BINARY, k->inst, 0,
+                             "literal string at word %u is not NUL-terminated within the instruction", k->pos);
+}
+
+static spvcond_result walk_operand_list(struct walk *k, uint16_t first, uint16_t count, bool skip_result);
+
+static spvcond_result
+walk_one(struct walk *k, uint16_t kind)
+{
+    const struct spvcond_grammar_kind *gk = &spvcond_grammar_kinds[kind];
+    spvcond_result r;
+    uint32_t n = 0;
+    switch (gk->operand_class) {
+    case SPVCOND_OC_LITERAL_STRING:
+        if (k->pos >= k->wc)
+            return overrun(k, gk->name);
+        if ((r = string_length(k, &n)) != SPVCOND_OK)
+            return r;
+        return emit(k, n, kind, SPVCOND_OC_LITERAL_STRING);
+    case SPVCOND_OC_CONTEXT_NUMBER:
+        /* Only OpConstant/OpSpecConstant use it, as their last operand: the number fills the rest. */
+        return emit(k, k->wc > k->pos ? k->wc - k->pos : 0, kind, SPVCOND_OC_CONTEXT_NUMBER);
+    case SPVCOND_OC_PAIR_LIT_ID:
+        if ((r = emit(k, 1, SPVCOND_KIND_LiteralInteger, SPVCOND_OC_LITERAL_INT)) != SPVCOND_OK)
+            return r;
+        return emit(k, 1, SPVCOND_KIND_IdRef, SPVCOND_OC_ID);
+    case SPVCOND_OC_PAIR_ID_LIT:
+        if ((r = emit(k, 1, SPVCOND_KIND_IdRef, SPVCOND_OC_ID)) != SPVCOND_OK)
+            return r;
+        return emit(k, 1, SPVCOND_KIND_LiteralInteger, SPVCOND_OC_LITERAL_INT);
+    case SPVCOND_OC_PAIR_ID_ID:
+        if ((r = emit(k, 1, SPVCOND_KIND_IdRef, SPVCOND_OC_ID)) != SPVCOND_OK)
+            return r;
+        return emit(k, 1, SPVCOND_KIND_IdRef, SPVCOND_OC_ID);
+    case SPVCOND_OC_VALUE_ENUM: {
+        if (k->pos >= k->wc)
+            return overrun(k, gk->name);
+        uint32_t value = k->w[k->pos];
+        if ((r = emit(k, 1, kind, SPVCOND_OC_VALUE_ENUM)) != SPVCOND_OK)
+            return r;
+        const struct spvcond_grammar_enumerant *e = spvcond_grammar_enumerant(kind, value);
+        if (!e) /* a newer enumerant: its parameters, if any, are unknown */
+            return emit_rest_unknown(k);
+        return walk_operand_list(k, e->first_param, e->param_count, false);
+    }
+    case SPVCOND_OC_BIT_ENUM: {
+        if (k->pos >= k->wc)
+            return overrun(k, gk->name);
+        uint32_t mask = k->w[k->pos];
+        if ((r = emit(k, 1, kind, SPVCOND_OC_BIT_ENUM)) != SPVCOND_OK)
+            return r;
+        for (uint32_t bit = 0; bit < 32; bit++) {
+            if (!(mask & (1u << bit)))
+                continue;
+            const struct spvcond_grammar_enumerant *e = spvcond_grammar_enumerant(kind, 1u << bit);
+            if (!e)
+                return emit_rest_unknown(k);
+            if ((r = walk_operand_list(k, e->first_param, e->param_count, false)) != SPVCOND_OK)
+                return r;
+        }
+        return SPVCOND_OK;
+    }
+    default:
+        return emit(k, 1, kind, gk->operand_class);
+    }
+}
+
+/* An operand that may repeat or be absent. */
+static spvcond_result
+walk_quantified(struct walk *k, const struct spvcond_grammar_operand *op)
+{
+    spvcond_result r;
+    switch (op->quantifier) {
+    case SPVCOND_Q_OPTIONAL:
+        return k->pos < k->wc ? walk_one(k, op->kind) : SPVCOND_OK;
+    case SPVCOND_Q_ANY:
+        while (k->pos < k->wc)
+            if ((r = walk_one(k, op->kind)) != SPVCOND_OK)
+                return r;
+        return SPVCOND_OK;
+    default:
+        return walk_one(k, op->kind);
+    }
+}
+
+static spvcond_result
+walk_operand_list(struct walk *k, uint16_t first, uint16_t count, bool skip_result)
+{
+    for (uint16_t n = 0; n < count; n++) {
+        const struct spvcond_grammar_operand *op = &spvcond_grammar_operands[first + n];
+        uint8_t cls = spvcond_grammar_kinds[op->kind].operand_class;
+        if (skip_result && (cls == SPVCOND_OC_RESULT_TYPE || cls == SPVCOND_OC_RESULT_ID))
+            continue;
+        spvcond_result r = walk_quantified(k, op);
+        if (r != SPVCOND_OK)
+            return r;
+    }
+    return SPVCOND_OK;
+}
+
+static spvcond_result
+walk_ext_inst(struct walk *k)
+{
+    /* IdResultType, IdResult, set, number, then the set's own operands. */
+    spvcond_result r;
+    for (int n = 0; n < 2; n++)
+        if ((r = walk_one(k, n == 0 ? SPVCOND_KIND_IdResultType : SPVCOND_KIND_IdResult)) != SPVCOND_OK)
+            return r;
+    if (k->pos + 2 > k->wc)
+        return overrun(k, "Set/Instruction");
+    uint32_t set_id = k->w[k->pos];
+    uint32_t number = k->w[k->pos + 1];
+    if ((r = emit(k, 1, SPVCOND_KIND_IdRef, SPVCOND_OC_ID)) != SPVCOND_OK)
+        return r;
+    if ((r = emit(k, 1, SPVCOND_KIND_LiteralExtInstInteger, SPVCOND_OC_EXTINST_NUMBER)) != SPVCOND_OK)
+        return r;
+    size_t def = spvcond_def(k->m, set_id);
+    if (def == SIZE_MAX || spvcond_inst_opcode(k->m, def) != 11 /* OpExtInstImport */)
+        return emit_rest_unknown(k); /* the reader reports the bad set id itself */
+    const char *name = spvcond_inst_string(k->m, def, 2);
+    const struct spvcond_grammar_extinst_set *set = spvcond_grammar_extinst_set(name);
+    if (!set) {
+        /* Every operand of a non-semantic instruction is an id (SPV_KHR_non_semantic_info). */
+        if (strncmp(name, "NonSemantic.", 12) == 0) {
+            while (k->pos < k->wc)
+                if ((r = emit(k, 1, SPVCOND_KIND_IdRef, SPVCOND_OC_ID)) != SPVCOND_OK)
+                    return r;
+            return SPVCOND_OK;
+        }
+        return emit_rest_unknown(k);
+    }
+    const struct spvcond_grammar_instruction *gi = spvcond_grammar_extinst(set, number);
+    if (!gi)
+        return emit_rest_unknown(k);
+    return walk_operand_list(k, gi->first_operand, gi->operand_count, false);
+}
+
+static spvcond_result
+walk_spec_constant_op(struct walk *k)
+{
+    spvcond_result r;
+    for (int n = 0; n < 2; n++)
+        if ((r = walk_one(k, n == 0 ? SPVCOND_KIND_IdResultType : SPVCOND_KIND_IdResult)) != SPVCOND_OK)
+            return r;
+    if (k->pos >= k->wc)
+        return overrun(k, "Opcode");
+    uint32_t opcode = k->w[k->pos];
+    if ((r = emit(k, 1, SPVCOND_KIND_LiteralSpecConstantOpInteger, SPVCOND_OC_SPECOP_NUMBER)) != SPVCOND_OK)
+        return r;
+    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(opcode);
+    if (!gi)
+        return emit_rest_unknown(k);
+    return walk_operand_list(k, gi->first_operand, gi->operand_count, true);
+}
+
+static spvcond_result
+walk_switch(struct walk *k)
+{
+    spvcond_result r;
+    if (k->wc < 3)
+        return overrun(k, "Selector/Default");
+    uint32_t selector = k->w[1];
+    if ((r = emit(k, 1, SPVCOND_KIND_IdRef, SPVCOND_OC_ID)) != SPVCOND_OK ||
+        (r = emit(k, 1, SPVCOND_KIND_IdRef, SPVCOND_OC_ID)) != SPVCOND_OK)
+        return r;
+    /* Case literals are as wide as the selector's integer type. */
+    size_t def = spvcond_def(k->m, selector);
+    uint32_t width = 0;
+    if (def != SIZE_MAX) {
+        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(spvcond_inst_opcode(k->m, def));
+        if (gi && gi->has_type && spvcond_inst_word_count(k->m, def) > 1)
+            width = spvcond_scalar_width(k->m, spvcond_inst_words(k->m, def)[1]);
+    }
+    if (width == 0)
+        return spvcond_fail_inst(k->m, SPVCOND_ERROR_INVALID_ID, k->inst, selector,
+                                 "OpSwitch selector %%%u is not a defined integer value", selector);
+    uint32_t lw = width > 32 ? 2 : 1;
+    while (k->pos < k->wc) {
+        if ((r = emit(k, lw, SPVCOND_KIND_LiteralContextDependentNumber, SPVCOND_OC_CONTEXT_NUMBER)) != SPVCOND_OK ||
+            (r = emit(k, 1, SPVCOND_KIND_IdRef, SPVCOND_OC_ID)) != SPVCOND_OK)
+            return r;
+    }
+    return SPVCOND_OK;
+}
+
+spvcond_result
+spvcond_walk_operands(const struct spvcond_module *m, size_t i, spvcond_operand_fn fn, void *user)
+{
+    struct walk k = {m, i, spvcond_inst_words(m, i), spvcond_inst_word_count(m, i), 1, fn, user};
+    uint32_t opcode = k.w[0] & 0xffffu;
+    switch (opcode) {
+    case 12: /* OpExtInst */
+        return walk_ext_inst(&k);
+    case 52: /* OpSpecConstantOp */
+        return walk_spec_constant_op(&k);
+    case 251: /* OpSwitch */
+        return walk_switch(&k);
+    default:
+        break;
+    }
+    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(opcode);
+    if (!gi)
+        return emit_rest_unknown(&k);
+    spvcond_result r = walk_operand_list(&k, gi->first_operand, gi->operand_count, false);
+    if (r == SPVCOND_OK && k.pos < k.wc)
+        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_BINARY, i, 0,
+                                 "%u words left over after the last operand (word count %u)", k.wc - k.pos, k.wc);
+    return r;
+}
+
+struct id_walk {
+    size_t inst;
+    spvcond_id_fn fn;
+    void *user;
+};
+
+static spvcond_result
+id_filter(void *user, const uint32_t *words, const struct spvcond_operand *op)
+{
+    struct id_walk *w = user;
+    if (op->operand_class != SPVCOND_OC_ID && op->operand_class != SPVCOND_OC_RESULT_TYPE)
+        return SPVCOND_OK;
+    return w->fn(w->user, w->inst, op->word, words[op->word]);
+}
+
+spvcond_result
+spvcond_walk_ids(const struct spvcond_module *m, size_t i, spvcond_id_fn fn, void *user)
+{
+    struct id_walk w = {i, fn, user};
+    return spvcond_walk_operands(m, i, id_filter, &w);
+}

@@ -1,0 +1,368 @@
+/* Reading a module: header checks, the instruction table, layout sections, id definitions and uses,
+ * function ranges. Every word is treated as hostile: all reads are bounds-checked before use. */
+#include <string.h>
+
+#include "index.h"
+#include "module.h"
+#include "operands.h"
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "libspvcond reads literal strings in place and supports little-endian hosts only"
+#endif
+
+static uint32_t
+bswap32(uint32_t v)
+{
+    return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
+}
+
+static struct spvcond_where
+header_where(size_t word)
+{
+    return (struct spvcond_where){word, SPVCOND_NO_POSITION, 0, 0};
+}
+
+static spvcond_result
+check_header(spvcond_context *ctx, const uint32_t *w, size_t n, uint32_t *bound)
+{
+    if (n < SPVCOND_HEADER_WORDS)
+        return spvcond_report(ctx, SPVCOND_ERROR_INVALID_BINARY, SPVCOND_SEVERITY_ERROR, header_where(0),
+                              "module has %zu words, fewer than the 5 of a SPIR-V header", n);
+    if (w[0] != SPVCOND_MAGIC)
+        return spvcond_report(ctx, SPVCOND_ERROR_INVALID_BINARY, SPVCOND_SEVERITY_ERROR, header_where(0),
+                              "bad magic number 0x%08x (expected 0x%08x)", w[0], SPVCOND_MAGIC);
+    uint32_t v = w[1];
+    if ((v & 0xff0000ffu) != 0 || ((v >> 16) & 0xffu) != 1)
+        return spvcond_report(ctx, SPVCOND_ERROR_INVALID_BINARY, SPVCOND_SEVERITY_ERROR, header_where(1),
+                              "bad version word 0x%08x (expected 0x0001mm00 for SPIR-V 1.m)", v);
+    if (w[3] == 0)
+        return spvcond_report(ctx, SPVCOND_ERROR_INVALID_BINARY, SPVCOND_SEVERITY_ERROR, header_where(3),
+                              "id bound is 0; every module defines at least one id");
+    if (w[3] > SPVCOND_MAX_BOUND + 1)
+        return spvcond_report(ctx, SPVCOND_ERROR_LIMIT, SPVCOND_SEVERITY_ERROR, header_where(3),
+                              "id bound %u exceeds the SPIR-V limit (ids up to 0x%x)", w[3], SPVCOND_MAX_BOUND);
+    if (w[4] != 0)
+        return spvcond_report(ctx, SPVCOND_ERROR_INVALID_BINARY, SPVCOND_SEVERITY_ERROR, header_where(4),
+                              "reserved schema word is %u (expected 0)", w[4]);
+    *bound = w[3];
+    return SPVCOND_OK;
+}
+
+/* Count instructions and build the offset table; word counts are checked here, once. */
+static spvcond_result
+build_instruction_table(struct spvcond_module *m)
+{
+    size_t count = 0;
+    for (size_t p = SPVCOND_HEADER_WORDS; p < m->word_count; count++) {
+        uint32_t wc = m->words[p] >> 16;
+        if (wc == 0)
+            return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_BINARY, SPVCOND_SEVERITY_ERROR,
+                                  (struct spvcond_where){p, count, m->words[p] & 0xffffu, 0},
+                                  "instruction has word count 0");
+        if (wc > m->word_count - p)
+            return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_BINARY, SPVCOND_SEVERITY_ERROR,
+                                  (struct spvcond_where){p, count, m->words[p] & 0xffffu, 0},
+                                  "instruction of %u words runs past the end of the module (%zu words left)", wc,
+                                  m->word_count - p);
+        p += wc;
+    }
+    if (count > UINT32_MAX - 1)
+        return spvcond_report(m->ctx, SPVCOND_ERROR_LIMIT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                              "module has more than 2^32 instructions");
+    m->inst = spvcond_alloc_array(m->ctx, count + 1, sizeof(uint32_t));
+    if (!m->inst)
+        return spvcond_oom(m->ctx);
+    size_t i = 0;
+    for (size_t p = SPVCOND_HEADER_WORDS; p < m->word_count; p += m->words[p] >> 16)
+        m->inst[i++] = (uint32_t)p;
+    m->inst[count] = (uint32_t)m->word_count; /* sentinel: end of the last instruction */
+    m->inst_count = count;
+    return SPVCOND_OK;
+}
+
+/* Where an opcode may stand in the logical layout: [*lo, *hi]. Unknown opcodes stay where they are. */
+static void
+section_range(uint32_t opcode, int current, int *lo, int *hi)
+{
+    int s;
+    switch (opcode) {
+    case 17: case SPVCOND_OP_CONDITIONAL_CAPABILITY: s = SPVCOND_SECTION_CAPABILITY; break;
+    case 10: case SPVCOND_OP_CONDITIONAL_EXTENSION: s = SPVCOND_SECTION_EXTENSION; break;
+    case 11: s = SPVCOND_SECTION_EXTINST_IMPORT; break;
+    case 14: s = SPVCOND_SECTION_MEMORY_MODEL; break;
+    case 15: case SPVCOND_OP_CONDITIONAL_ENTRY_POINT: s = SPVCOND_SECTION_ENTRY_POINT; break;
+    case 16: case 331: s = SPVCOND_SECTION_EXECUTION_MODE; break;
+    case 2: case 3: case 4: case 7: s = SPVCOND_SECTION_DEBUG_SOURCE; break;
+    case 5: case 6: s = SPVCOND_SECTION_DEBUG_NAME; break;
+    case 330: s = SPVCOND_SECTION_DEBUG_PROCESSED; break;
+    case 71: case 72: case 73: case 74: case 75: case 332: case 5632: case 5633:
+        s = SPVCOND_SECTION_ANNOTATION;
+        break;
+    case 0:   /* OpNop */
+        *lo = *hi = current;
+        return;
+    case 1: case 8: case 12: case 59: case 317: /* OpUndef, OpLine, OpExtInst, OpVariable, OpNoLine */
+        *lo = SPVCOND_SECTION_GLOBAL;
+        *hi = SPVCOND_SECTION_FUNCTION;
+        return;
+    default: {
+        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(opcode);
+        if (!gi) {
+            *lo = *hi = current;
+            return;
+        }
+        const char *cls = spvcond_grammar_classes[gi->class_id];
+        if (strcmp(cls, "Type-Declaration") == 0 || strcmp(cls, "Constant-Creation") == 0 ||
+            opcode == 5609 || opcode == 5610 /* OpAsmTargetINTEL, OpAsmINTEL */)
+            s = SPVCOND_SECTION_GLOBAL;
+        else
+            s = SPVCOND_SECTION_FUNCTION;
+        break;
+    }
+    }
+    *lo = *hi = s;
+}
+
+struct parse_state {
+    struct spvcond_module *m;
+    size_t inst;
+    struct spvcond_index_builder *b;
+    uint32_t *forward; /* (id, inst) pairs used before their definition */
+    size_t forward_len, forward_cap;
+};
+
+static spvcond_result
+note_operand(void *user, const uint32_t *words, const struct spvcond_operand *op)
+{
+    struct parse_state *s = user;
+    struct spvcond_module *m = s->m;
+    if (op->operand_class == SPVCOND_OC_UNKNOWN) {
+        if (m->opaque_count++ == 0)
+            m->first_opaque = (uint32_t)s->inst;
+        return SPVCOND_OK;
+    }
+    if (op->operand_class != SPVCOND_OC_ID && op->operand_class != SPVCOND_OC_RESULT_TYPE &&
+        op->operand_class != SPVCOND_OC_RESULT_ID)
+        return SPVCOND_OK;
+    uint32_t id = words[op->word];
+    if (id == 0 || id >= m->bound)
+        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
+                                 "%s operand at word %u is %%%u, outside the id range 1..%u",
+                                 spvcond_grammar_kinds[op->kind].name, op->word, id, m->bound - 1);
+    if (op->operand_class == SPVCOND_OC_RESULT_ID) {
+        if (m->def[id])
+            return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
+                                     "id %%%u is defined twice (first at instruction %u)", id, m->def[id] - 1);
+        m->def[id] = (uint32_t)s->inst + 1;
+        return SPVCOND_OK;
+    }
+    if (!m->def[id]) {
+        spvcond_result r = spvcond_grow(m->ctx, (void **)&s->forward, &s->forward_cap, s->forward_len + 2,
+                                        sizeof(uint32_t));
+        if (r != SPVCOND_OK)
+            return r;
+        s->forward[s->forward_len++] = id;
+        s->forward[s->forward_len++] = (uint32_t)s->inst;
+    }
+    return SPVCOND_OK;
+}
+
+/* Function structure: OpFunction, parameters, blocks, OpFunctionEnd; nothing else between functions. */
+struct function_state {
+    bool inside;
+    struct spvcond_function current;
+    size_t capacity;
+};
+
+static spvcond_result
+track_function(struct spvcond_module *m, struct function_state *f, size_t i, uint32_t opcode)
+{
+    const uint32_t *w = spvcond_inst_words(m, i);
+    if (opcode == 54) { /* OpFunction */
+        if (f->inside)
+            return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_LAYOUT, i, w[2],
+                                     "OpFunction %%%u starts inside function %%%u, which has no OpFunctionEnd",
+                                     w[2], f->current.id);
+        f->inside = true;
+        f->current = (struct spvcond_function){w[2], (uint32_t)i, UINT32_MAX, 0};
+        return SPVCOND_OK;
+    }
+    if (!f->inside) {
+        if (opcode == 8 || opcode == 317 || opcode == 12) /* OpLine, OpNoLine, non-semantic OpExtInst */
+            return SPVCOND_OK;
+        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_LAYOUT, i, 0,
+                                 "%s outside a function: after the first OpFunction only functions may follow",
+                                 spvcond_grammar_opcode_name(opcode)[0] ? spvcond_grammar_opcode_name(opcode)
+                                                                         : "unknown instruction");
+    }
+    if (opcode == 248 && f->current.first_block == UINT32_MAX) /* OpLabel */
+        f->current.first_block = (uint32_t)i;
+    if (opcode == 56) { /* OpFunctionEnd */
+        if (f->current.first_block == UINT32_MAX)
+            f->current.first_block = (uint32_t)i;
+        f->current.end = (uint32_t)i;
+        f->inside = false;
+        spvcond_result r = spvcond_grow(m->ctx, (void **)&m->functions, &f->capacity, m->function_count + 1,
+                                        sizeof(*m->functions));
+        if (r != SPVCOND_OK)
+            return r;
+        m->functions[m->function_count++] = f->current;
+    }
+    if (opcode == 57)
+        m->call_count++;
+    return SPVCOND_OK;
+}
+
+static spvcond_result
+index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
+{
+    struct parse_state s = {m, 0, b, NULL, 0, 0};
+    struct function_state f = {false, {0, 0, 0, 0}, 0};
+    int section = 0;
+    spvcond_result r = SPVCOND_OK;
+    for (size_t i = 0; i < m->inst_count && r == SPVCOND_OK; i++) {
+        uint32_t opcode = spvcond_inst_opcode(m, i);
+        int lo, hi;
+        section_range(opcode, section, &lo, &hi);
+        if (section > hi) {
+            r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_LAYOUT, i, 0,
+                                  "%s is out of the logical layout order: it belongs before the %s already seen",
+                                  spvcond_grammar_opcode_name(opcode), spvcond_section_name(section));
+            break;
+        }
+        while (section < lo)
+            m->section[++section] = (uint32_t)i;
+        s.inst = i;
+        if ((r = spvcond_walk_operands(m, i, note_operand, &s)) != SPVCOND_OK)
+            break;
+        if (section == SPVCOND_SECTION_FUNCTION)
+            r = track_function(m, &f, i, opcode);
+        if (r == SPVCOND_OK)
+            r = spvcond_index_note(b, i, opcode);
+    }
+    while (section < SPVCOND_SECTION_COUNT)
+        m->section[++section] = (uint32_t)m->inst_count;
+    if (r == SPVCOND_OK && f.inside)
+        r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_LAYOUT, f.current.begin, f.current.id,
+                              "OpFunction %%%u has no OpFunctionEnd", f.current.id);
+    /* Uses that preceded their definition must be defined somewhere, unless an instruction we cannot
+     * see into might define them. */
+    for (size_t n = 0; r == SPVCOND_OK && n < s.forward_len; n += 2) {
+        if (!m->def[s.forward[n]] && m->opaque_count == 0)
+            r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s.forward[n + 1], s.forward[n],
+                                  "id %%%u is used but never defined", s.forward[n]);
+    }
+    spvcond_dealloc(m->ctx, s.forward);
+    return r;
+}
+
+static spvcond_result
+parse(spvcond_context *ctx, const uint32_t *words, size_t word_count, uint32_t *owned, spvcond_module **out)
+{
+    uint32_t bound = 0;
+    spvcond_result r = check_header(ctx, words, word_count, &bound);
+    if (r != SPVCOND_OK) {
+        spvcond_dealloc(ctx, owned);
+        return r;
+    }
+    struct spvcond_module *m = spvcond_alloc_array(ctx, 1, sizeof(*m));
+    if (!m) {
+        spvcond_dealloc(ctx, owned);
+        return spvcond_oom(ctx);
+    }
+    m->ctx = ctx;
+    m->words = words;
+    m->word_count = word_count;
+    m->owned_words = owned;
+    m->version = words[1];
+    m->generator = words[2];
+    m->bound = bound;
+    m->schema = words[4];
+    m->edits.bound = bound;
+    struct spvcond_index_builder *b = NULL;
+    if ((r = build_instruction_table(m)) == SPVCOND_OK) {
+        m->def = spvcond_alloc_array(ctx, bound, sizeof(uint32_t));
+        if (!m->def)
+            r = spvcond_oom(ctx);
+    }
+    if (r == SPVCOND_OK)
+        r = spvcond_index_builder_create(m, &b);
+    if (r == SPVCOND_OK)
+        r = index_instructions(m, b);
+    if (r == SPVCOND_OK)
+        r = spvcond_index_builder_finish(b);
+    spvcond_index_builder_destroy(b);
+    if (r != SPVCOND_OK) {
+        spvcond_module_destroy(m);
+        return r;
+    }
+    *out = m;
+    return SPVCOND_OK;
+}
+
+spvcond_result
+spvcond_module_parse(spvcond_context *ctx, const uint32_t *words, size_t word_count, uint32_t flags,
+                     spvcond_module **out)
+{
+    if (!ctx || !out || (!words && word_count))
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (flags & ~SPVCOND_PARSE_BORROW)
+        return spvcond_report(ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                              "unknown parse flags 0x%x", flags & ~SPVCOND_PARSE_BORROW);
+    bool swap = word_count > 0 && words[0] == bswap32(SPVCOND_MAGIC);
+    if ((flags & SPVCOND_PARSE_BORROW) && !swap)
+        return parse(ctx, words, word_count, NULL, out);
+    uint32_t *copy = spvcond_alloc_array(ctx, word_count, sizeof(uint32_t));
+    if (!copy)
+        return spvcond_oom(ctx);
+    if (swap) {
+        for (size_t i = 0; i < word_count; i++)
+            copy[i] = bswap32(words[i]);
+    } else if (word_count) {
+        memcpy(copy, words, word_count * sizeof(uint32_t));
+    }
+    spvcond_result r = parse(ctx, copy, word_count, copy, out);
+    if (r == SPVCOND_OK)
+        (*out)->swapped = swap;
+    return r;
+}
+
+spvcond_result
+spvcond_module_parse_bytes(spvcond_context *ctx, const void *bytes, size_t size, spvcond_module **out)
+{
+    if (!ctx || !out || (!bytes && size))
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (size % 4 != 0)
+        return spvcond_report(ctx, SPVCOND_ERROR_INVALID_BINARY, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                              "size %zu bytes is not a multiple of 4", size);
+    uint32_t *copy = spvcond_alloc_array(ctx, size / 4, sizeof(uint32_t));
+    if (!copy)
+        return spvcond_oom(ctx);
+    if (size)
+        memcpy(copy, bytes, size);
+    bool swap = size >= 4 && copy[0] == bswap32(SPVCOND_MAGIC);
+    if (swap)
+        for (size_t i = 0; i < size / 4; i++)
+            copy[i] = bswap32(copy[i]);
+    spvcond_result r = parse(ctx, copy, size / 4, copy, out);
+    if (r == SPVCOND_OK)
+        (*out)->swapped = swap;
+    return r;
+}
+
+void
+spvcond_module_destroy(spvcond_module *m)
+{
+    if (!m)
+        return;
+    spvcond_context *ctx = m->ctx;
+    spvcond_edits_release(m);
+    spvcond_index_release(m);
+    spvcond_dealloc(ctx, m->inst);
+    spvcond_dealloc(ctx, m->def);
+    spvcond_dealloc(ctx, m->functions);
+    spvcond_dealloc(ctx, m->owned_words);
+    spvcond_dealloc(ctx, m);
+}

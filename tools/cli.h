@@ -1,0 +1,41 @@
+/* Shared pieces of the spvcond command-line tool. */
+#ifndef SPVCOND_CLI_H
+#define SPVCOND_CLI_H
+
+#include <stdio.h>
+
+#include "spvcond/spvcond.h"
+
+/* Exit codes (documented in README.md). */
+enum {
+    EXIT_OK = 0,
+    EXIT_INVALID = 1, /* invalid input or failed processing */
+    EXIT_USAGE = 2,
+    EXIT_IO = 3,      /* a file could not be read or written */
+    EXIT_NOMEM = 4,
+};
+
+struct cli {
+    spvcond_context *ctx;
+    const char *input_name; /* for diagnostics: the path, or "stdin" */
+    int quiet;
+};
+
+int cli_init(struct cli *cli);
+void cli_fini(struct cli *cli);
+/* Map a library result to an exit code. */
+int cli_exit_code(spvcond_result r);
+
+/* Read a whole file ("-" is stdin). On failure prints the error and returns an exit code. */
+int cli_read_file(const char *path, void **data, size_t *size);
+/* Write atomically: a temporary file in the same directory, renamed over `path` on success
+ * ("-" is stdout). An error leaves any existing file untouched. */
+int cli_write_file(const char *path, const void *data, size_t size);
+/* Read and parse a module; prints diagnostics. */
+int cli_load_module(struct cli *cli, const char *path, spvcond_module **out);
+
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+int cmd_info(struct cli *cli, int argc, char **argv);
+
+#endif

@@ -1,0 +1,434 @@
+/* spvcond info: a summary of a module, as text or JSON. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "json_writer.h"
+#include "module.h"
+
+static const char info_usage[] =
+    "USAGE: spvcond info [--json] [<input>]\n"
+    "\n"
+    "Print a summary: SPIR-V version, bound, addressing and memory model, capabilities, extensions,\n"
+    "entry points with execution modes, functions, call edges, spec constants with SpecIds and\n"
+    "defaults, ConditionalINTEL decorations and the extension's conditional instructions.\n"
+    "\n"
+    "  --json         Print the same as one JSON object.\n"
+    "  -h, --help     Print this help and exit.\n";
+
+/* The first OpName of an id, or NULL. */
+static const char *
+name_of(const struct spvcond_module *m, uint32_t id)
+{
+    uint32_t b, e;
+    spvcond_refs_range(&m->names, id, &b, &e);
+    for (uint32_t k = b; k < e; k++)
+        if (spvcond_inst_opcode(m, m->names.inst[k]) == 5)
+            return spvcond_inst_string(m, m->names.inst[k], 2);
+    return NULL;
+}
+
+static const char *
+enum_name(unsigned kind, uint32_t value, char *buf, size_t n)
+{
+    const char *s = spvcond_grammar_enumerant_name(kind, value);
+    if (s)
+        return s;
+    snprintf(buf, n, "%u", value);
+    return buf;
+}
+
+struct summary {
+    size_t capabilities, conditional_capabilities, extensions, conditional_extensions;
+    size_t declarations, conditional_decorations, conditional_entry_points, conditional_copies;
+    size_t spec_constants, decorations, names;
+};
+
+static bool
+is_spec_constant(uint32_t op)
+{
+    return (op >= 48 && op <= 52) || (op >= SPVCOND_OP_SPEC_CONSTANT_TARGET && op <= SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES);
+}
+
+static bool
+is_conditional_decoration(const struct spvcond_module *m, size_t i, uint32_t *target, uint32_t *cond)
+{
+    const uint32_t *w = spvcond_inst_words(m, i);
+    uint32_t op = w[0] & 0xffffu;
+    if ((op != 71 && op != 332) || (w[0] >> 16) < 4 || w[2] != SPVCOND_DECORATION_CONDITIONAL)
+        return false;
+    *target = w[1];
+    *cond = w[3];
+    return true;
+}
+
+static void
+count_summary(const struct spvcond_module *m, struct summary *s)
+{
+    memset(s, 0, sizeof(*s));
+    for (size_t i = 0; i < m->inst_count; i++) {
+        uint32_t op = spvcond_inst_opcode(m, i), t, c;
+        switch (op) {
+        case 17: s->capabilities++; break;
+        case SPVCOND_OP_CONDITIONAL_CAPABILITY: s->conditional_capabilities++; break;
+        case 10: s->extensions++; break;
+        case SPVCOND_OP_CONDITIONAL_EXTENSION: s->conditional_extensions++; break;
+        case SPVCOND_OP_CONDITIONAL_ENTRY_POINT: s->conditional_entry_points++; break;
+        case SPVCOND_OP_CONDITIONAL_COPY_OBJECT: s->conditional_copies++; break;
+        case 5: case 6: s->names++; break;
+        case 71: case 72: case 74: case 75: case 332: case 5632: case 5633:
+            s->decorations++;
+            if (is_conditional_decoration(m, i, &t, &c))
+                s->conditional_decorations++;
+            break;
+        default:
+            if (is_spec_constant(op) && i >= m->section[SPVCOND_SECTION_GLOBAL] &&
+                i < m->section[SPVCOND_SECTION_FUNCTION])
+                s->spec_constants++;
+        }
+    }
+    for (size_t f = 0; f < m->function_count; f++)
+        if (m->functions[f].first_block == m->functions[f].end)
+            s->declarations++;
+}
+
+/* Describe a spec constant's value: "true", "false", "42", or "LogicalAnd %5 %6". */
+static void
+spec_default(const struct spvcond_module *m, size_t i, char *buf, size_t n)
+{
+    const uint32_t *w = spvcond_inst_words(m, i);
+    uint32_t wc = w[0] >> 16, op = w[0] & 0xffffu;
+    size_t len = 0;
+    buf[0] = 0;
+    switch (op) {
+    case 48: snprintf(buf, n, "true"); return;
+    case 49: snprintf(buf, n, "false"); return;
+    case 50:
+        if (wc == 4)
+            snprintf(buf, n, "%u", w[3]);
+        else if (wc >= 5)
+            snprintf(buf, n, "%llu", (unsigned long long)w[3] | ((unsigned long long)w[4] << 32));
+        return;
+    case 52:
+        len = (size_t)snprintf(buf, n, "%s", spvcond_grammar_opcode_name(w[3])[0] ? spvcond_grammar_opcode_name(w[3]) : "?");
+        for (uint32_t k = 4; k < wc && len < n; k++)
+            len += (size_t)snprintf(buf + len, n - len, " %%%u", w[k]);
+        return;
+    default:
+        len = (size_t)snprintf(buf, n, "%s", spvcond_grammar_opcode_name(op));
+        for (uint32_t k = 3; k < wc && len < n; k++)
+            len += (size_t)snprintf(buf + len, n - len, " %u", w[k]);
+        return;
+    }
+}
+
+/* Operands of an execution mode after the mode itself, as text. */
+static void
+mode_operands(const uint32_t *w, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    uint32_t op = w[0] & 0xffffu;
+    for (uint32_t k = 3; k < (w[0] >> 16) && len < n; k++)
+        len += (size_t)snprintf(buf + len, n - len, op == 331 ? " %%%u" : " %u", w[k]);
+}
+
+struct entry {
+    uint32_t condition, model, function;
+    const char *name;
+};
+
+static struct entry
+entry_point(const struct spvcond_module *m, size_t i)
+{
+    const uint32_t *w = spvcond_inst_words(m, i);
+    if ((w[0] & 0xffffu) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT)
+        return (struct entry){w[1], w[2], w[3], spvcond_inst_string(m, i, 4)};
+    return (struct entry){0, w[1], w[2], spvcond_inst_string(m, i, 3)};
+}
+
+static void
+print_text(const struct spvcond_module *m, const struct summary *s)
+{
+    char buf[512], b2[32], b3[32];
+    printf("SPIR-V %u.%u, generator 0x%08x, bound %u, %zu instructions, %zu words%s\n", (m->version >> 16) & 0xff,
+           (m->version >> 8) & 0xff, m->generator, m->bound, m->inst_count, m->word_count,
+           m->swapped ? " (read byte-swapped)" : "");
+    for (size_t i = m->section[SPVCOND_SECTION_MEMORY_MODEL]; i < m->section[SPVCOND_SECTION_MEMORY_MODEL + 1]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        if ((w[0] & 0xffffu) == 14)
+            printf("addressing model %s, memory model %s\n", enum_name(SPVCOND_KIND_AddressingModel, w[1], b2, 32),
+                   enum_name(SPVCOND_KIND_MemoryModel, w[2], b3, 32));
+    }
+    printf("capabilities (%zu):", s->capabilities);
+    for (size_t i = 0; i < m->section[1]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        if ((w[0] & 0xffffu) == 17)
+            printf(" %s", enum_name(SPVCOND_KIND_Capability, w[1], b2, 32));
+    }
+    printf("\n");
+    if (s->conditional_capabilities) {
+        printf("conditional capabilities (%zu):", s->conditional_capabilities);
+        for (size_t i = 0; i < m->section[1]; i++) {
+            const uint32_t *w = spvcond_inst_words(m, i);
+            if ((w[0] & 0xffffu) == SPVCOND_OP_CONDITIONAL_CAPABILITY)
+                printf(" %s if %%%u", enum_name(SPVCOND_KIND_Capability, w[2], b2, 32), w[1]);
+        }
+        printf("\n");
+    }
+    printf("extensions (%zu):", s->extensions + s->conditional_extensions);
+    for (size_t i = m->section[1]; i < m->section[2]; i++) {
+        uint32_t op = spvcond_inst_opcode(m, i);
+        if (op == 10)
+            printf(" %s", spvcond_inst_string(m, i, 1));
+        else if (op == SPVCOND_OP_CONDITIONAL_EXTENSION)
+            printf(" %s if %%%u", spvcond_inst_string(m, i, 2), spvcond_inst_words(m, i)[1]);
+    }
+    printf("\n");
+    for (size_t i = m->section[2]; i < m->section[3]; i++)
+        if (spvcond_inst_opcode(m, i) == 11)
+            printf("extended instruction set %%%u: %s\n", spvcond_inst_words(m, i)[1], spvcond_inst_string(m, i, 2));
+    printf("entry points (%zu, %zu conditional):\n", m->entry_point_count, s->conditional_entry_points);
+    for (size_t k = 0; k < m->entry_point_count; k++) {
+        struct entry e = entry_point(m, m->entry_points[k]);
+        printf("  %s %%%u \"%s\"", enum_name(SPVCOND_KIND_ExecutionModel, e.model, b2, 32), e.function, e.name);
+        if (e.condition)
+            printf(" if %%%u", e.condition);
+        uint32_t b, end;
+        spvcond_refs_range(&m->modes, e.function, &b, &end);
+        for (uint32_t r = b; r < end; r++) {
+            const uint32_t *w = spvcond_inst_words(m, m->modes.inst[r]);
+            mode_operands(w, buf, sizeof(buf));
+            printf("%s %s%s", r == b ? "; modes:" : ",", enum_name(SPVCOND_KIND_ExecutionMode, w[2], b3, 32), buf);
+        }
+        printf("\n");
+    }
+    printf("functions: %zu (%zu definitions, %zu declarations)\n", m->function_count,
+           m->function_count - s->declarations, s->declarations);
+    printf("call edges: %zu\n", m->call_count);
+    printf("names: %zu, decorations: %zu\n", s->names, s->decorations);
+    printf("spec constants (%zu):\n", s->spec_constants);
+    for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
+        uint32_t op = spvcond_inst_opcode(m, i), spec_id;
+        if (!is_spec_constant(op))
+            continue;
+        uint32_t id = spvcond_inst_words(m, i)[2];
+        spec_default(m, i, buf, sizeof(buf));
+        printf("  %%%u", id);
+        if (spvcond_spec_id_of(m, id, &spec_id))
+            printf(" SpecId %u", spec_id);
+        const char *name = name_of(m, id);
+        printf(" = %s%s%s%s\n", buf, name ? " \"" : "", name ? name : "", name ? "\"" : "");
+    }
+    printf("ConditionalINTEL decorations (%zu):\n", s->conditional_decorations);
+    for (size_t i = m->section[SPVCOND_SECTION_ANNOTATION]; i < m->section[SPVCOND_SECTION_ANNOTATION + 1]; i++) {
+        uint32_t t, c;
+        if (!is_conditional_decoration(m, i, &t, &c))
+            continue;
+        const char *name = name_of(m, t);
+        printf("  %s %%%u%s%s%s if %%%u\n", spvcond_grammar_opcode_name(spvcond_def_opcode(m, t)), t,
+               name ? " \"" : "", name ? name : "", name ? "\"" : "", c);
+    }
+    printf("conditional instructions: %zu capabilities, %zu extensions, %zu entry points, %zu copy-objects\n",
+           s->conditional_capabilities, s->conditional_extensions, s->conditional_entry_points,
+           s->conditional_copies);
+}
+
+static void
+print_json(const struct spvcond_module *m, const struct summary *s)
+{
+    char buf[512], b2[32];
+    struct json j;
+    json_init(&j, stdout);
+    json_object_begin(&j);
+    snprintf(buf, sizeof(buf), "%u.%u", (m->version >> 16) & 0xff, (m->version >> 8) & 0xff);
+    json_kv_string(&j, "version", buf);
+    json_kv_uint(&j, "generator", m->generator);
+    json_kv_uint(&j, "bound", m->bound);
+    json_kv_uint(&j, "instructions", m->inst_count);
+    json_kv_uint(&j, "words", m->word_count);
+    json_kv_bool(&j, "byte_swapped", m->swapped);
+    for (size_t i = m->section[SPVCOND_SECTION_MEMORY_MODEL]; i < m->section[SPVCOND_SECTION_MEMORY_MODEL + 1]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        if ((w[0] & 0xffffu) != 14)
+            continue;
+        json_kv_string(&j, "addressing_model", enum_name(SPVCOND_KIND_AddressingModel, w[1], b2, 32));
+        json_kv_string(&j, "memory_model", enum_name(SPVCOND_KIND_MemoryModel, w[2], b2, 32));
+    }
+    json_key(&j, "capabilities");
+    json_array_begin(&j);
+    for (size_t i = 0; i < m->section[1]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        if ((w[0] & 0xffffu) == 17)
+            json_string(&j, enum_name(SPVCOND_KIND_Capability, w[1], b2, 32));
+    }
+    json_array_end(&j);
+    json_key(&j, "conditional_capabilities");
+    json_array_begin(&j);
+    for (size_t i = 0; i < m->section[1]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        if ((w[0] & 0xffffu) != SPVCOND_OP_CONDITIONAL_CAPABILITY)
+            continue;
+        json_object_begin(&j);
+        json_kv_string(&j, "capability", enum_name(SPVCOND_KIND_Capability, w[2], b2, 32));
+        json_kv_uint(&j, "condition", w[1]);
+        json_object_end(&j);
+    }
+    json_array_end(&j);
+    json_key(&j, "extensions");
+    json_array_begin(&j);
+    for (size_t i = m->section[1]; i < m->section[2]; i++)
+        if (spvcond_inst_opcode(m, i) == 10)
+            json_string(&j, spvcond_inst_string(m, i, 1));
+    json_array_end(&j);
+    json_key(&j, "conditional_extensions");
+    json_array_begin(&j);
+    for (size_t i = m->section[1]; i < m->section[2]; i++) {
+        if (spvcond_inst_opcode(m, i) != SPVCOND_OP_CONDITIONAL_EXTENSION)
+            continue;
+        json_object_begin(&j);
+        json_kv_string(&j, "extension", spvcond_inst_string(m, i, 2));
+        json_kv_uint(&j, "condition", spvcond_inst_words(m, i)[1]);
+        json_object_end(&j);
+    }
+    json_array_end(&j);
+    json_key(&j, "extended_instruction_sets");
+    json_array_begin(&j);
+    for (size_t i = m->section[2]; i < m->section[3]; i++) {
+        if (spvcond_inst_opcode(m, i) != 11)
+            continue;
+        json_object_begin(&j);
+        json_kv_uint(&j, "id", spvcond_inst_words(m, i)[1]);
+        json_kv_string(&j, "name", spvcond_inst_string(m, i, 2));
+        json_object_end(&j);
+    }
+    json_array_end(&j);
+    json_key(&j, "entry_points");
+    json_array_begin(&j);
+    for (size_t k = 0; k < m->entry_point_count; k++) {
+        struct entry e = entry_point(m, m->entry_points[k]);
+        json_object_begin(&j);
+        json_kv_string(&j, "name", e.name);
+        json_kv_string(&j, "execution_model", enum_name(SPVCOND_KIND_ExecutionModel, e.model, b2, 32));
+        json_kv_uint(&j, "function", e.function);
+        json_key(&j, "condition");
+        if (e.condition)
+            json_uint(&j, e.condition);
+        else
+            json_null(&j);
+        json_key(&j, "execution_modes");
+        json_array_begin(&j);
+        uint32_t b, end;
+        spvcond_refs_range(&m->modes, e.function, &b, &end);
+        for (uint32_t r = b; r < end; r++) {
+            const uint32_t *w = spvcond_inst_words(m, m->modes.inst[r]);
+            json_object_begin(&j);
+            json_kv_string(&j, "mode", enum_name(SPVCOND_KIND_ExecutionMode, w[2], b2, 32));
+            json_key(&j, (w[0] & 0xffffu) == 331 ? "ids" : "literals");
+            json_array_begin(&j);
+            for (uint32_t x = 3; x < (w[0] >> 16); x++)
+                json_uint(&j, w[x]);
+            json_array_end(&j);
+            json_object_end(&j);
+        }
+        json_array_end(&j);
+        json_object_end(&j);
+    }
+    json_array_end(&j);
+    json_kv_uint(&j, "functions", m->function_count);
+    json_kv_uint(&j, "function_declarations", s->declarations);
+    json_kv_uint(&j, "call_edges", m->call_count);
+    json_kv_uint(&j, "names", s->names);
+    json_kv_uint(&j, "decorations", s->decorations);
+    json_key(&j, "spec_constants");
+    json_array_begin(&j);
+    for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
+        uint32_t op = spvcond_inst_opcode(m, i), spec_id;
+        if (!is_spec_constant(op))
+            continue;
+        uint32_t id = spvcond_inst_words(m, i)[2];
+        json_object_begin(&j);
+        json_kv_uint(&j, "id", id);
+        json_kv_string(&j, "opcode", spvcond_grammar_opcode_name(op));
+        json_key(&j, "spec_id");
+        if (spvcond_spec_id_of(m, id, &spec_id))
+            json_uint(&j, spec_id);
+        else
+            json_null(&j);
+        spec_default(m, i, buf, sizeof(buf));
+        json_kv_string(&j, "default", buf);
+        const char *name = name_of(m, id);
+        json_key(&j, "name");
+        if (name)
+            json_string(&j, name);
+        else
+            json_null(&j);
+        json_object_end(&j);
+    }
+    json_array_end(&j);
+    json_key(&j, "conditional_decorations");
+    json_array_begin(&j);
+    for (size_t i = m->section[SPVCOND_SECTION_ANNOTATION]; i < m->section[SPVCOND_SECTION_ANNOTATION + 1]; i++) {
+        uint32_t t, c;
+        if (!is_conditional_decoration(m, i, &t, &c))
+            continue;
+        json_object_begin(&j);
+        json_kv_uint(&j, "target", t);
+        json_kv_string(&j, "target_opcode", spvcond_grammar_opcode_name(spvcond_def_opcode(m, t)));
+        const char *name = name_of(m, t);
+        json_key(&j, "name");
+        if (name)
+            json_string(&j, name);
+        else
+            json_null(&j);
+        json_kv_uint(&j, "condition", c);
+        json_object_end(&j);
+    }
+    json_array_end(&j);
+    json_key(&j, "conditional_instructions");
+    json_object_begin(&j);
+    json_kv_uint(&j, "capabilities", s->conditional_capabilities);
+    json_kv_uint(&j, "extensions", s->conditional_extensions);
+    json_kv_uint(&j, "entry_points", s->conditional_entry_points);
+    json_kv_uint(&j, "copy_objects", s->conditional_copies);
+    json_object_end(&j);
+    json_object_end(&j);
+}
+
+int
+cmd_info(struct cli *cli, int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    bool json = false;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+        switch (c) {
+        case 'j': json = true; break;
+        case 'h': fputs(info_usage, stdout); return EXIT_OK;
+        default: fputs(info_usage, stderr); return EXIT_USAGE;
+        }
+    }
+    if (argc - optind > 1) {
+        cli_error("More than one input file specified");
+        return EXIT_USAGE;
+    }
+    const char *path = optind < argc ? argv[optind] : "-";
+    spvcond_module *m;
+    int rc = cli_load_module(cli, path, &m);
+    if (rc != EXIT_OK)
+        return rc;
+    struct summary s;
+    count_summary(m, &s);
+    if (json)
+        print_json(m, &s);
+    else
+        print_text(m, &s);
+    spvcond_module_destroy(m);
+    return EXIT_OK;
+}

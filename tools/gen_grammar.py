@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+"""Generate libspvcond's grammar tables from SPIR-V JSON grammars.
+
+Inputs: the core grammar (SPIRV-Headers), our supplement for tokens the system
+headers lack, and extended-instruction-set grammars given as NAME=FILE.
+Outputs: a C source with const tables and a header with kind/class enums.
+Standard library only, so the build needs nothing beyond python3.
+"""
+import argparse
+import json
+import re
+import sys
+
+ID_CLASSES = {
+    "IdRef": "SPVCOND_OC_ID", "IdMemorySemantics": "SPVCOND_OC_ID", "IdScope": "SPVCOND_OC_ID",
+    "IdResultType": "SPVCOND_OC_RESULT_TYPE", "IdResult": "SPVCOND_OC_RESULT_ID",
+    "LiteralInteger": "SPVCOND_OC_LITERAL_INT", "LiteralString": "SPVCOND_OC_LITERAL_STRING",
+    "LiteralFloat": "SPVCOND_OC_LITERAL_INT",
+    "LiteralContextDependentNumber": "SPVCOND_OC_CONTEXT_NUMBER",
+    "LiteralExtInstInteger": "SPVCOND_OC_EXTINST_NUMBER",
+    "LiteralSpecConstantOpInteger": "SPVCOND_OC_SPECOP_NUMBER",
+    "PairLiteralIntegerIdRef": "SPVCOND_OC_PAIR_LIT_ID",
+    "PairIdRefLiteralInteger": "SPVCOND_OC_PAIR_ID_LIT",
+    "PairIdRefIdRef": "SPVCOND_OC_PAIR_ID_ID",
+}
+QUANT = {None: "SPVCOND_Q_ONE", "?": "SPVCOND_Q_OPTIONAL", "*": "SPVCOND_Q_ANY"}
+
+
+def parse_value(v):
+    return int(v, 0) if isinstance(v, str) else int(v)
+
+
+def parse_version(v):
+    if v is None:
+        return 0
+    if v == "None":
+        return 0xFFFFFFFF
+    major, minor = v.split(".")
+    return (int(major) << 16) | (int(minor) << 8)
+
+
+def c_string(s):
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def ident(s):
+    return re.sub(r"[^A-Za-z0-9]", "_", s)
+
+
+def merge_supplement(core, supp):
+    """Add the supplement's opcodes and enumerants unless the core has them; they must agree."""
+    by_opcode = {i["opcode"]: i for i in core["instructions"]}
+    for inst in supp.get("instructions", []):
+        have = by_opcode.get(inst["opcode"])
+        if have is None:
+            core["instructions"].append(inst)
+        elif have["opname"] != inst["opname"]:
+            sys.exit("gen_grammar: opcode %d is %s in the core grammar but %s in the supplement"
+                     % (inst["opcode"], have["opname"], inst["opname"]))
+    kinds = {k["kind"]: k for k in core["operand_kinds"]}
+    for kind in supp.get("operand_kinds", []):
+        target = kinds[kind["kind"]]
+        values = {parse_value(e["value"]): e for e in target["enumerants"]}
+        for e in kind["enumerants"]:
+            have = values.get(parse_value(e["value"]))
+            if have is None:
+                target["enumerants"].append(e)
+            elif have["enumerant"] != e["enumerant"]:
+                sys.exit("gen_grammar: %s %s is %s in the core grammar but %s in the supplement"
+                         % (kind["kind"], e["value"], have["enumerant"], e["enumerant"]))
+
+
+class Tables:
+    def __init__(self):
+        self.kinds = []          # (name, class, first_enumerant, count)
+        self.kind_index = {}     # qualified name -> index
+        self.enumerants = []     # dicts
+        self.operands = []       # (kind index, quantifier)
+        self.caps = []           # capability values
+        self.exts = []           # extension name strings
+        self.cap_value = {}      # capability name -> value
+
+    def operand_range(self, operands, scope):
+        first = len(self.operands)
+        for o in operands:
+            self.operands.append((self.kind_ref(o["kind"], scope), QUANT[o.get("quantifier")]))
+        return first, len(operands)
+
+    def kind_ref(self, kind, scope):
+        if scope and (scope + "/" + kind) in self.kind_index:
+            return self.kind_index[scope + "/" + kind]
+        return self.kind_index[kind]
+
+    def cap_range(self, names):
+        first = len(self.caps)
+        self.caps.extend(self.cap_value[n] for n in names)
+        return first, len(names)
+
+    def ext_range(self, names):
+        first = len(self.exts)
+        self.exts.extend(names)
+        return first, len(names)
+
+    def declare_kinds(self, operand_kinds, scope):
+        for k in operand_kinds:
+            qualified = (scope + "/" + k["kind"]) if scope else k["kind"]
+            cat = k["category"]
+            if cat == "ValueEnum":
+                cls = "SPVCOND_OC_VALUE_ENUM"
+            elif cat == "BitEnum":
+                cls = "SPVCOND_OC_BIT_ENUM"
+            else:
+                cls = ID_CLASSES[k["kind"]]
+            self.kind_index[qualified] = len(self.kinds)
+            self.kinds.append([qualified, cls, 0, 0, k])
+
+    def fill_enumerants(self, scope):
+        for entry in self.kinds:
+            qualified, cls, _, _, k = entry
+            if cls not in ("SPVCOND_OC_VALUE_ENUM", "SPVCOND_OC_BIT_ENUM"):
+                continue
+            if (scope is None) != ("/" not in qualified) or (scope and not qualified.startswith(scope + "/")):
+                continue
+            # Sorted by value for binary search; on aliases the first spelling wins.
+            seen = set()
+            ordered = []
+            for e in sorted(k["enumerants"], key=lambda e: parse_value(e["value"])):
+                v = parse_value(e["value"])
+                if v in seen:
+                    continue
+                seen.add(v)
+                ordered.append(e)
+            entry[2] = len(self.enumerants)
+            entry[3] = len(ordered)
+            for e in ordered:
+                pf, pc = self.operand_range(e.get("parameters", []), scope)
+                cf, cc = self.cap_range(e.get("capabilities", []))
+                xf, xc = self.ext_range(e.get("extensions", []))
+                self.enumerants.append(dict(value=parse_value(e["value"]), name=e["enumerant"],
+                                            params=(pf, pc), caps=(cf, cc), exts=(xf, xc),
+                                            version=parse_version(e.get("version"))))
+
+
+def instruction_rows(t, instructions, scope, classes):
+    rows = []
+    for i in sorted(instructions, key=lambda i: i["opcode"]):
+        kinds = [o["kind"] for o in i.get("operands", [])]
+        has_type = "IdResultType" in kinds
+        has_result = "IdResult" in kinds
+        of, oc = t.operand_range(i.get("operands", []), scope)
+        cf, cc = t.cap_range(i.get("capabilities", []))
+        xf, xc = t.ext_range(i.get("extensions", []))
+        cls = i.get("class", "")
+        if cls not in classes:
+            classes.append(cls)
+        rows.append("{%d, %s, %d, %d, %d, %d, %d, %d, %d, %d, 0x%x, %d}"
+                    % (i["opcode"], c_string(i["opname"]), has_type, has_result, of, oc, cf, cc, xf, xc,
+                       parse_version(i.get("version")), classes.index(cls)))
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--core", required=True)
+    ap.add_argument("--supplement", required=True)
+    ap.add_argument("--extinst", action="append", default=[], metavar="NAME=FILE")
+    ap.add_argument("--out-c", required=True)
+    ap.add_argument("--out-h", required=True)
+    args = ap.parse_args()
+
+    with open(args.core) as f:
+        core = json.load(f)
+    with open(args.supplement) as f:
+        merge_supplement(core, json.load(f))
+    sets = []
+    for spec in args.extinst:
+        name, path = spec.split("=", 1)
+        with open(path) as f:
+            sets.append((name, json.load(f)))
+
+    t = Tables()
+    t.declare_kinds(core["operand_kinds"], None)
+    for e in next(k for k in core["operand_kinds"] if k["kind"] == "Capability")["enumerants"]:
+        t.cap_value.setdefault(e["enumerant"], parse_value(e["value"]))
+    t.fill_enumerants(None)
+    for name, g in sets:
+        t.declare_kinds(g.get("operand_kinds", []), name)
+        t.fill_enumerants(name)
+
+    classes = []
+    core_rows = instruction_rows(t, core["instructions"], None, classes)
+    max_opcode = max(i["opcode"] for i in core["instructions"])
+    opcode_index = [0] * (max_opcode + 1)
+    for n, i in enumerate(sorted(core["instructions"], key=lambda i: i["opcode"])):
+        opcode_index[i["opcode"]] = n + 1
+    set_rows = []
+    set_tables = []
+    for name, g in sets:
+        rows = instruction_rows(t, g["instructions"], name, classes)
+        var = "extinst_" + ident(name)
+        set_tables.append("static const struct spvcond_grammar_instruction %s[] = {\n    %s,\n};\n"
+                          % (var, ",\n    ".join(rows)))
+        set_rows.append("{%s, %s, %d}" % (c_string(name), var, len(rows)))
+
+    out = []
+    out.append("/* Generated by tools/gen_grammar.py from the SPIR-V JSON grammars. Do not edit. */\n")
+    out.append('#include "grammar.h"\n\n')
+    out.append("const struct spvcond_grammar_kind spvcond_grammar_kinds[] = {\n")
+    for qualified, cls, first, count, _ in t.kinds:
+        out.append("    {%s, %s, %d, %d},\n" % (c_string(qualified), cls, first, count))
+    out.append("};\n\n")
+    out.append("const struct spvcond_grammar_enumerant spvcond_grammar_enumerants[] = {\n")
+    for e in t.enumerants:
+        out.append("    {0x%x, %s, %d, %d, %d, %d, %d, %d, 0x%x},\n"
+                   % (e["value"], c_string(e["name"]), e["params"][0], e["params"][1], e["caps"][0],
+                      e["caps"][1], e["exts"][0], e["exts"][1], e["version"]))
+    out.append("};\n\n")
+    out.append("const struct spvcond_grammar_operand spvcond_grammar_operands[] = {\n")
+    for k, q in t.operands:
+        out.append("    {%d, %s},\n" % (k, q))
+    out.append("    {0, SPVCOND_Q_ONE}\n};\n\n")
+    out.append("const uint32_t spvcond_grammar_capabilities[] = {\n    %s0\n};\n\n"
+               % "".join("%d, " % c for c in t.caps))
+    out.append("const char *const spvcond_grammar_extensions[] = {\n    %sNULL\n};\n\n"
+               % "".join("%s, " % c_string(x) for x in t.exts))
+    out.append("const char *const spvcond_grammar_classes[] = {\n    %s\n};\n\n"
+               % ", ".join(c_string(c) for c in classes))
+    out.append("const struct spvcond_grammar_instruction spvcond_grammar_core[] = {\n    %s,\n};\n\n"
+               % ",\n    ".join(core_rows))
+    out.append("const uint16_t spvcond_grammar_opcode_index[%d] = {\n" % (max_opcode + 1))
+    for n in range(0, len(opcode_index), 16):
+        out.append("    " + "".join("%d, " % v for v in opcode_index[n:n + 16]) + "\n")
+    out.append("};\n\n")
+    out.extend(set_tables)
+    out.append("\nconst struct spvcond_grammar_extinst_set spvcond_grammar_extinst_sets[] = {\n    %s\n};\n"
+               % ",\n    ".join(set_rows) if set_rows else "")
+
+    hdr = []
+    hdr.append("/* Generated by tools/gen_grammar.py from the SPIR-V JSON grammars. Do not edit. */\n")
+    hdr.append("#ifndef SPVCOND_GRAMMAR_TABLES_H\n#define SPVCOND_GRAMMAR_TABLES_H\n\n")
+    hdr.append("enum spvcond_grammar_kind_id {\n")
+    for n, (qualified, *_rest) in enumerate(t.kinds):
+        hdr.append("    SPVCOND_KIND_%s = %d,\n" % (ident(qualified), n))
+    hdr.append("};\n\n")
+    hdr.append("enum spvcond_grammar_class_id {\n")
+    for n, c in enumerate(classes):
+        hdr.append("    SPVCOND_CLASS_%s = %d,\n" % (ident(c) or "NONE", n))
+    hdr.append("};\n\n")
+    hdr.append("#define SPVCOND_GRAMMAR_KIND_COUNT %d\n" % len(t.kinds))
+    hdr.append("#define SPVCOND_GRAMMAR_CORE_COUNT %d\n" % len(core_rows))
+    hdr.append("#define SPVCOND_GRAMMAR_MAX_OPCODE %d\n" % max_opcode)
+    hdr.append("#define SPVCOND_GRAMMAR_EXTINST_SET_COUNT %d\n" % len(sets))
+    hdr.append("\n#endif\n")
+
+    with open(args.out_c, "w") as f:
+        f.write("".join(out))
+    with open(args.out_h, "w") as f:
+        f.write("".join(hdr))
+
+
+if __name__ == "__main__":
+    main()

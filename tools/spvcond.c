@@ -1,0 +1,249 @@
+/* spvcond: the command-line front end. Subcommands live in cmd_*.c. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const char usage_text[] =
+    "USAGE: spvcond <command> [options] [<input>]\n"
+    "\n"
+    "Rewrite SPIR-V modules guarded by SPV_INTEL_function_variants conditions.\n"
+    "\n"
+    "Commands:\n"
+    "  info           Summarize a module: header, capabilities, entry points, functions, spec constants,\n"
+    "                 conditions.\n"
+    "\n"
+    "Options:\n"
+    "  -h, --help     Print this help and exit.\n"
+    "  --version      Print the version and exit.\n"
+    "\n"
+    "A missing <input> or '-' reads standard input. 'spvcond <command> --help' describes a command.\n"
+    "Exit status: 0 success, 1 invalid input or failed processing, 2 usage error, 3 I/O error,\n"
+    "4 out of memory.\n";
+
+void
+cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+/* Diagnostics in SPIRV-Tools' shape: "error: <file>:<word offset>: message". */
+static void
+print_diag(void *user, const spvcond_diag *d)
+{
+    const struct cli *cli = user;
+    const char *sev = d->severity == SPVCOND_SEVERITY_ERROR ? "error" :
+                      d->severity == SPVCOND_SEVERITY_WARNING ? "warning" : "note";
+    if (d->severity != SPVCOND_SEVERITY_ERROR && cli->quiet)
+        return;
+    const char *file = cli->input_name ? cli->input_name : "spvcond";
+    if (d->word_offset != SPVCOND_NO_POSITION) {
+        fprintf(stderr, "%s: %s:%zu: %s", sev, file, d->word_offset, d->message);
+        if (d->opcode_name[0])
+            fprintf(stderr, " [%s, instruction %zu]", d->opcode_name, d->instruction_index);
+        else
+            fprintf(stderr, " [opcode %u, instruction %zu]", d->opcode, d->instruction_index);
+        fputc('\n', stderr);
+    } else {
+        fprintf(stderr, "%s: %s: %s\n", sev, file, d->message);
+    }
+}
+
+int
+cli_init(struct cli *cli)
+{
+    memset(cli, 0, sizeof(*cli));
+    spvcond_result r = spvcond_context_create(NULL, print_diag, cli, &cli->ctx);
+    if (r != SPVCOND_OK) {
+        cli_error("cannot create a context: %s", spvcond_result_string(r));
+        return EXIT_NOMEM;
+    }
+    return EXIT_OK;
+}
+
+void
+cli_fini(struct cli *cli)
+{
+    spvcond_context_destroy(cli->ctx);
+}
+
+int
+cli_exit_code(spvcond_result r)
+{
+    switch (r) {
+    case SPVCOND_OK: return EXIT_OK;
+    case SPVCOND_ERROR_OUT_OF_MEMORY: return EXIT_NOMEM;
+    case SPVCOND_ERROR_INVALID_ARGUMENT: return EXIT_USAGE;
+    default: return EXIT_INVALID;
+    }
+}
+
+int
+cli_read_file(const char *path, void **data, size_t *size)
+{
+    bool is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f) {
+        cli_error(errno == ENOENT ? "file does not exist '%s'" : "could not open file '%s': %s", path,
+                  strerror(errno));
+        return EXIT_IO;
+    }
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        len += fread(buf + len, 1, cap - len, f);
+        if (len < cap)
+            break;
+        char *bigger = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+        if (!bigger) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = bigger;
+        cap *= 2;
+    }
+    int failed = ferror(f);
+    if (!is_stdin)
+        fclose(f);
+    if (!buf) {
+        cli_error("out of memory reading '%s'", path);
+        return EXIT_NOMEM;
+    }
+    if (failed) {
+        cli_error("could not read file '%s'", path);
+        free(buf);
+        return EXIT_IO;
+    }
+    *data = buf;
+    *size = len;
+    return EXIT_OK;
+}
+
+static int
+write_all(int fd, const void *data, size_t size)
+{
+    const char *p = data;
+    while (size) {
+        ssize_t n = write(fd, p, size);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        p += n;
+        size -= (size_t)n;
+    }
+    return 0;
+}
+
+int
+cli_write_file(const char *path, const void *data, size_t size)
+{
+    if (strcmp(path, "-") == 0) {
+        if (write_all(STDOUT_FILENO, data, size) != 0) {
+            cli_error("could not write to standard output: %s", strerror(errno));
+            return EXIT_IO;
+        }
+        return EXIT_OK;
+    }
+    size_t n = strlen(path);
+    char *tmp = malloc(n + 16);
+    if (!tmp)
+        return EXIT_NOMEM;
+    memcpy(tmp, path, n);
+    memcpy(tmp + n, ".tmp.XXXXXX", 12);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        cli_error("could not create a temporary file next to '%s': %s", path, strerror(errno));
+        free(tmp);
+        return EXIT_IO;
+    }
+    int err = write_all(fd, data, size) != 0 ? errno : 0;
+    if (!err && fsync(fd) != 0)
+        err = errno;
+    if (close(fd) != 0 && !err)
+        err = errno;
+    if (!err) {
+        /* mkstemp creates 0600; give the file the usual permissions. */
+        mode_t mask = umask(0);
+        umask(mask);
+        chmod(tmp, 0666 & ~mask);
+        if (rename(tmp, path) != 0)
+            err = errno;
+    }
+    if (err) {
+        unlink(tmp);
+        cli_error("could not write '%s': %s", path, strerror(err));
+        free(tmp);
+        return EXIT_IO;
+    }
+    free(tmp);
+    return EXIT_OK;
+}
+
+int
+cli_load_module(struct cli *cli, const char *path, spvcond_module **out)
+{
+    void *data;
+    size_t size;
+    int rc = cli_read_file(path, &data, &size);
+    if (rc != EXIT_OK)
+        return rc;
+    cli->input_name = strcmp(path, "-") == 0 ? "stdin" : path;
+    if (size % 4 != 0) {
+        cli_error("file size should be a multiple of 4; file '%s' corrupt", cli->input_name);
+        free(data);
+        return EXIT_INVALID;
+    }
+    spvcond_result r = spvcond_module_parse_bytes(cli->ctx, data, size, out);
+    free(data);
+    return cli_exit_code(r);
+}
+
+static const struct {
+    const char *name;
+    int (*run)(struct cli *, int, char **);
+} commands[] = {
+    {"info", cmd_info},
+};
+
+int
+main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(usage_text, stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+        fputs(usage_text, stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("spvcond %s (libspvcond %s)\n", SPVCOND_VERSION_STRING, spvcond_version_string());
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+        if (strcmp(argv[1], commands[i].name) != 0)
+            continue;
+        struct cli cli;
+        int rc = cli_init(&cli);
+        if (rc != EXIT_OK)
+            return rc;
+        rc = commands[i].run(&cli, argc - 1, argv + 1);
+        cli_fini(&cli);
+        return rc;
+    }
+    cli_error("unknown command '%s'. Use --help for a list of commands", argv[1]);
+    return EXIT_USAGE;
+}
