@@ -1,0 +1,124 @@
+#include "helpers.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static const char *
+env_or_die(const char *name)
+{
+    const char *v = getenv(name);
+    cr_assert(v != NULL, "environment variable %s is not set (run the tests through meson test)", name);
+    return v;
+}
+
+const char *
+fixture(const char *name)
+{
+    static char buf[4096];
+    snprintf(buf, sizeof(buf), "%s/%s.spv", env_or_die("SPVCOND_TEST_DATA"), name);
+    return buf;
+}
+
+const char *
+corpus(const char *name)
+{
+    static char buf[4096];
+    snprintf(buf, sizeof(buf), "%s/%s", env_or_die("SPVCOND_CORPUS"), name);
+    return buf;
+}
+
+uint32_t *
+read_words(const char *path, size_t *count)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert(f != NULL, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    cr_assert(size >= 0 && size % 4 == 0, "%s: bad size %ld", path, size);
+    uint32_t *w = malloc((size_t)size + 4);
+    cr_assert(w != NULL);
+    cr_assert(fread(w, 1, (size_t)size, f) == (size_t)size);
+    fclose(f);
+    *count = (size_t)size / 4;
+    return w;
+}
+
+struct spvcond_module *
+load_module(const char *path, spvcond_context **ctx)
+{
+    size_t n;
+    uint32_t *w = read_words(path, &n);
+    cr_assert(spvcond_context_create(NULL, NULL, NULL, ctx) == SPVCOND_OK);
+    spvcond_module *m = NULL;
+    spvcond_result r = spvcond_module_parse(*ctx, w, n, 0, &m);
+    const spvcond_diag *d = spvcond_context_first_error(*ctx);
+    cr_assert(r == SPVCOND_OK, "%s: parse failed: %s", path, d ? d->message : spvcond_result_string(r));
+    free(w);
+    return m;
+}
+
+void
+destroy_module(struct spvcond_module *m, spvcond_context *ctx)
+{
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+}
+
+int
+run_capture(const char *cmd, char **out)
+{
+    FILE *p = popen(cmd, "r");
+    cr_assert(p != NULL, "cannot run %s", cmd);
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    size_t n;
+    while ((n = fread(buf + len, 1, cap - len - 1, p)) > 0) {
+        len += n;
+        if (cap - len < 2) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+        }
+    }
+    buf[len] = 0;
+    int status = pclose(p);
+    if (out)
+        *out = buf;
+    else
+        free(buf);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+/* Line by line with bounded compares: strstr over the whole text is quadratic under ASan, whose
+ * interceptor measures the haystack on every call. */
+size_t
+count_lines_with(const char *text, const char *needle)
+{
+    size_t count = 0, nlen = strlen(needle);
+    const char *line = text;
+    while (*line) {
+        const char *eol = line;
+        while (*eol && *eol != '\n')
+            eol++;
+        for (const char *p = line; p + nlen <= eol; p++) {
+            if (memcmp(p, needle, nlen) == 0) {
+                count++;
+                break;
+            }
+        }
+        line = *eol ? eol + 1 : eol;
+    }
+    return count;
+}
+
+void
+write_words(const char *path, const uint32_t *words, size_t count)
+{
+    FILE *f = fopen(path, "wb");
+    cr_assert(f != NULL, "cannot create %s", path);
+    cr_assert(fwrite(words, 4, count, f) == count);
+    fclose(f);
+}

@@ -1,0 +1,26 @@
+/* Shared test helpers: fixture paths, file loading, running commands. */
+#ifndef SPVCOND_TEST_HELPERS_H
+#define SPVCOND_TEST_HELPERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "module.h"
+
+/* Path of a built fixture ("name" -> $SPVCOND_TEST_DATA/name.spv). Static buffer. */
+const char *fixture(const char *name);
+/* $SPVCOND_CORPUS/name. Static buffer. */
+const char *corpus(const char *name);
+/* Read a file into malloc'd words; asserts on failure. */
+uint32_t *read_words(const char *path, size_t *count);
+/* Parse words with a fresh context; asserts success. Free with destroy_module(). */
+struct spvcond_module *load_module(const char *path, spvcond_context **ctx);
+void destroy_module(struct spvcond_module *m, spvcond_context *ctx);
+/* Run a shell command, capture stdout into a malloc'd string (may be NULL), return the exit status. */
+int run_capture(const char *cmd, char **out);
+/* Count lines of `text` that contain `needle`. */
+size_t count_lines_with(const char *text, const char *needle);
+/* Write words to a file. */
+void write_words(const char *path, const uint32_t *words, size_t count);
+
+#endif

@@ -1,0 +1,183 @@
+/* The generated grammar tables and the operand walker. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "operands.h"
+
+Test(grammar, core_opcodes)
+{
+    cr_assert_str_eq(spvcond_grammar_opcode_name(54), "OpFunction");
+    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(57);
+    cr_assert(gi && gi->has_type && gi->has_result);
+    cr_assert_str_eq(spvcond_grammar_opcode_name(65535), "");
+    cr_assert_null(spvcond_grammar_instruction(6999));
+}
+
+Test(grammar, function_variants_supplement)
+{
+    static const struct { uint32_t op; const char *name; int type; } ops[] = {
+        {6248, "OpConditionalExtensionINTEL", 0}, {6249, "OpConditionalEntryPointINTEL", 0},
+        {6250, "OpConditionalCapabilityINTEL", 0}, {6251, "OpSpecConstantTargetINTEL", 1},
+        {6252, "OpSpecConstantArchitectureINTEL", 1}, {6253, "OpSpecConstantCapabilitiesINTEL", 1},
+        {6254, "OpConditionalCopyObjectINTEL", 1},
+    };
+    for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(ops[i].op);
+        cr_assert_not_null(gi, "opcode %u missing", ops[i].op);
+        cr_assert_str_eq(gi->name, ops[i].name);
+        cr_assert_eq(gi->has_type, ops[i].type);
+        cr_assert_eq(gi->has_result, ops[i].type);
+        cr_assert_eq(gi->cap_count, 1);
+        cr_assert_eq(spvcond_grammar_capabilities[gi->first_cap], ops[i].op >= 6251 && ops[i].op <= 6253 ? 6246u : 6245u);
+    }
+    const struct spvcond_grammar_enumerant *d = spvcond_grammar_enumerant(SPVCOND_KIND_Decoration, 6247);
+    cr_assert_not_null(d);
+    cr_assert_str_eq(d->name, "ConditionalINTEL");
+    cr_assert_eq(d->param_count, 1);
+    cr_assert_eq(spvcond_grammar_kinds[spvcond_grammar_operands[d->first_param].kind].operand_class, SPVCOND_OC_ID);
+    const struct spvcond_grammar_enumerant *c = spvcond_grammar_enumerant(SPVCOND_KIND_Capability, 6246);
+    cr_assert_str_eq(c->name, "FunctionVariantsINTEL");
+    cr_assert_eq(c->cap_count, 1, "FunctionVariantsINTEL implicitly declares SpecConditionalINTEL");
+    cr_assert_eq(spvcond_grammar_capabilities[c->first_cap], 6245u);
+    cr_assert_eq(c->ext_count, 1);
+    cr_assert_str_eq(spvcond_grammar_extensions[c->first_ext], "SPV_INTEL_function_variants");
+}
+
+Test(grammar, enumerant_capabilities_and_versions)
+{
+    const struct spvcond_grammar_enumerant *e = spvcond_grammar_enumerant_by_name(SPVCOND_KIND_Capability, "Float64");
+    cr_assert_not_null(e);
+    cr_assert_eq(e->value, 10);
+    const struct spvcond_grammar_enumerant *sg = spvcond_grammar_enumerant(SPVCOND_KIND_ExecutionMode, 35);
+    cr_assert_str_eq(sg->name, "SubgroupSize");
+    cr_assert_eq(sg->cap_count, 1);
+    cr_assert_eq(spvcond_grammar_capabilities[sg->first_cap], 58u /* SubgroupDispatch */);
+    cr_assert_eq(sg->version, 0x00010100u);
+    const struct spvcond_grammar_enumerant *a = spvcond_grammar_enumerant(SPVCOND_KIND_Capability, 12);
+    cr_assert_str_eq(a->name, "Int64Atomics");
+    cr_assert_eq(spvcond_grammar_capabilities[a->first_cap], 11u /* Int64 */);
+    cr_assert_null(spvcond_grammar_enumerant(SPVCOND_KIND_Capability, 123456));
+}
+
+Test(grammar, extended_instruction_sets)
+{
+    const struct spvcond_grammar_extinst_set *s = spvcond_grammar_extinst_set("OpenCL.std");
+    cr_assert_not_null(s);
+    const struct spvcond_grammar_instruction *fabs = spvcond_grammar_extinst(s, 23);
+    cr_assert_str_eq(fabs->name, "fabs");
+    cr_assert_not_null(spvcond_grammar_extinst_set("OpenCL.DebugInfo.100"));
+    cr_assert_not_null(spvcond_grammar_extinst_set("NonSemantic.Shader.DebugInfo.100"));
+    cr_assert_null(spvcond_grammar_extinst_set("GLSL.std.450"));
+}
+
+struct ops {
+    uint32_t words[64];
+    uint8_t cls[64];
+    size_t n;
+};
+
+static spvcond_result
+record(void *user, const uint32_t *words, const struct spvcond_operand *op)
+{
+    struct ops *o = user;
+    for (uint32_t k = 0; k < op->count && o->n < 64; k++) {
+        o->words[o->n] = op->word + k;
+        o->cls[o->n++] = op->operand_class;
+    }
+    (void)words;
+    return SPVCOND_OK;
+}
+
+static size_t
+find(const spvcond_module *m, uint32_t opcode)
+{
+    for (size_t i = 0; i < m->inst_count; i++)
+        if (spvcond_inst_opcode(m, i) == opcode)
+            return i;
+    cr_assert_fail("opcode %u not found", opcode);
+    return 0;
+}
+
+Test(walker, switch_case_literals_follow_the_selector_width)
+{
+    spvcond_context *ctx;
+    spvcond_module *m = load_module(fixture("switch64"), &ctx);
+    struct ops o = {0};
+    cr_assert_eq(spvcond_walk_operands(m, find(m, 251), record, &o), SPVCOND_OK);
+    /* selector, default, (lit lo, lit hi, label) x 2 */
+    uint8_t want[] = {SPVCOND_OC_ID, SPVCOND_OC_ID, SPVCOND_OC_CONTEXT_NUMBER, SPVCOND_OC_CONTEXT_NUMBER,
+                      SPVCOND_OC_ID, SPVCOND_OC_CONTEXT_NUMBER, SPVCOND_OC_CONTEXT_NUMBER, SPVCOND_OC_ID};
+    cr_assert_eq(o.n, sizeof(want));
+    for (size_t k = 0; k < sizeof(want); k++)
+        cr_assert_eq(o.cls[k], want[k], "operand word %zu", k);
+    destroy_module(m, ctx);
+}
+
+Test(walker, spec_constant_op_operands_are_ids)
+{
+    spvcond_context *ctx;
+    spvcond_module *m = load_module(fixture("spec_constant_op"), &ctx);
+    struct ops o = {0};
+    cr_assert_eq(spvcond_walk_operands(m, find(m, 52), record, &o), SPVCOND_OK);
+    uint8_t want[] = {SPVCOND_OC_RESULT_TYPE, SPVCOND_OC_RESULT_ID, SPVCOND_OC_SPECOP_NUMBER, SPVCOND_OC_ID,
+                      SPVCOND_OC_ID};
+    cr_assert_eq(o.n, sizeof(want));
+    for (size_t k = 0; k < sizeof(want); k++)
+        cr_assert_eq(o.cls[k], want[k]);
+    destroy_module(m, ctx);
+}
+
+Test(walker, conditional_decoration_and_copy_object)
+{
+    spvcond_context *ctx;
+    spvcond_module *m = load_module(fixture("conditional_capability"), &ctx);
+    /* Find the OpDecorate carrying ConditionalINTEL: its 4th word is an id use. */
+    for (size_t i = 0; i < m->inst_count; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        if ((w[0] & 0xffff) == 71 && w[2] == 6247) {
+            struct ops o = {0};
+            cr_assert_eq(spvcond_walk_operands(m, i, record, &o), SPVCOND_OK);
+            cr_assert_eq(o.n, 3);
+            cr_assert_eq(o.cls[0], SPVCOND_OC_ID);
+            cr_assert_eq(o.cls[1], SPVCOND_OC_VALUE_ENUM);
+            cr_assert_eq(o.cls[2], SPVCOND_OC_ID);
+        }
+    }
+    struct ops o = {0};
+    cr_assert_eq(spvcond_walk_operands(m, find(m, 6254), record, &o), SPVCOND_OK);
+    cr_assert_eq(o.n, 6);
+    for (size_t k = 2; k < 6; k++)
+        cr_assert_eq(o.cls[k], SPVCOND_OC_ID);
+    struct ops e = {0};
+    cr_assert_eq(spvcond_walk_operands(m, find(m, 6249), record, &e), SPVCOND_OK);
+    uint8_t want[] = {SPVCOND_OC_ID, SPVCOND_OC_VALUE_ENUM, SPVCOND_OC_ID, SPVCOND_OC_LITERAL_STRING,
+                      SPVCOND_OC_LITERAL_STRING};
+    cr_assert_eq(e.n, sizeof(want));
+    for (size_t k = 0; k < sizeof(want); k++)
+        cr_assert_eq(e.cls[k], want[k]);
+    cr_assert_eq(m->opaque_count, 0, "every extension instruction is known to the grammar");
+    destroy_module(m, ctx);
+}
+
+Test(walker, ext_inst_and_memory_operands)
+{
+    spvcond_context *ctx;
+    spvcond_module *m = load_module(fixture("kernels_fp64"), &ctx);
+    struct ops o = {0};
+    cr_assert_eq(spvcond_walk_operands(m, find(m, 12), record, &o), SPVCOND_OK);
+    uint8_t want[] = {SPVCOND_OC_RESULT_TYPE, SPVCOND_OC_RESULT_ID, SPVCOND_OC_ID, SPVCOND_OC_EXTINST_NUMBER,
+                      SPVCOND_OC_ID};
+    cr_assert_eq(o.n, sizeof(want));
+    for (size_t k = 0; k < sizeof(want); k++)
+        cr_assert_eq(o.cls[k], want[k]);
+    /* OpLoad ... Aligned 32: the mask's parameter is a literal. */
+    struct ops l = {0};
+    cr_assert_eq(spvcond_walk_operands(m, find(m, 61), record, &l), SPVCOND_OK);
+    uint8_t lw[] = {SPVCOND_OC_RESULT_TYPE, SPVCOND_OC_RESULT_ID, SPVCOND_OC_ID, SPVCOND_OC_BIT_ENUM,
+                    SPVCOND_OC_LITERAL_INT};
+    cr_assert_eq(l.n, sizeof(lw));
+    for (size_t k = 0; k < sizeof(lw); k++)
+        cr_assert_eq(l.cls[k], lw[k]);
+    destroy_module(m, ctx);
+}

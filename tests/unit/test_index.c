@@ -1,0 +1,150 @@
+/* The module index checked against an independent source: counts taken from spirv-dis output. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+
+struct counts {
+    size_t functions, calls, entry_points, decorations, names;
+};
+
+/* Count from `spirv-dis --raw-id`: one instruction per line. */
+static struct counts
+dis_counts(const char *path)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof(cmd), "%s --raw-id --no-header --no-indent %s", getenv("SPIRV_DIS"), path);
+    char *text;
+    cr_assert_eq(run_capture(cmd, &text), 0, "spirv-dis failed on %s", path);
+    struct counts c = {
+        count_lines_with(text, "= OpFunction "),
+        count_lines_with(text, "OpFunctionCall "),
+        count_lines_with(text, "OpEntryPoint "),
+        count_lines_with(text, "OpDecorate ") + count_lines_with(text, "OpMemberDecorate ") +
+            count_lines_with(text, "OpGroupDecorate ") + count_lines_with(text, "OpGroupMemberDecorate ") +
+            count_lines_with(text, "OpDecorateId ") + count_lines_with(text, "OpDecorateString ") +
+            count_lines_with(text, "OpMemberDecorateString "),
+        count_lines_with(text, "OpName ") + count_lines_with(text, "OpMemberName "),
+    };
+    free(text);
+    return c;
+}
+
+static struct counts
+index_counts(const spvcond_module *m)
+{
+    struct counts c = {m->function_count, m->call_count, m->entry_point_count, 0, 0};
+    for (size_t i = m->section[SPVCOND_SECTION_ANNOTATION]; i < m->section[SPVCOND_SECTION_ANNOTATION + 1]; i++)
+        if (spvcond_inst_opcode(m, i) != 73) /* OpDecorationGroup is not a decoration */
+            c.decorations++;
+    c.names = m->section[SPVCOND_SECTION_DEBUG_NAME + 1] - m->section[SPVCOND_SECTION_DEBUG_NAME];
+    return c;
+}
+
+static void
+check_against_dis(const char *path)
+{
+    spvcond_context *ctx;
+    spvcond_module *m = load_module(path, &ctx);
+    struct counts want = dis_counts(path), got = index_counts(m);
+    cr_assert_eq(got.functions, want.functions, "%s: functions %zu vs %zu", path, got.functions, want.functions);
+    cr_assert_eq(got.calls, want.calls, "%s: calls %zu vs %zu", path, got.calls, want.calls);
+    cr_assert_eq(got.entry_points, want.entry_points, "%s: entry points", path);
+    cr_assert_eq(got.decorations, want.decorations, "%s: decorations %zu vs %zu", path, got.decorations,
+                 want.decorations);
+    cr_assert_eq(got.names, want.names, "%s: names %zu vs %zu", path, got.names, want.names);
+    /* Every name and decoration row points back at instructions that name that target. */
+    for (uint32_t id = 1; id < m->bound; id++) {
+        uint32_t b, e;
+        spvcond_refs_range(&m->names, id, &b, &e);
+        for (uint32_t k = b; k < e; k++)
+            cr_assert_eq(spvcond_inst_words(m, m->names.inst[k])[1], id);
+    }
+    cr_log_info("%s: %zu functions, %zu calls, %zu entry points, %zu decorations, %zu names", path, got.functions,
+                got.calls, got.entry_points, got.decorations, got.names);
+    destroy_module(m, ctx);
+}
+
+Test(index, libclc_matches_spirv_dis)
+{
+    check_against_dis("/usr/lib/clc/spirv-mesa3d-.spv");
+    check_against_dis("/usr/lib/clc/spirv64-mesa3d-.spv");
+}
+
+Test(index, corpus_matches_spirv_dis)
+{
+    const char *names[] = {"darktable__extended.spv", "hashcat__m06211-pure.spv", "ufo__reductor.spv",
+                           "pocl-tests__tests__kernel__test_convert_type_16.spv",
+                           "python3-pyopencl__pyopencl__cl__pyopencl-bessel-y.spv"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        check_against_dis(corpus(names[i]));
+}
+
+Test(index, fixtures_match_spirv_dis)
+{
+    check_against_dis(fixture("kernels_fp64"));
+    check_against_dis(fixture("group_decorations"));
+    check_against_dis(fixture("switch64"));
+}
+
+Test(index, functions_and_entry_points)
+{
+    spvcond_context *ctx;
+    spvcond_module *m = load_module(fixture("kernels_fp64"), &ctx);
+    cr_assert_eq(m->function_count, 4);
+    for (size_t f = 0; f < m->function_count; f++) {
+        const struct spvcond_function *fn = &m->functions[f];
+        cr_assert_eq(spvcond_inst_opcode(m, fn->begin), 54);
+        cr_assert_eq(spvcond_inst_opcode(m, fn->first_block), 248);
+        cr_assert_eq(spvcond_inst_opcode(m, fn->end), 56);
+        cr_assert_eq(spvcond_function_by_id(m, fn->id), fn);
+        cr_assert_eq(spvcond_function_of_inst(m, fn->first_block), fn);
+    }
+    cr_assert_null(spvcond_function_of_inst(m, 0));
+    cr_assert_eq(m->entry_point_count, 2);
+    uint32_t k10 = spvcond_inst_words(m, m->entry_points[0])[2];
+    uint32_t b, e;
+    spvcond_refs_range(&m->modes, k10, &b, &e);
+    cr_assert_eq(e - b, 1);
+    cr_assert_eq(spvcond_inst_words(m, m->modes.inst[b])[2], 17 /* LocalSize */);
+    destroy_module(m, ctx);
+}
+
+Test(index, group_and_member_decorations)
+{
+    spvcond_context *ctx;
+    spvcond_module *m = load_module(fixture("group_decorations"), &ctx);
+    const struct spvcond_function *f = &m->functions[0];
+    uint32_t p1 = spvcond_inst_words(m, f->begin + 1)[2];
+    uint32_t b, e;
+    spvcond_refs_range(&m->decorations, p1, &b, &e);
+    cr_assert_eq(e - b, 1);
+    cr_assert_eq(spvcond_inst_opcode(m, m->decorations.inst[b]), 74, "OpGroupDecorate targets the parameter");
+    /* The struct: OpName + two OpMemberName; one OpGroupMemberDecorate listed once per (struct, member). */
+    uint32_t s = 0;
+    for (size_t i = 0; i < m->inst_count; i++)
+        if (spvcond_inst_opcode(m, i) == 30)
+            s = spvcond_inst_words(m, i)[1];
+    spvcond_refs_range(&m->names, s, &b, &e);
+    cr_assert_eq(e - b, 3);
+    spvcond_refs_range(&m->decorations, s, &b, &e);
+    cr_assert_eq(e - b, 2);
+    destroy_module(m, ctx);
+}
+
+Test(index, spec_ids_sorted)
+{
+    spvcond_context *ctx;
+    spvcond_module *m = load_module(fixture("spec_constant_op"), &ctx);
+    cr_assert_eq(m->spec_id_count, 4);
+    uint32_t want[] = {7, 8, 100, 101};
+    for (size_t k = 0; k < 4; k++) {
+        cr_assert_eq(m->spec_ids[k].spec_id, want[k]);
+        uint32_t sid;
+        cr_assert(spvcond_spec_id_of(m, m->spec_ids[k].id, &sid));
+        cr_assert_eq(sid, want[k]);
+    }
+    destroy_module(m, ctx);
+}

@@ -1,0 +1,391 @@
+/* The reader against malformed and unusual input: every case is rejected with a clear, positioned
+ * error, or accepted where SPIR-V allows it. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "module.h"
+
+/* A minimal valid module: void f() {} exported. Offsets noted for the tests below. */
+static const uint32_t base[] = {
+    0x07230203, 0x00010000, 0, 5, 0,
+    0x00020011, 6,                   /*  5: OpCapability Kernel */
+    0x00020011, 4,                   /*  7: OpCapability Addresses */
+    0x00020011, 5,                   /*  9: OpCapability Linkage */
+    0x0003000e, 2, 2,                /* 11: OpMemoryModel Physical64 OpenCL */
+    0x00030005, 3, 0x00000066,       /* 14: OpName %3 "f" */
+    0x00020013, 1,                   /* 17: %1 = OpTypeVoid */
+    0x00030021, 2, 1,                /* 19: %2 = OpTypeFunction %1 */
+    0x00050036, 1, 3, 0, 2,          /* 22: %3 = OpFunction %1 None %2 */
+    0x000200f8, 4,                   /* 27: %4 = OpLabel */
+    0x000100fd,                      /* 29: OpReturn */
+    0x00010038,                      /* 30: OpFunctionEnd */
+};
+#define BASE_WORDS (sizeof(base) / sizeof(base[0]))
+
+struct captured {
+    spvcond_diag first;
+    int count;
+};
+
+static void
+capture(void *user, const spvcond_diag *d)
+{
+    struct captured *c = user;
+    if (c->count++ == 0)
+        c->first = *d;
+}
+
+static spvcond_result
+parse_words(const uint32_t *w, size_t n, struct captured *c)
+{
+    spvcond_context *ctx;
+    memset(c, 0, sizeof(*c));
+    cr_assert(spvcond_context_create(NULL, capture, c, &ctx) == SPVCOND_OK);
+    spvcond_module *m = NULL;
+    spvcond_result r = spvcond_module_parse(ctx, w, n, 0, &m);
+    if (r == SPVCOND_OK)
+        cr_assert(m != NULL);
+    else
+        cr_assert(m == NULL && c->count > 0, "failure must come with a diagnostic");
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+    return r;
+}
+
+static uint32_t *
+copy_base(void)
+{
+    uint32_t *w = malloc(sizeof(base) + 64);
+    memcpy(w, base, sizeof(base));
+    return w;
+}
+
+static void
+expect_reject(const uint32_t *w, size_t n, spvcond_result code, const char *needle, size_t word_offset)
+{
+    struct captured c;
+    spvcond_result r = parse_words(w, n, &c);
+    cr_assert_eq(r, code, "expected %s, got %s (%s)", spvcond_result_string(code), spvcond_result_string(r),
+                 c.first.message);
+    cr_assert(strstr(c.first.message, needle) != NULL, "message '%s' lacks '%s'", c.first.message, needle);
+    cr_assert_eq(c.first.severity, SPVCOND_SEVERITY_ERROR);
+    cr_assert_eq(c.first.word_offset, word_offset, "word offset %zu, expected %zu (%s)", c.first.word_offset,
+                 word_offset, c.first.message);
+}
+
+Test(reader, accepts_minimal_module)
+{
+    struct captured c;
+    cr_assert_eq(parse_words(base, BASE_WORDS, &c), SPVCOND_OK, "%s", c.first.message);
+}
+
+Test(reader, rejects_empty_file)
+{
+    spvcond_context *ctx;
+    struct captured c = {0};
+    cr_assert(spvcond_context_create(NULL, capture, &c, &ctx) == SPVCOND_OK);
+    spvcond_module *m = NULL;
+    cr_assert_eq(spvcond_module_parse_bytes(ctx, "", 0, &m), SPVCOND_ERROR_INVALID_BINARY);
+    cr_assert(strstr(c.first.message, "fewer than the 5") != NULL, "%s", c.first.message);
+    spvcond_context_destroy(ctx);
+}
+
+Test(reader, rejects_size_not_multiple_of_4)
+{
+    spvcond_context *ctx;
+    struct captured c = {0};
+    cr_assert(spvcond_context_create(NULL, capture, &c, &ctx) == SPVCOND_OK);
+    spvcond_module *m = NULL;
+    cr_assert_eq(spvcond_module_parse_bytes(ctx, base, sizeof(base) - 1, &m), SPVCOND_ERROR_INVALID_BINARY);
+    cr_assert(strstr(c.first.message, "not a multiple of 4") != NULL, "%s", c.first.message);
+    cr_assert(m == NULL);
+    spvcond_context_destroy(ctx);
+}
+
+Test(reader, rejects_bad_magic)
+{
+    uint32_t *w = copy_base();
+    w[0] = 0x12345678;
+    expect_reject(w, BASE_WORDS, SPVCOND_ERROR_INVALID_BINARY, "bad magic number 0x12345678", 0);
+    free(w);
+}
+
+Test(reader, rejects_bad_version_and_schema)
+{
+    uint32_t *w = copy_base();
+    w[1] = 0x00020000;
+    expect_reject(w, BASE_WORDS, SPVCOND_ERROR_INVALID_BINARY, "bad version word", 1);
+    w[1] = 0x00010000;
+    w[4] = 1;
+    expect_reject(w, BASE_WORDS, SPVCOND_ERROR_INVALID_BINARY, "reserved schema word is 1", 4);
+    free(w);
+}
+
+Test(reader, rejects_bound_zero)
+{
+    uint32_t *w = copy_base();
+    w[3] = 0;
+    expect_reject(w, BASE_WORDS, SPVCOND_ERROR_INVALID_BINARY, "id bound is 0", 3);
+    free(w);
+}
+
+Test(reader, rejects_bound_over_the_cap_before_allocating)
+{
+    uint32_t *w = copy_base();
+    w[3] = 0xffffffffu;
+    expect_reject(w, BASE_WORDS, SPVCOND_ERROR_LIMIT, "exceeds the SPIR-V limit", 3);
+    w[3] = 0x400001;
+    expect_reject(w, BASE_WORDS, SPVCOND_ERROR_LIMIT, "exceeds the SPIR-V limit", 3);
+    w[3] = 0x400000; /* ids up to 0x3fffff: the largest legal bound */
+    struct captured c;
+    cr_assert_eq(parse_words(w, BASE_WORDS, &c), SPVCOND_OK, "%s", c.first.message);
+    free(w);
+}
+
+Test(reader, rejects_word_count_zero)
+{
+    uint32_t *w = copy_base();
+    w[17] = 0x00000013;
+    expect_reject(w, BASE_WORDS, SPVCOND_ERROR_INVALID_BINARY, "word count 0", 17);
+    free(w);
+}
+
+Test(reader, rejects_instruction_past_end)
+{
+    uint32_t *w = copy_base();
+    w[30] = 0x00020038;
+    expect_reject(w, BASE_WORDS, SPVCOND_ERROR_INVALID_BINARY, "runs past the end of the module", 30);
+    /* A truncated file: the last instruction cut short. */
+    expect_reject(base, 25, SPVCOND_ERROR_INVALID_BINARY, "runs past the end of the module", 22);
+    free(w);
+}
+
+Test(reader, rejects_operand_past_instruction)
+{
+    uint32_t *w = copy_base();
+    w[11] = 0x0002000e; /* OpMemoryModel without its memory model */
+    w[13] = 0x00010000; /* OpNop keeps the rest aligned */
+    expect_reject(w, BASE_WORDS, SPVCOND_ERROR_INVALID_BINARY, "MemoryModel runs past the end of the instruction",
+                  11);
+    free(w);
+}
+
+Test(reader, rejects_left_over_words)
+{
+    uint32_t w[BASE_WORDS + 1];
+    memcpy(w, base, 17 * 4);
+    w[17] = 0x00030013; /* OpTypeVoid with a stray word */
+    w[18] = 1;
+    w[19] = 7;
+    memcpy(w + 20, base + 19, (BASE_WORDS - 19) * 4);
+    expect_reject(w, BASE_WORDS + 1, SPVCOND_ERROR_INVALID_BINARY, "1 words left over", 17);
+}
+
+Test(reader, rejects_string_without_nul)
+{
+    uint32_t *w = copy_base();
+    w[16] = 0x66666666;
+    expect_reject(w, BASE_WORDS, SPVCOND_ERROR_INVALID_BINARY, "not NUL-terminated", 14);
+    free(w);
+}
+
+Test(reader, rejects_id_zero)
+{
+    uint32_t *w = copy_base();
+    w[21] = 0;
+    expect_reject(w, BASE_WORDS, SPVCOND_ERROR_INVALID_ID, "is %0, outside the id range 1..4", 19);
+    free(w);
+}
+
+Test(reader, rejects_id_at_or_above_bound)
+{
+    uint32_t *w = copy_base();
+    w[26] = 5;
+    expect_reject(w, BASE_WORDS, SPVCOND_ERROR_INVALID_ID, "is %5, outside the id range 1..4", 22);
+    w[26] = 2;
+    w[18] = 0x7fffffff; /* a result id far out of range */
+    expect_reject(w, BASE_WORDS, SPVCOND_ERROR_INVALID_ID, "outside the id range", 17);
+    free(w);
+}
+
+Test(reader, rejects_id_defined_twice)
+{
+    uint32_t *w = copy_base();
+    w[28] = 2; /* the label redefines the function type's id */
+    expect_reject(w, BASE_WORDS, SPVCOND_ERROR_INVALID_ID, "id %2 is defined twice", 27);
+    free(w);
+}
+
+Test(reader, rejects_undefined_id)
+{
+    uint32_t *w = copy_base();
+    w[3] = 6;
+    w[15] = 5; /* OpName of an id nothing defines */
+    expect_reject(w, BASE_WORDS, SPVCOND_ERROR_INVALID_ID, "id %5 is used but never defined", 14);
+    free(w);
+}
+
+Test(reader, rejects_function_without_end)
+{
+    uint32_t *w = copy_base();
+    w[30] = 0x00010000; /* OpFunctionEnd -> OpNop */
+    expect_reject(w, BASE_WORDS, SPVCOND_ERROR_INVALID_LAYOUT, "OpFunction %3 has no OpFunctionEnd", 22);
+    free(w);
+}
+
+Test(reader, rejects_nested_function)
+{
+    uint32_t w[BASE_WORDS + 5];
+    memcpy(w, base, sizeof(base));
+    /* Replace OpReturn + OpFunctionEnd by the start of another function. */
+    w[3] = 6;
+    w[29] = 0x00050036;
+    w[30] = 1;
+    memcpy(w + 31, (uint32_t[]){5, 0, 2, 0x00010038}, 16);
+    expect_reject(w, BASE_WORDS + 4, SPVCOND_ERROR_INVALID_LAYOUT, "starts inside function %3", 29);
+}
+
+Test(reader, rejects_layout_order)
+{
+    uint32_t *w = copy_base();
+    /* Swap OpCapability Linkage and OpMemoryModel: a capability after the memory model. */
+    uint32_t tmp[5] = {0x0003000e, 2, 2, 0x00020011, 5};
+    memcpy(w + 9, tmp, sizeof(tmp));
+    expect_reject(w, BASE_WORDS, SPVCOND_ERROR_INVALID_LAYOUT, "OpCapability is out of the logical layout order",
+                  12);
+    free(w);
+}
+
+Test(reader, rejects_instruction_outside_function)
+{
+    uint32_t w[BASE_WORDS + 1];
+    memcpy(w, base, sizeof(base));
+    w[BASE_WORDS] = 0x000100fd; /* OpReturn after the last OpFunctionEnd */
+    expect_reject(w, BASE_WORDS + 1, SPVCOND_ERROR_INVALID_LAYOUT, "OpReturn outside a function", 31);
+}
+
+Test(reader, accepts_byte_swapped_module)
+{
+    uint32_t w[BASE_WORDS];
+    for (size_t i = 0; i < BASE_WORDS; i++)
+        w[i] = __builtin_bswap32(base[i]);
+    spvcond_context *ctx;
+    cr_assert(spvcond_context_create(NULL, NULL, NULL, &ctx) == SPVCOND_OK);
+    spvcond_module *m = NULL;
+    cr_assert_eq(spvcond_module_parse(ctx, w, BASE_WORDS, SPVCOND_PARSE_BORROW, &m), SPVCOND_OK);
+    cr_assert(spvcond_module_was_byte_swapped(m));
+    cr_assert_eq(m->function_count, 1);
+    uint32_t *out;
+    size_t n;
+    cr_assert_eq(spvcond_module_emit(m, &out, &n), SPVCOND_OK);
+    cr_assert_eq(n, BASE_WORDS);
+    cr_assert(memcmp(out, base, sizeof(base)) == 0, "byte-swapped input is emitted little-endian");
+    spvcond_free(ctx, out);
+    spvcond_module_destroy(m);
+    /* The same through the byte interface. */
+    cr_assert_eq(spvcond_module_parse_bytes(ctx, w, sizeof(w), &m), SPVCOND_OK);
+    cr_assert(spvcond_module_was_byte_swapped(m));
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+}
+
+Test(reader, passes_unknown_instructions_through)
+{
+    uint32_t w[BASE_WORDS + 3];
+    memcpy(w, base, 19 * 4);
+    w[19] = 0x00037fff; /* an opcode from a future SPIR-V, in the types section */
+    w[20] = 1;
+    w[21] = 0xdeadbeef;
+    memcpy(w + 22, base + 19, (BASE_WORDS - 19) * 4);
+    spvcond_context *ctx;
+    cr_assert(spvcond_context_create(NULL, NULL, NULL, &ctx) == SPVCOND_OK);
+    spvcond_module *m = NULL;
+    cr_assert_eq(spvcond_module_parse(ctx, w, BASE_WORDS + 3, 0, &m), SPVCOND_OK);
+    cr_assert_eq(m->opaque_count, 1);
+    cr_assert_eq(m->first_opaque, 6);
+    uint32_t *out;
+    size_t n;
+    cr_assert_eq(spvcond_module_emit(m, &out, &n), SPVCOND_OK);
+    cr_assert(n == BASE_WORDS + 3 && memcmp(out, w, sizeof(w)) == 0);
+    spvcond_free(ctx, out);
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+}
+
+Test(reader, passes_unknown_enumerants_through)
+{
+    uint32_t w[BASE_WORDS + 4];
+    memcpy(w, base, 17 * 4);
+    uint32_t deco[4] = {0x00040047, 3, 99999, 42}; /* OpDecorate %3 <unknown decoration> 42 */
+    memcpy(w + 17, deco, sizeof(deco));
+    memcpy(w + 21, base + 17, (BASE_WORDS - 17) * 4);
+    struct captured c;
+    cr_assert_eq(parse_words(w, BASE_WORDS + 4, &c), SPVCOND_OK, "%s", c.first.message);
+}
+
+Test(reader, rejects_bad_arguments)
+{
+    spvcond_context *ctx;
+    spvcond_module *m = (spvcond_module *)1;
+    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, NULL), SPVCOND_ERROR_INVALID_ARGUMENT);
+    cr_assert(spvcond_context_create(NULL, NULL, NULL, &ctx) == SPVCOND_OK);
+    cr_assert_eq(spvcond_module_parse(NULL, base, BASE_WORDS, 0, &m), SPVCOND_ERROR_INVALID_ARGUMENT);
+    cr_assert_eq(spvcond_module_parse(ctx, NULL, 3, 0, &m), SPVCOND_ERROR_INVALID_ARGUMENT);
+    cr_assert_eq(spvcond_module_parse(ctx, base, BASE_WORDS, 0x80, &m), SPVCOND_ERROR_INVALID_ARGUMENT);
+    cr_assert(m == NULL);
+    cr_assert(strstr(spvcond_context_first_error(ctx)->message, "unknown parse flags") != NULL);
+    spvcond_context_destroy(ctx);
+}
+
+static int allocations;
+
+static void *
+counting_alloc(void *user, size_t n)
+{
+    (void)user;
+    allocations++;
+    return malloc(n);
+}
+
+static void *
+counting_realloc(void *user, void *p, size_t n)
+{
+    (void)user;
+    return realloc(p, n);
+}
+
+static void
+counting_free(void *user, void *p)
+{
+    (void)user;
+    free(p);
+}
+
+Test(reader, uses_the_callers_allocator)
+{
+    spvcond_allocator a = {counting_alloc, counting_realloc, counting_free, NULL};
+    spvcond_allocator partial = {counting_alloc, NULL, counting_free, NULL};
+    spvcond_context *ctx;
+    cr_assert_eq(spvcond_context_create(&partial, NULL, NULL, &ctx), SPVCOND_ERROR_INVALID_ARGUMENT);
+    cr_assert_eq(spvcond_context_create(&a, NULL, NULL, &ctx), SPVCOND_OK);
+    spvcond_module *m;
+    cr_assert_eq(spvcond_module_parse(ctx, base, BASE_WORDS, 0, &m), SPVCOND_OK);
+    cr_assert_gt(allocations, 3);
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+}
+
+Test(reader, diagnostic_names_instruction)
+{
+    uint32_t *w = copy_base();
+    w[21] = 0;
+    struct captured c;
+    parse_words(w, BASE_WORDS, &c);
+    cr_assert_eq(c.first.instruction_index, 6);
+    cr_assert_eq(c.first.opcode, 33);
+    cr_assert_str_eq(c.first.opcode_name, "OpTypeFunction");
+    cr_assert_eq(c.first.code, SPVCOND_ERROR_INVALID_ID);
+    free(w);
+}

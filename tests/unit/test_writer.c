@@ -1,0 +1,206 @@
+/* The writer: byte-identical round trips on real modules, and edits applied exactly. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "edit.h"
+#include "helpers.h"
+
+static double
+now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Parse, emit without edits, compare. */
+static void
+check_round_trip(const char *path, uint32_t flags)
+{
+    size_t n;
+    uint32_t *w = read_words(path, &n);
+    spvcond_context *ctx;
+    cr_assert(spvcond_context_create(NULL, NULL, NULL, &ctx) == SPVCOND_OK);
+    spvcond_module *m;
+    double t0 = now();
+    spvcond_result r = spvcond_module_parse(ctx, w, n, flags, &m);
+    cr_assert_eq(r, SPVCOND_OK, "%s: %s", path, spvcond_context_first_error(ctx)->message);
+    uint32_t *out;
+    size_t out_n;
+    cr_assert_eq(spvcond_module_emit(m, &out, &out_n), SPVCOND_OK);
+    double t1 = now();
+    cr_assert_eq(out_n, n, "%s: %zu words out, %zu in", path, out_n, n);
+    cr_assert(memcmp(out, w, n * 4) == 0, "%s: round trip is not byte-identical", path);
+    if (n > 100000)
+        cr_log_info("%s: %zu bytes parsed+emitted in %.2f ms", path, n * 4, (t1 - t0) * 1e3);
+    spvcond_free(ctx, out);
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+    free(w);
+}
+
+Test(writer, round_trip_libclc_spirv)
+{
+    check_round_trip("/usr/lib/clc/spirv-mesa3d-.spv", 0);
+}
+
+Test(writer, round_trip_libclc_spirv64)
+{
+    check_round_trip("/usr/lib/clc/spirv64-mesa3d-.spv", 0);
+    check_round_trip("/usr/lib/clc/spirv64-mesa3d-.spv", SPVCOND_PARSE_BORROW);
+}
+
+Test(writer, round_trip_corpus)
+{
+    const char *dir = getenv("SPVCOND_CORPUS");
+    cr_assert(dir != NULL);
+    DIR *d = opendir(dir);
+    cr_assert(d != NULL, "corpus directory %s is missing", dir);
+    int count = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 4 || strcmp(e->d_name + len - 4, ".spv") != 0)
+            continue;
+        check_round_trip(corpus(e->d_name), count % 2 ? SPVCOND_PARSE_BORROW : 0);
+        count++;
+    }
+    closedir(d);
+    cr_assert_geq(count, 60, "expected the 62 corpus modules, found %d", count);
+}
+
+Test(writer, round_trip_fixtures)
+{
+    const char *names[] = {"kernels_fp64", "conditional_capability", "group_decorations", "switch64",
+                           "spec_constant_op"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        check_round_trip(fixture(names[i]), 0);
+}
+
+static uint32_t *
+emit(spvcond_module *m, size_t *n)
+{
+    uint32_t *out;
+    cr_assert_eq(spvcond_module_emit(m, &out, n), SPVCOND_OK);
+    return out;
+}
+
+/* Find the first instruction with `opcode` at or after `from`. */
+static size_t
+find(const spvcond_module *m, uint32_t opcode, size_t from)
+{
+    for (size_t i = from; i < m->inst_count; i++)
+        if (spvcond_inst_opcode(m, i) == opcode)
+            return i;
+    cr_assert_fail("opcode %u not found", opcode);
+    return 0;
+}
+
+static void
+validate(const uint32_t *w, size_t n, const char *tag)
+{
+    char path[256], cmd[512];
+    snprintf(path, sizeof(path), "/tmp/spvcond-writer-%s-%d.spv", tag, (int)getpid());
+    write_words(path, w, n);
+    snprintf(cmd, sizeof(cmd), "%s --target-env opencl2.2 %s 2>&1", getenv("SPIRV_VAL"), path);
+    char *out;
+    int rc = run_capture(cmd, &out);
+    cr_assert_eq(rc, 0, "spirv-val rejects the edited module: %s", out);
+    free(out);
+    remove(path);
+}
+
+Test(writer, delete_replace_insert)
+{
+    spvcond_context *ctx;
+    spvcond_module *m = load_module(fixture("kernels_fp64"), &ctx);
+    size_t in_n;
+    uint32_t *in = read_words(fixture("kernels_fp64"), &in_n);
+
+    /* Delete the OpName of twice_double, rename add_float, add a name for a new type. */
+    size_t name = find(m, 5, 0);
+    size_t second = find(m, 5, name + 1);
+    cr_assert_eq(spvcond_edit_delete(m, second), SPVCOND_OK);
+    uint32_t renamed[4] = {0x00040005, spvcond_inst_words(m, name)[1], 0, 0};
+    cr_assert_eq(spvcond_encode_string("add_f32", renamed + 2, 2), 2);
+    cr_assert_eq(spvcond_edit_replace(m, name, renamed, 4), SPVCOND_OK);
+    uint32_t id;
+    cr_assert_eq(spvcond_edit_new_id(m, &id), SPVCOND_OK);
+    cr_assert_eq(id, m->bound);
+    uint32_t bool_type[2] = {0x00020014, id};
+    cr_assert_eq(spvcond_edit_append_to_section(m, SPVCOND_SECTION_GLOBAL, bool_type, 2), SPVCOND_OK);
+    uint32_t name_bool[4] = {0x00040005, id, 0, 0};
+    spvcond_encode_string("bool", name_bool + 2, 2);
+    cr_assert_eq(spvcond_edit_append_to_section(m, SPVCOND_SECTION_DEBUG_NAME, name_bool, 4), SPVCOND_OK);
+
+    size_t n;
+    uint32_t *out = emit(m, &n);
+    uint32_t second_words = spvcond_inst_word_count(m, second);
+    cr_assert_eq(n, in_n + 4 + 2 + 4 - second_words - spvcond_inst_word_count(m, name));
+    cr_assert_eq(out[3], id + 1, "bound grows with new ids");
+    validate(out, n, "edits");
+
+    /* Re-read: the edits are there. */
+    spvcond_module *again;
+    cr_assert_eq(spvcond_module_parse(ctx, out, n, 0, &again), SPVCOND_OK);
+    cr_assert_eq(spvcond_def_opcode(again, id), 20);
+    cr_assert_str_eq(spvcond_inst_string(again, find(again, 5, 0), 2), "add_f32");
+    spvcond_module_destroy(again);
+    spvcond_free(ctx, out);
+    free(in);
+    destroy_module(m, ctx);
+}
+
+Test(writer, insertions_keep_their_order)
+{
+    spvcond_context *ctx;
+    spvcond_module *m = load_module(fixture("spec_constant_op"), &ctx);
+    /* Three insertions at the end of the module and one before the first instruction. */
+    for (uint32_t k = 0; k < 3; k++) {
+        uint32_t nop[1] = {0x00010000 | 0};
+        (void)k;
+        cr_assert_eq(spvcond_edit_insert(m, m->inst_count, nop, 1), SPVCOND_OK);
+    }
+    uint32_t cap[2] = {0x00020011, 11 /* Int64... any */};
+    cr_assert_eq(spvcond_edit_insert(m, 0, cap, 2), SPVCOND_OK);
+    size_t n;
+    uint32_t *out = emit(m, &n);
+    cr_assert_eq(out[5], 0x00020011);
+    cr_assert_eq(out[6], 11);
+    cr_assert_eq(out[n - 1], 0x00010000);
+    cr_assert_eq(n, m->word_count + 5);
+    spvcond_free(ctx, out);
+    destroy_module(m, ctx);
+}
+
+Test(writer, rejects_malformed_edits)
+{
+    spvcond_context *ctx;
+    spvcond_module *m = load_module(fixture("spec_constant_op"), &ctx);
+    uint32_t bad[2] = {0x00030011, 5}; /* claims 3 words, has 2 */
+    cr_assert_eq(spvcond_edit_insert(m, 0, bad, 2), SPVCOND_ERROR_INVALID_ARGUMENT);
+    cr_assert_eq(spvcond_edit_replace(m, 0, bad, 0), SPVCOND_ERROR_INVALID_ARGUMENT);
+    cr_assert_eq(spvcond_edit_delete(m, m->inst_count), SPVCOND_ERROR_INVALID_ARGUMENT);
+    size_t n;
+    uint32_t *out = emit(m, &n);
+    cr_assert_eq(n, m->word_count, "failed edits change nothing");
+    spvcond_free(ctx, out);
+    destroy_module(m, ctx);
+}
+
+Test(writer, new_ids_stop_at_the_limit)
+{
+    spvcond_context *ctx;
+    spvcond_module *m = load_module(fixture("spec_constant_op"), &ctx);
+    m->edits.bound = SPVCOND_MAX_BOUND;
+    uint32_t id;
+    cr_assert_eq(spvcond_edit_new_id(m, &id), SPVCOND_OK);
+    cr_assert_eq(id, SPVCOND_MAX_BOUND);
+    cr_assert_eq(spvcond_edit_new_id(m, &id), SPVCOND_ERROR_LIMIT);
+    destroy_module(m, ctx);
+}
