@@ -1,0 +1,15 @@
+#!/bin/sh
+# Install the Debian packages libspvcond builds and tests with, if any is missing. Idempotent.
+set -eu
+packages="meson ninja-build gcc pkg-config python3 spirv-headers spirv-tools libcriterion-dev libyaml-dev libclc-15"
+missing=""
+for p in $packages; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    echo "installing:$missing"
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+fi
