@@ -17,6 +17,8 @@ static const char usage_text[] =
     "Commands:\n"
     "  info           Summarize a module: header, capabilities, entry points, functions, spec constants,\n"
     "                 conditions.\n"
+    "  specialize     Evaluate conditions for given spec-constant values, strip what is false, and\n"
+    "                 write a plain module.\n"
     "\n"
     "Options:\n"
     "  -h, --help     Print this help and exit.\n"
@@ -216,6 +218,7 @@ static const struct {
     int (*run)(struct cli *, int, char **);
 } commands[] = {
     {"info", cmd_info},
+    {"specialize", cmd_specialize},
 };
 
 int

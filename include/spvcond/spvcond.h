@@ -119,6 +119,58 @@ SPVCOND_API uint32_t spvcond_module_bound(const spvcond_module *module);
 SPVCOND_API size_t spvcond_module_instruction_count(const spvcond_module *module);
 SPVCOND_API bool spvcond_module_was_byte_swapped(const spvcond_module *module);
 
+/* ---- specialization (the consumer) ------------------------------------------------------ */
+
+/* A value for the spec constants carrying `spec_id`. Booleans: non-zero is true. Integers: the value's
+ * low bits, as many as the constant's type has. `found` is set by the library when some spec
+ * constant of the module carries the SpecId. */
+typedef struct spvcond_spec_value {
+    uint32_t spec_id;
+    uint64_t value;
+    bool found;
+} spvcond_spec_value;
+
+/* The device, for SPV_INTEL_function_variants' OpSpecConstant{Target,Architecture,Capabilities}INTEL.
+ * A part that is not given (has_* false) makes every constant that tests it false: unknown is never a
+ * wildcard. */
+typedef struct spvcond_fnvar_device {
+    bool has_target;
+    uint32_t target;
+    const uint32_t *features;
+    size_t feature_count;
+    bool has_architecture;
+    uint32_t category, family, architecture;
+    bool has_capabilities;
+    const uint32_t *capabilities; /* SPIR-V capability values the device supports */
+    size_t capability_count;
+} spvcond_fnvar_device;
+
+#define SPVCOND_SPECIALIZE_FREEZE_ALL 0x1u /* also freeze spec constants unrelated to conditions */
+#define SPVCOND_SPECIALIZE_STRICT 0x2u     /* a value whose SpecId the module lacks is an error */
+#define SPVCOND_SPECIALIZE_NO_TRIM 0x4u    /* keep capabilities whose only users were stripped */
+
+typedef struct spvcond_specialize_options {
+    spvcond_spec_value *values; /* may be NULL when value_count is 0; `found` is written */
+    size_t value_count;
+    const spvcond_fnvar_device *device; /* may be NULL */
+    uint32_t flags;
+} spvcond_specialize_options;
+
+/* What specialization did, for reports. */
+typedef struct spvcond_specialize_stats {
+    size_t functions_kept, functions_removed;
+    size_t entry_points_kept, entry_points_removed;
+    size_t instructions_removed;
+    size_t capabilities_removed;
+} spvcond_specialize_stats;
+
+/* Evaluate every condition with the given values (defaults elsewhere), strip what is false, resolve
+ * the extension's conditional instructions and record the result as edits; spvcond_module_emit()
+ * then writes a module without SPV_INTEL_function_variants. Fails, recording nothing usable, when the
+ * result would refer to a removed id. `stats` may be NULL. A module can be specialized once. */
+SPVCOND_API spvcond_result spvcond_specialize(spvcond_module *module, const spvcond_specialize_options *options,
+                                              spvcond_specialize_stats *stats);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,320 @@
+/* One pass over the types/constants section in order: SPIR-V requires constants to be defined before
+ * use, so every operand is evaluated before its user and no recursion is needed. */
+#include "evaluate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool
+spvcond_is_spec_constant_opcode(uint32_t op)
+{
+    return (op >= 48 && op <= 52) || (op >= SPVCOND_OP_SPEC_CONSTANT_TARGET && op <= SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES);
+}
+
+static uint64_t
+mask(uint32_t width)
+{
+    return width >= 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
+}
+
+static int64_t
+sign_extend(uint64_t v, uint32_t width)
+{
+    if (width == 0 || width >= 64)
+        return (int64_t)v;
+    uint64_t sign = UINT64_C(1) << (width - 1);
+    return (int64_t)((v ^ sign) - sign);
+}
+
+struct eval {
+    const struct spvcond_module *m;
+    struct spvcond_values *v;
+    const spvcond_fnvar_device *device;
+};
+
+static void
+set_known(struct eval *e, uint32_t id, uint64_t value, uint32_t width)
+{
+    e->v->state[id] = SPVCOND_VALUE_KNOWN;
+    e->v->value[id] = value & mask(width);
+}
+
+static void
+set_undefined(struct eval *e, uint32_t id, uint64_t reason)
+{
+    e->v->state[id] = SPVCOND_VALUE_UNDEFINED;
+    e->v->value[id] = reason;
+}
+
+static bool
+contains(const uint32_t *list, size_t n, uint32_t x)
+{
+    for (size_t i = 0; i < n; i++)
+        if (list[i] == x)
+            return true;
+    return false;
+}
+
+/* SPV_INTEL_function_variants device constants (extension.md 2.3), unknown values never match. */
+static bool
+device_target(const spvcond_fnvar_device *d, const uint32_t *w, uint32_t wc)
+{
+    if (!d || !d->has_target || w[3] != d->target)
+        return false;
+    for (uint32_t k = 4; k < wc; k++)
+        if (!contains(d->features, d->feature_count, w[k]))
+            return false;
+    return true;
+}
+
+static bool
+device_architecture(const spvcond_fnvar_device *d, const uint32_t *w)
+{
+    if (!d || !d->has_architecture || w[3] != d->category || w[4] != d->family)
+        return false;
+    uint32_t a = d->architecture, b = w[6];
+    switch (w[5]) {
+    case 170: return a == b;
+    case 171: return a != b;
+    case 172: return a > b;
+    case 174: return a >= b;
+    case 176: return a < b;
+    case 178: return a <= b;
+    default: return false;
+    }
+}
+
+static bool
+device_capabilities(const spvcond_fnvar_device *d, const uint32_t *w, uint32_t wc)
+{
+    for (uint32_t k = 3; k < wc; k++)
+        if (!d || !d->has_capabilities || !contains(d->capabilities, d->capability_count, w[k]))
+            return false;
+    return true;
+}
+
+/* Evaluate OpSpecConstantOp on scalar integers and booleans. */
+static void
+eval_op(struct eval *e, const uint32_t *w, uint32_t wc, uint32_t width)
+{
+    uint32_t id = w[2], op = w[3];
+    uint64_t a = 0, b = 0, c = 0;
+    uint32_t wa = 0;
+    uint32_t nargs = wc - 4;
+    for (uint32_t k = 0; k < nargs && k < 3; k++) {
+        uint32_t arg = w[4 + k];
+        /* Operands were checked by the reader: in range and defined. */
+        uint8_t st = e->v->state[arg];
+        if (st == SPVCOND_VALUE_UNDEFINED) {
+            set_undefined(e, id, SPVCOND_UNDEF_OPERAND);
+            return;
+        }
+        if (st != SPVCOND_VALUE_KNOWN)
+            return;
+        uint64_t x = e->v->value[arg];
+        if (k == 0) {
+            a = x;
+            size_t d = spvcond_def(e->m, arg);
+            wa = spvcond_inst_word_count(e->m, d) > 1 ? spvcond_scalar_width(e->m, spvcond_inst_words(e->m, d)[1]) : 0;
+        } else if (k == 1) {
+            b = x;
+        } else {
+            c = x;
+        }
+    }
+    if (width == 0)
+        return;
+    int64_t sa = sign_extend(a, wa), sb = sign_extend(b, wa);
+    uint64_t r;
+    switch (op) {
+    case 166: r = a || b; break;  /* LogicalOr */
+    case 167: r = a && b; break;  /* LogicalAnd */
+    case 168: r = !a; break;      /* LogicalNot */
+    case 164: r = a == b; break;  /* LogicalEqual */
+    case 165: r = a != b; break;  /* LogicalNotEqual */
+    case 169: r = a ? b : c; break; /* Select */
+    case 170: r = a == b; break;
+    case 171: r = a != b; break;
+    case 172: r = a > b; break;
+    case 173: r = sa > sb; break;
+    case 174: r = a >= b; break;
+    case 175: r = sa >= sb; break;
+    case 176: r = a < b; break;
+    case 177: r = sa < sb; break;
+    case 178: r = a <= b; break;
+    case 179: r = sa <= sb; break;
+    case 126: r = (uint64_t)0 - a; break;  /* SNegate */
+    case 200: r = ~a; break;                /* Not */
+    case 128: r = a + b; break;
+    case 130: r = a - b; break;
+    case 132: r = a * b; break;
+    case 134: /* UDiv */
+    case 137: /* UMod */
+        if (b == 0) {
+            set_undefined(e, id, SPVCOND_UNDEF_DIVISION_BY_ZERO);
+            return;
+        }
+        r = op == 134 ? a / b : a % b;
+        break;
+    case 135: case 138: case 139: { /* SDiv, SRem, SMod */
+        if (sb == 0) {
+            set_undefined(e, id, SPVCOND_UNDEF_DIVISION_BY_ZERO);
+            return;
+        }
+        if (sb == -1 && sa == sign_extend(UINT64_C(1) << (wa ? wa - 1 : 63), wa)) {
+            set_undefined(e, id, SPVCOND_UNDEF_OVERFLOW);
+            return;
+        }
+        int64_t q = sa / sb, rem = sa % sb;
+        if (op == 135)
+            r = (uint64_t)q;
+        else if (op == 138)
+            r = (uint64_t)rem;
+        else /* SMod: the sign of the divisor */
+            r = (uint64_t)(rem != 0 && ((rem < 0) != (sb < 0)) ? rem + sb : rem);
+        break;
+    }
+    case 194: case 195: case 196: /* shifts */
+        if (b >= wa || wa == 0) {
+            set_undefined(e, id, SPVCOND_UNDEF_SHIFT_TOO_WIDE);
+            return;
+        }
+        r = op == 194 ? a >> b : op == 196 ? a << b : (uint64_t)(sa >> b);
+        break;
+    case 197: r = a | b; break;
+    case 198: r = a ^ b; break;
+    case 199: r = a & b; break;
+    case 113: r = a; break;                 /* UConvert: zero-extend or truncate */
+    case 114: r = (uint64_t)sa; break;      /* SConvert: sign-extend or truncate */
+    default:
+        return; /* not a scalar integer operation we evaluate: stays unknown */
+    }
+    set_known(e, id, r, width);
+}
+
+static int
+compare_spec_value(const void *a, const void *b)
+{
+    const spvcond_spec_value *const *x = a, *const *y = b;
+    if ((*x)->spec_id != (*y)->spec_id)
+        return (*x)->spec_id < (*y)->spec_id ? -1 : 1;
+    return *x < *y ? -1 : *x > *y; /* the caller's order: the first of duplicates wins */
+}
+
+/* The first entry for spec_id; marks it and its duplicates found. */
+static spvcond_spec_value *
+find_value(spvcond_spec_value **sorted, size_t n, uint32_t spec_id)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sorted[mid]->spec_id < spec_id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t k = lo; k < n && sorted[k]->spec_id == spec_id; k++)
+        sorted[k]->found = true;
+    return lo < n && sorted[lo]->spec_id == spec_id ? sorted[lo] : NULL;
+}
+
+spvcond_result
+spvcond_evaluate(const struct spvcond_module *m, spvcond_spec_value *values, size_t value_count,
+                 const spvcond_fnvar_device *device, uint32_t flags, struct spvcond_values *out)
+{
+    (void)flags;
+    out->state = spvcond_alloc_array(m->ctx, m->bound, 1);
+    out->value = spvcond_alloc_array(m->ctx, m->bound, sizeof(uint64_t));
+    spvcond_spec_value **sorted = spvcond_alloc_array(m->ctx, value_count, sizeof(*sorted));
+    if (!out->state || !out->value || !sorted) {
+        spvcond_dealloc(m->ctx, sorted);
+        spvcond_values_release(m, out);
+        return spvcond_oom(m->ctx);
+    }
+    for (size_t k = 0; k < value_count; k++) {
+        sorted[k] = &values[k];
+        values[k].found = false;
+    }
+    qsort(sorted, value_count, sizeof(*sorted), compare_spec_value);
+
+    struct eval e = {m, out, device};
+    for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = w[0] & 0xffffu, wc = w[0] >> 16;
+        if (!(op >= 41 && op <= 43) && !spvcond_is_spec_constant_opcode(op))
+            continue;
+        uint32_t id = w[2], width = spvcond_scalar_width(m, w[1]);
+        uint32_t spec_id;
+        spvcond_spec_value *given = NULL;
+        if ((op == 48 || op == 49 || op == 50) && spvcond_spec_id_of(m, id, &spec_id)) {
+            given = find_value(sorted, value_count, spec_id);
+        }
+        switch (op) {
+        case 41: case 48: set_known(&e, id, given ? given->value != 0 : 1, 1); break;
+        case 42: case 49: set_known(&e, id, given ? given->value != 0 : 0, 1); break;
+        case 43: case 50:
+            if (width == 0 || spvcond_def_opcode(m, w[1]) != 21 /* OpTypeInt */ || wc < 4)
+                break;
+            if (given)
+                set_known(&e, id, given->value, width);
+            else
+                set_known(&e, id, (uint64_t)w[3] | (wc >= 5 ? (uint64_t)w[4] << 32 : 0), width);
+            break;
+        case 52:
+            eval_op(&e, w, wc, width);
+            break;
+        case SPVCOND_OP_SPEC_CONSTANT_TARGET: set_known(&e, id, device_target(device, w, wc), 1); break;
+        case SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE: set_known(&e, id, device_architecture(device, w), 1); break;
+        case SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES: set_known(&e, id, device_capabilities(device, w, wc), 1); break;
+        default: break;
+        }
+    }
+    spvcond_dealloc(m->ctx, sorted);
+    return SPVCOND_OK;
+}
+
+void
+spvcond_values_release(const struct spvcond_module *m, struct spvcond_values *v)
+{
+    spvcond_dealloc(m->ctx, v->state);
+    spvcond_dealloc(m->ctx, v->value);
+    v->state = NULL;
+    v->value = NULL;
+}
+
+spvcond_result
+spvcond_condition_value(const struct spvcond_module *m, const struct spvcond_values *v, size_t user, uint32_t id,
+                        bool *out)
+{
+    size_t d = spvcond_def(m, id);
+    if (d == SIZE_MAX)
+        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, user, id, "condition %%%u is not defined", id);
+    const uint32_t *w = spvcond_inst_words(m, d);
+    uint32_t op = w[0] & 0xffffu;
+    if (!spvcond_is_spec_constant_opcode(op) && op != 41 && op != 42)
+        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, user, id,
+                                 "condition %%%u must be a boolean specialization constant, but it is defined by %s",
+                                 id, spvcond_grammar_opcode_name(op));
+    if (spvcond_def_opcode(m, w[1]) != 20)
+        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, user, id,
+                                 "condition %%%u must have type OpTypeBool, but its type %%%u is %s", id, w[1],
+                                 spvcond_grammar_opcode_name(spvcond_def_opcode(m, w[1])));
+    switch (v->state[id]) {
+    case SPVCOND_VALUE_KNOWN:
+        *out = v->value[id] != 0;
+        return SPVCOND_OK;
+    case SPVCOND_VALUE_UNDEFINED: {
+        static const char *const why[] = {"?", "a division by zero", "a shift by at least the operand width",
+                                          "a signed division overflow", "an undefined operand"};
+        uint64_t r = v->value[id];
+        return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, user, id,
+                                 "condition %%%u is undefined: its tree contains %s", id,
+                                 why[r < sizeof(why) / sizeof(why[0]) ? r : 0]);
+    }
+    default:
+        return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, user, id,
+                                 "condition %%%u cannot be evaluated: %s on non-scalar or floating-point operands is "
+                                 "not supported",
+                                 id, op == 52 ? spvcond_grammar_opcode_name(w[3]) : spvcond_grammar_opcode_name(op));
+    }
+}

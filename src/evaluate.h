@@ -1,0 +1,38 @@
+/* Evaluating the scalar constants of a module: plain constants, spec constants with the caller's
+ * values or their defaults, OpSpecConstantOp trees and the function-variants device constants. */
+#ifndef SPVCOND_EVALUATE_H
+#define SPVCOND_EVALUATE_H
+
+#include "module.h"
+
+enum spvcond_value_state {
+    SPVCOND_VALUE_UNKNOWN = 0, /* not a scalar integer/boolean constant, or depends on one */
+    SPVCOND_VALUE_KNOWN,
+    SPVCOND_VALUE_UNDEFINED,   /* an operation with undefined behaviour (see value_reason) */
+};
+
+struct spvcond_values {
+    uint8_t *state;   /* per id */
+    uint64_t *value;  /* per id: zero-extended to the type's width; the reason code when UNDEFINED */
+};
+
+/* Reasons for SPVCOND_VALUE_UNDEFINED, stored in value[]. */
+enum {
+    SPVCOND_UNDEF_DIVISION_BY_ZERO = 1,
+    SPVCOND_UNDEF_SHIFT_TOO_WIDE,
+    SPVCOND_UNDEF_OVERFLOW,  /* INT_MIN / -1 */
+    SPVCOND_UNDEF_OPERAND,   /* an operand is itself undefined */
+};
+
+spvcond_result spvcond_evaluate(const struct spvcond_module *m, spvcond_spec_value *values, size_t value_count,
+                                const spvcond_fnvar_device *device, uint32_t flags, struct spvcond_values *out);
+void spvcond_values_release(const struct spvcond_module *m, struct spvcond_values *v);
+
+/* The boolean value of a condition id, or an error naming `user` (the instruction that needs it)
+ * when the id is not a boolean specialization constant with a known value. */
+spvcond_result spvcond_condition_value(const struct spvcond_module *m, const struct spvcond_values *v, size_t user,
+                                       uint32_t id, bool *out);
+
+bool spvcond_is_spec_constant_opcode(uint32_t opcode);
+
+#endif

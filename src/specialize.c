@@ -1,0 +1,719 @@
+/* The consumer: evaluate conditions, strip what is false, resolve the extension's conditional
+ * instructions, freeze and drop the condition trees, and refuse to produce a module that refers to
+ * anything removed (extension.md 2.1-2.2, without the translator's bugs listed in 5.4). */
+#include <stdio.h>
+#include <string.h>
+
+#include "edit.h"
+#include "evaluate.h"
+#include "index.h"
+#include "operands.h"
+
+#define OP_NAME 5u
+#define OP_MEMBER_NAME 6u
+#define OP_EXTENSION 10u
+#define OP_EXT_INST_IMPORT 11u
+#define OP_EXT_INST 12u
+#define OP_ENTRY_POINT 15u
+#define OP_CAPABILITY 17u
+#define OP_FUNCTION 54u
+#define OP_FUNCTION_CALL 57u
+#define OP_DECORATE 71u
+#define OP_GROUP_DECORATE 74u
+#define OP_GROUP_MEMBER_DECORATE 75u
+#define OP_COPY_OBJECT 83u
+#define OP_DECORATE_ID 332u
+
+struct spec {
+    struct spvcond_module *m;
+    struct spvcond_values v;
+    uint8_t *removed;      /* per id */
+    uint32_t *reason;      /* per id: instruction that decided the removal, + 1 */
+    uint8_t *cond_tree;    /* per id: reachable from a condition */
+    uint8_t *frozen;       /* per id: replaced by a plain constant */
+    uint32_t *uses;        /* per id: uses by surviving instructions */
+    uint8_t *has_condition;/* per id: carries a ConditionalINTEL already */
+    uint8_t *fn_removed;   /* per function */
+    uint32_t *entry_alive; /* per id: surviving entry points naming this function */
+    uint8_t cap_declared[65536 / 8];
+    spvcond_specialize_stats stats;
+    uint32_t flags;
+};
+
+static bool
+bit(const uint8_t *set, uint32_t v)
+{
+    return v < 65536 && (set[v / 8] >> (v % 8)) & 1;
+}
+
+static void
+set_bit(uint8_t *set, uint32_t v)
+{
+    if (v < 65536)
+        set[v / 8] |= (uint8_t)(1u << (v % 8));
+}
+
+static spvcond_result
+delete_inst(struct spec *s, size_t i)
+{
+    if (spvcond_edit_is_deleted(s->m, i))
+        return SPVCOND_OK;
+    s->stats.instructions_removed++;
+    return spvcond_edit_delete(s->m, i);
+}
+
+/* Remove instruction i and the id it defines (if any). */
+static spvcond_result
+remove_defining(struct spec *s, size_t i, uint32_t reason)
+{
+    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(spvcond_inst_opcode(s->m, i));
+    if (gi && gi->has_result) {
+        uint32_t id = spvcond_inst_words(s->m, i)[gi->has_type ? 2 : 1];
+        s->removed[id] = 1;
+        s->reason[id] = reason;
+    }
+    return delete_inst(s, i);
+}
+
+static bool
+allowed_conditional_target(uint32_t op)
+{
+    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
+    if (!gi)
+        return false;
+    const char *cls = spvcond_grammar_classes[gi->class_id];
+    return op == OP_FUNCTION || op == OP_FUNCTION_CALL || op == 59 /* OpVariable */ || op == OP_EXT_INST_IMPORT ||
+           op == OP_EXT_INST || op == 1 /* OpUndef */ || op == 5600 || op == 5601 /* function pointers */ ||
+           op == 5609 || op == 5610 /* OpAsmTargetINTEL, OpAsmINTEL */ || strcmp(cls, "Type-Declaration") == 0 ||
+           strcmp(cls, "Constant-Creation") == 0;
+}
+
+static spvcond_result
+remove_target(struct spec *s, size_t deco, uint32_t target)
+{
+    struct spvcond_module *m = s->m;
+    size_t d = spvcond_def(m, target);
+    uint32_t op = spvcond_inst_opcode(m, d);
+    if (!allowed_conditional_target(op))
+        return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, deco, target,
+                                 "ConditionalINTEL may not decorate %%%u, defined by %s (allowed: functions, calls, "
+                                 "types, constants, global variables, OpExtInstImport, OpExtInst)",
+                                 target, spvcond_grammar_opcode_name(op));
+    if (op == 59 && d >= m->section[SPVCOND_SECTION_FUNCTION])
+        return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, deco, target,
+                                 "ConditionalINTEL may decorate only module-scope OpVariable, not %%%u", target);
+    spvcond_result r = SPVCOND_OK;
+    if (op == OP_FUNCTION) {
+        const struct spvcond_function *f = spvcond_function_by_id(m, target);
+        s->fn_removed[f - m->functions] = 1;
+        for (size_t i = f->begin; i <= f->end && r == SPVCOND_OK; i++)
+            r = remove_defining(s, i, (uint32_t)deco + 1);
+        return r;
+    }
+    return remove_defining(s, d, (uint32_t)deco + 1);
+}
+
+static spvcond_result
+condition(struct spec *s, size_t user, uint32_t id, bool *value)
+{
+    s->cond_tree[id] = 1;
+    return spvcond_condition_value(s->m, &s->v, user, id, value);
+}
+
+/* ConditionalINTEL decorations: remove every target whose condition is false. */
+static spvcond_result
+strip_conditional_targets(struct spec *s)
+{
+    struct spvcond_module *m = s->m;
+    for (size_t i = m->section[SPVCOND_SECTION_ANNOTATION]; i < m->section[SPVCOND_SECTION_ANNOTATION + 1]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = w[0] & 0xffffu;
+        if ((op != OP_DECORATE && op != OP_DECORATE_ID) || w[2] != SPVCOND_DECORATION_CONDITIONAL)
+            continue;
+        uint32_t target = w[1];
+        if (s->has_condition[target])
+            return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, target,
+                                     "%%%u carries more than one ConditionalINTEL decoration", target);
+        s->has_condition[target] = 1;
+        bool keep;
+        spvcond_result r = condition(s, i, w[3], &keep);
+        if (r == SPVCOND_OK)
+            r = delete_inst(s, i);
+        if (r == SPVCOND_OK && !keep && !s->removed[target])
+            r = remove_target(s, i, target);
+        if (r != SPVCOND_OK)
+            return r;
+    }
+    return SPVCOND_OK;
+}
+
+/* Entry points: conditional ones become plain or go; plain ones go with their function. */
+static spvcond_result
+resolve_entry_points(struct spec *s)
+{
+    struct spvcond_module *m = s->m;
+    uint32_t buf[256];
+    for (size_t k = 0; k < m->entry_point_count; k++) {
+        size_t i = m->entry_points[k];
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t wc = w[0] >> 16;
+        bool conditional = (w[0] & 0xffffu) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT;
+        uint32_t base = conditional ? 2 : 1; /* word of the execution model */
+        uint32_t fn = w[base + 1];
+        bool keep = !s->removed[fn];
+        spvcond_result r;
+        if (conditional && (r = condition(s, i, w[1], &keep)) != SPVCOND_OK)
+            return r;
+        if (!keep) {
+            s->stats.entry_points_removed++;
+            if ((r = delete_inst(s, i)) != SPVCOND_OK)
+                return r;
+            continue;
+        }
+        s->stats.entry_points_kept++;
+        s->entry_alive[fn]++;
+        /* Rewrite as a plain OpEntryPoint without interface variables that were removed. */
+        bool drops = false;
+        uint32_t name_words = spvcond_string_words(m, i, base + 2);
+        for (uint32_t x = base + 2 + name_words; x < wc; x++)
+            drops |= s->removed[w[x]] != 0;
+        if (!conditional && !drops)
+            continue;
+        uint32_t *out = wc <= 256 ? buf : spvcond_alloc(m->ctx, wc * sizeof(uint32_t));
+        if (!out)
+            return spvcond_oom(m->ctx);
+        uint32_t n = 1;
+        for (uint32_t x = base; x < wc; x++)
+            if (x < base + 2 + name_words || !s->removed[w[x]])
+                out[n++] = w[x];
+        out[0] = (n << 16) | OP_ENTRY_POINT;
+        r = spvcond_edit_replace(m, i, out, n);
+        if (out != buf)
+            spvcond_dealloc(m->ctx, out);
+        if (r != SPVCOND_OK)
+            return r;
+    }
+    /* Execution modes of functions left without an entry point. */
+    for (size_t i = m->section[SPVCOND_SECTION_EXECUTION_MODE]; i < m->section[SPVCOND_SECTION_EXECUTION_MODE + 1];
+         i++) {
+        uint32_t fn = spvcond_inst_words(m, i)[1];
+        if (!s->entry_alive[fn]) {
+            spvcond_result r = delete_inst(s, i);
+            if (r != SPVCOND_OK)
+                return r;
+        }
+    }
+    return SPVCOND_OK;
+}
+
+static bool
+is_extension_name(const char *name)
+{
+    return strcmp(name, SPVCOND_EXTENSION_NAME) == 0 || strcmp(name, "SPV_INTEL_spec_conditional") == 0;
+}
+
+/* Conditional capabilities and extensions; the extension's own declarations go (nothing of it remains
+ * once every condition is resolved). A false conditional never removes a plain declaration. */
+static spvcond_result
+resolve_capabilities_and_extensions(struct spec *s)
+{
+    struct spvcond_module *m = s->m;
+    spvcond_result r = SPVCOND_OK;
+    for (size_t i = 0; i < m->section[SPVCOND_SECTION_CAPABILITY + 1]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        if ((w[0] & 0xffffu) == OP_CAPABILITY)
+            set_bit(s->cap_declared, w[1]);
+    }
+    for (size_t i = 0; i < m->section[SPVCOND_SECTION_CAPABILITY + 1] && r == SPVCOND_OK; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = w[0] & 0xffffu;
+        if (op == OP_CAPABILITY &&
+            (w[1] == SPVCOND_CAP_SPEC_CONDITIONAL || w[1] == SPVCOND_CAP_FUNCTION_VARIANTS)) {
+            r = delete_inst(s, i);
+        } else if (op == SPVCOND_OP_CONDITIONAL_CAPABILITY) {
+            bool keep;
+            if ((r = condition(s, i, w[1], &keep)) != SPVCOND_OK)
+                break;
+            if (keep && !bit(s->cap_declared, w[2])) {
+                uint32_t cap[2] = {(2u << 16) | OP_CAPABILITY, w[2]};
+                set_bit(s->cap_declared, w[2]);
+                r = spvcond_edit_replace(m, i, cap, 2);
+            } else {
+                r = delete_inst(s, i);
+            }
+        }
+    }
+    size_t ext_begin = m->section[SPVCOND_SECTION_EXTENSION], ext_end = m->section[SPVCOND_SECTION_EXTENSION + 1];
+    for (size_t i = ext_begin; i < ext_end && r == SPVCOND_OK; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = w[0] & 0xffffu;
+        if (op == OP_EXTENSION && is_extension_name(spvcond_inst_string(m, i, 1))) {
+            r = delete_inst(s, i);
+        } else if (op == SPVCOND_OP_CONDITIONAL_EXTENSION) {
+            bool keep;
+            if ((r = condition(s, i, w[1], &keep)) != SPVCOND_OK)
+                break;
+            const char *name = spvcond_inst_string(m, i, 2);
+            /* Already declared by a plain OpExtension or by an earlier true conditional one? */
+            for (size_t j = ext_begin; j < ext_end && keep; j++) {
+                if (j == i || spvcond_edit_is_deleted(m, j))
+                    continue;
+                uint32_t oj = spvcond_inst_opcode(m, j);
+                if ((oj == OP_EXTENSION && strcmp(spvcond_inst_string(m, j, 1), name) == 0) ||
+                    (oj == SPVCOND_OP_CONDITIONAL_EXTENSION && j < i && strcmp(spvcond_inst_string(m, j, 2), name) == 0))
+                    keep = false;
+            }
+            if (keep && !is_extension_name(name)) {
+                uint32_t words = spvcond_string_words(m, i, 2);
+                uint32_t ext[64];
+                if (words + 1 > 64)
+                    return spvcond_fail_inst(m, SPVCOND_ERROR_LIMIT, i, 0, "extension name longer than 250 bytes");
+                ext[0] = ((words + 1) << 16) | OP_EXTENSION;
+                memcpy(ext + 1, w + 2, words * sizeof(uint32_t));
+                r = spvcond_edit_replace(m, i, ext, words + 1);
+            } else {
+                r = delete_inst(s, i);
+            }
+        }
+    }
+    return r;
+}
+
+/* OpConditionalCopyObjectINTEL in surviving functions becomes OpCopyObject of its one true operand. */
+static spvcond_result
+resolve_copies(struct spec *s)
+{
+    struct spvcond_module *m = s->m;
+    for (size_t f = 0; f < m->function_count; f++) {
+        if (s->fn_removed[f])
+            continue;
+        for (size_t i = m->functions[f].first_block; i < m->functions[f].end; i++) {
+            const uint32_t *w = spvcond_inst_words(m, i);
+            if ((w[0] & 0xffffu) != SPVCOND_OP_CONDITIONAL_COPY_OBJECT || spvcond_edit_is_deleted(m, i))
+                continue;
+            uint32_t wc = w[0] >> 16, chosen = 0, trues = 0;
+            if (wc < 5 || (wc - 3) % 2 != 0)
+                return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_BINARY, i, w[2],
+                                         "OpConditionalCopyObjectINTEL %%%u needs (condition, operand) pairs, has %u "
+                                         "operand words", w[2], wc - 3);
+            for (uint32_t k = 3; k < wc; k += 2) {
+                bool v;
+                spvcond_result r = condition(s, i, w[k], &v);
+                if (r != SPVCOND_OK)
+                    return r;
+                if (v && trues++ == 0)
+                    chosen = w[k + 1];
+            }
+            if (trues != 1)
+                return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, i, w[2],
+                                         "OpConditionalCopyObjectINTEL %%%u has %u true conditions; exactly one must be "
+                                         "true", w[2], trues);
+            uint32_t copy[4] = {(4u << 16) | OP_COPY_OBJECT, w[1], w[2], chosen};
+            spvcond_result r = spvcond_edit_replace(m, i, copy, 4);
+            if (r != SPVCOND_OK)
+                return r;
+        }
+    }
+    return SPVCOND_OK;
+}
+
+/* Debug-information instructions follow what they describe: any that names a removed id goes. */
+static bool
+is_debug_ext_inst(const struct spvcond_module *m, size_t i)
+{
+    const uint32_t *w = spvcond_inst_words(m, i);
+    if ((w[0] & 0xffffu) != OP_EXT_INST || (w[0] >> 16) < 5)
+        return false;
+    size_t set = spvcond_def(m, w[3]);
+    if (set == SIZE_MAX || spvcond_inst_opcode(m, set) != OP_EXT_INST_IMPORT)
+        return false;
+    const char *name = spvcond_inst_string(m, set, 2);
+    return strncmp(name, "NonSemantic.", 12) == 0 || strstr(name, "DebugInfo") != NULL;
+}
+
+struct removed_use {
+    const struct spec *s;
+    bool found;
+};
+
+static spvcond_result
+find_removed_use(void *user, size_t inst, uint32_t word, uint32_t id)
+{
+    struct removed_use *u = user;
+    (void)inst;
+    (void)word;
+    if (u->s->removed[id])
+        u->found = true;
+    return SPVCOND_OK;
+}
+
+static spvcond_result
+strip_debug_info(struct spec *s)
+{
+    struct spvcond_module *m = s->m;
+    /* Debug instructions may refer forward; repeat until nothing changes (a handful of rounds). */
+    for (int round = 0; round < 16; round++) {
+        bool changed = false;
+        for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->inst_count; i++) {
+            if (spvcond_edit_is_deleted(m, i) || !is_debug_ext_inst(m, i))
+                continue;
+            struct removed_use u = {s, false};
+            spvcond_result r = spvcond_walk_ids(m, i, find_removed_use, &u);
+            if (r != SPVCOND_OK)
+                return r;
+            if (u.found) {
+                if ((r = remove_defining(s, i, s->reason[spvcond_inst_words(m, i)[2]])) != SPVCOND_OK)
+                    return r;
+                changed = true;
+            }
+        }
+        if (!changed)
+            break;
+    }
+    return SPVCOND_OK;
+}
+
+/* Names and decorations of removed ids go; group decorations lose removed targets. */
+static spvcond_result
+strip_names_and_decorations(struct spec *s, size_t begin, size_t end)
+{
+    struct spvcond_module *m = s->m;
+    uint32_t buf[256];
+    for (size_t i = begin; i < end; i++) {
+        if (spvcond_edit_is_deleted(m, i))
+            continue;
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = w[0] & 0xffffu, wc = w[0] >> 16;
+        spvcond_result r = SPVCOND_OK;
+        if (op == OP_GROUP_DECORATE || op == OP_GROUP_MEMBER_DECORATE) {
+            uint32_t step = op == OP_GROUP_DECORATE ? 1 : 2, n = 2, kept = 0;
+            uint32_t *out = wc <= 256 ? buf : spvcond_alloc(m->ctx, wc * sizeof(uint32_t));
+            if (!out)
+                return spvcond_oom(m->ctx);
+            out[1] = w[1];
+            for (uint32_t k = 2; k + step <= wc; k += step) {
+                if (s->removed[w[k]])
+                    continue;
+                memcpy(out + n, w + k, step * sizeof(uint32_t));
+                n += step;
+                kept++;
+            }
+            out[0] = (n << 16) | op;
+            if (kept == 0)
+                r = delete_inst(s, i);
+            else if (n != wc)
+                r = spvcond_edit_replace(m, i, out, n);
+            if (out != buf)
+                spvcond_dealloc(m->ctx, out);
+        } else if ((op == OP_NAME || op == OP_MEMBER_NAME || i >= m->section[SPVCOND_SECTION_ANNOTATION]) &&
+                   wc >= 2 && s->removed[w[1]]) {
+            r = delete_inst(s, i);
+        }
+        if (r != SPVCOND_OK)
+            return r;
+    }
+    return SPVCOND_OK;
+}
+
+/* Condition trees: everything reachable from a condition. Operands precede users, so one reverse pass
+ * over the constants section closes the set. */
+static void
+close_condition_trees(struct spec *s)
+{
+    struct spvcond_module *m = s->m;
+    for (size_t i = m->section[SPVCOND_SECTION_FUNCTION]; i-- > m->section[SPVCOND_SECTION_GLOBAL];) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        if ((w[0] & 0xffffu) != 52 || !s->cond_tree[w[2]])
+            continue;
+        for (uint32_t k = 4; k < (w[0] >> 16); k++)
+            s->cond_tree[w[k]] = 1;
+    }
+}
+
+/* Replace a spec constant by the plain constant of its value; drop its SpecId. */
+static spvcond_result
+freeze(struct spec *s, size_t i)
+{
+    struct spvcond_module *m = s->m;
+    const uint32_t *w = spvcond_inst_words(m, i);
+    uint32_t id = w[2], type = w[1], width = spvcond_scalar_width(m, type);
+    uint32_t out[5];
+    uint32_t n;
+    if (spvcond_def_opcode(m, type) == 20) {
+        out[0] = (3u << 16) | (s->v.value[id] ? 41u : 42u);
+        n = 3;
+    } else {
+        n = width > 32 ? 5 : 4;
+        out[0] = (n << 16) | 43u;
+        out[3] = (uint32_t)s->v.value[id];
+        out[4] = (uint32_t)(s->v.value[id] >> 32);
+    }
+    out[1] = type;
+    out[2] = id;
+    spvcond_result r = spvcond_edit_replace(m, i, out, n);
+    if (r != SPVCOND_OK)
+        return r;
+    s->frozen[id] = 1;
+    uint32_t b, e;
+    spvcond_refs_range(&m->decorations, id, &b, &e);
+    for (uint32_t k = b; k < e && r == SPVCOND_OK; k++) {
+        const uint32_t *d = spvcond_inst_words(m, m->decorations.inst[k]);
+        if ((d[0] & 0xffffu) == OP_DECORATE && d[2] == 1 /* SpecId */)
+            r = delete_inst(s, m->decorations.inst[k]);
+    }
+    return r;
+}
+
+static spvcond_result
+freeze_constants(struct spec *s)
+{
+    struct spvcond_module *m = s->m;
+    for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = w[0] & 0xffffu;
+        if (!spvcond_is_spec_constant_opcode(op) || op == 51 || spvcond_edit_is_deleted(m, i))
+            continue;
+        uint32_t id = w[2];
+        bool intel = op >= SPVCOND_OP_SPEC_CONSTANT_TARGET;
+        bool wanted = intel || s->cond_tree[id] || (s->flags & SPVCOND_SPECIALIZE_FREEZE_ALL);
+        if (!wanted || s->v.state[id] != SPVCOND_VALUE_KNOWN)
+            continue;
+        spvcond_result r = freeze(s, i);
+        if (r != SPVCOND_OK)
+            return r;
+    }
+    return SPVCOND_OK;
+}
+
+/* Walk every surviving instruction: refuse any use of a removed id, and count uses. */
+struct use_walk {
+    struct spec *s;
+    size_t inst;
+    spvcond_result r;
+};
+
+static spvcond_result
+reason_text(struct spec *s, uint32_t id, char *buf, size_t n)
+{
+    struct spvcond_module *m = s->m;
+    uint32_t why = s->reason[id];
+    if (!why) {
+        snprintf(buf, n, "it was removed");
+        return SPVCOND_OK;
+    }
+    const uint32_t *w = spvcond_inst_words(m, why - 1);
+    size_t def = spvcond_def(m, id);
+    const struct spvcond_function *f = def != SIZE_MAX ? spvcond_function_of_inst(m, def) : NULL;
+    uint32_t op = w[0] & 0xffffu;
+    uint32_t cond = (op == OP_DECORATE || op == OP_DECORATE_ID) ? w[3] : w[1];
+    if (f && f->id != id)
+        snprintf(buf, n, "it is defined in function %%%u, removed because its ConditionalINTEL condition %%%u is false",
+                 f->id, cond);
+    else
+        snprintf(buf, n, "it carries ConditionalINTEL %%%u, which is false (instruction %u)", cond, why - 1);
+    return SPVCOND_OK;
+}
+
+static spvcond_result
+count_use(void *user, size_t inst, uint32_t word, uint32_t id)
+{
+    struct use_walk *u = user;
+    struct spec *s = u->s;
+    struct spvcond_module *m = s->m;
+    uint32_t op = spvcond_inst_opcode(m, inst);
+    /* The target of a name or decoration is not a use: they go with their target. */
+    if (word == 1 && (op == OP_NAME || op == OP_MEMBER_NAME || inst >= m->section[SPVCOND_SECTION_ANNOTATION]) &&
+        inst < m->section[SPVCOND_SECTION_GLOBAL])
+        return SPVCOND_OK;
+    if (s->removed[id]) {
+        char why[256];
+        reason_text(s, id, why, sizeof(why));
+        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, inst, id,
+                                 "%s would refer to %%%u after specialization, but %s; the input's conditions are "
+                                 "inconsistent (a use is not guarded by its definition's condition)",
+                                 spvcond_grammar_opcode_name(op), id, why);
+    }
+    s->uses[id]++;
+    return SPVCOND_OK;
+}
+
+/* The words an instruction will be emitted as: its replacement if it has one. */
+static const uint32_t *
+emitted_words(const struct spvcond_module *m, size_t i)
+{
+    if (m->edits.replacement && m->edits.replacement[i])
+        return m->edits.pool + m->edits.replacement[i];
+    return spvcond_inst_words(m, i);
+}
+
+static spvcond_result
+check_and_count_uses(struct spec *s)
+{
+    struct spvcond_module *m = s->m;
+    struct use_walk u = {s, 0, SPVCOND_OK};
+    spvcond_result r = SPVCOND_OK;
+    for (size_t i = 0; i < m->inst_count && r == SPVCOND_OK; i++) {
+        if (spvcond_edit_is_deleted(m, i))
+            continue;
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = w[0] & 0xffffu;
+        if (i >= m->section[SPVCOND_SECTION_GLOBAL] && i < m->section[SPVCOND_SECTION_FUNCTION] &&
+            spvcond_is_spec_constant_opcode(op) && s->frozen[w[2]]) {
+            s->uses[w[1]]++; /* a frozen constant uses only its type */
+            continue;
+        }
+        const uint32_t *e = emitted_words(m, i);
+        uint32_t eop = e[0] & 0xffffu, ewc = e[0] >> 16;
+        if (op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT || (op == OP_ENTRY_POINT && e != w)) {
+            /* Rewritten entry point: function and the interface ids it kept. */
+            uint32_t name_words = (uint32_t)(strlen((const char *)(e + 3)) / 4 + 1);
+            r = count_use(&u, i, 2, e[2]);
+            for (uint32_t x = 3 + name_words; x < ewc && r == SPVCOND_OK; x++)
+                r = count_use(&u, i, x, e[x]);
+            continue;
+        }
+        if (op == SPVCOND_OP_CONDITIONAL_COPY_OBJECT) { /* now OpCopyObject type result operand */
+            r = count_use(&u, i, 1, e[1]);
+            if (r == SPVCOND_OK)
+                r = count_use(&u, i, 3, e[3]);
+            continue;
+        }
+        if (op == SPVCOND_OP_CONDITIONAL_CAPABILITY || op == SPVCOND_OP_CONDITIONAL_EXTENSION ||
+            ((op == OP_GROUP_DECORATE || op == OP_GROUP_MEMBER_DECORATE) && e != w)) {
+            /* Capabilities and extensions name no ids once resolved; rewritten group decorations keep only
+             * live targets. */
+            (void)eop;
+            continue;
+        }
+        u.inst = i;
+        r = spvcond_walk_ids(m, i, count_use, &u);
+    }
+    return r;
+}
+
+/* Condition-tree constants nobody uses any more go, operands after users. */
+static spvcond_result
+drop_unused_trees(struct spec *s)
+{
+    struct spvcond_module *m = s->m;
+    for (size_t i = m->section[SPVCOND_SECTION_FUNCTION]; i-- > m->section[SPVCOND_SECTION_GLOBAL];) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = w[0] & 0xffffu;
+        if (spvcond_edit_is_deleted(m, i) || (!spvcond_is_spec_constant_opcode(op) && op != 41 && op != 42))
+            continue;
+        uint32_t id = w[2];
+        if (!s->cond_tree[id] || s->uses[id] != 0)
+            continue;
+        if (op == 52 && !s->frozen[id])
+            for (uint32_t k = 4; k < (w[0] >> 16); k++)
+                s->uses[w[k]]--;
+        s->uses[w[1]]--;
+        spvcond_result r = remove_defining(s, i, 0);
+        if (r != SPVCOND_OK)
+            return r;
+    }
+    return SPVCOND_OK;
+}
+
+static void
+release(struct spec *s)
+{
+    spvcond_context *ctx = s->m->ctx;
+    spvcond_values_release(s->m, &s->v);
+    spvcond_dealloc(ctx, s->removed);
+    spvcond_dealloc(ctx, s->reason);
+    spvcond_dealloc(ctx, s->cond_tree);
+    spvcond_dealloc(ctx, s->frozen);
+    spvcond_dealloc(ctx, s->uses);
+    spvcond_dealloc(ctx, s->has_condition);
+    spvcond_dealloc(ctx, s->fn_removed);
+    spvcond_dealloc(ctx, s->entry_alive);
+}
+
+spvcond_result
+spvcond_specialize(spvcond_module *m, const spvcond_specialize_options *o, spvcond_specialize_stats *stats)
+{
+    if (!m || !o || (o->value_count && !o->values))
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    uint32_t known = SPVCOND_SPECIALIZE_FREEZE_ALL | SPVCOND_SPECIALIZE_STRICT | SPVCOND_SPECIALIZE_NO_TRIM;
+    if (o->flags & ~known)
+        return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                              "unknown specialize flags 0x%x", o->flags & ~known);
+    if (m->edits.count)
+        return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                              "the module already has edits: emit it and parse the result before specializing");
+    if (m->opaque_count)
+        return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, m->first_opaque, 0,
+                                 "cannot specialize: this instruction (or an operand of it) is unknown to our grammar, "
+                                 "so its ids cannot be checked");
+    struct spec s;
+    memset(&s, 0, sizeof(s));
+    s.m = m;
+    s.flags = o->flags;
+    spvcond_context *ctx = m->ctx;
+    s.removed = spvcond_alloc_array(ctx, m->bound, 1);
+    s.reason = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
+    s.cond_tree = spvcond_alloc_array(ctx, m->bound, 1);
+    s.frozen = spvcond_alloc_array(ctx, m->bound, 1);
+    s.uses = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
+    s.has_condition = spvcond_alloc_array(ctx, m->bound, 1);
+    s.fn_removed = spvcond_alloc_array(ctx, m->function_count + 1, 1);
+    s.entry_alive = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
+    spvcond_result r = SPVCOND_OK;
+    if (!s.removed || !s.reason || !s.cond_tree || !s.frozen || !s.uses || !s.has_condition || !s.fn_removed ||
+        !s.entry_alive)
+        r = spvcond_oom(ctx);
+    if (r == SPVCOND_OK)
+        r = spvcond_evaluate(m, o->values, o->value_count, o->device, o->flags, &s.v);
+    for (size_t k = 0; r == SPVCOND_OK && k < o->value_count; k++) {
+        if (o->values[k].found)
+            continue;
+        if (o->flags & SPVCOND_SPECIALIZE_STRICT)
+            r = spvcond_report(ctx, SPVCOND_ERROR_NOT_FOUND, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                               "no spec constant carries SpecId %u", o->values[k].spec_id);
+        else
+            spvcond_report(ctx, SPVCOND_OK, SPVCOND_SEVERITY_WARNING, SPVCOND_NOWHERE,
+                           "no spec constant carries SpecId %u; its value is ignored", o->values[k].spec_id);
+    }
+    if (r == SPVCOND_OK)
+        r = strip_conditional_targets(&s);
+    if (r == SPVCOND_OK)
+        r = resolve_entry_points(&s);
+    if (r == SPVCOND_OK)
+        r = resolve_capabilities_and_extensions(&s);
+    if (r == SPVCOND_OK)
+        r = resolve_copies(&s);
+    if (r == SPVCOND_OK)
+        r = strip_debug_info(&s);
+    if (r == SPVCOND_OK)
+        r = strip_names_and_decorations(&s, m->section[SPVCOND_SECTION_DEBUG_NAME],
+                                        m->section[SPVCOND_SECTION_GLOBAL]);
+    if (r == SPVCOND_OK) {
+        close_condition_trees(&s);
+        r = freeze_constants(&s);
+    }
+    if (r == SPVCOND_OK)
+        r = check_and_count_uses(&s);
+    if (r == SPVCOND_OK)
+        r = drop_unused_trees(&s);
+    if (r == SPVCOND_OK)
+        r = strip_names_and_decorations(&s, m->section[SPVCOND_SECTION_DEBUG_NAME],
+                                        m->section[SPVCOND_SECTION_GLOBAL]);
+    if (r == SPVCOND_OK) {
+        for (size_t f = 0; f < m->function_count; f++) {
+            if (s.fn_removed[f])
+                s.stats.functions_removed++;
+            else
+                s.stats.functions_kept++;
+        }
+        if (stats)
+            *stats = s.stats;
+    } else {
+        /* Leave the module as it was read: a failed specialization records nothing. */
+        uint32_t bound = m->edits.bound;
+        spvcond_edits_release(m);
+        m->edits.bound = bound;
+    }
+    release(&s);
+    return r;
+}

@@ -1,0 +1,128 @@
+/* spvcond specialize: evaluate conditions for given spec-constant values and strip what is false. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli.h"
+#include "values.h"
+
+static const char specialize_usage[] =
+    "USAGE: spvcond specialize [options] [<input>] -o <output>\n"
+    "\n"
+    "Evaluate every ConditionalINTEL condition and conditional instruction, remove what is false, and\n"
+    "write a module without SPV_INTEL_function_variants. Spec constants without a value keep their\n"
+    "default. The output is refused (exit 1, no file written) if it would refer to anything removed.\n"
+    "\n"
+    "  --spec ID=VALUE[,ID=VALUE...]  Values by SpecId: true, false, or an integer (decimal or 0x hex).\n"
+    "                                 May be repeated.\n"
+    "  --spec-file FILE               The same, one ID=VALUE per line or separated by blanks; '#' starts\n"
+    "                                 a comment.\n"
+    "  --freeze-all                   Also freeze spec constants unrelated to conditions.\n"
+    "  --strict                       A value for a SpecId the module lacks is an error, not a warning.\n"
+    "  --target N, --features A,B     SPV_INTEL_function_variants device target and features.\n"
+    "  --category N, --family N, --arch N\n"
+    "                                 The device architecture.\n"
+    "  --capabilities C1,C2           Capabilities the device supports (numbers or names).\n"
+    "  -o FILE                        Output ('-' for standard output). Required.\n"
+    "  -q, --quiet                    No summary and no warnings on standard error.\n"
+    "  -h, --help                     Print this help and exit.\n";
+
+enum { OPT_SPEC = 256, OPT_SPEC_FILE, OPT_FREEZE_ALL, OPT_STRICT, OPT_TARGET, OPT_FEATURES, OPT_CATEGORY,
+       OPT_FAMILY, OPT_ARCH, OPT_CAPABILITIES };
+
+int
+cmd_specialize(struct cli *cli, int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"spec", required_argument, NULL, OPT_SPEC},
+        {"spec-file", required_argument, NULL, OPT_SPEC_FILE},
+        {"freeze-all", no_argument, NULL, OPT_FREEZE_ALL},
+        {"strict", no_argument, NULL, OPT_STRICT},
+        {"target", required_argument, NULL, OPT_TARGET},
+        {"features", required_argument, NULL, OPT_FEATURES},
+        {"category", required_argument, NULL, OPT_CATEGORY},
+        {"family", required_argument, NULL, OPT_FAMILY},
+        {"arch", required_argument, NULL, OPT_ARCH},
+        {"capabilities", required_argument, NULL, OPT_CAPABILITIES},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct value_list values = {0};
+    struct u32_list features = {0}, caps = {0};
+    spvcond_fnvar_device device;
+    memset(&device, 0, sizeof(device));
+    const char *output = NULL;
+    uint32_t flags = 0;
+    int c, rc = EXIT_OK;
+    optind = 1;
+    while (rc == EXIT_OK && (c = getopt_long(argc, argv, "o:qh", options, NULL)) != -1) {
+        switch (c) {
+        case OPT_SPEC: rc = values_parse_list(&values, optarg, "--spec"); break;
+        case OPT_SPEC_FILE: rc = values_parse_file(&values, optarg); break;
+        case OPT_FREEZE_ALL: flags |= SPVCOND_SPECIALIZE_FREEZE_ALL; break;
+        case OPT_STRICT: flags |= SPVCOND_SPECIALIZE_STRICT; break;
+        case OPT_TARGET: device.has_target = true; rc = parse_u32(optarg, "--target", &device.target); break;
+        case OPT_FEATURES: rc = u32_list_parse(&features, optarg, "--features", NULL); break;
+        case OPT_CATEGORY: device.has_architecture = true; rc = parse_u32(optarg, "--category", &device.category); break;
+        case OPT_FAMILY: rc = parse_u32(optarg, "--family", &device.family); break;
+        case OPT_ARCH: rc = parse_u32(optarg, "--arch", &device.architecture); break;
+        case OPT_CAPABILITIES:
+            device.has_capabilities = true;
+            rc = u32_list_parse(&caps, optarg, "--capabilities", capability_value);
+            break;
+        case 'o': output = optarg; break;
+        case 'q': cli->quiet = 1; break;
+        case 'h': fputs(specialize_usage, stdout); goto done;
+        default: fputs(specialize_usage, stderr); rc = EXIT_USAGE; break;
+        }
+    }
+    if (rc != EXIT_OK)
+        goto done;
+    if (!output) {
+        cli_error("-o required");
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (argc - optind > 1) {
+        cli_error("More than one input file specified");
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    device.features = features.items;
+    device.feature_count = features.count;
+    device.capabilities = caps.items;
+    device.capability_count = caps.count;
+
+    spvcond_module *m;
+    if ((rc = cli_load_module(cli, optind < argc ? argv[optind] : "-", &m)) != EXIT_OK)
+        goto done;
+    spvcond_specialize_options opts = {values.items, values.count, &device, flags};
+    spvcond_specialize_stats stats;
+    spvcond_result r = spvcond_specialize(m, &opts, &stats);
+    if (r == SPVCOND_OK) {
+        uint32_t *words;
+        size_t count;
+        r = spvcond_module_emit(m, &words, &count);
+        if (r == SPVCOND_OK) {
+            rc = cli_write_file(output, words, count * 4);
+            spvcond_free(cli->ctx, words);
+        }
+        if (r == SPVCOND_OK && rc == EXIT_OK && !cli->quiet)
+            fprintf(stderr,
+                    "specialized: %zu functions kept, %zu removed; %zu entry points kept, %zu removed; %zu "
+                    "instructions removed\n",
+                    stats.functions_kept, stats.functions_removed, stats.entry_points_kept,
+                    stats.entry_points_removed, stats.instructions_removed);
+    }
+    if (r != SPVCOND_OK)
+        rc = cli_exit_code(r);
+    spvcond_module_destroy(m);
+done:
+    free(values.items);
+    free(features.items);
+    free(caps.items);
+    return rc;
+}
