@@ -15,6 +15,7 @@ static const char usage_text[] =
     "Rewrite SPIR-V modules guarded by SPV_INTEL_function_variants conditions.\n"
     "\n"
     "Commands:\n"
+    "  annotate       Mark what each kernel requires with spec constants and ConditionalINTEL.\n"
     "  info           Summarize a module: header, capabilities, entry points, functions, spec constants,\n"
     "                 conditions.\n"
     "  specialize     Evaluate conditions for given spec-constant values, strip what is false, and\n"
@@ -217,6 +218,7 @@ static const struct {
     const char *name;
     int (*run)(struct cli *, int, char **);
 } commands[] = {
+    {"annotate", cmd_annotate},
     {"info", cmd_info},
     {"specialize", cmd_specialize},
 };

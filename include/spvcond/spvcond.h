@@ -171,6 +171,52 @@ typedef struct spvcond_specialize_stats {
 SPVCOND_API spvcond_result spvcond_specialize(spvcond_module *module, const spvcond_specialize_options *options,
                                               spvcond_specialize_stats *stats);
 
+/* ---- annotation (the producer) ---------------------------------------------------------- */
+
+#define SPVCOND_ASPECT_MAX 128 /* aspect numbers are below this */
+
+/* Requirements a caller states for one function, named by entry-point name, OpName or Linkage
+ * export name. `uses` adds to what the function is inferred to use (like sycl uses_aspects);
+ * `declared`, when has_declared is set, replaces a root's requirement set (like [[sycl::device_has]]). */
+typedef struct spvcond_function_requirements {
+    const char *function;
+    const uint32_t *uses;
+    size_t use_count;
+    bool has_declared;
+    const uint32_t *declared;
+    size_t declared_count;
+    uint32_t reqd_work_group_size[3]; /* all zero: none */
+    uint32_t reqd_sub_group_size;     /* zero: none */
+} spvcond_function_requirements;
+
+#define SPVCOND_ANNOTATE_NO_INFERENCE 0x1u /* only stated requirements and execution modes count */
+
+typedef struct spvcond_annotate_options {
+    uint32_t spec_id_base; /* first SpecId to use; 0 means the default, 0x10000 */
+    const spvcond_function_requirements *requirements;
+    size_t requirement_count;
+    uint32_t flags;
+} spvcond_annotate_options;
+
+typedef struct spvcond_annotate_stats {
+    size_t roots;                 /* kernels and exported functions */
+    size_t conditional_roots;
+    size_t conditional_functions; /* functions given ConditionalINTEL */
+    size_t requirements;          /* distinct requirements, one spec constant each */
+    size_t spec_constants;        /* all spec constants emitted (leaves and And/Or nodes) */
+    size_t decorations;           /* ConditionalINTEL decorations emitted */
+    size_t conditional_globals;   /* types, constants, variables, imports given ConditionalINTEL */
+    size_t conditional_capabilities;
+    size_t conditional_entry_points;
+} spvcond_annotate_stats;
+
+/* Infer what each kernel and exported function requires, and record as edits the spec constants,
+ * condition trees, ConditionalINTEL decorations, conditional entry points and conditional
+ * capabilities that make the module safe to compile for any device (spec/annotate.md). A module
+ * that already uses SPV_INTEL_function_variants is refused. `stats` may be NULL. */
+SPVCOND_API spvcond_result spvcond_annotate(spvcond_module *module, const spvcond_annotate_options *options,
+                                            spvcond_annotate_stats *stats);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,841 @@
+/* The producer: give every kernel and exported function a condition built from boolean spec constants
+ * (one per requirement), every other function the OR of its callers' conditions, and guard the
+ * types, constants, variables and capabilities only conditional code uses (spec/annotate.md). */
+#include <stdio.h>
+#include <string.h>
+
+#include "aspects.h"
+#include "bitset.h"
+#include "capabilities.h"
+#include "edit.h"
+#include "index.h"
+#include "infer.h"
+#include "operands.h"
+
+#define DEFAULT_SPEC_ID_BASE 0x10000u
+#define RESERVED_SPEC_ID 0xFF747469u /* ITT annotations (dpcpp.md 4) */
+
+enum leaf_kind { LEAF_ASPECT, LEAF_WORK_GROUP_SIZE, LEAF_SUB_GROUP_SIZE };
+
+struct leaf {
+    uint8_t kind;
+    uint32_t v[3];
+    uint32_t id, spec_id;
+};
+
+/* A requirement set: the leaves one root needs, And-ed. */
+struct reqset {
+    uint64_t *leaves; /* bitset over leaves */
+    uint32_t id;      /* condition node; 0 for the empty set (always true) */
+};
+
+struct or_node {
+    uint64_t *sets; /* bitset over requirement sets, absorbed */
+    uint32_t id;
+};
+
+struct annotate {
+    struct spvcond_module *m;
+    const spvcond_annotate_options *o;
+    struct spvcond_callgraph g;
+    struct spvcond_inference inf;
+    spvcond_annotate_stats stats;
+
+    uint8_t *is_root;             /* per function */
+    uint32_t *root_set;           /* per function: requirement set index + 1 */
+    spvcond_aspects *declared;    /* per function, with has_declared */
+    uint8_t *has_declared;
+    uint32_t (*wg)[3];            /* per function: required work-group size */
+    uint32_t *sg;                 /* per function: required sub-group size */
+
+    struct leaf *leaves;
+    size_t leaf_count, leaf_cap, leaf_words;
+    struct reqset *sets;
+    size_t set_count, set_cap, set_words;
+    uint32_t empty_set;           /* index of the empty requirement set */
+    struct or_node *ors;
+    size_t or_count, or_cap;
+
+    uint64_t *reach;              /* per function: set_words words */
+    uint64_t *global_cond;        /* per module-level item (EXTINST_IMPORT..GLOBAL): set_words words */
+    size_t global_begin, global_end;
+    uint64_t *cap_cond;           /* per capability instruction: set_words words */
+    uint8_t *cap_used;
+    uint64_t *scratch;
+    uint32_t bool_type;
+    uint32_t next_spec_id;
+    uint32_t *defer;              /* words of new constants, emitted in order */
+    size_t defer_len, defer_cap;
+};
+
+static spvcond_result
+push_words(struct annotate *a, const uint32_t *w, uint32_t n)
+{
+    spvcond_result r = spvcond_grow(a->m->ctx, (void **)&a->defer, &a->defer_cap, a->defer_len + n, sizeof(uint32_t));
+    if (r == SPVCOND_OK) {
+        memcpy(a->defer + a->defer_len, w, n * sizeof(uint32_t));
+        a->defer_len += n;
+    }
+    return r;
+}
+
+/* ---- naming and requirements from the caller ---------------------------------------------- */
+
+/* Function index for a name: entry-point name, OpName, or Linkage export name. */
+static size_t
+function_by_name(struct annotate *a, const char *name)
+{
+    struct spvcond_module *m = a->m;
+    for (size_t k = 0; k < m->entry_point_count; k++) {
+        size_t i = m->entry_points[k];
+        if (strcmp(spvcond_inst_string(m, i, 3), name) == 0)
+            return spvcond_callgraph_function(&a->g, m, spvcond_inst_words(m, i)[2]);
+    }
+    for (size_t f = 0; f < m->function_count; f++) {
+        uint32_t id = m->functions[f].id, b, e;
+        spvcond_refs_range(&m->names, id, &b, &e);
+        for (uint32_t k = b; k < e; k++)
+            if (spvcond_inst_opcode(m, m->names.inst[k]) == 5 && strcmp(spvcond_inst_string(m, m->names.inst[k], 2), name) == 0)
+                return f;
+        spvcond_refs_range(&m->decorations, id, &b, &e);
+        for (uint32_t k = b; k < e; k++) {
+            const uint32_t *w = spvcond_inst_words(m, m->decorations.inst[k]);
+            if ((w[0] & 0xffffu) == 71 && w[2] == 41 /* LinkageAttributes */ &&
+                strcmp(spvcond_inst_string(m, m->decorations.inst[k], 3), name) == 0)
+                return f;
+        }
+    }
+    return SIZE_MAX;
+}
+
+static spvcond_result
+check_aspect(struct annotate *a, uint32_t aspect, const char *function)
+{
+    if (aspect >= SPVCOND_ASPECT_MAX)
+        return spvcond_report(a->m->ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                              "requirement of '%s': aspect %u is out of range (0..%u)", function, aspect,
+                              SPVCOND_ASPECT_MAX - 1);
+    return SPVCOND_OK;
+}
+
+static spvcond_result
+apply_stated_requirements(struct annotate *a)
+{
+    for (size_t k = 0; k < a->o->requirement_count; k++) {
+        const spvcond_function_requirements *q = &a->o->requirements[k];
+        if (!q->function)
+            return SPVCOND_ERROR_INVALID_ARGUMENT;
+        size_t f = function_by_name(a, q->function);
+        if (f == SIZE_MAX)
+            return spvcond_report(a->m->ctx, SPVCOND_ERROR_NOT_FOUND, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                                  "requirements name function '%s', but no entry point, OpName or export has that "
+                                  "name", q->function);
+        spvcond_result r;
+        for (size_t u = 0; u < q->use_count; u++) {
+            if ((r = check_aspect(a, q->uses[u], q->function)) != SPVCOND_OK)
+                return r;
+            spvcond_aspects_add(&a->inf.own[f], q->uses[u]);
+        }
+        if (q->has_declared) {
+            a->has_declared[f] = 1;
+            for (size_t u = 0; u < q->declared_count; u++) {
+                if ((r = check_aspect(a, q->declared[u], q->function)) != SPVCOND_OK)
+                    return r;
+                spvcond_aspects_add(&a->declared[f], q->declared[u]);
+            }
+        }
+        if (q->reqd_work_group_size[0] || q->reqd_work_group_size[1] || q->reqd_work_group_size[2])
+            memcpy(a->wg[f], q->reqd_work_group_size, sizeof(a->wg[f]));
+        if (q->reqd_sub_group_size)
+            a->sg[f] = q->reqd_sub_group_size;
+    }
+    return SPVCOND_OK;
+}
+
+/* ---- roots and their requirement sets ------------------------------------------------------ */
+
+static spvcond_result
+find_roots(struct annotate *a)
+{
+    struct spvcond_module *m = a->m;
+    for (size_t k = 0; k < m->entry_point_count; k++) {
+        const uint32_t *w = spvcond_inst_words(m, m->entry_points[k]);
+        size_t f = spvcond_callgraph_function(&a->g, m, w[2]);
+        if (f != SIZE_MAX)
+            a->is_root[f] = 1;
+    }
+    for (size_t f = 0; f < m->function_count; f++) {
+        uint32_t b, e;
+        spvcond_refs_range(&m->decorations, m->functions[f].id, &b, &e);
+        for (uint32_t k = b; k < e; k++) {
+            size_t i = m->decorations.inst[k];
+            const uint32_t *w = spvcond_inst_words(m, i);
+            uint32_t wc = w[0] >> 16;
+            if ((w[0] & 0xffffu) == 71 && w[2] == 41 && w[wc - 1] == 0 /* Export */ &&
+                m->functions[f].first_block != m->functions[f].end)
+                a->is_root[f] = 1;
+        }
+    }
+    /* Required sizes from execution modes of entry points. */
+    for (size_t i = m->section[SPVCOND_SECTION_EXECUTION_MODE]; i < m->section[SPVCOND_SECTION_EXECUTION_MODE + 1]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t wc = w[0] >> 16;
+        size_t f = spvcond_callgraph_function(&a->g, m, w[1]);
+        if ((w[0] & 0xffffu) != 16 || f == SIZE_MAX)
+            continue;
+        if (w[2] == 17 /* LocalSize */ && wc == 6 && !(a->wg[f][0] | a->wg[f][1] | a->wg[f][2]))
+            memcpy(a->wg[f], w + 3, sizeof(a->wg[f]));
+        else if (w[2] == 35 /* SubgroupSize */ && wc == 4 && !a->sg[f])
+            a->sg[f] = w[3];
+    }
+    return SPVCOND_OK;
+}
+
+static spvcond_result
+leaf_index(struct annotate *a, uint8_t kind, const uint32_t v[3], size_t *out)
+{
+    for (size_t k = 0; k < a->leaf_count; k++) {
+        if (a->leaves[k].kind == kind && memcmp(a->leaves[k].v, v, sizeof(a->leaves[k].v)) == 0) {
+            *out = k;
+            return SPVCOND_OK;
+        }
+    }
+    spvcond_result r = spvcond_grow(a->m->ctx, (void **)&a->leaves, &a->leaf_cap, a->leaf_count + 1, sizeof(*a->leaves));
+    if (r != SPVCOND_OK)
+        return r;
+    a->leaves[a->leaf_count] = (struct leaf){kind, {v[0], v[1], v[2]}, 0, 0};
+    *out = a->leaf_count++;
+    return SPVCOND_OK;
+}
+
+/* The leaves of each root, as lists first (the leaf count is unknown until all are seen). */
+static spvcond_result
+collect_leaves(struct annotate *a, size_t f, uint32_t *list, size_t *count)
+{
+    spvcond_aspects need = a->has_declared[f] ? a->declared[f] : a->inf.used[f];
+    spvcond_result r = SPVCOND_OK;
+    size_t n = 0, idx;
+    if (a->has_declared[f]) {
+        for (uint32_t asp = 0; asp < SPVCOND_ASPECT_MAX; asp++) {
+            if (spvcond_aspects_has(&a->inf.used[f], asp) && !spvcond_aspects_has(&a->declared[f], asp)) {
+                const char *name = spvcond_aspect_name(asp);
+                spvcond_warn_inst(a->m, a->m->functions[f].begin, a->m->functions[f].id,
+                                  "function %%%u uses aspect %s (%u), which its declared requirements do not list",
+                                  a->m->functions[f].id, name ? name : "?", asp);
+            }
+        }
+    }
+    for (uint32_t asp = 0; asp < SPVCOND_ASPECT_MAX && r == SPVCOND_OK; asp++) {
+        if (!spvcond_aspects_has(&need, asp))
+            continue;
+        uint32_t v[3] = {asp, 0, 0};
+        if ((r = leaf_index(a, LEAF_ASPECT, v, &idx)) == SPVCOND_OK)
+            list[n++] = (uint32_t)idx;
+    }
+    if (r == SPVCOND_OK && (a->wg[f][0] | a->wg[f][1] | a->wg[f][2])) {
+        if ((r = leaf_index(a, LEAF_WORK_GROUP_SIZE, a->wg[f], &idx)) == SPVCOND_OK)
+            list[n++] = (uint32_t)idx;
+    }
+    if (r == SPVCOND_OK && a->sg[f]) {
+        uint32_t v[3] = {a->sg[f], 0, 0};
+        if ((r = leaf_index(a, LEAF_SUB_GROUP_SIZE, v, &idx)) == SPVCOND_OK)
+            list[n++] = (uint32_t)idx;
+    }
+    *count = n;
+    return r;
+}
+
+static spvcond_result
+build_sets(struct annotate *a)
+{
+    struct spvcond_module *m = a->m;
+    size_t nf = m->function_count;
+    /* Pass 1: leaves per root (at most 128 aspects + 2 sizes). */
+    uint32_t *lists = spvcond_alloc_array(m->ctx, (nf + 1) * (SPVCOND_ASPECT_MAX + 2), sizeof(uint32_t));
+    uint32_t *counts = spvcond_alloc_array(m->ctx, nf + 1, sizeof(uint32_t));
+    spvcond_result r = lists && counts ? SPVCOND_OK : spvcond_oom(m->ctx);
+    for (size_t f = 0; f < nf && r == SPVCOND_OK; f++) {
+        if (!a->is_root[f])
+            continue;
+        size_t n;
+        r = collect_leaves(a, f, lists + f * (SPVCOND_ASPECT_MAX + 2), &n);
+        counts[f] = (uint32_t)n;
+        a->stats.roots++;
+    }
+    /* Pass 2: distinct sets as bitsets over the leaves; the empty set always exists. */
+    a->leaf_words = bitset_words(a->leaf_count);
+    uint64_t *tmp = spvcond_alloc_array(m->ctx, a->leaf_words, sizeof(uint64_t));
+    if (r == SPVCOND_OK && !tmp)
+        r = spvcond_oom(m->ctx);
+    for (size_t f = 0; f <= nf && r == SPVCOND_OK; f++) {
+        bool empty_pass = f == nf;
+        if (!empty_pass && !a->is_root[f])
+            continue;
+        memset(tmp, 0, a->leaf_words * sizeof(uint64_t));
+        for (uint32_t k = 0; !empty_pass && k < counts[f]; k++)
+            bitset_set(tmp, lists[f * (SPVCOND_ASPECT_MAX + 2) + k]);
+        size_t s = 0;
+        while (s < a->set_count && !bitset_equal(a->sets[s].leaves, tmp, a->leaf_words))
+            s++;
+        if (s == a->set_count) {
+            r = spvcond_grow(m->ctx, (void **)&a->sets, &a->set_cap, a->set_count + 1, sizeof(*a->sets));
+            uint64_t *copy = r == SPVCOND_OK ? spvcond_alloc_array(m->ctx, a->leaf_words, sizeof(uint64_t)) : NULL;
+            if (r == SPVCOND_OK && !copy)
+                r = spvcond_oom(m->ctx);
+            if (r != SPVCOND_OK)
+                break;
+            memcpy(copy, tmp, a->leaf_words * sizeof(uint64_t));
+            a->sets[a->set_count++] = (struct reqset){copy, 0};
+        }
+        if (empty_pass)
+            a->empty_set = (uint32_t)s;
+        else
+            a->root_set[f] = (uint32_t)s + 1;
+    }
+    spvcond_dealloc(m->ctx, tmp);
+    spvcond_dealloc(m->ctx, lists);
+    spvcond_dealloc(m->ctx, counts);
+    a->set_words = bitset_words(a->set_count);
+    return r;
+}
+
+/* ---- reach: which requirement sets reach each function ------------------------------------- */
+
+static uint64_t *
+reach_of(struct annotate *a, size_t f)
+{
+    return a->reach + f * a->set_words;
+}
+
+static spvcond_result
+propagate_reach(struct annotate *a)
+{
+    struct spvcond_module *m = a->m;
+    struct spvcond_inference *inf = &a->inf;
+    a->reach = spvcond_alloc_array(m->ctx, (m->function_count + 1) * a->set_words, sizeof(uint64_t));
+    if (!a->reach)
+        return spvcond_oom(m->ctx);
+    for (size_t f = 0; f < m->function_count; f++)
+        if (a->root_set[f])
+            bitset_set(reach_of(a, f), a->root_set[f] - 1);
+    /* Components callers-first: the reverse of the order they were found in. */
+    for (size_t c = inf->scc_count; c-- > 0;) {
+        uint64_t *acc = a->scratch;
+        memset(acc, 0, a->set_words * sizeof(uint64_t));
+        for (uint32_t k = inf->scc_start[c]; k < inf->scc_start[c + 1]; k++)
+            bitset_or(acc, reach_of(a, inf->scc_members[k]), a->set_words);
+        for (uint32_t k = inf->scc_start[c]; k < inf->scc_start[c + 1]; k++) {
+            uint32_t f = inf->scc_members[k];
+            memcpy(reach_of(a, f), acc, a->set_words * sizeof(uint64_t));
+            for (uint32_t e = a->g.callee_start[f]; e < a->g.callee_start[f + 1]; e++)
+                if (inf->scc_of[a->g.callees[e]] != c)
+                    bitset_or(reach_of(a, a->g.callees[e]), acc, a->set_words);
+        }
+    }
+    /* Functions no root reaches are left alone: unconditional. */
+    for (size_t f = 0; f < m->function_count; f++)
+        if (bitset_empty(reach_of(a, f), a->set_words))
+            bitset_set(reach_of(a, f), a->empty_set);
+    return SPVCOND_OK;
+}
+
+/* ---- condition nodes ------------------------------------------------------------------------ */
+
+static spvcond_result
+new_node(struct annotate *a, uint32_t opcode, uint32_t lhs, uint32_t rhs, uint32_t *id)
+{
+    spvcond_result r = spvcond_edit_new_id(a->m, id);
+    if (r != SPVCOND_OK)
+        return r;
+    a->stats.spec_constants++;
+    uint32_t w[6] = {(6u << 16) | 52u, a->bool_type, *id, opcode, lhs, rhs};
+    return push_words(a, w, 6);
+}
+
+/* The And of each set's leaves (a one-leaf set is its leaf). */
+static spvcond_result
+emit_leaves_and_sets(struct annotate *a)
+{
+    struct spvcond_module *m = a->m;
+    spvcond_result r;
+    for (size_t k = 0; k < a->leaf_count; k++) {
+        struct leaf *l = &a->leaves[k];
+        if ((r = spvcond_edit_new_id(m, &l->id)) != SPVCOND_OK)
+            return r;
+        /* SpecIds above the base, skipping any the module uses and the reserved one. */
+        for (;;) {
+            uint32_t candidate = a->next_spec_id++;
+            bool taken = candidate == RESERVED_SPEC_ID;
+            for (size_t s = 0; s < m->spec_id_count && !taken; s++)
+                taken = m->spec_ids[s].spec_id == candidate;
+            if (!taken) {
+                l->spec_id = candidate;
+                break;
+            }
+        }
+        uint32_t c[3] = {(3u << 16) | 48u, a->bool_type, l->id};
+        uint32_t d[4] = {(4u << 16) | 71u, l->id, 1 /* SpecId */, l->spec_id};
+        char name[96];
+        if (l->kind == LEAF_ASPECT) {
+            const char *an = spvcond_aspect_name(l->v[0]);
+            if (an)
+                snprintf(name, sizeof(name), "spvcond.aspect.%s", an);
+            else
+                snprintf(name, sizeof(name), "spvcond.aspect.%u", l->v[0]);
+        } else if (l->kind == LEAF_WORK_GROUP_SIZE) {
+            snprintf(name, sizeof(name), "spvcond.reqd_work_group_size.%u.%u.%u", l->v[0], l->v[1], l->v[2]);
+        } else {
+            snprintf(name, sizeof(name), "spvcond.reqd_sub_group_size.%u", l->v[0]);
+        }
+        uint32_t nw[2 + 24] = {0, l->id};
+        uint32_t sw = spvcond_encode_string(name, nw + 2, 24);
+        nw[0] = ((2 + sw) << 16) | 5u;
+        if ((r = push_words(a, c, 3)) != SPVCOND_OK ||
+            (r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_ANNOTATION, d, 4)) != SPVCOND_OK ||
+            (r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_DEBUG_NAME, nw, 2 + sw)) != SPVCOND_OK)
+            return r;
+        a->stats.spec_constants++;
+        a->stats.requirements++;
+    }
+    for (size_t s = 0; s < a->set_count; s++) {
+        uint32_t acc = 0;
+        for (size_t k = 0; k < a->leaf_count; k++) {
+            if (!bitset_test(a->sets[s].leaves, k))
+                continue;
+            if (!acc)
+                acc = a->leaves[k].id;
+            else if ((r = new_node(a, 167 /* LogicalAnd */, acc, a->leaves[k].id, &acc)) != SPVCOND_OK)
+                return r;
+        }
+        a->sets[s].id = acc;
+    }
+    return SPVCOND_OK;
+}
+
+/* The condition of a reach set: 0 when always true, else the id of the Or of its sets after
+ * absorption (a set whose leaves include another present set's leaves adds nothing). */
+static spvcond_result
+condition_of(struct annotate *a, const uint64_t *reach, uint32_t *out)
+{
+    *out = 0;
+    if (bitset_empty(reach, a->set_words) || bitset_test(reach, a->empty_set))
+        return SPVCOND_OK;
+    uint64_t *key = a->scratch + a->set_words;
+    memcpy(key, reach, a->set_words * sizeof(uint64_t));
+    for (size_t s = 0; s < a->set_count; s++) {
+        if (!bitset_test(key, s))
+            continue;
+        for (size_t t = 0; t < a->set_count; t++) {
+            if (t != s && bitset_test(key, t) && bitset_subset(a->sets[t].leaves, a->sets[s].leaves, a->leaf_words) &&
+                !(bitset_equal(a->sets[t].leaves, a->sets[s].leaves, a->leaf_words) && t > s)) {
+                key[s / 64] &= ~(UINT64_C(1) << (s % 64));
+                break;
+            }
+        }
+    }
+    for (size_t k = 0; k < a->or_count; k++) {
+        if (bitset_equal(a->ors[k].sets, key, a->set_words)) {
+            *out = a->ors[k].id;
+            return SPVCOND_OK;
+        }
+    }
+    uint32_t acc = 0;
+    spvcond_result r = SPVCOND_OK;
+    for (size_t s = 0; s < a->set_count && r == SPVCOND_OK; s++) {
+        if (!bitset_test(key, s))
+            continue;
+        if (!acc)
+            acc = a->sets[s].id;
+        else
+            r = new_node(a, 166 /* LogicalOr */, acc, a->sets[s].id, &acc);
+    }
+    if (r == SPVCOND_OK)
+        r = spvcond_grow(a->m->ctx, (void **)&a->ors, &a->or_cap, a->or_count + 1, sizeof(*a->ors));
+    uint64_t *copy = r == SPVCOND_OK ? spvcond_alloc_array(a->m->ctx, a->set_words, sizeof(uint64_t)) : NULL;
+    if (r == SPVCOND_OK && !copy)
+        r = spvcond_oom(a->m->ctx);
+    if (r != SPVCOND_OK)
+        return r;
+    memcpy(copy, key, a->set_words * sizeof(uint64_t));
+    a->ors[a->or_count++] = (struct or_node){copy, acc};
+    *out = acc;
+    return SPVCOND_OK;
+}
+
+static spvcond_result
+decorate(struct annotate *a, uint32_t target, uint32_t cond)
+{
+    uint32_t d[4] = {(4u << 16) | 71u, target, SPVCOND_DECORATION_CONDITIONAL, cond};
+    a->stats.decorations++;
+    return spvcond_edit_append_to_section(a->m, SPVCOND_SECTION_ANNOTATION, d, 4);
+}
+
+/* ---- module-level items: conditions from their users ---------------------------------------- */
+
+/* Items that may be guarded: OpExtInstImport and the types/constants/variables section. The sections
+ * between them (memory model .. annotations) only use items. */
+static bool
+is_global_item(const struct annotate *a, size_t i)
+{
+    const struct spvcond_module *m = a->m;
+    return (i >= m->section[SPVCOND_SECTION_EXTINST_IMPORT] && i < m->section[SPVCOND_SECTION_EXTINST_IMPORT + 1]) ||
+           (i >= m->section[SPVCOND_SECTION_GLOBAL] && i < m->section[SPVCOND_SECTION_FUNCTION]);
+}
+
+static uint64_t *
+global_cond(struct annotate *a, uint32_t id)
+{
+    size_t d = spvcond_def(a->m, id);
+    if (d == SIZE_MAX || !is_global_item(a, d))
+        return NULL;
+    return a->global_cond + (d - a->global_begin) * a->set_words;
+}
+
+struct user {
+    struct annotate *a;
+    const uint64_t *cond;
+};
+
+static spvcond_result
+add_user(void *user, size_t inst, uint32_t word, uint32_t id)
+{
+    struct user *u = user;
+    (void)inst;
+    (void)word;
+    uint64_t *c = global_cond(u->a, id);
+    if (c)
+        bitset_or(c, u->cond, u->a->set_words);
+    return SPVCOND_OK;
+}
+
+static bool
+may_carry_condition(const struct spvcond_module *m, size_t i)
+{
+    uint32_t op = spvcond_inst_opcode(m, i);
+    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
+    if (!gi || !gi->has_result)
+        return false;
+    const char *cls = spvcond_grammar_classes[gi->class_id];
+    return op == 11 || op == 59 || strcmp(cls, "Type-Declaration") == 0 || strcmp(cls, "Constant-Creation") == 0;
+}
+
+/* The condition under which instruction i is kept, as a reach set. */
+static const uint64_t *
+inst_cond(struct annotate *a, size_t i, const uint64_t *always)
+{
+    struct spvcond_module *m = a->m;
+    if (i >= m->section[SPVCOND_SECTION_FUNCTION]) {
+        const struct spvcond_function *f = spvcond_function_of_inst(m, i);
+        return f ? reach_of(a, (size_t)(f - m->functions)) : always;
+    }
+    if (is_global_item(a, i)) {
+        const uint64_t *c = a->global_cond + (i - a->global_begin) * a->set_words;
+        return bitset_empty(c, a->set_words) ? always : c;
+    }
+    const uint32_t *w = spvcond_inst_words(m, i);
+    uint32_t op = w[0] & 0xffffu;
+    size_t f = SIZE_MAX;
+    if (op == 15 || op == 16 || op == 331) /* entry point, execution modes: their function */
+        f = spvcond_callgraph_function(&a->g, m, w[op == 15 ? 2 : 1]);
+    if (f != SIZE_MAX)
+        return reach_of(a, f);
+    return always;
+}
+
+static spvcond_result
+global_conditions(struct annotate *a)
+{
+    struct spvcond_module *m = a->m;
+    a->global_begin = m->section[SPVCOND_SECTION_EXTINST_IMPORT];
+    a->global_end = m->section[SPVCOND_SECTION_FUNCTION];
+    a->global_cond = spvcond_alloc_array(m->ctx, (a->global_end - a->global_begin + 1) * a->set_words,
+                                         sizeof(uint64_t));
+    uint64_t *always = a->scratch + 2 * a->set_words;
+    if (!a->global_cond)
+        return spvcond_oom(m->ctx);
+    memset(always, 0, a->set_words * sizeof(uint64_t));
+    bitset_set(always, a->empty_set);
+    spvcond_result r = SPVCOND_OK;
+    /* Users in functions and at module level (names and decoration targets are not uses). */
+    for (size_t i = 0; i < m->inst_count && r == SPVCOND_OK; i++) {
+        if (is_global_item(a, i))
+            continue;
+        uint32_t op = spvcond_inst_opcode(m, i);
+        if (op == 5 || op == 6 || op == 74 || op == 75)
+            continue;
+        struct user u = {a, inst_cond(a, i, always)};
+        if (i >= m->section[SPVCOND_SECTION_ANNOTATION] && i < m->section[SPVCOND_SECTION_ANNOTATION + 1]) {
+            /* Decoration operands other than the target are used unconditionally. */
+            const uint32_t *w = spvcond_inst_words(m, i);
+            for (uint32_t k = 3; k < (w[0] >> 16) && op == 332; k++)
+                r = add_user(&u, i, k, w[k]);
+            continue;
+        }
+        r = spvcond_walk_ids(m, i, add_user, &u);
+    }
+    if (a->bool_type) {
+        uint64_t *c = global_cond(a, a->bool_type);
+        if (c)
+            bitset_or(c, always, a->set_words);
+    }
+    /* Then module-level items in reverse: users come after what they use. */
+    for (size_t i = a->global_end; i-- > a->global_begin && r == SPVCOND_OK;) {
+        if (!is_global_item(a, i))
+            continue;
+        uint64_t *c = a->global_cond + (i - a->global_begin) * a->set_words;
+        if (bitset_empty(c, a->set_words) || !may_carry_condition(m, i))
+            bitset_or(c, always, a->set_words); /* unused, or cannot be guarded: keep it, and what it uses */
+        struct user u = {a, c};
+        r = spvcond_walk_ids(m, i, add_user, &u);
+    }
+    return r;
+}
+
+/* ---- capabilities -------------------------------------------------------------------------- */
+
+struct cap_user {
+    struct annotate *a;
+    const uint64_t *always;
+};
+
+static spvcond_result
+note_capability(void *user, size_t inst, const uint32_t *caps, size_t count)
+{
+    struct cap_user *u = user;
+    struct annotate *a = u->a;
+    struct spvcond_module *m = a->m;
+    const uint64_t *cond = inst_cond(a, inst, u->always);
+    for (size_t c = 0; c < count; c++) {
+        for (size_t i = 0; i < m->section[SPVCOND_SECTION_CAPABILITY + 1]; i++) {
+            const uint32_t *w = spvcond_inst_words(m, i);
+            if ((w[0] & 0xffffu) == 17 && w[1] == caps[c]) {
+                a->cap_used[i] = 1;
+                bitset_or(a->cap_cond + i * a->set_words, cond, a->set_words);
+            }
+        }
+    }
+    return SPVCOND_OK;
+}
+
+static spvcond_result
+conditional_capabilities(struct annotate *a, bool *any)
+{
+    struct spvcond_module *m = a->m;
+    size_t ncap = m->section[SPVCOND_SECTION_CAPABILITY + 1];
+    a->cap_cond = spvcond_alloc_array(m->ctx, (ncap + 1) * a->set_words, sizeof(uint64_t));
+    a->cap_used = spvcond_alloc_array(m->ctx, ncap + 1, 1);
+    if (!a->cap_cond || !a->cap_used)
+        return spvcond_oom(m->ctx);
+    uint64_t *always = a->scratch + 2 * a->set_words;
+    struct cap_user u = {a, always};
+    spvcond_result r = SPVCOND_OK;
+    for (size_t i = 0; i < m->inst_count && r == SPVCOND_OK; i++)
+        r = spvcond_instruction_capabilities(m, i, note_capability, &u);
+    for (size_t i = 0; i < ncap && r == SPVCOND_OK; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        if ((w[0] & 0xffffu) != 17 || !a->cap_used[i])
+            continue; /* a capability we see no user of stays as it is */
+        uint32_t cond;
+        if ((r = condition_of(a, a->cap_cond + i * a->set_words, &cond)) != SPVCOND_OK || !cond)
+            continue;
+        uint32_t cc[3] = {(3u << 16) | SPVCOND_OP_CONDITIONAL_CAPABILITY, cond, w[1]};
+        r = spvcond_edit_replace(m, i, cc, 3);
+        a->stats.conditional_capabilities++;
+        *any = true;
+    }
+    return r;
+}
+
+/* ---- the pass ------------------------------------------------------------------------------- */
+
+static spvcond_result
+refuse_annotated(struct spvcond_module *m)
+{
+    for (size_t i = 0; i < m->section[SPVCOND_SECTION_ANNOTATION + 1]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = w[0] & 0xffffu;
+        bool uses = op == SPVCOND_OP_CONDITIONAL_CAPABILITY || op == SPVCOND_OP_CONDITIONAL_EXTENSION ||
+                    op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT ||
+                    (op == 17 && (w[1] == SPVCOND_CAP_SPEC_CONDITIONAL || w[1] == SPVCOND_CAP_FUNCTION_VARIANTS)) ||
+                    ((op == 71 || op == 332) && w[2] == SPVCOND_DECORATION_CONDITIONAL);
+        if (uses)
+            return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, i, 0,
+                                     "the module already uses SPV_INTEL_function_variants; annotating it again is "
+                                     "refused (specialize it first, or annotate the original)");
+    }
+    return SPVCOND_OK;
+}
+
+static spvcond_result
+run(struct annotate *a)
+{
+    struct spvcond_module *m = a->m;
+    spvcond_context *ctx = m->ctx;
+    size_t nf = m->function_count;
+    spvcond_result r;
+    if ((r = refuse_annotated(m)) != SPVCOND_OK || (r = spvcond_callgraph_build(m, &a->g)) != SPVCOND_OK ||
+        (r = spvcond_infer(m, &a->g, !(a->o->flags & SPVCOND_ANNOTATE_NO_INFERENCE), &a->inf)) != SPVCOND_OK)
+        return r;
+    a->is_root = spvcond_alloc_array(ctx, nf + 1, 1);
+    a->root_set = spvcond_alloc_array(ctx, nf + 1, sizeof(uint32_t));
+    a->declared = spvcond_alloc_array(ctx, nf + 1, sizeof(*a->declared));
+    a->has_declared = spvcond_alloc_array(ctx, nf + 1, 1);
+    a->wg = spvcond_alloc_array(ctx, nf + 1, sizeof(*a->wg));
+    a->sg = spvcond_alloc_array(ctx, nf + 1, sizeof(uint32_t));
+    if (!a->is_root || !a->root_set || !a->declared || !a->has_declared || !a->wg || !a->sg)
+        return spvcond_oom(ctx);
+    if ((r = apply_stated_requirements(a)) != SPVCOND_OK)
+        return r;
+    spvcond_infer_propagate(m, &a->g, &a->inf);
+    if ((r = find_roots(a)) != SPVCOND_OK || (r = build_sets(a)) != SPVCOND_OK)
+        return r;
+    a->scratch = spvcond_alloc_array(ctx, 3 * a->set_words, sizeof(uint64_t));
+    if (!a->scratch)
+        return spvcond_oom(ctx);
+    if ((r = propagate_reach(a)) != SPVCOND_OK)
+        return r;
+
+    /* Nothing conditional at all: leave the module untouched. */
+    bool any = false;
+    for (size_t f = 0; f < nf && !any; f++)
+        any = !bitset_test(reach_of(a, f), a->empty_set);
+    if (!any)
+        return SPVCOND_OK;
+
+    for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION] && !a->bool_type; i++)
+        if (spvcond_inst_opcode(m, i) == 20)
+            a->bool_type = spvcond_inst_words(m, i)[1];
+    if (!a->bool_type) {
+        if ((r = spvcond_edit_new_id(m, &a->bool_type)) != SPVCOND_OK)
+            return r;
+        uint32_t t[2] = {(2u << 16) | 20u, a->bool_type};
+        if ((r = push_words(a, t, 2)) != SPVCOND_OK)
+            return r;
+    }
+    if ((r = global_conditions(a)) != SPVCOND_OK || (r = emit_leaves_and_sets(a)) != SPVCOND_OK)
+        return r;
+
+    /* Functions, and kernels' entry points. */
+    for (size_t f = 0; f < nf; f++) {
+        uint32_t cond;
+        if ((r = condition_of(a, reach_of(a, f), &cond)) != SPVCOND_OK)
+            return r;
+        if (a->is_root[f] && cond)
+            a->stats.conditional_roots++;
+        if (!cond)
+            continue;
+        a->stats.conditional_functions++;
+        if ((r = decorate(a, m->functions[f].id, cond)) != SPVCOND_OK)
+            return r;
+    }
+    for (size_t k = 0; k < m->entry_point_count; k++) {
+        size_t i = m->entry_points[k];
+        const uint32_t *w = spvcond_inst_words(m, i);
+        size_t f = spvcond_callgraph_function(&a->g, m, w[2]);
+        uint32_t cond, wc = w[0] >> 16;
+        if (f == SIZE_MAX || (r = condition_of(a, reach_of(a, f), &cond)) != SPVCOND_OK || !cond) {
+            if (r != SPVCOND_OK)
+                return r;
+            continue;
+        }
+        uint32_t *cw = spvcond_alloc(ctx, (wc + 1) * sizeof(uint32_t));
+        if (!cw)
+            return spvcond_oom(ctx);
+        cw[0] = ((wc + 1) << 16) | SPVCOND_OP_CONDITIONAL_ENTRY_POINT;
+        cw[1] = cond;
+        memcpy(cw + 2, w + 1, (wc - 1) * sizeof(uint32_t));
+        r = spvcond_edit_replace(m, i, cw, wc + 1);
+        spvcond_dealloc(ctx, cw);
+        if (r != SPVCOND_OK)
+            return r;
+        a->stats.conditional_entry_points++;
+    }
+    /* Types, constants, variables and imports that only conditional code uses. */
+    for (size_t i = a->global_begin; i < a->global_end; i++) {
+        if (!is_global_item(a, i) || !may_carry_condition(m, i))
+            continue;
+        uint32_t cond;
+        if ((r = condition_of(a, a->global_cond + (i - a->global_begin) * a->set_words, &cond)) != SPVCOND_OK)
+            return r;
+        if (!cond)
+            continue;
+        const uint32_t *w = spvcond_inst_words(m, i);
+        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(w[0] & 0xffffu);
+        if ((r = decorate(a, w[gi->has_type ? 2 : 1], cond)) != SPVCOND_OK)
+            return r;
+        a->stats.conditional_globals++;
+    }
+    bool caps = false;
+    if ((r = conditional_capabilities(a, &caps)) != SPVCOND_OK)
+        return r;
+
+    /* The extension's declarations, then the condition constants at the end of the constants. */
+    uint32_t cap[2] = {(2u << 16) | 17u, SPVCOND_CAP_SPEC_CONDITIONAL};
+    uint32_t ext[16];
+    uint32_t ext_words = 1 + spvcond_encode_string(SPVCOND_EXTENSION_NAME, ext + 1, 15);
+    ext[0] = (ext_words << 16) | 10u;
+    if ((r = spvcond_edit_insert(m, 0, cap, 2)) != SPVCOND_OK ||
+        (r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_EXTENSION, ext, ext_words)) != SPVCOND_OK ||
+        (r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_GLOBAL, a->defer, (uint32_t)a->defer_len)) != SPVCOND_OK)
+        return r;
+    return SPVCOND_OK;
+}
+
+static void
+release(struct annotate *a)
+{
+    struct spvcond_module *m = a->m;
+    spvcond_context *ctx = m->ctx;
+    spvcond_callgraph_release(m, &a->g);
+    spvcond_inference_release(m, &a->inf);
+    spvcond_dealloc(ctx, a->is_root);
+    spvcond_dealloc(ctx, a->root_set);
+    spvcond_dealloc(ctx, a->declared);
+    spvcond_dealloc(ctx, a->has_declared);
+    spvcond_dealloc(ctx, a->wg);
+    spvcond_dealloc(ctx, a->sg);
+    spvcond_dealloc(ctx, a->leaves);
+    for (size_t s = 0; s < a->set_count; s++)
+        spvcond_dealloc(ctx, a->sets[s].leaves);
+    spvcond_dealloc(ctx, a->sets);
+    for (size_t k = 0; k < a->or_count; k++)
+        spvcond_dealloc(ctx, a->ors[k].sets);
+    spvcond_dealloc(ctx, a->ors);
+    spvcond_dealloc(ctx, a->reach);
+    spvcond_dealloc(ctx, a->global_cond);
+    spvcond_dealloc(ctx, a->cap_cond);
+    spvcond_dealloc(ctx, a->cap_used);
+    spvcond_dealloc(ctx, a->scratch);
+    spvcond_dealloc(ctx, a->defer);
+}
+
+spvcond_result
+spvcond_annotate(spvcond_module *m, const spvcond_annotate_options *o, spvcond_annotate_stats *stats)
+{
+    if (!m || !o || (o->requirement_count && !o->requirements))
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if (o->flags & ~SPVCOND_ANNOTATE_NO_INFERENCE)
+        return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                              "unknown annotate flags 0x%x", o->flags & ~SPVCOND_ANNOTATE_NO_INFERENCE);
+    if (m->edits.count)
+        return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                              "the module already has edits: emit it and parse the result before annotating");
+    if (m->opaque_count)
+        return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, m->first_opaque, 0,
+                                 "cannot annotate: this instruction (or an operand of it) is unknown to our grammar");
+    struct annotate a;
+    memset(&a, 0, sizeof(a));
+    a.m = m;
+    a.o = o;
+    a.next_spec_id = o->spec_id_base ? o->spec_id_base : DEFAULT_SPEC_ID_BASE;
+    spvcond_result r = run(&a);
+    if (r == SPVCOND_OK && stats)
+        *stats = a.stats;
+    if (r != SPVCOND_OK) {
+        uint32_t bound = m->bound;
+        spvcond_edits_release(m);
+        m->edits.bound = bound;
+    }
+    release(&a);
+    return r;
+}

@@ -1,0 +1,116 @@
+#include "capabilities.h"
+
+#include "operands.h"
+
+#define CAP_FLOAT16 9u
+#define CAP_FLOAT64 10u
+#define CAP_INT64 11u
+#define CAP_INT64_ATOMICS 12u
+#define CAP_IMAGE_BASIC 13u
+#define CAP_VECTOR16 7u
+#define CAP_FLOAT16_BUFFER 8u
+#define CAP_INT16 22u
+#define CAP_INT8 39u
+
+bool
+spvcond_is_atomic_opcode(uint32_t op)
+{
+    return op >= 227 && op <= 242; /* OpAtomicLoad .. OpAtomicXor */
+}
+
+struct walk {
+    spvcond_capability_fn fn;
+    void *user;
+    size_t inst;
+};
+
+static spvcond_result
+operand_caps(void *user, const uint32_t *words, const struct spvcond_operand *op)
+{
+    struct walk *k = user;
+    if (op->operand_class != SPVCOND_OC_VALUE_ENUM && op->operand_class != SPVCOND_OC_BIT_ENUM)
+        return SPVCOND_OK;
+    uint32_t v = words[op->word];
+    if (op->operand_class == SPVCOND_OC_VALUE_ENUM) {
+        const struct spvcond_grammar_enumerant *e = spvcond_grammar_enumerant(op->kind, v);
+        if (e && e->cap_count)
+            return k->fn(k->user, k->inst, spvcond_grammar_capabilities + e->first_cap, e->cap_count);
+        return SPVCOND_OK;
+    }
+    for (uint32_t bit = 0; bit < 32; bit++) {
+        if (!(v & (1u << bit)))
+            continue;
+        const struct spvcond_grammar_enumerant *e = spvcond_grammar_enumerant(op->kind, 1u << bit);
+        if (e && e->cap_count) {
+            spvcond_result r = k->fn(k->user, k->inst, spvcond_grammar_capabilities + e->first_cap, e->cap_count);
+            if (r != SPVCOND_OK)
+                return r;
+        }
+    }
+    return SPVCOND_OK;
+}
+
+static spvcond_result
+one(struct walk *k, uint32_t cap)
+{
+    return k->fn(k->user, k->inst, &cap, 1);
+}
+
+/* Width of the integer a pointer points to, or of the integer itself. */
+static uint32_t
+int_width_through_pointer(const struct spvcond_module *m, uint32_t type)
+{
+    size_t d = spvcond_def(m, type);
+    if (d != SIZE_MAX && spvcond_inst_opcode(m, d) == 32 /* OpTypePointer */)
+        type = spvcond_inst_words(m, d)[3];
+    return spvcond_def_opcode(m, type) == 21 ? spvcond_scalar_width(m, type) : 0;
+}
+
+spvcond_result
+spvcond_instruction_capabilities(const struct spvcond_module *m, size_t i, spvcond_capability_fn fn, void *user)
+{
+    struct walk k = {fn, user, i};
+    const uint32_t *w = spvcond_inst_words(m, i);
+    uint32_t op = w[0] & 0xffffu, wc = w[0] >> 16;
+    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
+    spvcond_result r = SPVCOND_OK;
+    if (gi && gi->cap_count)
+        r = fn(user, i, spvcond_grammar_capabilities + gi->first_cap, gi->cap_count);
+    if (r == SPVCOND_OK)
+        r = spvcond_walk_operands(m, i, operand_caps, &k);
+    if (r != SPVCOND_OK)
+        return r;
+    switch (op) {
+    case 21: /* OpTypeInt */
+        if (wc >= 3 && w[2] == 64)
+            return one(&k, CAP_INT64);
+        if (wc >= 3 && w[2] == 16)
+            return one(&k, CAP_INT16);
+        if (wc >= 3 && w[2] == 8)
+            return one(&k, CAP_INT8);
+        return SPVCOND_OK;
+    case 22: /* OpTypeFloat */
+        if (wc >= 3 && w[2] == 64)
+            return one(&k, CAP_FLOAT64);
+        if (wc >= 3 && w[2] == 16) {
+            static const uint32_t half[2] = {CAP_FLOAT16, CAP_FLOAT16_BUFFER};
+            return fn(user, i, half, 2);
+        }
+        return SPVCOND_OK;
+    case 23: /* OpTypeVector */
+        return wc >= 4 && (w[3] == 8 || w[3] == 16) ? one(&k, CAP_VECTOR16) : SPVCOND_OK;
+    case 25: case 26: case 27: /* OpTypeImage, OpTypeSampler, OpTypeSampledImage */
+        return one(&k, CAP_IMAGE_BASIC);
+    default:
+        break;
+    }
+    if (spvcond_is_atomic_opcode(op) && wc >= 4) {
+        /* OpAtomicStore has no result: its pointer is word 1. Others: the result type. */
+        size_t ptr = spvcond_def(m, w[1]);
+        uint32_t type = op != 228 ? w[1] : ptr != SIZE_MAX && spvcond_inst_word_count(m, ptr) > 1
+                                               ? spvcond_inst_words(m, ptr)[1] : 0;
+        if (type && int_width_through_pointer(m, type) == 64)
+            return one(&k, CAP_INT64_ATOMICS);
+    }
+    return SPVCOND_OK;
+}

@@ -1,0 +1,47 @@
+/* What each function uses, inferred from its instructions (spec/annotate.md has the table), and the
+ * call graph's strongly connected components so recursion is handled without fixpoints. */
+#ifndef SPVCOND_INFER_H
+#define SPVCOND_INFER_H
+
+#include "callgraph.h"
+
+typedef struct spvcond_aspects {
+    uint64_t bits[2]; /* aspect numbers 0..127 */
+} spvcond_aspects;
+
+struct spvcond_inference {
+    spvcond_aspects *own;  /* per function */
+    spvcond_aspects *used; /* per function: own and everything its callees use */
+    uint32_t *scc_of;      /* per function */
+    uint32_t *scc_members; /* functions grouped by component, components callees-first */
+    uint32_t *scc_start;   /* scc_count + 1 */
+    size_t scc_count;
+};
+
+spvcond_result spvcond_infer(const struct spvcond_module *m, const struct spvcond_callgraph *g, bool infer,
+                             struct spvcond_inference *out);
+/* Propagate own[] into used[] (callers get their callees'), after own[] was amended. */
+void spvcond_infer_propagate(const struct spvcond_module *m, const struct spvcond_callgraph *g,
+                             struct spvcond_inference *inf);
+void spvcond_inference_release(const struct spvcond_module *m, struct spvcond_inference *inf);
+
+static inline void
+spvcond_aspects_add(spvcond_aspects *a, uint32_t aspect)
+{
+    a->bits[aspect / 64] |= UINT64_C(1) << (aspect % 64);
+}
+
+static inline bool
+spvcond_aspects_has(const spvcond_aspects *a, uint32_t aspect)
+{
+    return (a->bits[aspect / 64] >> (aspect % 64)) & 1;
+}
+
+/* The type-derived facts used for inference, per type id. */
+enum {
+    SPVCOND_TYPE_FP64 = 1,  /* contains a 64-bit float, also behind pointers */
+    SPVCOND_TYPE_FP16 = 2,  /* a 16-bit float value (not only behind a pointer: half storage is core) */
+    SPVCOND_TYPE_IMAGE = 4, /* an image, sampler or sampled image */
+};
+
+#endif
