@@ -516,7 +516,10 @@ may_carry_condition(const struct spvcond_module *m, size_t i)
     if (!gi || !gi->has_result)
         return false;
     const char *cls = spvcond_grammar_classes[gi->class_id];
-    return op == 11 || op == 59 || strcmp(cls, "Type-Declaration") == 0 || strcmp(cls, "Constant-Creation") == 0;
+    /* OpUndef is not in rev 0.13's list of targets, but the translator accepts it and it is a constant
+     * in all but name; spec/annotate.md explains why we guard it. */
+    return op == 1 || op == 11 || op == 59 || strcmp(cls, "Type-Declaration") == 0 ||
+           strcmp(cls, "Constant-Creation") == 0;
 }
 
 /* The condition under which instruction i is kept, as a reach set. */
