@@ -106,7 +106,7 @@ eval_op(struct eval *e, const uint32_t *w, uint32_t wc, uint32_t width)
         /* Operands were checked by the reader: in range and defined. */
         uint8_t st = e->v->state[arg];
         if (st == SPVCOND_VALUE_UNDEFINED) {
-            set_undefined(e, id, SPVCOND_UNDEF_OPERAND);
+            set_undefined(e, id, e->v->value[arg]); /* keep the original reason */
             return;
         }
         if (st != SPVCOND_VALUE_KNOWN)
@@ -305,7 +305,7 @@ spvcond_condition_value(const struct spvcond_module *m, const struct spvcond_val
         return SPVCOND_OK;
     case SPVCOND_VALUE_UNDEFINED: {
         static const char *const why[] = {"?", "a division by zero", "a shift by at least the operand width",
-                                          "a signed division overflow", "an undefined operand"};
+                                          "a signed division overflow"};
         uint64_t r = v->value[id];
         return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, user, id,
                                  "condition %%%u is undefined: its tree contains %s", id,

@@ -21,7 +21,6 @@ enum {
     SPVCOND_UNDEF_DIVISION_BY_ZERO = 1,
     SPVCOND_UNDEF_SHIFT_TOO_WIDE,
     SPVCOND_UNDEF_OVERFLOW,  /* INT_MIN / -1 */
-    SPVCOND_UNDEF_OPERAND,   /* an operand is itself undefined */
 };
 
 spvcond_result spvcond_evaluate(const struct spvcond_module *m, spvcond_spec_value *values, size_t value_count,

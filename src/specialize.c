@@ -502,13 +502,12 @@ reason_text(struct spec *s, uint32_t id, char *buf, size_t n)
         return SPVCOND_OK;
     }
     const uint32_t *w = spvcond_inst_words(m, why - 1);
-    size_t def = spvcond_def(m, id);
-    const struct spvcond_function *f = def != SIZE_MAX ? spvcond_function_of_inst(m, def) : NULL;
     uint32_t op = w[0] & 0xffffu;
-    uint32_t cond = (op == OP_DECORATE || op == OP_DECORATE_ID) ? w[3] : w[1];
-    if (f && f->id != id)
+    bool decoration = op == OP_DECORATE || op == OP_DECORATE_ID;
+    uint32_t cond = decoration ? w[3] : w[1];
+    if (decoration && w[1] != id)
         snprintf(buf, n, "it is defined in function %%%u, removed because its ConditionalINTEL condition %%%u is false",
-                 f->id, cond);
+                 w[1], cond);
     else
         snprintf(buf, n, "it carries ConditionalINTEL %%%u, which is false (instruction %u)", cond, why - 1);
     return SPVCOND_OK;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 static const char *
 env_or_die(const char *name)
@@ -121,4 +122,49 @@ write_words(const char *path, const uint32_t *words, size_t count)
     cr_assert(f != NULL, "cannot create %s", path);
     cr_assert(fwrite(words, 4, count, f) == count);
     fclose(f);
+}
+
+int
+spirv_val(const uint32_t *words, size_t count, const char *target_env, char **out)
+{
+    char path[256], cmd[600];
+    static int serial;
+    snprintf(path, sizeof(path), "/tmp/spvcond-val-%d-%d.spv", (int)getpid(), serial++);
+    write_words(path, words, count);
+    snprintf(cmd, sizeof(cmd), "%s --target-env %s %s 2>&1", getenv("SPIRV_VAL"), target_env, path);
+    int rc = run_capture(cmd, out);
+    remove(path);
+    return rc;
+}
+
+uint32_t
+function_named(const spvcond_module *m, const char *name)
+{
+    for (size_t f = 0; f < m->function_count; f++) {
+        uint32_t b, e;
+        spvcond_refs_range(&m->names, m->functions[f].id, &b, &e);
+        for (uint32_t k = b; k < e; k++)
+            if (spvcond_inst_opcode(m, m->names.inst[k]) == 5 && strcmp(spvcond_inst_string(m, m->names.inst[k], 2), name) == 0)
+                return m->functions[f].id;
+    }
+    return 0;
+}
+
+spvcond_module *
+parse_or_die(spvcond_context *ctx, const uint32_t *words, size_t count)
+{
+    spvcond_module *m = NULL;
+    spvcond_result r = spvcond_module_parse(ctx, words, count, 0, &m);
+    const spvcond_diag *d = spvcond_context_first_error(ctx);
+    cr_assert_eq(r, SPVCOND_OK, "parse failed: %s", d ? d->message : "?");
+    return m;
+}
+
+size_t
+count_opcode(const spvcond_module *m, uint32_t opcode)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m->inst_count; i++)
+        n += spvcond_inst_opcode(m, i) == opcode;
+    return n;
 }

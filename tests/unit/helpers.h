@@ -23,4 +23,14 @@ size_t count_lines_with(const char *text, const char *needle);
 /* Write words to a file. */
 void write_words(const char *path, const uint32_t *words, size_t count);
 
+
+
+/* Run Debian's spirv-val on words; returns its exit status, with its output in *out (may be NULL). */
+int spirv_val(const uint32_t *words, size_t count, const char *target_env, char **out);
+/* The id of the function named `name` by OpName, or 0. */
+uint32_t function_named(const spvcond_module *m, const char *name);
+/* Parse words (asserting success) with the given context. */
+spvcond_module *parse_or_die(spvcond_context *ctx, const uint32_t *words, size_t count);
+/* Count instructions with an opcode. */
+size_t count_opcode(const spvcond_module *m, uint32_t opcode);
 #endif

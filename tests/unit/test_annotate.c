@@ -1,0 +1,257 @@
+/* The producer on modules with known answers. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+
+struct annotated {
+    spvcond_result code;
+    spvcond_context *ctx;
+    spvcond_module *out;
+    uint32_t *words;
+    size_t count;
+    spvcond_annotate_stats stats;
+    char message[SPVCOND_DIAG_MESSAGE_SIZE];
+};
+
+static struct annotated
+annotate_file(const char *path, const spvcond_annotate_options *o)
+{
+    struct annotated a;
+    memset(&a, 0, sizeof(a));
+    spvcond_module *m = load_module(path, &a.ctx);
+    a.code = spvcond_annotate(m, o, &a.stats);
+    if (a.code == SPVCOND_OK) {
+        cr_assert_eq(spvcond_module_emit(m, &a.words, &a.count), SPVCOND_OK);
+        a.out = parse_or_die(a.ctx, a.words, a.count);
+    } else {
+        memcpy(a.message, spvcond_context_first_error(a.ctx)->message, sizeof(a.message));
+    }
+    spvcond_module_destroy(m);
+    return a;
+}
+
+static void
+release(struct annotated *a)
+{
+    spvcond_module_destroy(a->out);
+    spvcond_free(a->ctx, a->words);
+    spvcond_context_destroy(a->ctx);
+}
+
+static const char *
+name_of(const spvcond_module *m, uint32_t id)
+{
+    uint32_t b, e;
+    spvcond_refs_range(&m->names, id, &b, &e);
+    for (uint32_t k = b; k < e; k++)
+        if (spvcond_inst_opcode(m, m->names.inst[k]) == 5)
+            return spvcond_inst_string(m, m->names.inst[k], 2);
+    return NULL;
+}
+
+/* A condition as text: leaves by name ("fp64"), And as '&', Or as '|'. */
+static void
+describe(const spvcond_module *m, uint32_t id, char *buf, size_t n)
+{
+    const uint32_t *w = spvcond_inst_words(m, spvcond_def(m, id));
+    if ((w[0] & 0xffff) == 48) {
+        const char *name = name_of(m, id);
+        cr_assert_not_null(name, "leaf %%%u has no name", id);
+        const char *dot = strrchr(name, '.');
+        snprintf(buf, n, "%s", strncmp(name, "spvcond.aspect.", 15) == 0 ? name + 15 : dot ? name + 8 : name);
+        return;
+    }
+    cr_assert_eq(w[0] & 0xffff, 52, "condition %%%u is not a spec constant tree", id);
+    char l[128], r[128];
+    describe(m, w[4], l, sizeof(l));
+    describe(m, w[5], r, sizeof(r));
+    snprintf(buf, n, "%s%s%s", l, w[3] == 167 ? "&" : "|", r);
+}
+
+/* The condition on a function, described; "" when it has none. */
+static const char *
+condition_of(const spvcond_module *m, const char *function)
+{
+    static char buf[256];
+    uint32_t id = function_named(m, function);
+    cr_assert_neq(id, 0, "no function %s", function);
+    uint32_t b, e;
+    spvcond_refs_range(&m->decorations, id, &b, &e);
+    for (uint32_t k = b; k < e; k++) {
+        const uint32_t *w = spvcond_inst_words(m, m->decorations.inst[k]);
+        if ((w[0] & 0xffff) == 71 && w[2] == 6247) {
+            describe(m, w[3], buf, sizeof(buf));
+            return buf;
+        }
+    }
+    return "";
+}
+
+Test(annotate, known_answers)
+{
+    spvcond_annotate_options o = {0};
+    struct annotated a = annotate_file(fixture("annotate_graph"), &o);
+    cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
+    static const struct { const char *fn, *cond; } want[] = {
+        {"k_double", "fp64"}, {"a", "fp64"}, {"b", "fp64"}, {"c", "fp64"}, {"rec", "fp64"},
+        {"k_half", "fp16"}, {"ext", "fp16"}, {"h", "fp64|fp16"}, {"k_sg", "reqd_sub_group_size.16"},
+        {"k_plain", ""}, {"p", ""},
+    };
+    for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++)
+        cr_assert_str_eq(condition_of(a.out, want[k].fn), want[k].cond, "function %s", want[k].fn);
+    cr_assert_eq(a.stats.roots, 4);
+    cr_assert_eq(a.stats.conditional_roots, 3);
+    cr_assert_eq(a.stats.requirements, 3);
+    cr_assert_eq(a.stats.conditional_entry_points, 3);
+    cr_assert_eq(count_opcode(a.out, 6249), 3);
+    cr_assert_eq(count_opcode(a.out, 15), 1, "k_plain keeps a plain entry point");
+    /* Float64 and Float16 become conditional; SpecConditionalINTEL comes before any conditional one. */
+    bool seen_spec_conditional = false;
+    size_t conditional_caps = 0;
+    for (size_t i = 0; i < a.out->inst_count; i++) {
+        const uint32_t *w = spvcond_inst_words(a.out, i);
+        if ((w[0] & 0xffff) == 17 && w[1] == 6245)
+            seen_spec_conditional = true;
+        if ((w[0] & 0xffff) == 6250) {
+            cr_assert(seen_spec_conditional);
+            conditional_caps++;
+        }
+    }
+    cr_assert_geq(conditional_caps, 2);
+    release(&a);
+}
+
+Test(annotate, seed_example_two_aspects)
+{
+    /* The seed's worked example: a kernel requiring A1 and A2 gets two SpecId'd OpSpecConstantTrue,
+     * one LogicalAnd, and ConditionalINTEL on its function. */
+    static const uint32_t aspects[2] = {1, 2};
+    spvcond_function_requirements req = {"k_plain", aspects, 2, false, NULL, 0, {0, 0, 0}, 0};
+    spvcond_annotate_options o = {100, &req, 1, SPVCOND_ANNOTATE_NO_INFERENCE};
+    struct annotated a = annotate_file(fixture("annotate_graph"), &o);
+    cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
+    cr_assert_str_eq(condition_of(a.out, "k_plain"), "cpu&gpu");
+    cr_assert_str_eq(condition_of(a.out, "p"), "cpu&gpu");
+    /* k_sg still has its execution mode requirement; the others have none without inference. */
+    cr_assert_str_eq(condition_of(a.out, "k_double"), "");
+    cr_assert_eq(count_opcode(a.out, 48), 3);
+    cr_assert_eq(count_opcode(a.out, 52), 1, "one LogicalAnd");
+    cr_assert_eq(a.out->spec_id_count, 3);
+    cr_assert_eq(a.out->spec_ids[0].spec_id, 100, "SpecIds start at the base");
+    cr_assert_eq(a.out->spec_ids[1].spec_id, 101);
+    release(&a);
+}
+
+Test(annotate, declared_requirements_replace_inferred_ones_with_a_warning)
+{
+    static const uint32_t fp16[1] = {5};
+    spvcond_function_requirements req = {"k_double", NULL, 0, true, fp16, 1, {0, 0, 0}, 0};
+    spvcond_annotate_options o = {0, &req, 1, 0};
+    struct annotated a = annotate_file(fixture("annotate_graph"), &o);
+    cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
+    cr_assert_str_eq(condition_of(a.out, "k_double"), "fp16");
+    cr_assert_geq(spvcond_context_warning_count(a.ctx), 1, "uses fp64 but declares only fp16");
+    release(&a);
+}
+
+Test(annotate, stated_sizes)
+{
+    spvcond_function_requirements req = {"k_plain", NULL, 0, false, NULL, 0, {8, 4, 1}, 32};
+    spvcond_annotate_options o = {0, &req, 1, 0};
+    struct annotated a = annotate_file(fixture("annotate_graph"), &o);
+    cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
+    cr_assert_str_eq(condition_of(a.out, "k_plain"), "reqd_work_group_size.8.4.1&reqd_sub_group_size.32");
+    release(&a);
+}
+
+Test(annotate, unknown_function_is_an_error)
+{
+    spvcond_function_requirements req = {"nope", NULL, 0, false, NULL, 0, {0, 0, 0}, 0};
+    spvcond_annotate_options o = {0, &req, 1, 0};
+    struct annotated a = annotate_file(fixture("annotate_graph"), &o);
+    cr_assert_eq(a.code, SPVCOND_ERROR_NOT_FOUND);
+    cr_assert(strstr(a.message, "'nope'") != NULL, "%s", a.message);
+    release(&a);
+}
+
+Test(annotate, existing_spec_ids_are_skipped)
+{
+    spvcond_annotate_options o = {7, NULL, 0, 0};
+    struct annotated a = annotate_file(fixture("kernels_fp64"), &o);
+    cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
+    release(&a);
+    /* eval_conditions uses SpecIds 7, 8, 9 and 50 but is already annotated: use spec_constant_op's ids
+     * (7, 8, 100, 101) with a base of 100 on a module that has conditions to emit. */
+    spvcond_context *ctx;
+    spvcond_module *m = load_module(fixture("kernels_fp64"), &ctx);
+    o.spec_id_base = 0xFF747468; /* the next one is reserved for ITT */
+    spvcond_annotate_stats st;
+    cr_assert_eq(spvcond_annotate(m, &o, &st), SPVCOND_OK);
+    uint32_t *w;
+    size_t n;
+    cr_assert_eq(spvcond_module_emit(m, &w, &n), SPVCOND_OK);
+    spvcond_module *out = parse_or_die(ctx, w, n);
+    cr_assert_eq(out->spec_id_count, 2);
+    cr_assert_eq(out->spec_ids[0].spec_id, 0xFF747468u);
+    cr_assert_eq(out->spec_ids[1].spec_id, 0xFF74746Au, "0xFF747469 is reserved");
+    spvcond_module_destroy(out);
+    spvcond_free(ctx, w);
+    destroy_module(m, ctx);
+}
+
+Test(annotate, refuses_an_annotated_module)
+{
+    spvcond_annotate_options o = {0};
+    struct annotated a = annotate_file(fixture("conditional_capability"), &o);
+    cr_assert_eq(a.code, SPVCOND_ERROR_UNSUPPORTED);
+    cr_assert(strstr(a.message, "already uses SPV_INTEL_function_variants") != NULL, "%s", a.message);
+    release(&a);
+    /* And its own output. */
+    struct annotated first = annotate_file(fixture("kernels_fp64"), &o);
+    cr_assert_eq(first.code, SPVCOND_OK);
+    spvcond_module *again = parse_or_die(first.ctx, first.words, first.count);
+    cr_assert_eq(spvcond_annotate(again, &o, NULL), SPVCOND_ERROR_UNSUPPORTED);
+    spvcond_module_destroy(again);
+    release(&first);
+}
+
+Test(annotate, nothing_to_guard_leaves_the_module_alone)
+{
+    spvcond_annotate_options o = {0};
+    struct annotated a = annotate_file(fixture("group_decorations"), &o);
+    cr_assert_eq(a.code, SPVCOND_OK);
+    size_t n;
+    uint32_t *in = read_words(fixture("group_decorations"), &n);
+    cr_assert(a.count == n && memcmp(a.words, in, n * 4) == 0);
+    free(in);
+    release(&a);
+}
+
+/* Every assignment of the leaves specializes into a module spirv-val accepts. */
+Test(annotate, every_assignment_specializes_validly)
+{
+    spvcond_annotate_options o = {0};
+    struct annotated a = annotate_file(fixture("annotate_graph"), &o);
+    cr_assert_eq(a.code, SPVCOND_OK);
+    size_t leaves = a.out->spec_id_count;
+    for (uint32_t bits = 0; bits < (1u << leaves); bits++) {
+        spvcond_spec_value v[8];
+        for (size_t k = 0; k < leaves; k++)
+            v[k] = (spvcond_spec_value){a.out->spec_ids[k].spec_id, (bits >> k) & 1, false};
+        spvcond_module *m = parse_or_die(a.ctx, a.words, a.count);
+        spvcond_specialize_options so = {v, leaves, NULL, SPVCOND_SPECIALIZE_STRICT};
+        cr_assert_eq(spvcond_specialize(m, &so, NULL), SPVCOND_OK, "assignment %u", bits);
+        uint32_t *w;
+        size_t n;
+        cr_assert_eq(spvcond_module_emit(m, &w, &n), SPVCOND_OK);
+        char *val;
+        cr_assert_eq(spirv_val(w, n, "spv1.2", &val), 0, "assignment %u: %s", bits, val);
+        free(val);
+        spvcond_free(a.ctx, w);
+        spvcond_module_destroy(m);
+    }
+    release(&a);
+}

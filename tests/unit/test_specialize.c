@@ -1,0 +1,281 @@
+/* The consumer on hand-written modules with known answers (extension.md 2 and 4.3-4.4). */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+
+struct result {
+    spvcond_result code;
+    spvcond_context *ctx;
+    spvcond_module *out;   /* the specialized module, parsed back; NULL on failure */
+    uint32_t *words;
+    size_t count;
+    spvcond_specialize_stats stats;
+    char message[SPVCOND_DIAG_MESSAGE_SIZE];
+};
+
+static struct result
+specialize(const char *name, spvcond_spec_value *values, size_t n, const spvcond_fnvar_device *device,
+           uint32_t flags)
+{
+    struct result res;
+    memset(&res, 0, sizeof(res));
+    spvcond_module *m = load_module(fixture(name), &res.ctx);
+    spvcond_specialize_options o = {values, n, device, flags};
+    res.code = spvcond_specialize(m, &o, &res.stats);
+    if (res.code == SPVCOND_OK) {
+        cr_assert_eq(spvcond_module_emit(m, &res.words, &res.count), SPVCOND_OK);
+        res.out = parse_or_die(res.ctx, res.words, res.count);
+        char *val;
+        int rc = spirv_val(res.words, res.count, "spv1.2", &val);
+        cr_assert_eq(rc, 0, "%s: spirv-val rejects the specialized module: %s", name, val);
+        free(val);
+    } else {
+        const spvcond_diag *d = spvcond_context_first_error(res.ctx);
+        cr_assert_not_null(d, "a failure must come with a diagnostic");
+        memcpy(res.message, d->message, sizeof(res.message));
+        /* Nothing usable is recorded: the module still emits as it was read. */
+        size_t n_in;
+        uint32_t *in = read_words(fixture(name), &n_in);
+        uint32_t *w;
+        size_t c;
+        cr_assert_eq(spvcond_module_emit(m, &w, &c), SPVCOND_OK);
+        cr_assert(c == n_in && memcmp(w, in, c * 4) == 0, "a failed specialization left edits behind");
+        spvcond_free(res.ctx, w);
+        free(in);
+    }
+    spvcond_module_destroy(m);
+    return res;
+}
+
+static void
+done(struct result *r)
+{
+    spvcond_module_destroy(r->out);
+    spvcond_free(r->ctx, r->words);
+    spvcond_context_destroy(r->ctx);
+}
+
+/* No instruction of the extension is left. */
+static void
+assert_plain(const spvcond_module *m)
+{
+    for (size_t i = 0; i < m->inst_count; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = w[0] & 0xffff;
+        cr_assert(op < 6248 || op > 6254, "instruction %zu is %u", i, op);
+        cr_assert(!(op == 17 && (w[1] == 6245 || w[1] == 6246)), "extension capability left");
+        cr_assert(!((op == 71 || op == 332) && w[2] == 6247), "ConditionalINTEL left");
+        cr_assert(!(op == 10 && strcmp((const char *)(w + 1), "SPV_INTEL_function_variants") == 0));
+    }
+}
+
+static bool
+has_capability(const spvcond_module *m, uint32_t cap)
+{
+    for (size_t i = 0; i < m->inst_count; i++)
+        if (spvcond_inst_opcode(m, i) == 17 && spvcond_inst_words(m, i)[1] == cap)
+            return true;
+    return false;
+}
+
+static bool
+has_extension(const spvcond_module *m, const char *name)
+{
+    for (size_t i = 0; i < m->inst_count; i++)
+        if (spvcond_inst_opcode(m, i) == 10 && strcmp(spvcond_inst_string(m, i, 1), name) == 0)
+            return true;
+    return false;
+}
+
+Test(specialize, conditional_instructions_a_true_b_false)
+{
+    spvcond_spec_value v[2] = {{1, 1, false}, {2, 0, false}};
+    struct result r = specialize("conditional_capability", v, 2, NULL, 0);
+    cr_assert_eq(r.code, SPVCOND_OK, "%s", r.message);
+    cr_assert(v[0].found && v[1].found);
+    assert_plain(r.out);
+    cr_assert_neq(function_named(r.out, "helper"), 0, "helper (condition A) stays");
+    cr_assert_eq(function_named(r.out, "kernel"), 0, "kernel (A and B) goes");
+    cr_assert_eq(r.out->entry_point_count, 0, "its conditional entry point goes");
+    cr_assert_eq(count_opcode(r.out, 16), 0, "and its execution mode");
+    cr_assert(has_capability(r.out, 39), "Int8 is declared unconditionally too: a true conditional keeps one");
+    cr_assert_eq(count_opcode(r.out, 17), 4, "Addresses Kernel Linkage Int8, no duplicate");
+    cr_assert(has_extension(r.out, "SPV_KHR_no_integer_wrap_decoration"), "a true conditional extension stays");
+    cr_assert_eq(r.stats.functions_kept, 1);
+    cr_assert_eq(r.stats.functions_removed, 1);
+    cr_assert_eq(count_opcode(r.out, 52) + count_opcode(r.out, 48) + count_opcode(r.out, 49), 0,
+                 "the condition trees are frozen and dropped");
+    done(&r);
+}
+
+Test(specialize, conditional_instructions_a_false)
+{
+    spvcond_spec_value v[1] = {{1, 0, false}};
+    struct result r = specialize("conditional_capability", v, 1, NULL, 0);
+    cr_assert_eq(r.code, SPVCOND_OK, "%s", r.message);
+    assert_plain(r.out);
+    cr_assert_eq(r.out->function_count, 0);
+    cr_assert(has_capability(r.out, 39), "a false conditional never removes a plain declaration (translator bug)");
+    cr_assert(!has_extension(r.out, "SPV_KHR_no_integer_wrap_decoration"), "a false conditional extension goes");
+    cr_assert_eq(count_opcode(r.out, 5), 0, "names of removed functions and of dropped conditions go");
+    done(&r);
+}
+
+Test(specialize, copy_object_with_two_true_conditions_is_an_error)
+{
+    spvcond_spec_value v[2] = {{1, 1, false}, {2, 1, false}};
+    struct result r = specialize("conditional_capability", v, 2, NULL, 0);
+    cr_assert_eq(r.code, SPVCOND_ERROR_UNSUPPORTED);
+    cr_assert(strstr(r.message, "has 2 true conditions; exactly one must be true") != NULL, "%s", r.message);
+    done(&r);
+}
+
+Test(specialize, linker_output_selects_the_variant)
+{
+    spvcond_fnvar_device d = {.has_target = true, .target = 4};
+    struct result r = specialize("fnvar_link", NULL, 0, &d, 0);
+    cr_assert_eq(r.code, SPVCOND_OK, "%s", r.message);
+    assert_plain(r.out);
+    cr_assert_eq(r.out->function_count, 2, "the variant foo and k");
+    cr_assert_eq(count_opcode(r.out, 83), 1, "the merge became OpCopyObject");
+    cr_assert_eq(count_opcode(r.out, 132) >= 1, 1, "the variant multiplies");
+    cr_assert(has_capability(r.out, 39), "the variant's Int8 is declared");
+    done(&r);
+}
+
+Test(specialize, linker_output_selects_the_base)
+{
+    spvcond_fnvar_device d = {.has_target = true, .target = 8};
+    struct result r = specialize("fnvar_link", NULL, 0, &d, 0);
+    cr_assert_eq(r.code, SPVCOND_OK, "%s", r.message);
+    cr_assert_eq(r.out->function_count, 2);
+    cr_assert(!has_capability(r.out, 39), "the variant's Int8 goes with it");
+    for (size_t i = 0; i < r.out->inst_count; i++) {
+        const uint32_t *w = spvcond_inst_words(r.out, i);
+        cr_assert(!((w[0] & 0xffff) == 21 && w[2] == 8), "no 8-bit integer type is left");
+    }
+    /* Unknown device parts are never wildcards: no device at all also selects the base. */
+    struct result none = specialize("fnvar_link", NULL, 0, NULL, 0);
+    cr_assert_eq(none.code, SPVCOND_OK);
+    cr_assert(!has_capability(none.out, 39));
+    done(&none);
+    done(&r);
+}
+
+Test(specialize, defect_b_is_reported_not_emitted)
+{
+    spvcond_fnvar_device d = {.has_target = true, .target = 4};
+    struct result r = specialize("fnvar_defect_b", NULL, 0, &d, 0);
+    cr_assert_eq(r.code, SPVCOND_ERROR_INVALID_ID);
+    cr_assert(strstr(r.message, "would refer to %6 after specialization") != NULL, "%s", r.message);
+    cr_assert(strstr(r.message, "ConditionalINTEL %22, which is false") != NULL, "%s", r.message);
+    done(&r);
+    d.target = 8; /* the base: consistent */
+    struct result ok = specialize("fnvar_defect_b", NULL, 0, &d, 0);
+    cr_assert_eq(ok.code, SPVCOND_OK, "%s", ok.message);
+    done(&ok);
+}
+
+Test(specialize, defect_c_is_reported_not_emitted)
+{
+    spvcond_fnvar_device d = {.has_target = true, .target = 4};
+    struct result r = specialize("fnvar_defect_c", NULL, 0, &d, 0);
+    cr_assert_eq(r.code, SPVCOND_ERROR_INVALID_ID);
+    cr_assert(strstr(r.message, "OpIAdd would refer to %32") != NULL, "%s", r.message);
+    done(&r);
+}
+
+static bool
+kept(const struct result *r, const char *name)
+{
+    return function_named(r->out, name) != 0;
+}
+
+struct expect {
+    uint64_t n, b, d;
+    const char *kept; /* letters: e eq, l lt, s slt, v div, h shift, c select, d by_d */
+};
+
+Test(specialize, integer_conditions)
+{
+    static const struct expect cases[] = {
+        {16, 1, 1, "elsvhcd"},
+        {8, 1, 1, "lsd"},
+        {64, 0, 1, "sd"},
+        {0, 1, 1, "ld"}, /* 0 - 0 is not negative */
+        {16, 1, 16, "elsvhc"},
+    };
+    static const char *const names[] = {"f_eq", "f_lt", "f_slt", "f_div", "f_shift", "f_select", "f_by_d"};
+    static const char letters[] = "elsvhcd";
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        spvcond_spec_value v[3] = {{7, cases[k].n, false}, {8, cases[k].b, false}, {9, cases[k].d, false}};
+        struct result r = specialize("eval_conditions", v, 3, NULL, 0);
+        cr_assert_eq(r.code, SPVCOND_OK, "case %zu: %s", k, r.message);
+        for (size_t f = 0; f < 7; f++) {
+            bool want = strchr(cases[k].kept, letters[f]) != NULL;
+            cr_assert_eq(kept(&r, names[f]), want, "case %zu (n=%llu b=%llu d=%llu): %s should %s", k,
+                         (unsigned long long)cases[k].n, (unsigned long long)cases[k].b,
+                         (unsigned long long)cases[k].d, names[f], want ? "stay" : "go");
+        }
+        /* The application's spec constant is not part of a condition: it stays specializable. */
+        cr_assert_eq(count_opcode(r.out, 50), 1);
+        uint32_t sid;
+        cr_assert(spvcond_spec_id_of(r.out, r.out->spec_ids[0].id, &sid) && sid == 50 && r.out->spec_id_count == 1);
+        done(&r);
+    }
+}
+
+Test(specialize, undefined_operation_is_an_error)
+{
+    spvcond_spec_value v[1] = {{9, 0, false}};
+    struct result r = specialize("eval_conditions", v, 1, NULL, 0);
+    cr_assert_eq(r.code, SPVCOND_ERROR_UNSUPPORTED);
+    cr_assert(strstr(r.message, "division by zero") != NULL, "%s", r.message);
+    done(&r);
+}
+
+Test(specialize, freeze_all)
+{
+    spvcond_spec_value v[1] = {{50, 77, false}};
+    struct result r = specialize("eval_conditions", v, 1, NULL, SPVCOND_SPECIALIZE_FREEZE_ALL);
+    cr_assert_eq(r.code, SPVCOND_OK, "%s", r.message);
+    cr_assert_eq(count_opcode(r.out, 50), 0);
+    cr_assert_eq(r.out->spec_id_count, 0);
+    uint32_t app = 0;
+    for (size_t i = 0; i < r.out->inst_count; i++)
+        if (spvcond_inst_opcode(r.out, i) == 254 /* OpReturnValue */)
+            app = spvcond_inst_words(r.out, i)[1];
+    const uint32_t *c = spvcond_inst_words(r.out, spvcond_def(r.out, app));
+    cr_assert_eq(c[0] & 0xffff, 43, "the app constant is an OpConstant now");
+    cr_assert_eq(c[3], 77);
+    done(&r);
+}
+
+Test(specialize, unknown_spec_ids)
+{
+    spvcond_spec_value v[2] = {{7, 16, false}, {12345, 1, false}};
+    struct result r = specialize("eval_conditions", v, 2, NULL, 0);
+    cr_assert_eq(r.code, SPVCOND_OK);
+    cr_assert(v[0].found && !v[1].found);
+    cr_assert_eq(spvcond_context_warning_count(r.ctx), 1);
+    done(&r);
+    struct result strict = specialize("eval_conditions", v, 2, NULL, SPVCOND_SPECIALIZE_STRICT);
+    cr_assert_eq(strict.code, SPVCOND_ERROR_NOT_FOUND);
+    cr_assert(strstr(strict.message, "SpecId 12345") != NULL, "%s", strict.message);
+    done(&strict);
+}
+
+Test(specialize, refuses_bad_arguments_and_second_runs)
+{
+    spvcond_context *ctx;
+    spvcond_module *m = load_module(fixture("eval_conditions"), &ctx);
+    spvcond_specialize_options o = {NULL, 0, NULL, 0x100};
+    cr_assert_eq(spvcond_specialize(m, &o, NULL), SPVCOND_ERROR_INVALID_ARGUMENT);
+    o.flags = 0;
+    cr_assert_eq(spvcond_specialize(m, &o, NULL), SPVCOND_OK);
+    cr_assert_eq(spvcond_specialize(m, &o, NULL), SPVCOND_ERROR_INVALID_ARGUMENT, "edits are relative to the input");
+    cr_assert_eq(spvcond_specialize(NULL, &o, NULL), SPVCOND_ERROR_INVALID_ARGUMENT);
+    destroy_module(m, ctx);
+}
