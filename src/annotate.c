@@ -58,6 +58,7 @@ struct annotate {
 
     uint64_t *reach;              /* per function: set_words words */
     uint64_t *global_cond;        /* per module-level item (EXTINST_IMPORT..GLOBAL): set_words words */
+    uint32_t *var_set;            /* per module-level item: requirement set + 1 of exported variables */
     size_t global_begin, global_end;
     uint64_t *cap_cond;           /* per capability instruction: set_words words */
     uint8_t *cap_used;
@@ -67,6 +68,8 @@ struct annotate {
     uint32_t *defer;              /* words of new constants, emitted in order */
     size_t defer_len, defer_cap;
 };
+
+static bool is_global_item(const struct annotate *a, size_t i);
 
 static spvcond_result
 push_words(struct annotate *a, const uint32_t *w, uint32_t n)
@@ -245,56 +248,104 @@ collect_leaves(struct annotate *a, size_t f, uint32_t *list, size_t *count)
     return r;
 }
 
+/* Exported module-scope variables are roots too: an exported double needs fp64 like a function. */
+static bool
+is_exported_variable(const struct spvcond_module *m, size_t i)
+{
+    const uint32_t *w = spvcond_inst_words(m, i);
+    if ((w[0] & 0xffffu) != 59 || (w[0] >> 16) < 4)
+        return false;
+    uint32_t b, e;
+    spvcond_refs_range(&m->decorations, w[2], &b, &e);
+    for (uint32_t k = b; k < e; k++) {
+        const uint32_t *d = spvcond_inst_words(m, m->decorations.inst[k]);
+        if ((d[0] & 0xffffu) == 71 && d[2] == 41 && d[(d[0] >> 16) - 1] == 0)
+            return true;
+    }
+    return false;
+}
+
+/* The index of the set with exactly these leaves, added if new. */
+static spvcond_result
+intern_set(struct annotate *a, const uint64_t *leaves, uint32_t *index)
+{
+    size_t s = 0;
+    while (s < a->set_count && !bitset_equal(a->sets[s].leaves, leaves, a->leaf_words))
+        s++;
+    if (s == a->set_count) {
+        spvcond_result r = spvcond_grow(a->m->ctx, (void **)&a->sets, &a->set_cap, a->set_count + 1, sizeof(*a->sets));
+        uint64_t *copy = r == SPVCOND_OK ? spvcond_alloc_array(a->m->ctx, a->leaf_words, sizeof(uint64_t)) : NULL;
+        if (!copy)
+            return r == SPVCOND_OK ? spvcond_oom(a->m->ctx) : r;
+        memcpy(copy, leaves, a->leaf_words * sizeof(uint64_t));
+        a->sets[a->set_count++] = (struct reqset){copy, 0};
+    }
+    *index = (uint32_t)s;
+    return SPVCOND_OK;
+}
+
 static spvcond_result
 build_sets(struct annotate *a)
 {
     struct spvcond_module *m = a->m;
-    size_t nf = m->function_count;
-    /* Pass 1: leaves per root (at most 128 aspects + 2 sizes). */
-    uint32_t *lists = spvcond_alloc_array(m->ctx, (nf + 1) * (SPVCOND_ASPECT_MAX + 2), sizeof(uint32_t));
-    uint32_t *counts = spvcond_alloc_array(m->ctx, nf + 1, sizeof(uint32_t));
-    spvcond_result r = lists && counts ? SPVCOND_OK : spvcond_oom(m->ctx);
+    size_t nf = m->function_count, ng = a->global_end - a->global_begin;
+    size_t owners = nf + ng + 1, stride = SPVCOND_ASPECT_MAX + 2;
+    /* Pass 1: the leaves of every root (at most 128 aspects + 2 sizes), functions then variables. */
+    uint32_t *lists = spvcond_alloc_array(m->ctx, owners * stride, sizeof(uint32_t));
+    uint32_t *counts = spvcond_alloc_array(m->ctx, owners, sizeof(uint32_t));
+    uint8_t *is_owner = spvcond_alloc_array(m->ctx, owners, 1);
+    uint64_t *tmp = NULL;
+    spvcond_result r = lists && counts && is_owner ? SPVCOND_OK : spvcond_oom(m->ctx);
     for (size_t f = 0; f < nf && r == SPVCOND_OK; f++) {
         if (!a->is_root[f])
             continue;
         size_t n;
-        r = collect_leaves(a, f, lists + f * (SPVCOND_ASPECT_MAX + 2), &n);
+        r = collect_leaves(a, f, lists + f * stride, &n);
         counts[f] = (uint32_t)n;
+        is_owner[f] = 1;
         a->stats.roots++;
+    }
+    bool infer = !(a->o->flags & SPVCOND_ANNOTATE_NO_INFERENCE);
+    for (size_t g = 0; g < ng && r == SPVCOND_OK; g++) {
+        size_t i = a->global_begin + g;
+        if (!is_global_item(a, i) || !is_exported_variable(m, i))
+            continue;
+        spvcond_aspects need = infer ? spvcond_aspects_of_facts(a->inf.type_facts[spvcond_inst_words(m, i)[1]])
+                                     : (spvcond_aspects){{0, 0}};
+        size_t n = 0, idx;
+        for (uint32_t asp = 0; asp < SPVCOND_ASPECT_MAX && r == SPVCOND_OK; asp++) {
+            uint32_t v[3] = {asp, 0, 0};
+            if (spvcond_aspects_has(&need, asp) && (r = leaf_index(a, LEAF_ASPECT, v, &idx)) == SPVCOND_OK)
+                lists[(nf + g) * stride + n++] = (uint32_t)idx;
+        }
+        counts[nf + g] = (uint32_t)n;
+        is_owner[nf + g] = 1;
     }
     /* Pass 2: distinct sets as bitsets over the leaves; the empty set always exists. */
     a->leaf_words = bitset_words(a->leaf_count);
-    uint64_t *tmp = spvcond_alloc_array(m->ctx, a->leaf_words, sizeof(uint64_t));
-    if (r == SPVCOND_OK && !tmp)
+    if (r == SPVCOND_OK && !(tmp = spvcond_alloc_array(m->ctx, a->leaf_words, sizeof(uint64_t))))
         r = spvcond_oom(m->ctx);
-    for (size_t f = 0; f <= nf && r == SPVCOND_OK; f++) {
-        bool empty_pass = f == nf;
-        if (!empty_pass && !a->is_root[f])
+    for (size_t k = 0; k < owners && r == SPVCOND_OK; k++) {
+        bool empty_pass = k == owners - 1;
+        if (!empty_pass && !is_owner[k])
             continue;
         memset(tmp, 0, a->leaf_words * sizeof(uint64_t));
-        for (uint32_t k = 0; !empty_pass && k < counts[f]; k++)
-            bitset_set(tmp, lists[f * (SPVCOND_ASPECT_MAX + 2) + k]);
-        size_t s = 0;
-        while (s < a->set_count && !bitset_equal(a->sets[s].leaves, tmp, a->leaf_words))
-            s++;
-        if (s == a->set_count) {
-            r = spvcond_grow(m->ctx, (void **)&a->sets, &a->set_cap, a->set_count + 1, sizeof(*a->sets));
-            uint64_t *copy = r == SPVCOND_OK ? spvcond_alloc_array(m->ctx, a->leaf_words, sizeof(uint64_t)) : NULL;
-            if (r == SPVCOND_OK && !copy)
-                r = spvcond_oom(m->ctx);
-            if (r != SPVCOND_OK)
-                break;
-            memcpy(copy, tmp, a->leaf_words * sizeof(uint64_t));
-            a->sets[a->set_count++] = (struct reqset){copy, 0};
-        }
+        for (uint32_t x = 0; !empty_pass && x < counts[k]; x++)
+            bitset_set(tmp, lists[k * stride + x]);
+        uint32_t s;
+        if ((r = intern_set(a, tmp, &s)) != SPVCOND_OK)
+            break;
         if (empty_pass)
-            a->empty_set = (uint32_t)s;
+            a->empty_set = s;
+        else if (k < nf)
+            a->root_set[k] = s + 1;
         else
-            a->root_set[f] = (uint32_t)s + 1;
+            a->var_set[k - nf] = s + 1;
     }
     spvcond_dealloc(m->ctx, tmp);
     spvcond_dealloc(m->ctx, lists);
     spvcond_dealloc(m->ctx, counts);
+    spvcond_dealloc(m->ctx, is_owner);
     a->set_words = bitset_words(a->set_count);
     return r;
 }
@@ -549,8 +600,6 @@ static spvcond_result
 global_conditions(struct annotate *a)
 {
     struct spvcond_module *m = a->m;
-    a->global_begin = m->section[SPVCOND_SECTION_EXTINST_IMPORT];
-    a->global_end = m->section[SPVCOND_SECTION_FUNCTION];
     a->global_cond = spvcond_alloc_array(m->ctx, (a->global_end - a->global_begin + 1) * a->set_words,
                                          sizeof(uint64_t));
     uint64_t *always = a->scratch + 2 * a->set_words;
@@ -576,6 +625,9 @@ global_conditions(struct annotate *a)
         }
         r = spvcond_walk_ids(m, i, add_user, &u);
     }
+    for (size_t i = a->global_begin; i < a->global_end; i++)
+        if (a->var_set[i - a->global_begin])
+            bitset_set(a->global_cond + (i - a->global_begin) * a->set_words, a->var_set[i - a->global_begin] - 1);
     if (a->bool_type) {
         uint64_t *c = global_cond(a, a->bool_type);
         if (c)
@@ -687,6 +739,11 @@ run(struct annotate *a)
     a->sg = spvcond_alloc_array(ctx, nf + 1, sizeof(uint32_t));
     if (!a->is_root || !a->root_set || !a->declared || !a->has_declared || !a->wg || !a->sg)
         return spvcond_oom(ctx);
+    a->global_begin = m->section[SPVCOND_SECTION_EXTINST_IMPORT];
+    a->global_end = m->section[SPVCOND_SECTION_FUNCTION];
+    a->var_set = spvcond_alloc_array(ctx, a->global_end - a->global_begin + 1, sizeof(uint32_t));
+    if (!a->var_set)
+        return spvcond_oom(ctx);
     if ((r = apply_stated_requirements(a)) != SPVCOND_OK)
         return r;
     spvcond_infer_propagate(m, &a->g, &a->inf);
@@ -702,6 +759,8 @@ run(struct annotate *a)
     bool any = false;
     for (size_t f = 0; f < nf && !any; f++)
         any = !bitset_test(reach_of(a, f), a->empty_set);
+    for (size_t g = 0; g < a->global_end - a->global_begin && !any; g++)
+        any = a->var_set[g] && a->var_set[g] != a->empty_set + 1;
     if (!any)
         return SPVCOND_OK;
 
@@ -806,6 +865,7 @@ release(struct annotate *a)
     spvcond_dealloc(ctx, a->ors);
     spvcond_dealloc(ctx, a->reach);
     spvcond_dealloc(ctx, a->global_cond);
+    spvcond_dealloc(ctx, a->var_set);
     spvcond_dealloc(ctx, a->cap_cond);
     spvcond_dealloc(ctx, a->cap_used);
     spvcond_dealloc(ctx, a->scratch);

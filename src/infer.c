@@ -95,16 +95,24 @@ own_aspects(const struct spvcond_module *m, const uint8_t *facts, spvcond_aspect
             if (gi && gi->has_type)
                 o.seen |= facts[spvcond_inst_words(m, i)[1]];
         }
-        if (o.seen & SPVCOND_TYPE_FP64)
-            spvcond_aspects_add(&own[f], SPVCOND_ASPECT_FP64);
-        if (o.seen & SPVCOND_TYPE_FP16)
-            spvcond_aspects_add(&own[f], SPVCOND_ASPECT_FP16);
-        if (o.seen & SPVCOND_TYPE_IMAGE)
-            spvcond_aspects_add(&own[f], SPVCOND_ASPECT_IMAGE);
+        own[f] = spvcond_aspects_of_facts(o.seen);
         if (o.seen & 0x80)
             spvcond_aspects_add(&own[f], SPVCOND_ASPECT_ATOMIC64);
     }
     return SPVCOND_OK;
+}
+
+spvcond_aspects
+spvcond_aspects_of_facts(uint8_t facts)
+{
+    spvcond_aspects a = {{0, 0}};
+    if (facts & SPVCOND_TYPE_FP64)
+        spvcond_aspects_add(&a, SPVCOND_ASPECT_FP64);
+    if (facts & SPVCOND_TYPE_FP16)
+        spvcond_aspects_add(&a, SPVCOND_ASPECT_FP16);
+    if (facts & SPVCOND_TYPE_IMAGE)
+        spvcond_aspects_add(&a, SPVCOND_ASPECT_IMAGE);
+    return a;
 }
 
 /* Tarjan's algorithm without recursion (call depth is input-controlled). Components come out
@@ -207,7 +215,7 @@ spvcond_infer(const struct spvcond_module *m, const struct spvcond_callgraph *g,
     inf->scc_of = spvcond_alloc_array(m->ctx, n + 1, sizeof(uint32_t));
     inf->scc_members = spvcond_alloc_array(m->ctx, n + 1, sizeof(uint32_t));
     inf->scc_start = spvcond_alloc_array(m->ctx, n + 2, sizeof(uint32_t));
-    uint8_t *facts = spvcond_alloc_array(m->ctx, m->bound, 1);
+    uint8_t *facts = inf->type_facts = spvcond_alloc_array(m->ctx, m->bound, 1);
     spvcond_result r = SPVCOND_OK;
     if (!inf->own || !inf->used || !inf->scc_of || !inf->scc_members || !inf->scc_start || !facts)
         r = spvcond_oom(m->ctx);
@@ -217,7 +225,6 @@ spvcond_infer(const struct spvcond_module *m, const struct spvcond_callgraph *g,
     }
     if (r == SPVCOND_OK)
         r = components(m, g, inf);
-    spvcond_dealloc(m->ctx, facts);
     if (r != SPVCOND_OK)
         spvcond_inference_release(m, inf);
     return r;
@@ -231,5 +238,6 @@ spvcond_inference_release(const struct spvcond_module *m, struct spvcond_inferen
     spvcond_dealloc(m->ctx, inf->scc_of);
     spvcond_dealloc(m->ctx, inf->scc_members);
     spvcond_dealloc(m->ctx, inf->scc_start);
+    spvcond_dealloc(m->ctx, inf->type_facts);
     memset(inf, 0, sizeof(*inf));
 }

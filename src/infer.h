@@ -16,6 +16,7 @@ struct spvcond_inference {
     uint32_t *scc_members; /* functions grouped by component, components callees-first */
     uint32_t *scc_start;   /* scc_count + 1 */
     size_t scc_count;
+    uint8_t *type_facts;   /* per id: SPVCOND_TYPE_* of types (and of values, through their type) */
 };
 
 spvcond_result spvcond_infer(const struct spvcond_module *m, const struct spvcond_callgraph *g, bool infer,
@@ -36,6 +37,9 @@ spvcond_aspects_has(const spvcond_aspects *a, uint32_t aspect)
 {
     return (a->bits[aspect / 64] >> (aspect % 64)) & 1;
 }
+
+/* Aspects implied by SPVCOND_TYPE_* facts. */
+spvcond_aspects spvcond_aspects_of_facts(uint8_t facts);
 
 /* The type-derived facts used for inference, per type id. */
 enum {
