@@ -37,6 +37,8 @@ int cli_load_module(struct cli *cli, const char *path, spvcond_module **out);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 int cmd_annotate(struct cli *cli, int argc, char **argv);
+int cmd_check(struct cli *cli, int argc, char **argv);
+int cmd_devices(struct cli *cli, int argc, char **argv);
 int cmd_info(struct cli *cli, int argc, char **argv);
 int cmd_specialize(struct cli *cli, int argc, char **argv);
 

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "device_options.h"
 #include "values.h"
 
 static const char specialize_usage[] =
@@ -19,6 +20,9 @@ static const char specialize_usage[] =
     "                                 May be repeated.\n"
     "  --spec-file FILE               The same, one ID=VALUE per line or separated by blanks; '#' starts\n"
     "                                 a comment.\n"
+    "  --device NAME                  Values for a device: each requirement constant (spvcond.* OpName) is\n"
+    "                                 true iff the device supports it. --spec values take precedence.\n"
+    "  --device-config FILE           Devices in DPC++'s YAML schema, searched before the built-in table.\n"
     "  --freeze-all                   Also freeze spec constants unrelated to conditions.\n"
     "  --strict                       A value for a SpecId the module lacks is an error, not a warning.\n"
     "  --target N, --features A,B     SPV_INTEL_function_variants device target and features.\n"
@@ -29,7 +33,7 @@ static const char specialize_usage[] =
     "  -q, --quiet                    No summary and no warnings on standard error.\n"
     "  -h, --help                     Print this help and exit.\n";
 
-enum { OPT_SPEC = 256, OPT_SPEC_FILE, OPT_FREEZE_ALL, OPT_STRICT, OPT_TARGET, OPT_FEATURES, OPT_CATEGORY,
+enum { OPT_DEVICE = 200, OPT_DEVICE_CONFIG, OPT_SPEC = 256, OPT_SPEC_FILE, OPT_FREEZE_ALL, OPT_STRICT, OPT_TARGET, OPT_FEATURES, OPT_CATEGORY,
        OPT_FAMILY, OPT_ARCH, OPT_CAPABILITIES };
 
 int
@@ -37,6 +41,8 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
 {
     static const struct option options[] = {
         {"spec", required_argument, NULL, OPT_SPEC},
+        {"device", required_argument, NULL, OPT_DEVICE},
+        {"device-config", required_argument, NULL, OPT_DEVICE_CONFIG},
         {"spec-file", required_argument, NULL, OPT_SPEC_FILE},
         {"freeze-all", no_argument, NULL, OPT_FREEZE_ALL},
         {"strict", no_argument, NULL, OPT_STRICT},
@@ -51,6 +57,8 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     struct value_list values = {0};
+    struct device_options dev;
+    memset(&dev, 0, sizeof(dev));
     struct u32_list features = {0}, caps = {0};
     spvcond_fnvar_device device;
     memset(&device, 0, sizeof(device));
@@ -61,6 +69,8 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
     while (rc == EXIT_OK && (c = getopt_long(argc, argv, "o:qh", options, NULL)) != -1) {
         switch (c) {
         case OPT_SPEC: rc = values_parse_list(&values, optarg, "--spec"); break;
+        case OPT_DEVICE: dev.name = optarg; break;
+        case OPT_DEVICE_CONFIG: dev.config_path = optarg; break;
         case OPT_SPEC_FILE: rc = values_parse_file(&values, optarg); break;
         case OPT_FREEZE_ALL: flags |= SPVCOND_SPECIALIZE_FREEZE_ALL; break;
         case OPT_STRICT: flags |= SPVCOND_SPECIALIZE_STRICT; break;
@@ -96,9 +106,32 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
     device.capabilities = caps.items;
     device.capability_count = caps.count;
 
+    if (dev.name && (rc = device_options_resolve(cli, &dev)) != EXIT_OK)
+        goto done;
     spvcond_module *m;
     if ((rc = cli_load_module(cli, optind < argc ? argv[optind] : "-", &m)) != EXIT_OK)
         goto done;
+    if (dev.name) {
+        /* The device's values after the explicit ones: the first value for a SpecId wins. */
+        spvcond_spec_value *dv;
+        size_t dn;
+        spvcond_result dr = spvcond_device_spec_values(m, &dev.info, &dv, &dn);
+        if (dr != SPVCOND_OK) {
+            spvcond_module_destroy(m);
+            rc = cli_exit_code(dr);
+            goto done;
+        }
+        for (size_t k = 0; k < dn && rc == EXIT_OK; k++) {
+            char item[64];
+            snprintf(item, sizeof(item), "%u=%llu", dv[k].spec_id, (unsigned long long)dv[k].value);
+            rc = values_parse_list(&values, item, "--device");
+        }
+        spvcond_free(cli->ctx, dv);
+        if (rc != EXIT_OK) {
+            spvcond_module_destroy(m);
+            goto done;
+        }
+    }
     spvcond_specialize_options opts = {values.items, values.count, &device, flags};
     spvcond_specialize_stats stats;
     spvcond_result r = spvcond_specialize(m, &opts, &stats);
@@ -121,6 +154,7 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
         rc = cli_exit_code(r);
     spvcond_module_destroy(m);
 done:
+    device_options_fini(&dev);
     free(values.items);
     free(features.items);
     free(caps.items);

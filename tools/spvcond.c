@@ -16,6 +16,8 @@ static const char usage_text[] =
     "\n"
     "Commands:\n"
     "  annotate       Mark what each kernel requires with spec constants and ConditionalINTEL.\n"
+    "  check          Say which kernels of an annotated module a device supports, and why not.\n"
+    "  devices        List the devices --device accepts.\n"
     "  info           Summarize a module: header, capabilities, entry points, functions, spec constants,\n"
     "                 conditions.\n"
     "  specialize     Evaluate conditions for given spec-constant values, strip what is false, and\n"
@@ -219,6 +221,8 @@ static const struct {
     int (*run)(struct cli *, int, char **);
 } commands[] = {
     {"annotate", cmd_annotate},
+    {"check", cmd_check},
+    {"devices", cmd_devices},
     {"info", cmd_info},
     {"specialize", cmd_specialize},
 };

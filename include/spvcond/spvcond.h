@@ -171,6 +171,50 @@ typedef struct spvcond_specialize_stats {
 SPVCOND_API spvcond_result spvcond_specialize(spvcond_module *module, const spvcond_specialize_options *options,
                                               spvcond_specialize_stats *stats);
 
+/* ---- devices ------------------------------------------------------------------------------ */
+
+/* What a device supports, for requirement constants and the kernel support check. Arrays are owned by
+ * whoever filled the struct (the built-in table: forever; a device configuration: until destroyed). */
+typedef struct spvcond_device_info {
+    const char *name;                /* may be NULL */
+    const uint32_t *aspects;         /* DPC++ aspect numbers */
+    size_t aspect_count;
+    bool may_support_other_aspects;  /* unlisted aspects (and sizes, if none are listed) count as supported */
+    const uint32_t *sub_group_sizes;
+    size_t sub_group_size_count;
+    uint64_t max_work_group_size;    /* 0: unknown, no limit checked */
+} spvcond_device_info;
+
+/* DPC++'s targets (dpcpp.md section 2), compiled in. */
+SPVCOND_API size_t spvcond_builtin_device_count(void);
+/* The index-th name, written into buf; NULL past the end or if buf is too small. */
+SPVCOND_API const char *spvcond_builtin_device_name(size_t index, char *buf, size_t size);
+SPVCOND_API bool spvcond_builtin_device_find(const char *name, spvcond_device_info *out);
+
+/* A device configuration file in DPC++'s YAML schema (spec/devices.md). Needs the library built with
+ * libyaml; otherwise parsing fails with SPVCOND_ERROR_UNSUPPORTED. */
+typedef struct spvcond_device_config spvcond_device_config;
+SPVCOND_API spvcond_result spvcond_device_config_parse(spvcond_context *ctx, const char *text, size_t size,
+                                                       const char *source_name, spvcond_device_config **out);
+SPVCOND_API void spvcond_device_config_destroy(spvcond_device_config *config);
+SPVCOND_API size_t spvcond_device_config_count(const spvcond_device_config *config);
+SPVCOND_API bool spvcond_device_config_get(const spvcond_device_config *config, size_t index,
+                                           spvcond_device_info *out);
+SPVCOND_API bool spvcond_device_config_find(const spvcond_device_config *config, const char *name,
+                                            spvcond_device_info *out);
+
+/* Values for every requirement constant of an annotated module (recognised by its spvcond.* OpName):
+ * true iff the device supports it. *values is released with spvcond_free(). */
+SPVCOND_API spvcond_result spvcond_device_spec_values(spvcond_module *module, const spvcond_device_info *device,
+                                                      spvcond_spec_value **values, size_t *count);
+
+/* DPC++'s kernel_not_supported check: whether `device` supports the entry point named `kernel` of an
+ * annotated module, and if not, why ("Required aspect fp64 is not supported on the device"). The reason
+ * lists every unmet requirement, separated by "; ". SPVCOND_ERROR_NOT_FOUND if there is no such kernel. */
+SPVCOND_API spvcond_result spvcond_kernel_supported(spvcond_module *module, const spvcond_device_info *device,
+                                                    const char *kernel, bool *supported, char *reason,
+                                                    size_t reason_size);
+
 /* ---- annotation (the producer) ---------------------------------------------------------- */
 
 #define SPVCOND_ASPECT_MAX 128 /* aspect numbers are below this */

@@ -1,0 +1,266 @@
+/* Device configuration files in DPC++'s YAML schema (spec/devices.md), read with libyaml when the
+ * library is built with it. The structures and lookups below need libc alone. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "aspects.h"
+#include "devices.h"
+
+#ifdef SPVCOND_HAVE_YAML
+#include <yaml.h>
+#endif
+
+struct entry {
+    char *name;
+    uint32_t *aspects;
+    size_t aspect_count;
+    uint32_t *sub_group_sizes;
+    size_t sub_group_size_count;
+    bool may_support_other_aspects;
+    uint64_t max_work_group_size;
+};
+
+struct spvcond_device_config {
+    spvcond_context *ctx;
+    struct entry *entries;
+    size_t count, cap;
+};
+
+static void
+free_entry(spvcond_context *ctx, struct entry *e)
+{
+    spvcond_dealloc(ctx, e->name);
+    spvcond_dealloc(ctx, e->aspects);
+    spvcond_dealloc(ctx, e->sub_group_sizes);
+    memset(e, 0, sizeof(*e));
+}
+
+void
+spvcond_device_config_destroy(spvcond_device_config *c)
+{
+    if (!c)
+        return;
+    for (size_t k = 0; k < c->count; k++)
+        free_entry(c->ctx, &c->entries[k]);
+    spvcond_dealloc(c->ctx, c->entries);
+    spvcond_dealloc(c->ctx, c);
+}
+
+size_t
+spvcond_device_config_count(const spvcond_device_config *c)
+{
+    return c ? c->count : 0;
+}
+
+bool
+spvcond_device_config_get(const spvcond_device_config *c, size_t index, spvcond_device_info *out)
+{
+    if (!c || !out || index >= c->count)
+        return false;
+    const struct entry *e = &c->entries[index];
+    *out = (spvcond_device_info){e->name, e->aspects, e->aspect_count, e->may_support_other_aspects,
+                                 e->sub_group_sizes, e->sub_group_size_count, e->max_work_group_size};
+    return true;
+}
+
+bool
+spvcond_device_config_find(const spvcond_device_config *c, const char *name, spvcond_device_info *out)
+{
+    for (size_t k = 0; c && name && k < c->count; k++)
+        if (strcmp(c->entries[k].name, name) == 0)
+            return spvcond_device_config_get(c, k, out);
+    return false;
+}
+
+#ifndef SPVCOND_HAVE_YAML
+
+spvcond_result
+spvcond_device_config_parse(spvcond_context *ctx, const char *text, size_t size, const char *source,
+                            spvcond_device_config **out)
+{
+    (void)text;
+    (void)size;
+    if (!ctx || !out)
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    return spvcond_report(ctx, SPVCOND_ERROR_UNSUPPORTED, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                          "%s: this libspvcond was built without libyaml, so it cannot read device configurations",
+                          source ? source : "device configuration");
+}
+
+#else
+
+struct reader {
+    spvcond_context *ctx;
+    yaml_document_t doc;
+    const char *source;
+};
+
+static spvcond_result
+fail(struct reader *r, const yaml_node_t *n, const char *what, const char *detail)
+{
+    return spvcond_report(r->ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                          "%s:%zu: %s%s%s", r->source, n ? n->start_mark.line + 1 : 0, what, detail ? ": " : "",
+                          detail ? detail : "");
+}
+
+static const char *
+scalar(const yaml_node_t *n)
+{
+    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+static bool
+parse_u64(const char *s, uint64_t *out)
+{
+    if (!s || *s < '0' || *s > '9')
+        return false;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (*end)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* A sequence of numbers or (with aspects) names, into a fresh array. */
+static spvcond_result
+read_list(struct reader *r, yaml_node_t *n, bool aspects, uint32_t **out, size_t *count)
+{
+    if (n->type != YAML_SEQUENCE_NODE)
+        return fail(r, n, aspects ? "aspects must be a list" : "sub-group-sizes must be a list", NULL);
+    size_t len = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+    uint32_t *v = spvcond_alloc_array(r->ctx, len + 1, sizeof(uint32_t));
+    if (!v)
+        return spvcond_oom(r->ctx);
+    for (size_t k = 0; k < len; k++) {
+        yaml_node_t *item = yaml_document_get_node(&r->doc, n->data.sequence.items.start[k]);
+        const char *s = scalar(item);
+        uint64_t num;
+        if (s && parse_u64(s, &num) && num < (aspects ? SPVCOND_ASPECT_MAX : UINT32_MAX)) {
+            v[k] = (uint32_t)num;
+        } else if (!(aspects && s && spvcond_aspect_by_name(s, &v[k]))) {
+            spvcond_dealloc(r->ctx, v);
+            return fail(r, item, aspects ? "unknown aspect" : "not a sub-group size", s ? s : "(not a scalar)");
+        }
+    }
+    *out = v;
+    *count = len;
+    return SPVCOND_OK;
+}
+
+static spvcond_result
+read_entry(struct reader *r, const char *name, yaml_node_t *n, struct entry *e)
+{
+    memset(e, 0, sizeof(*e));
+    if (n->type != YAML_MAPPING_NODE)
+        return fail(r, n, "a device must be a mapping", name);
+    size_t len = strlen(name);
+    e->name = spvcond_alloc(r->ctx, len + 1);
+    if (!e->name)
+        return spvcond_oom(r->ctx);
+    memcpy(e->name, name, len + 1);
+    spvcond_result res = SPVCOND_OK;
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top && res == SPVCOND_OK; p++) {
+        yaml_node_t *k = yaml_document_get_node(&r->doc, p->key);
+        yaml_node_t *v = yaml_document_get_node(&r->doc, p->value);
+        const char *key = scalar(k);
+        if (!key)
+            return fail(r, k, "keys must be scalars", NULL);
+        if (strcmp(key, "aspects") == 0) {
+            spvcond_dealloc(r->ctx, e->aspects);
+            res = read_list(r, v, true, &e->aspects, &e->aspect_count);
+        } else if (strcmp(key, "sub-group-sizes") == 0) {
+            spvcond_dealloc(r->ctx, e->sub_group_sizes);
+            res = read_list(r, v, false, &e->sub_group_sizes, &e->sub_group_size_count);
+        } else if (strcmp(key, "may_support_other_aspects") == 0) {
+            const char *s = scalar(v);
+            if (s && (strcmp(s, "true") == 0 || strcmp(s, "1") == 0))
+                e->may_support_other_aspects = true;
+            else if (s && (strcmp(s, "false") == 0 || strcmp(s, "0") == 0))
+                e->may_support_other_aspects = false;
+            else
+                res = fail(r, v, "may_support_other_aspects must be true or false", s);
+        } else if (strcmp(key, "max-work-group-size") == 0) {
+            if (!parse_u64(scalar(v), &e->max_work_group_size))
+                res = fail(r, v, "max-work-group-size must be a number", scalar(v));
+        }
+        /* Other keys (aot-toolchain, aot-toolchain-*) are DPC++'s and mean nothing here. */
+    }
+    return res;
+}
+
+spvcond_result
+spvcond_device_config_parse(spvcond_context *ctx, const char *text, size_t size, const char *source,
+                            spvcond_device_config **out)
+{
+    if (!ctx || !out || (!text && size))
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    struct reader r;
+    memset(&r, 0, sizeof(r));
+    r.ctx = ctx;
+    r.source = source ? source : "device configuration";
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser))
+        return spvcond_oom(ctx);
+    yaml_parser_set_input_string(&parser, (const unsigned char *)(text ? text : ""), size);
+    if (!yaml_parser_load(&parser, &r.doc)) {
+        spvcond_result res = spvcond_report(ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR,
+                                            SPVCOND_NOWHERE, "%s:%zu: %s", r.source, parser.problem_mark.line + 1,
+                                            parser.problem ? parser.problem : "YAML syntax error");
+        yaml_parser_delete(&parser);
+        return res;
+    }
+    yaml_parser_delete(&parser);
+    spvcond_device_config *c = spvcond_alloc_array(ctx, 1, sizeof(*c));
+    spvcond_result res = c ? SPVCOND_OK : spvcond_oom(ctx);
+    if (c)
+        c->ctx = ctx;
+    yaml_node_t *root = yaml_document_get_root_node(&r.doc);
+    if (res == SPVCOND_OK && root && root->type != YAML_MAPPING_NODE)
+        res = fail(&r, root, "the top level must map device names to their descriptions", NULL);
+    for (yaml_node_pair_t *p = root && res == SPVCOND_OK ? root->data.mapping.pairs.start : NULL;
+         p && p < root->data.mapping.pairs.top && res == SPVCOND_OK; p++) {
+        yaml_node_t *k = yaml_document_get_node(&r.doc, p->key);
+        const char *name = scalar(k);
+        if (!name) {
+            res = fail(&r, k, "device names must be scalars", NULL);
+            break;
+        }
+        struct entry e;
+        res = read_entry(&r, name, yaml_document_get_node(&r.doc, p->value), &e);
+        if (res != SPVCOND_OK) {
+            free_entry(ctx, &e);
+            break;
+        }
+        /* A repeated name: DPC++ warns and the last one wins. */
+        size_t slot = c->count;
+        for (size_t x = 0; x < c->count; x++) {
+            if (strcmp(c->entries[x].name, name) == 0) {
+                spvcond_report(ctx, SPVCOND_OK, SPVCOND_SEVERITY_WARNING, SPVCOND_NOWHERE,
+                               "%s:%zu: device %s is described twice; the last description wins", r.source,
+                               k->start_mark.line + 1, name);
+                free_entry(ctx, &c->entries[x]);
+                slot = x;
+            }
+        }
+        if (slot == c->count) {
+            if ((res = spvcond_grow(ctx, (void **)&c->entries, &c->cap, c->count + 1, sizeof(*c->entries))) != SPVCOND_OK) {
+                free_entry(ctx, &e);
+                break;
+            }
+            c->count++;
+        }
+        c->entries[slot] = e;
+    }
+    yaml_document_delete(&r.doc);
+    if (res != SPVCOND_OK) {
+        spvcond_device_config_destroy(c);
+        return res;
+    }
+    *out = c;
+    return SPVCOND_OK;
+}
+
+#endif

@@ -1,0 +1,102 @@
+/* spvcond devices: the devices --device accepts, from a configuration file and the built-in table. */
+#include <getopt.h>
+#include <string.h>
+
+#include "device_options.h"
+#include "aspects.h"
+#include "json_writer.h"
+
+static const char devices_usage[] =
+    "USAGE: spvcond devices [--device-config FILE] [--json]\n"
+    "\n"
+    "List the devices --device accepts: those of the configuration file (DPC++'s YAML schema), then\n"
+    "DPC++'s targets compiled into the library, with their aspects and sub-group sizes.\n";
+
+static void
+print_device(struct json *j, const char *source, const spvcond_device_info *d, const char *name)
+{
+    char buf[48];
+    if (!j) {
+        printf("%-22s %-8s aspects:", name, source);
+        for (size_t k = 0; k < d->aspect_count; k++) {
+            const char *an = spvcond_aspect_name(d->aspects[k]);
+            snprintf(buf, sizeof(buf), "%u", d->aspects[k]);
+            printf(" %s", an ? an : buf);
+        }
+        if (d->may_support_other_aspects)
+            printf(" (and maybe others)");
+        printf("; sub-group sizes:");
+        for (size_t k = 0; k < d->sub_group_size_count; k++)
+            printf(" %u", d->sub_group_sizes[k]);
+        if (d->max_work_group_size)
+            printf("; max work-group size %llu", (unsigned long long)d->max_work_group_size);
+        printf("\n");
+        return;
+    }
+    json_object_begin(j);
+    json_kv_string(j, "name", name);
+    json_kv_string(j, "source", source);
+    json_key(j, "aspects");
+    json_array_begin(j);
+    for (size_t k = 0; k < d->aspect_count; k++) {
+        const char *an = spvcond_aspect_name(d->aspects[k]);
+        snprintf(buf, sizeof(buf), "%u", d->aspects[k]);
+        json_string(j, an ? an : buf);
+    }
+    json_array_end(j);
+    json_kv_bool(j, "may_support_other_aspects", d->may_support_other_aspects);
+    json_key(j, "sub_group_sizes");
+    json_array_begin(j);
+    for (size_t k = 0; k < d->sub_group_size_count; k++)
+        json_uint(j, d->sub_group_sizes[k]);
+    json_array_end(j);
+    json_kv_uint(j, "max_work_group_size", d->max_work_group_size);
+    json_object_end(j);
+}
+
+int
+cmd_devices(struct cli *cli, int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"device-config", required_argument, NULL, 'c'},
+        {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct device_options d;
+    memset(&d, 0, sizeof(d));
+    bool json = false;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+        switch (c) {
+        case 'c': d.config_path = optarg; break;
+        case 'j': json = true; break;
+        case 'h': fputs(devices_usage, stdout); return EXIT_OK;
+        default: fputs(devices_usage, stderr); return EXIT_USAGE;
+        }
+    }
+    if (optind != argc) {
+        fputs(devices_usage, stderr);
+        return EXIT_USAGE;
+    }
+    int rc = device_options_load_config(cli, &d);
+    if (rc != EXIT_OK)
+        return rc;
+    struct json j;
+    json_init(&j, stdout);
+    if (json)
+        json_array_begin(&j);
+    spvcond_device_info info;
+    for (size_t k = 0; spvcond_device_config_get(d.config, k, &info); k++)
+        print_device(json ? &j : NULL, "file", &info, info.name);
+    char name[64];
+    for (size_t k = 0; spvcond_builtin_device_name(k, name, sizeof(name)); k++) {
+        spvcond_builtin_device_find(name, &info);
+        print_device(json ? &j : NULL, "built-in", &info, name);
+    }
+    if (json)
+        json_array_end(&j);
+    device_options_fini(&d);
+    return EXIT_OK;
+}
