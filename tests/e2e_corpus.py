@@ -106,6 +106,54 @@ def expected_without_fp64(functions, calls, roots, uses):
     return kept | (set(functions) - reached)
 
 
+
+
+def supports(device, leaf):
+    """The rule of spec/devices.md, written again here from the text of that rule."""
+    kind, _, rest = leaf[len("spvcond."):].partition(".")
+    if kind == "aspect":
+        return rest in device["aspects"] or device["may_support_other_aspects"]
+    if kind == "reqd_sub_group_size":
+        if not device["sub_group_sizes"]:
+            return device["may_support_other_aspects"]
+        return int(rest) in device["sub_group_sizes"]
+    if kind == "reqd_work_group_size":
+        x, y, z = (int(v) for v in rest.split("."))
+        return device["max_work_group_size"] == 0 or x * y * z <= device["max_work_group_size"]
+    raise ValueError(leaf)
+
+
+DEVICES = None
+
+
+def device_sweep(annotated, leaves, tmp):
+    """Every built-in device: group devices by the values they give, specialize once per group with
+    --device, validate; and check that `spvcond check` computes the same values."""
+    global DEVICES
+    if DEVICES is None:
+        DEVICES = json.loads(run([CLI, "devices", "--json"]).stdout)
+    failures = []
+    groups = {}
+    for d in DEVICES:
+        key = tuple(sorted((sid, supports(d, name)) for name, sid in leaves.items()))
+        groups.setdefault(key, []).append(d["name"])
+    for key, names in groups.items():
+        rep = names[0]
+        got = json.loads(run([CLI, "check", "--json", "--device", rep, annotated]).stdout)
+        values = tuple(sorted((v["spec_id"], v["value"]) for v in got["spec_values"]))
+        if values != key:
+            failures.append("device %s: spvcond check gives %s, expected %s" % (rep, values, key))
+        out = os.path.join(tmp, "d.spv")
+        p = run([CLI, "specialize", "-q", "--device", rep, annotated, "-o", out], check=False)
+        if p.returncode != 0:
+            failures.append("device %s: specialize failed: %s" % (rep, p.stderr[:400]))
+            continue
+        v = run([VAL, "--target-env", "opencl2.2", out], check=False)
+        if v.returncode != 0:
+            failures.append("device %s: spirv-val: %s" % (rep, (v.stdout + v.stderr)[:400]))
+    return failures, len(groups)
+
+
 def check(path, tmp):
     failures = []
     annotated = os.path.join(tmp, "a.spv")
@@ -118,6 +166,8 @@ def check(path, tmp):
         assignments.append((name + "=false", {sid: 0}))
     if leaves:
         assignments.append(("all-false", {sid: 0 for sid in leaves.values()}))
+    sweep_failures, _ = device_sweep(annotated, leaves, tmp)
+    failures.extend(sweep_failures)
     functions, calls, roots, uses = analyse(disassemble(path))
     for label, values in assignments:
         out = os.path.join(tmp, "s.spv")
@@ -167,7 +217,8 @@ def main():
                     print("  " + f)
             else:
                 passed += 1
-                print("ok   %s (%d requirements, %d assignments)" % (os.path.basename(path), leaves, n))
+                print("ok   %s (%d requirements, %d assignments, %d devices)" % (os.path.basename(path), leaves, n,
+                                                                          len(DEVICES or [])))
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

@@ -1,0 +1,165 @@
+/* Device descriptions: the built-in table, YAML configurations, values and the support check. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "devices.h"
+#include "helpers.h"
+
+Test(devices, builtin_table)
+{
+    size_t n = spvcond_builtin_device_count();
+    cr_assert_gt(n, 70);
+    char buf[64];
+    cr_assert_str_eq(spvcond_builtin_device_name(0, buf, sizeof(buf)), "x86_64");
+    cr_assert_null(spvcond_builtin_device_name(n, buf, sizeof(buf)));
+    spvcond_device_info d;
+    cr_assert(spvcond_builtin_device_find("intel_gpu_acm_g10", &d));
+    struct spvcond_requirement fp64 = {SPVCOND_REQ_ASPECT, {6, 0, 0}}, fp16 = {SPVCOND_REQ_ASPECT, {5, 0, 0}};
+    struct spvcond_requirement sg16 = {SPVCOND_REQ_SUB_GROUP_SIZE, {16, 0, 0}}, sg64 = {SPVCOND_REQ_SUB_GROUP_SIZE, {64, 0, 0}};
+    cr_assert(!spvcond_device_supports(&d, &fp64), "Arc has no fp64");
+    cr_assert(spvcond_device_supports(&d, &fp16));
+    cr_assert(spvcond_device_supports(&d, &sg16));
+    cr_assert(!spvcond_device_supports(&d, &sg64));
+    cr_assert(spvcond_builtin_device_find("intel_gpu_pvc", &d));
+    cr_assert(spvcond_device_supports(&d, &fp64));
+    cr_assert(spvcond_builtin_device_find("amd_gpu_gfx90a", &d));
+    cr_assert(spvcond_device_supports(&d, &sg64) && !spvcond_device_supports(&d, &sg16));
+    cr_assert(spvcond_builtin_device_find("x86_64", &d));
+    cr_assert(spvcond_device_supports(&d, &fp64) && spvcond_device_supports(&d, &sg64), "may support anything");
+    cr_assert(!spvcond_builtin_device_find("intel_gpu_nope", &d));
+}
+
+Test(devices, requirement_names)
+{
+    struct spvcond_requirement q;
+    cr_assert_eq(spvcond_requirement_parse("spvcond.aspect.fp64", &q), 1);
+    cr_assert(q.kind == SPVCOND_REQ_ASPECT && q.v[0] == 6);
+    cr_assert_eq(spvcond_requirement_parse("spvcond.aspect.77", &q), 1);
+    cr_assert_eq(q.v[0], 77);
+    cr_assert_eq(spvcond_requirement_parse("spvcond.reqd_work_group_size.64.2.1", &q), 1);
+    cr_assert(q.kind == SPVCOND_REQ_WORK_GROUP_SIZE && q.v[0] == 64 && q.v[1] == 2 && q.v[2] == 1);
+    cr_assert_eq(spvcond_requirement_parse("spvcond.reqd_sub_group_size.16", &q), 1);
+    cr_assert_eq(spvcond_requirement_parse("spvcond.reqd_sub_group_size.x", &q), -1);
+    cr_assert_eq(spvcond_requirement_parse("spvcond.aspect.not_an_aspect", &q), -1);
+    cr_assert_eq(spvcond_requirement_parse("spvcond.whatever", &q), -1);
+    cr_assert_eq(spvcond_requirement_parse("helper", &q), 0);
+    char msg[128];
+    q = (struct spvcond_requirement){SPVCOND_REQ_ASPECT, {6, 0, 0}};
+    spvcond_requirement_message(&q, msg, sizeof(msg));
+    cr_assert_str_eq(msg, "Required aspect fp64 is not supported on the device");
+    q = (struct spvcond_requirement){SPVCOND_REQ_SUB_GROUP_SIZE, {32, 0, 0}};
+    spvcond_requirement_message(&q, msg, sizeof(msg));
+    cr_assert_str_eq(msg, "Sub-group size 32 is not supported on the device");
+}
+
+static const char config[] =
+    "# comment\n"
+    "my_gpu:\n"
+    "  aspects: [fp16, atomic64, 9]\n"
+    "  may_support_other_aspects: false\n"
+    "  sub-group-sizes: [8, 16]\n"
+    "  max-work-group-size: 256\n"
+    "  aot-toolchain: ocloc\n"
+    "intel_gpu_pvc:\n"
+    "  aspects:\n"
+    "    - fp64\n";
+
+Test(devices, yaml_configuration)
+{
+    spvcond_context *ctx;
+    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    spvcond_device_config *c;
+    cr_assert_eq(spvcond_device_config_parse(ctx, config, strlen(config), "dev.yaml", &c), SPVCOND_OK);
+    cr_assert_eq(spvcond_device_config_count(c), 2);
+    spvcond_device_info d;
+    cr_assert(spvcond_device_config_find(c, "my_gpu", &d));
+    cr_assert_eq(d.aspect_count, 3);
+    cr_assert(d.aspects[0] == 5 && d.aspects[1] == 28 && d.aspects[2] == 9);
+    cr_assert(d.sub_group_size_count == 2 && d.sub_group_sizes[1] == 16);
+    cr_assert_eq(d.max_work_group_size, 256);
+    struct spvcond_requirement wg = {SPVCOND_REQ_WORK_GROUP_SIZE, {64, 4, 1}}, big = {SPVCOND_REQ_WORK_GROUP_SIZE, {64, 8, 1}};
+    cr_assert(spvcond_device_supports(&d, &wg) && !spvcond_device_supports(&d, &big));
+    cr_assert(spvcond_device_config_find(c, "intel_gpu_pvc", &d), "the file overrides the built-in entry");
+    cr_assert(d.aspect_count == 1 && d.aspects[0] == 6);
+    spvcond_device_config_destroy(c);
+    spvcond_context_destroy(ctx);
+}
+
+static void
+expect_config_error(const char *text, const char *needle)
+{
+    spvcond_context *ctx;
+    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    spvcond_device_config *c = (spvcond_device_config *)1;
+    cr_assert_neq(spvcond_device_config_parse(ctx, text, strlen(text), "bad.yaml", &c), SPVCOND_OK);
+    cr_assert_null(c);
+    const char *msg = spvcond_context_first_error(ctx)->message;
+    cr_assert(strstr(msg, needle) != NULL, "'%s' lacks '%s'", msg, needle);
+    spvcond_context_destroy(ctx);
+}
+
+Test(devices, yaml_errors_name_the_line)
+{
+    expect_config_error("a:\n  aspects: [fp16, fp99]\n", "bad.yaml:2: unknown aspect: fp99");
+    expect_config_error("a:\n  sub-group-sizes: [x]\n", "bad.yaml:2: not a sub-group size: x");
+    expect_config_error("a: [1, 2]\n", "bad.yaml:1: a device must be a mapping");
+    expect_config_error("- a\n- b\n", "the top level must map device names");
+    expect_config_error("a:\n  aspects: [fp16\n", "bad.yaml:");
+    expect_config_error("a:\n  may_support_other_aspects: maybe\n", "must be true or false");
+}
+
+Test(devices, duplicate_device_warns_and_last_wins)
+{
+    spvcond_context *ctx;
+    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    const char *text = "a:\n  aspects: [fp16]\na:\n  aspects: [fp64]\n";
+    spvcond_device_config *c;
+    cr_assert_eq(spvcond_device_config_parse(ctx, text, strlen(text), "dup.yaml", &c), SPVCOND_OK);
+    cr_assert_eq(spvcond_context_warning_count(ctx), 1);
+    spvcond_device_info d;
+    cr_assert(spvcond_device_config_find(c, "a", &d) && d.aspects[0] == 6);
+    cr_assert_eq(spvcond_device_config_count(c), 1);
+    spvcond_device_config_destroy(c);
+    spvcond_context_destroy(ctx);
+}
+
+Test(devices, values_and_support_check)
+{
+    spvcond_context *ctx;
+    spvcond_module *m = load_module(fixture("annotate_graph"), &ctx);
+    spvcond_annotate_options o = {0};
+    cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_OK);
+    uint32_t *w;
+    size_t n;
+    cr_assert_eq(spvcond_module_emit(m, &w, &n), SPVCOND_OK);
+    spvcond_module *a = parse_or_die(ctx, w, n);
+    spvcond_device_info d;
+    cr_assert(spvcond_builtin_device_find("intel_gpu_acm_g10", &d));
+    spvcond_spec_value *v;
+    size_t count;
+    cr_assert_eq(spvcond_device_spec_values(a, &d, &v, &count), SPVCOND_OK);
+    cr_assert_eq(count, 3);
+    /* Leaves in SpecId order: fp64, fp16, reqd_sub_group_size.16 */
+    cr_assert(v[0].value == 0 && v[1].value == 1 && v[2].value == 1);
+    spvcond_free(ctx, v);
+    bool ok;
+    char reason[256];
+    cr_assert_eq(spvcond_kernel_supported(a, &d, "k_double", &ok, reason, sizeof(reason)), SPVCOND_OK);
+    cr_assert(!ok);
+    cr_assert_str_eq(reason, "Required aspect fp64 is not supported on the device");
+    cr_assert_eq(spvcond_kernel_supported(a, &d, "k_sg", &ok, reason, sizeof(reason)), SPVCOND_OK);
+    cr_assert(ok);
+    cr_assert_eq(spvcond_kernel_supported(a, &d, "k_plain", &ok, reason, sizeof(reason)), SPVCOND_OK);
+    cr_assert(ok);
+    cr_assert(spvcond_builtin_device_find("amd_gpu_gfx90a", &d)); /* sub-group size 64 only, no fp16 */
+    cr_assert_eq(spvcond_kernel_supported(a, &d, "k_sg", &ok, reason, sizeof(reason)), SPVCOND_OK);
+    cr_assert(!ok);
+    cr_assert_str_eq(reason, "Sub-group size 16 is not supported on the device");
+    cr_assert_eq(spvcond_kernel_supported(a, &d, "k_half", &ok, reason, sizeof(reason)), SPVCOND_OK);
+    cr_assert_str_eq(reason, "Required aspect fp16 is not supported on the device");
+    cr_assert_eq(spvcond_kernel_supported(a, &d, "nope", &ok, reason, sizeof(reason)), SPVCOND_ERROR_NOT_FOUND);
+    spvcond_module_destroy(a);
+    spvcond_free(ctx, w);
+    destroy_module(m, ctx);
+}
