@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End to end on real modules: annotate, then specialize for several assignments, then spirv-val.
+"""End to end on real modules: annotate, validate with our checker, then specialize for several assignments, then spirv-val.
 
 For the assignment "fp64 false, every other requirement true" the functions kept must be exactly
 those an independent computation (from spirv-dis text, not from libspvcond) says survive: the ones
@@ -158,6 +158,9 @@ def check(path, tmp):
     failures = []
     annotated = os.path.join(tmp, "a.spv")
     run([CLI, "annotate", "-q", path, "-o", annotated])
+    p = run([CLI, "validate", annotated], check=False)
+    if p.returncode != 0:
+        failures.append("spvcond validate: %s" % p.stderr[:500])
     info = json.loads(run([CLI, "info", "--json", annotated]).stdout)
     leaves = {s["name"]: s["spec_id"] for s in info["spec_constants"]
               if s["spec_id"] is not None and (s["name"] or "").startswith("spvcond.")}

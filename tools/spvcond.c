@@ -22,6 +22,8 @@ static const char usage_text[] =
     "                 conditions.\n"
     "  specialize     Evaluate conditions for given spec-constant values, strip what is false, and\n"
     "                 write a plain module.\n"
+    "  validate       Check a module's use of SPV_INTEL_function_variants, including that no\n"
+    "                 specialization can leave a dangling reference.\n"
     "\n"
     "Options:\n"
     "  -h, --help     Print this help and exit.\n"
@@ -225,6 +227,7 @@ static const struct {
     {"devices", cmd_devices},
     {"info", cmd_info},
     {"specialize", cmd_specialize},
+    {"validate", cmd_validate},
 };
 
 int

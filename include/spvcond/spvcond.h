@@ -171,6 +171,15 @@ typedef struct spvcond_specialize_stats {
 SPVCOND_API spvcond_result spvcond_specialize(spvcond_module *module, const spvcond_specialize_options *options,
                                               spvcond_specialize_stats *stats);
 
+/* ---- validation ---------------------------------------------------------------------------- */
+
+/* Check a module's use of SPV_INTEL_function_variants (spec/validate.md): conditions are boolean
+ * spec-constant trees of allowed operations, decoration targets and counts, declarations and order,
+ * conditional-instruction shapes, and that no assignment of the spec constants can leave a use of a
+ * removed id (proved by enumeration up to 16 boolean leaves, structurally otherwise). Every violation is
+ * reported to the diagnostic callback; the result is the first one's code. `violations` may be NULL. */
+SPVCOND_API spvcond_result spvcond_validate(spvcond_module *module, size_t *violations);
+
 /* ---- devices ------------------------------------------------------------------------------ */
 
 /* What a device supports, for requirement constants and the kernel support check. Arrays are owned by

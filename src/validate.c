@@ -1,0 +1,501 @@
+/* Our checker for SPV_INTEL_function_variants, stricter than spirv-val (spec/validate.md): condition
+ * shapes, decoration targets, declarations, conditional-instruction shapes, and that no specialization
+ * can leave a use of a removed id. Every violation is reported; the result is the first one's code. */
+#include <stdio.h>
+#include <string.h>
+
+#include "bitset.h"
+#include "evaluate.h"
+#include "index.h"
+#include "operands.h"
+
+#define MAX_ENUMERATED_LEAVES 16
+
+struct guard {        /* a conjunction of up to two condition ids (own decoration, enclosing function) */
+    uint32_t a, b;
+};
+
+struct check {
+    struct spvcond_module *m;
+    spvcond_result first;
+    size_t violations;
+    uint32_t *decorated;   /* per id: its ConditionalINTEL condition, 0 if none */
+    uint8_t *cond_ok;      /* per id: 1 checked good, 2 checked bad */
+    uint32_t *node;        /* per id: index + 1 among condition-tree nodes */
+    uint32_t *nodes;       /* condition-tree nodes in definition order */
+    size_t node_count;
+    uint32_t *leaves;      /* node indices that are enumerated leaves */
+    size_t leaf_count;
+    bool enumerable;       /* every tree is boolean over boolean leaves */
+    struct guard *pairs;   /* distinct (user guard, definition guard) pairs to prove */
+    size_t pair_count, pair_cap;
+    size_t *pair_inst;     /* an instruction showing each pair, for the message */
+    uint32_t *pair_id;
+};
+
+static void
+violation(struct check *c, size_t inst, uint32_t id, spvcond_result code, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static void
+violation(struct check *c, size_t inst, uint32_t id, spvcond_result code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    spvcond_vreport(c->m->ctx, code, SPVCOND_SEVERITY_ERROR, spvcond_where_inst(c->m, inst, id), fmt, ap);
+    va_end(ap);
+    if (c->violations++ == 0)
+        c->first = code;
+}
+
+static bool
+allowed_tree_op(uint32_t op)
+{
+    switch (op) {
+    case 164: case 165: case 166: case 167: case 168: case 169: /* logical, Select */
+    case 170: case 171: case 172: case 173: case 174: case 175: case 176: case 177: case 178: case 179:
+    case 126: case 128: case 130: case 132: case 134: case 135: case 137: case 138: case 139:
+    case 194: case 195: case 196: case 197: case 198: case 199: case 200: case 113: case 114:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* A condition must be a boolean scalar specialization constant whose tree uses allowed operations;
+ * checked once per id, bottom-up over the constants section (operands precede users). */
+static void
+check_condition(struct check *c, size_t user, uint32_t id)
+{
+    struct spvcond_module *m = c->m;
+    if (c->cond_ok[id])
+        goto report;
+    size_t d = spvcond_def(m, id);
+    const uint32_t *w = spvcond_inst_words(m, d);
+    uint32_t op = w[0] & 0xffffu;
+    bool ok = spvcond_is_spec_constant_opcode(op) && op != 51 && spvcond_def_opcode(m, w[1]) == 20;
+    c->cond_ok[id] = ok ? 1 : 2;
+report:
+    if (c->cond_ok[id] == 2)
+        violation(c, user, id, SPVCOND_ERROR_INVALID_ID,
+                  "condition %%%u is not a boolean scalar specialization constant (it is defined by %s)", id,
+                  spvcond_grammar_opcode_name(spvcond_def_opcode(m, id)));
+}
+
+/* Mark the trees under conditions, check their operations, and find the leaves. */
+static void
+collect_trees(struct check *c)
+{
+    struct spvcond_module *m = c->m;
+    c->enumerable = true;
+    for (size_t i = m->section[SPVCOND_SECTION_FUNCTION]; i-- > m->section[SPVCOND_SECTION_GLOBAL];) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = w[0] & 0xffffu;
+        if (!spvcond_is_spec_constant_opcode(op) && op != 41 && op != 42)
+            continue;
+        if (!c->node[w[2]])
+            continue;
+        if (op == 52) {
+            if (!allowed_tree_op(w[3])) {
+                violation(c, i, w[2], SPVCOND_ERROR_UNSUPPORTED,
+                          "condition tree node %%%u uses %s, which is not an operation on scalar booleans or integers",
+                          w[2], spvcond_grammar_opcode_name(w[3]));
+                c->enumerable = false;
+                continue;
+            }
+            bool boolean = w[3] >= 164 && w[3] <= 169;
+            if (!boolean)
+                c->enumerable = false;
+            for (uint32_t k = 4; k < (w[0] >> 16); k++)
+                c->node[w[k]] = 1;
+        }
+    }
+    /* Number the nodes in definition order. */
+    for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = w[0] & 0xffffu;
+        if ((!spvcond_is_spec_constant_opcode(op) && op != 41 && op != 42 && op != 43) || !c->node[w[2]])
+            continue;
+        c->nodes[c->node_count] = w[2];
+        c->node[w[2]] = (uint32_t)++c->node_count;
+        if (op != 52 && op != 41 && op != 42) {
+            if (spvcond_def_opcode(m, w[1]) != 20)
+                c->enumerable = false; /* an integer leaf: no enumeration */
+            c->leaves[c->leaf_count++] = c->node[w[2]] - 1;
+        }
+    }
+    if (c->leaf_count > MAX_ENUMERATED_LEAVES)
+        c->enumerable = false;
+}
+
+/* Evaluate every node for one assignment of the leaves (bit k of `bits` for leaf k). */
+static void
+evaluate_nodes(const struct check *c, uint32_t bits, uint8_t *value)
+{
+    const struct spvcond_module *m = c->m;
+    uint32_t leaf = 0;
+    for (size_t n = 0; n < c->node_count; n++) {
+        const uint32_t *w = spvcond_inst_words(m, spvcond_def(m, c->nodes[n]));
+        uint32_t op = w[0] & 0xffffu;
+        if (op == 41 || op == 42) {
+            value[n] = op == 41;
+        } else if (op != 52) {
+            value[n] = (bits >> leaf++) & 1;
+        } else {
+            uint8_t x = value[c->node[w[4]] - 1];
+            uint8_t y = (w[0] >> 16) > 5 ? value[c->node[w[5]] - 1] : 0;
+            uint8_t z = (w[0] >> 16) > 6 ? value[c->node[w[6]] - 1] : 0;
+            switch (w[3]) {
+            case 166: value[n] = x | y; break;
+            case 167: value[n] = x & y; break;
+            case 168: value[n] = !x; break;
+            case 164: value[n] = x == y; break;
+            case 165: value[n] = x != y; break;
+            default: value[n] = x ? y : z; break; /* Select */
+            }
+        }
+    }
+}
+
+static bool
+guard_value(const struct check *c, const uint8_t *value, struct guard g)
+{
+    return (!g.a || value[c->node[g.a] - 1]) && (!g.b || value[c->node[g.b] - 1]);
+}
+
+/* Structural proof: the user's guard implies `d` if d is one of its conditions, an And in it has d
+ * as an operand, or d is an Or with an implied operand. */
+static bool
+implies_one(const struct check *c, struct guard u, uint32_t d, int depth)
+{
+    if (!d || d == u.a || d == u.b)
+        return true;
+    if (depth > 64)
+        return false;
+    const struct spvcond_module *m = c->m;
+    uint32_t ids[2] = {u.a, u.b};
+    for (int k = 0; k < 2; k++) {
+        if (!ids[k])
+            continue;
+        const uint32_t *w = spvcond_inst_words(m, spvcond_def(m, ids[k]));
+        if ((w[0] & 0xffffu) == 52 && w[3] == 167 &&
+            (implies_one(c, (struct guard){w[4], 0}, d, depth + 1) ||
+             implies_one(c, (struct guard){w[5], 0}, d, depth + 1)))
+            return true;
+    }
+    const uint32_t *w = spvcond_inst_words(m, spvcond_def(m, d));
+    if ((w[0] & 0xffffu) == 52 && w[3] == 166)
+        return implies_one(c, u, w[4], depth + 1) || implies_one(c, u, w[5], depth + 1);
+    if ((w[0] & 0xffffu) == 52 && w[3] == 167)
+        return implies_one(c, u, w[4], depth + 1) && implies_one(c, u, w[5], depth + 1);
+    return false;
+}
+
+static struct guard
+guard_of(const struct check *c, size_t inst, uint32_t id)
+{
+    const struct spvcond_module *m = c->m;
+    struct guard g = {id ? c->decorated[id] : 0, 0};
+    const struct spvcond_function *f = inst >= m->section[SPVCOND_SECTION_FUNCTION] ? spvcond_function_of_inst(m, inst) : NULL;
+    if (f && f->id != id)
+        g.b = c->decorated[f->id];
+    if (!g.a) {
+        g.a = g.b;
+        g.b = 0;
+    }
+    return g;
+}
+
+struct use_state {
+    struct check *c;
+    struct guard user;
+    size_t inst;
+};
+
+static spvcond_result
+note_use(void *user, size_t inst, uint32_t word, uint32_t id)
+{
+    struct use_state *s = user;
+    struct check *c = s->c;
+    const struct spvcond_module *m = c->m;
+    (void)word;
+    size_t d = spvcond_def(m, id);
+    if (d == SIZE_MAX)
+        return SPVCOND_OK;
+    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(spvcond_inst_opcode(m, d));
+    uint32_t def_id = gi && gi->has_result ? spvcond_inst_words(m, d)[gi->has_type ? 2 : 1] : 0;
+    struct guard dg = guard_of(c, d, def_id);
+    if (!dg.a)
+        return SPVCOND_OK;
+    if (implies_one(c, s->user, dg.a, 0) && implies_one(c, s->user, dg.b, 0))
+        return SPVCOND_OK;
+    for (size_t k = 0; k < c->pair_count; k++)
+        if (memcmp(&c->pairs[2 * k], &s->user, sizeof(s->user)) == 0 && memcmp(&c->pairs[2 * k + 1], &dg, sizeof(dg)) == 0)
+            return SPVCOND_OK;
+    spvcond_result r = spvcond_grow(m->ctx, (void **)&c->pairs, &c->pair_cap, 2 * (c->pair_count + 1), sizeof(*c->pairs));
+    if (r != SPVCOND_OK)
+        return r;
+    c->pair_inst = spvcond_realloc(m->ctx, c->pair_inst, (c->pair_count + 1) * sizeof(size_t));
+    c->pair_id = spvcond_realloc(m->ctx, c->pair_id, (c->pair_count + 1) * sizeof(uint32_t));
+    if (!c->pair_inst || !c->pair_id)
+        return spvcond_oom(m->ctx);
+    c->pairs[2 * c->pair_count] = s->user;
+    c->pairs[2 * c->pair_count + 1] = dg;
+    c->pair_inst[c->pair_count] = inst;
+    c->pair_id[c->pair_count] = id;
+    c->pair_count++;
+    return SPVCOND_OK;
+}
+
+static void
+describe_guard(struct guard g, char *buf, size_t n)
+{
+    if (!g.a)
+        snprintf(buf, n, "always");
+    else if (!g.b)
+        snprintf(buf, n, "%%%u", g.a);
+    else
+        snprintf(buf, n, "%%%u and %%%u", g.a, g.b);
+}
+
+/* Prove the pairs that structure alone did not: by enumeration when possible. */
+static spvcond_result
+prove_pairs(struct check *c)
+{
+    struct spvcond_module *m = c->m;
+    if (!c->pair_count)
+        return SPVCOND_OK;
+    uint8_t *failed = spvcond_alloc_array(m->ctx, c->pair_count, 1);
+    uint8_t *value = spvcond_alloc_array(m->ctx, c->node_count + 1, 1);
+    if (!failed || !value) {
+        spvcond_dealloc(m->ctx, failed);
+        spvcond_dealloc(m->ctx, value);
+        return spvcond_oom(m->ctx);
+    }
+    if (c->enumerable) {
+        for (uint32_t bits = 0; bits < (1u << c->leaf_count); bits++) {
+            evaluate_nodes(c, bits, value);
+            for (size_t k = 0; k < c->pair_count; k++)
+                if (!failed[k] && guard_value(c, value, c->pairs[2 * k]) && !guard_value(c, value, c->pairs[2 * k + 1]))
+                    failed[k] = 1;
+        }
+    } else {
+        memset(failed, 1, c->pair_count);
+    }
+    for (size_t k = 0; k < c->pair_count; k++) {
+        if (!failed[k])
+            continue;
+        char u[64], d[64];
+        describe_guard(c->pairs[2 * k], u, sizeof(u));
+        describe_guard(c->pairs[2 * k + 1], d, sizeof(d));
+        violation(c, c->pair_inst[k], c->pair_id[k], SPVCOND_ERROR_INVALID_ID,
+                  "%s uses %%%u under condition %s, which does not imply %%%u's condition %s: some specialization "
+                  "would remove %%%u and keep this use%s",
+                  spvcond_grammar_opcode_name(spvcond_inst_opcode(m, c->pair_inst[k])), c->pair_id[k], u,
+                  c->pair_id[k], d, c->pair_id[k], c->enumerable ? "" : " (not provable structurally)");
+    }
+    spvcond_dealloc(m->ctx, failed);
+    spvcond_dealloc(m->ctx, value);
+    return SPVCOND_OK;
+}
+
+static bool
+allowed_target(uint32_t op)
+{
+    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
+    if (!gi)
+        return false;
+    const char *cls = spvcond_grammar_classes[gi->class_id];
+    return op == 54 || op == 57 || op == 59 || op == 11 || op == 12 || op == 1 || op == 5600 || op == 5601 ||
+           strcmp(cls, "Type-Declaration") == 0 || strcmp(cls, "Constant-Creation") == 0;
+}
+
+static void
+check_declarations(struct check *c, bool uses_extension, bool uses_function_variants)
+{
+    struct spvcond_module *m = c->m;
+    bool cap = false, fv = false, ext = false;
+    for (size_t i = 0; i < m->section[SPVCOND_SECTION_EXTENSION + 1]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = w[0] & 0xffffu;
+        if (op == 17 && (w[1] == SPVCOND_CAP_SPEC_CONDITIONAL || w[1] == SPVCOND_CAP_FUNCTION_VARIANTS)) {
+            cap = true;
+            fv |= w[1] == SPVCOND_CAP_FUNCTION_VARIANTS;
+        }
+        if (op == SPVCOND_OP_CONDITIONAL_CAPABILITY && !cap)
+            violation(c, i, 0, SPVCOND_ERROR_INVALID_LAYOUT,
+                      "OpConditionalCapabilityINTEL before the OpCapability that declares SpecConditionalINTEL");
+        if (op == 10 && (strcmp(spvcond_inst_string(m, i, 1), SPVCOND_EXTENSION_NAME) == 0 ||
+                         strcmp(spvcond_inst_string(m, i, 1), "SPV_INTEL_spec_conditional") == 0))
+            ext = true;
+    }
+    if (uses_extension && !cap)
+        violation(c, SIZE_MAX, 0, SPVCOND_ERROR_INVALID_BINARY,
+                  "the module uses SPV_INTEL_function_variants but declares neither SpecConditionalINTEL nor "
+                  "FunctionVariantsINTEL");
+    if (uses_function_variants && !fv)
+        violation(c, SIZE_MAX, 0, SPVCOND_ERROR_INVALID_BINARY,
+                  "OpSpecConstant{Target,Architecture,Capabilities}INTEL need OpCapability FunctionVariantsINTEL");
+    if ((uses_extension || cap) && !ext)
+        violation(c, SIZE_MAX, 0, SPVCOND_ERROR_INVALID_BINARY,
+                  "OpExtension \"SPV_INTEL_function_variants\" is missing");
+}
+
+static void
+check_copy_object(struct check *c, size_t i)
+{
+    struct spvcond_module *m = c->m;
+    const uint32_t *w = spvcond_inst_words(m, i);
+    uint32_t wc = w[0] >> 16;
+    if (wc < 5 || (wc - 3) % 2)
+        violation(c, i, w[2], SPVCOND_ERROR_INVALID_BINARY,
+                  "OpConditionalCopyObjectINTEL %%%u needs one or more (condition, operand) pairs", w[2]);
+    if (spvcond_def_opcode(m, w[1]) == 19)
+        violation(c, i, w[2], SPVCOND_ERROR_INVALID_ID, "OpConditionalCopyObjectINTEL %%%u has a void result type",
+                  w[2]);
+    for (uint32_t k = 3; k + 1 < wc; k += 2) {
+        check_condition(c, i, w[k]);
+        size_t d = spvcond_def(m, w[k + 1]);
+        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(spvcond_inst_opcode(m, d));
+        if (!gi || !gi->has_type || spvcond_inst_words(m, d)[1] != w[1])
+            violation(c, i, w[k + 1], SPVCOND_ERROR_INVALID_ID,
+                      "operand %%%u of OpConditionalCopyObjectINTEL %%%u does not have its result type %%%u",
+                      w[k + 1], w[2], w[1]);
+    }
+}
+
+static spvcond_result
+run(struct check *c)
+{
+    struct spvcond_module *m = c->m;
+    bool uses = false, uses_fv = false;
+    /* Decorations: targets, at most one per id, conditions. */
+    for (size_t i = m->section[SPVCOND_SECTION_ANNOTATION]; i < m->section[SPVCOND_SECTION_ANNOTATION + 1]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = w[0] & 0xffffu;
+        if ((op != 71 && op != 332) || w[2] != SPVCOND_DECORATION_CONDITIONAL)
+            continue;
+        uses = true;
+        if (op == 332)
+            violation(c, i, w[1], SPVCOND_ERROR_INVALID_BINARY,
+                      "ConditionalINTEL through OpDecorateId: SPIRV-Tools rejects it; use OpDecorate");
+        if (c->decorated[w[1]])
+            violation(c, i, w[1], SPVCOND_ERROR_INVALID_ID, "%%%u carries more than one ConditionalINTEL", w[1]);
+        uint32_t target_op = spvcond_def_opcode(m, w[1]);
+        if (!allowed_target(target_op))
+            violation(c, i, w[1], SPVCOND_ERROR_INVALID_ID, "ConditionalINTEL may not decorate %s %%%u",
+                      spvcond_grammar_opcode_name(target_op), w[1]);
+        if (target_op == 59 && spvcond_def(m, w[1]) >= m->section[SPVCOND_SECTION_FUNCTION])
+            violation(c, i, w[1], SPVCOND_ERROR_INVALID_ID,
+                      "ConditionalINTEL may decorate only module-scope variables, not %%%u", w[1]);
+        c->decorated[w[1]] = w[3];
+        c->node[w[3]] = 1;
+        check_condition(c, i, w[3]);
+    }
+    for (size_t i = 0; i < m->inst_count; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = w[0] & 0xffffu;
+        switch (op) {
+        case SPVCOND_OP_CONDITIONAL_CAPABILITY:
+        case SPVCOND_OP_CONDITIONAL_EXTENSION:
+        case SPVCOND_OP_CONDITIONAL_ENTRY_POINT:
+            uses = true;
+            c->node[w[1]] = 1;
+            check_condition(c, i, w[1]);
+            break;
+        case SPVCOND_OP_CONDITIONAL_COPY_OBJECT:
+            uses = true;
+            for (uint32_t k = 3; k < (w[0] >> 16); k += 2)
+                c->node[w[k]] = 1;
+            check_copy_object(c, i);
+            break;
+        case SPVCOND_OP_SPEC_CONSTANT_TARGET:
+        case SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES:
+            uses = uses_fv = true;
+            break;
+        case SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE: {
+            uses = uses_fv = true;
+            uint32_t cmp = w[5];
+            if (cmp != 170 && cmp != 171 && cmp != 172 && cmp != 174 && cmp != 176 && cmp != 178)
+                violation(c, i, w[2], SPVCOND_ERROR_INVALID_BINARY,
+                          "OpSpecConstantArchitectureINTEL %%%u compares with opcode %u; only IEqual, INotEqual, "
+                          "UGreaterThan, UGreaterThanEqual, ULessThan and ULessThanEqual are allowed", w[2], cmp);
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    check_declarations(c, uses, uses_fv);
+    collect_trees(c);
+    /* Condition trees themselves must never be guarded. */
+    for (size_t n = 0; n < c->node_count; n++)
+        if (c->decorated[c->nodes[n]])
+            violation(c, spvcond_def(m, c->nodes[n]), c->nodes[n], SPVCOND_ERROR_INVALID_ID,
+                      "condition node %%%u carries a ConditionalINTEL itself", c->nodes[n]);
+    /* Every use must be guarded at least as strongly as its definition. */
+    spvcond_result r = SPVCOND_OK;
+    for (size_t i = 0; i < m->inst_count && r == SPVCOND_OK; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = w[0] & 0xffffu;
+        if (op == 5 || op == 6 || op == 16 || op == 331 || op == 74 || op == 75 || op == 17 ||
+            op == SPVCOND_OP_CONDITIONAL_CAPABILITY || op == SPVCOND_OP_CONDITIONAL_EXTENSION ||
+            (i >= m->section[SPVCOND_SECTION_ANNOTATION] && i < m->section[SPVCOND_SECTION_ANNOTATION + 1]))
+            continue; /* they go with their targets, or name no ids that can go */
+        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
+        uint32_t own = gi && gi->has_result ? w[gi->has_type ? 2 : 1] : 0;
+        struct use_state s = {c, guard_of(c, i, own), i};
+        if (op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT) {
+            s.user = (struct guard){w[1], 0};
+            r = note_use(&s, i, 3, w[3]);
+            continue;
+        }
+        if (op == SPVCOND_OP_CONDITIONAL_COPY_OBJECT) {
+            for (uint32_t k = 3; k + 1 < (w[0] >> 16) && r == SPVCOND_OK; k += 2) {
+                struct use_state t = s;
+                t.user = s.user.b ? s.user : (struct guard){s.user.a ? s.user.a : w[k], s.user.a ? w[k] : 0};
+                r = note_use(&t, i, k + 1, w[k + 1]);
+            }
+            continue;
+        }
+        if (c->node[own])
+            continue; /* condition trees are checked above */
+        r = spvcond_walk_ids(m, i, note_use, &s);
+    }
+    if (r == SPVCOND_OK)
+        r = prove_pairs(c);
+    return r;
+}
+
+spvcond_result
+spvcond_validate(spvcond_module *m, size_t *violations)
+{
+    if (!m)
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if (m->opaque_count)
+        return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, m->first_opaque, 0,
+                                 "cannot validate: this instruction is unknown to our grammar");
+    struct check c;
+    memset(&c, 0, sizeof(c));
+    c.m = m;
+    spvcond_context *ctx = m->ctx;
+    c.decorated = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
+    c.cond_ok = spvcond_alloc_array(ctx, m->bound, 1);
+    c.node = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
+    c.nodes = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
+    c.leaves = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
+    spvcond_result r = c.decorated && c.cond_ok && c.node && c.nodes && c.leaves ? run(&c) : spvcond_oom(ctx);
+    spvcond_dealloc(ctx, c.decorated);
+    spvcond_dealloc(ctx, c.cond_ok);
+    spvcond_dealloc(ctx, c.node);
+    spvcond_dealloc(ctx, c.nodes);
+    spvcond_dealloc(ctx, c.leaves);
+    spvcond_dealloc(ctx, c.pairs);
+    spvcond_dealloc(ctx, c.pair_inst);
+    spvcond_dealloc(ctx, c.pair_id);
+    if (violations)
+        *violations = c.violations;
+    if (r != SPVCOND_OK)
+        return r;
+    return c.violations ? c.first : SPVCOND_OK;
+}

@@ -1,0 +1,106 @@
+/* spvcond validate: every rule reported, clean modules clean, dangling references proved. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+
+struct collected {
+    char text[8192];
+    size_t errors;
+};
+
+static void
+collect(void *user, const spvcond_diag *d)
+{
+    struct collected *c = user;
+    if (d->severity != SPVCOND_SEVERITY_ERROR)
+        return;
+    c->errors++;
+    size_t len = strlen(c->text);
+    snprintf(c->text + len, sizeof(c->text) - len, "%s\n", d->message);
+}
+
+static spvcond_result
+validate_file(const char *path, struct collected *c, size_t *violations)
+{
+    size_t n;
+    uint32_t *w = read_words(path, &n);
+    spvcond_context *ctx;
+    memset(c, 0, sizeof(*c));
+    cr_assert_eq(spvcond_context_create(NULL, collect, c, &ctx), SPVCOND_OK);
+    spvcond_module *m = parse_or_die(ctx, w, n);
+    spvcond_result r = spvcond_validate(m, violations);
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+    free(w);
+    return r;
+}
+
+Test(validate, clean_modules)
+{
+    const char *names[] = {"conditional_capability", "fnvar_link", "eval_conditions", "kernels_fp64"};
+    for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+        struct collected c;
+        size_t v = 99;
+        cr_assert_eq(validate_file(fixture(names[k]), &c, &v), SPVCOND_OK, "%s: %s", names[k], c.text);
+        cr_assert_eq(v, 0);
+    }
+}
+
+Test(validate, every_rule)
+{
+    struct collected c;
+    size_t v;
+    cr_assert_neq(validate_file(fixture("validate_bad"), &c, &v), SPVCOND_OK);
+    cr_assert_eq(v, 7, "%s", c.text);
+    cr_assert_eq(c.errors, 7);
+    const char *want[] = {
+        "condition %6 is not a boolean scalar specialization constant",
+        "%11 carries more than one ConditionalINTEL",
+        "ConditionalINTEL may not decorate OpLabel %12",
+        "compares with opcode 999",
+        "OpConditionalCapabilityINTEL before the OpCapability that declares SpecConditionalINTEL",
+        "need OpCapability FunctionVariantsINTEL",
+        "OpExtension \"SPV_INTEL_function_variants\" is missing",
+    };
+    for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++)
+        cr_assert(strstr(c.text, want[k]) != NULL, "missing '%s' in:\n%s", want[k], c.text);
+}
+
+Test(validate, dangling_references_are_proved_possible)
+{
+    struct collected c;
+    size_t v;
+    cr_assert_eq(validate_file(fixture("fnvar_defect_b"), &c, &v), SPVCOND_ERROR_INVALID_ID);
+    cr_assert_eq(v, 2, "%s", c.text);
+    cr_assert(strstr(c.text, "OpFunctionCall uses %6 under condition %21, which does not imply %6's condition %22") != NULL,
+              "%s", c.text);
+    cr_assert_eq(validate_file(fixture("fnvar_defect_c"), &c, &v), SPVCOND_ERROR_INVALID_ID);
+    cr_assert_eq(v, 1);
+    cr_assert(strstr(c.text, "OpIAdd uses %32 under condition always") != NULL, "%s", c.text);
+}
+
+Test(validate, annotated_output_is_clean)
+{
+    const char *paths[] = {"/usr/lib/clc/spirv64-mesa3d-.spv", NULL};
+    paths[1] = fixture("annotate_graph");
+    for (size_t k = 0; k < 2; k++) {
+        spvcond_context *ctx;
+        spvcond_module *m = load_module(paths[k], &ctx);
+        spvcond_annotate_options o = {0};
+        cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_OK);
+        uint32_t *w;
+        size_t n;
+        cr_assert_eq(spvcond_module_emit(m, &w, &n), SPVCOND_OK);
+        spvcond_module *a = parse_or_die(ctx, w, n);
+        size_t v = 99;
+        cr_assert_eq(spvcond_validate(a, &v), SPVCOND_OK, "%s: %s", paths[k],
+                     spvcond_context_first_error(ctx) ? spvcond_context_first_error(ctx)->message : "");
+        cr_assert_eq(v, 0);
+        spvcond_module_destroy(a);
+        spvcond_free(ctx, w);
+        destroy_module(m, ctx);
+    }
+}
