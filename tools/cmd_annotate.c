@@ -17,11 +17,12 @@ static const char annotate_usage[] =
     "\n"
     "  --spec-id-base N   First SpecId to allocate (default 0x10000); ids the module uses are skipped.\n"
     "  --no-inference     Only execution modes count as requirements.\n"
+    "  --props FILE       Also write the [SYCL/kernel reqs] property set (DPC++'s text format).\n"
     "  -o FILE            Output ('-' for standard output). Required.\n"
     "  -q, --quiet        No summary and no warnings on standard error.\n"
     "  -h, --help         Print this help and exit.\n";
 
-enum { OPT_BASE = 256, OPT_NO_INFERENCE };
+enum { OPT_BASE = 256, OPT_NO_INFERENCE, OPT_PROPS };
 
 int
 cmd_annotate(struct cli *cli, int argc, char **argv)
@@ -29,19 +30,21 @@ cmd_annotate(struct cli *cli, int argc, char **argv)
     static const struct option options[] = {
         {"spec-id-base", required_argument, NULL, OPT_BASE},
         {"no-inference", no_argument, NULL, OPT_NO_INFERENCE},
+        {"props", required_argument, NULL, OPT_PROPS},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     spvcond_annotate_options opts;
     memset(&opts, 0, sizeof(opts));
-    const char *output = NULL;
+    const char *output = NULL, *props = NULL;
     int c, rc = EXIT_OK;
     optind = 1;
     while (rc == EXIT_OK && (c = getopt_long(argc, argv, "o:qh", options, NULL)) != -1) {
         switch (c) {
         case OPT_BASE: rc = parse_u32(optarg, "--spec-id-base", &opts.spec_id_base); break;
         case OPT_NO_INFERENCE: opts.flags |= SPVCOND_ANNOTATE_NO_INFERENCE; break;
+        case OPT_PROPS: props = optarg; break;
         case 'o': output = optarg; break;
         case 'q': cli->quiet = 1; break;
         case 'h': fputs(annotate_usage, stdout); return EXIT_OK;
@@ -67,10 +70,28 @@ cmd_annotate(struct cli *cli, int argc, char **argv)
         uint32_t *words;
         size_t count;
         r = spvcond_module_emit(m, &words, &count);
-        if (r == SPVCOND_OK) {
-            rc = cli_write_file(output, words, count * 4);
-            spvcond_free(cli->ctx, words);
+        if (r == SPVCOND_OK && props) {
+            /* The property set describes the output, so read the output back. */
+            spvcond_module *annotated;
+            spvcond_requirements *reqs = NULL;
+            char *text = NULL;
+            size_t size = 0;
+            r = spvcond_module_parse(cli->ctx, words, count, SPVCOND_PARSE_BORROW, &annotated);
+            if (r == SPVCOND_OK) {
+                r = spvcond_requirements_from_module(annotated, &reqs);
+                if (r == SPVCOND_OK)
+                    r = spvcond_requirements_write_props(reqs, &text, &size);
+                spvcond_requirements_destroy(reqs);
+                spvcond_module_destroy(annotated);
+            }
+            if (r == SPVCOND_OK)
+                rc = cli_write_file(props, text, size);
+            spvcond_free(cli->ctx, text);
         }
+        if (r == SPVCOND_OK && rc == EXIT_OK)
+            rc = cli_write_file(output, words, count * 4);
+        if (r == SPVCOND_OK)
+            spvcond_free(cli->ctx, words);
         if (r == SPVCOND_OK && rc == EXIT_OK && !cli->quiet)
             fprintf(stderr,
                     "annotated: %zu roots (%zu conditional), %zu requirements, %zu spec constants, %zu "

@@ -22,6 +22,8 @@ static const char specialize_usage[] =
     "                                 a comment.\n"
     "  --device NAME                  Values for a device: each requirement constant (spvcond.* OpName) is\n"
     "                                 true iff the device supports it. --spec values take precedence.\n"
+    "  --props FILE                   With --device: take the requirement of each SpecId from this\n"
+    "                                 [SYCL/kernel reqs] property file instead of the constants' names.\n"
     "  --device-config FILE           Devices in DPC++'s YAML schema, searched before the built-in table.\n"
     "  --freeze-all                   Also freeze spec constants unrelated to conditions.\n"
     "  --strict                       A value for a SpecId the module lacks is an error, not a warning.\n"
@@ -33,7 +35,7 @@ static const char specialize_usage[] =
     "  -q, --quiet                    No summary and no warnings on standard error.\n"
     "  -h, --help                     Print this help and exit.\n";
 
-enum { OPT_DEVICE = 200, OPT_DEVICE_CONFIG, OPT_SPEC = 256, OPT_SPEC_FILE, OPT_FREEZE_ALL, OPT_STRICT, OPT_TARGET, OPT_FEATURES, OPT_CATEGORY,
+enum { OPT_DEVICE = 200, OPT_DEVICE_CONFIG, OPT_PROPS, OPT_SPEC = 256, OPT_SPEC_FILE, OPT_FREEZE_ALL, OPT_STRICT, OPT_TARGET, OPT_FEATURES, OPT_CATEGORY,
        OPT_FAMILY, OPT_ARCH, OPT_CAPABILITIES };
 
 int
@@ -43,6 +45,7 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
         {"spec", required_argument, NULL, OPT_SPEC},
         {"device", required_argument, NULL, OPT_DEVICE},
         {"device-config", required_argument, NULL, OPT_DEVICE_CONFIG},
+        {"props", required_argument, NULL, OPT_PROPS},
         {"spec-file", required_argument, NULL, OPT_SPEC_FILE},
         {"freeze-all", no_argument, NULL, OPT_FREEZE_ALL},
         {"strict", no_argument, NULL, OPT_STRICT},
@@ -62,7 +65,7 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
     struct u32_list features = {0}, caps = {0};
     spvcond_fnvar_device device;
     memset(&device, 0, sizeof(device));
-    const char *output = NULL;
+    const char *output = NULL, *props = NULL;
     uint32_t flags = 0;
     int c, rc = EXIT_OK;
     optind = 1;
@@ -71,6 +74,7 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
         case OPT_SPEC: rc = values_parse_list(&values, optarg, "--spec"); break;
         case OPT_DEVICE: dev.name = optarg; break;
         case OPT_DEVICE_CONFIG: dev.config_path = optarg; break;
+        case OPT_PROPS: props = optarg; break;
         case OPT_SPEC_FILE: rc = values_parse_file(&values, optarg); break;
         case OPT_FREEZE_ALL: flags |= SPVCOND_SPECIALIZE_FREEZE_ALL; break;
         case OPT_STRICT: flags |= SPVCOND_SPECIALIZE_STRICT; break;
@@ -91,6 +95,11 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
     }
     if (rc != EXIT_OK)
         goto done;
+    if (props && !dev.name) {
+        cli_error("--props needs --device");
+        rc = EXIT_USAGE;
+        goto done;
+    }
     if (!output) {
         cli_error("-o required");
         rc = EXIT_USAGE;
@@ -113,9 +122,25 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
         goto done;
     if (dev.name) {
         /* The device's values after the explicit ones: the first value for a SpecId wins. */
-        spvcond_spec_value *dv;
-        size_t dn;
-        spvcond_result dr = spvcond_device_spec_values(m, &dev.info, &dv, &dn);
+        spvcond_spec_value *dv = NULL;
+        size_t dn = 0;
+        spvcond_result dr;
+        if (props) {
+            void *text;
+            size_t size;
+            spvcond_requirements *reqs = NULL;
+            if ((rc = cli_read_file(props, &text, &size)) != EXIT_OK) {
+                spvcond_module_destroy(m);
+                goto done;
+            }
+            dr = spvcond_requirements_parse_props(cli->ctx, text, size, props, &reqs);
+            free(text);
+            if (dr == SPVCOND_OK)
+                dr = spvcond_requirements_device_values(reqs, &dev.info, &dv, &dn);
+            spvcond_requirements_destroy(reqs);
+        } else {
+            dr = spvcond_device_spec_values(m, &dev.info, &dv, &dn);
+        }
         if (dr != SPVCOND_OK) {
             spvcond_module_destroy(m);
             rc = cli_exit_code(dr);

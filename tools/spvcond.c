@@ -20,6 +20,7 @@ static const char usage_text[] =
     "  devices        List the devices --device accepts.\n"
     "  info           Summarize a module: header, capabilities, entry points, functions, spec constants,\n"
     "                 conditions.\n"
+    "  reqs           Print what each kernel of an annotated module requires (text, JSON, property set).\n"
     "  specialize     Evaluate conditions for given spec-constant values, strip what is false, and\n"
     "                 write a plain module.\n"
     "  validate       Check a module's use of SPV_INTEL_function_variants, including that no\n"
@@ -226,6 +227,7 @@ static const struct {
     {"check", cmd_check},
     {"devices", cmd_devices},
     {"info", cmd_info},
+    {"reqs", cmd_reqs},
     {"specialize", cmd_specialize},
     {"validate", cmd_validate},
 };

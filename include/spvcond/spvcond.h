@@ -224,6 +224,43 @@ SPVCOND_API spvcond_result spvcond_kernel_supported(spvcond_module *module, cons
                                                     const char *kernel, bool *supported, char *reason,
                                                     size_t reason_size);
 
+/* ---- requirement tables ("SYCL/kernel reqs") --------------------------------------------------- */
+
+typedef enum spvcond_requirement_type {
+    SPVCOND_REQUIREMENT_ASPECT = 0,               /* values[0]: the aspect */
+    SPVCOND_REQUIREMENT_WORK_GROUP_SIZE = 1,      /* values[0..dims): the sizes */
+    SPVCOND_REQUIREMENT_SUB_GROUP_SIZE = 2,       /* values[0]: the size */
+    SPVCOND_REQUIREMENT_TYPE_FORCE_32_BIT = 0x7fffffff
+} spvcond_requirement_type;
+
+typedef struct spvcond_kernel_requirement {
+    spvcond_requirement_type type;
+    uint32_t dims;       /* 1, or 1..3 for a work-group size */
+    uint32_t values[3];
+    uint32_t spec_id;    /* the spec constant that stands for it */
+} spvcond_kernel_requirement;
+
+/* What each kernel requires and which SpecId stands for each requirement: read from an annotated
+ * module's named spec constants, or from a property file's "[SYCL/kernel reqs]" set (spec/props.md). */
+typedef struct spvcond_requirements spvcond_requirements;
+SPVCOND_API spvcond_result spvcond_requirements_from_module(spvcond_module *module, spvcond_requirements **out);
+SPVCOND_API spvcond_result spvcond_requirements_parse_props(spvcond_context *ctx, const char *text, size_t size,
+                                                            const char *source_name, spvcond_requirements **out);
+/* The "[SYCL/kernel reqs]" property set in DPC++'s text format; *text is NUL-terminated, released with
+ * spvcond_free(). */
+SPVCOND_API spvcond_result spvcond_requirements_write_props(const spvcond_requirements *reqs, char **text,
+                                                            size_t *size);
+SPVCOND_API size_t spvcond_requirements_kernel_count(const spvcond_requirements *reqs);
+SPVCOND_API const char *spvcond_requirements_kernel_name(const spvcond_requirements *reqs, size_t kernel);
+SPVCOND_API size_t spvcond_requirements_count(const spvcond_requirements *reqs, size_t kernel);
+SPVCOND_API const spvcond_kernel_requirement *spvcond_requirements_get(const spvcond_requirements *reqs,
+                                                                       size_t kernel, size_t index);
+/* Values for every SpecId in the table: true iff the device supports the requirement. */
+SPVCOND_API spvcond_result spvcond_requirements_device_values(const spvcond_requirements *reqs,
+                                                              const spvcond_device_info *device,
+                                                              spvcond_spec_value **values, size_t *count);
+SPVCOND_API void spvcond_requirements_destroy(spvcond_requirements *reqs);
+
 /* ---- annotation (the producer) ---------------------------------------------------------- */
 
 #define SPVCOND_ASPECT_MAX 128 /* aspect numbers are below this */

@@ -1,0 +1,391 @@
+/* Requirement tables: per kernel, what it requires and which SpecId stands for it. Built from an
+ * annotated module's named spec constants, or read from and written to DPC++'s property-file text
+ * ("[SYCL/kernel reqs]", spec/props.md). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base64.h"
+#include "devices.h"
+#include "index.h"
+
+struct kernel_entry {
+    char *name;
+    spvcond_kernel_requirement *reqs;
+    size_t count, cap;
+};
+
+struct spvcond_requirements {
+    spvcond_context *ctx;
+    struct kernel_entry *kernels;
+    size_t count, cap;
+};
+
+#define SET_NAME "SYCL/kernel reqs"
+
+void
+spvcond_requirements_destroy(spvcond_requirements *r)
+{
+    if (!r)
+        return;
+    for (size_t k = 0; k < r->count; k++) {
+        spvcond_dealloc(r->ctx, r->kernels[k].name);
+        spvcond_dealloc(r->ctx, r->kernels[k].reqs);
+    }
+    spvcond_dealloc(r->ctx, r->kernels);
+    spvcond_dealloc(r->ctx, r);
+}
+
+static spvcond_result
+add_kernel(spvcond_requirements *r, const char *name, size_t len)
+{
+    spvcond_result res = spvcond_grow(r->ctx, (void **)&r->kernels, &r->cap, r->count + 1, sizeof(*r->kernels));
+    if (res != SPVCOND_OK)
+        return res;
+    struct kernel_entry *k = &r->kernels[r->count];
+    memset(k, 0, sizeof(*k));
+    if (!(k->name = spvcond_alloc(r->ctx, len + 1)))
+        return spvcond_oom(r->ctx);
+    memcpy(k->name, name, len);
+    k->name[len] = 0;
+    r->count++;
+    return SPVCOND_OK;
+}
+
+static spvcond_result
+add_requirement(spvcond_requirements *r, const spvcond_kernel_requirement *q)
+{
+    struct kernel_entry *k = &r->kernels[r->count - 1];
+    spvcond_result res = spvcond_grow(r->ctx, (void **)&k->reqs, &k->cap, k->count + 1, sizeof(*k->reqs));
+    if (res == SPVCOND_OK)
+        k->reqs[k->count++] = *q;
+    return res;
+}
+
+static spvcond_requirements *
+new_table(spvcond_context *ctx)
+{
+    spvcond_requirements *r = spvcond_alloc_array(ctx, 1, sizeof(*r));
+    if (r)
+        r->ctx = ctx;
+    return r;
+}
+
+static spvcond_kernel_requirement
+from_internal(const struct spvcond_requirement *q, uint32_t spec_id)
+{
+    spvcond_kernel_requirement k = {(spvcond_requirement_type)q->kind, 1, {q->v[0], q->v[1], q->v[2]}, spec_id};
+    if (q->kind == SPVCOND_REQ_WORK_GROUP_SIZE)
+        k.dims = 3;
+    return k;
+}
+
+spvcond_result
+spvcond_requirements_from_module(spvcond_module *m, spvcond_requirements **out)
+{
+    if (!m || !out)
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    spvcond_requirements *r = new_table(m->ctx);
+    uint8_t *reach = spvcond_alloc_array(m->ctx, m->bound, 1);
+    spvcond_result res = r && reach ? SPVCOND_OK : spvcond_oom(m->ctx);
+    for (size_t e = 0; e < m->entry_point_count && res == SPVCOND_OK; e++) {
+        size_t i = m->entry_points[e];
+        bool conditional = spvcond_inst_opcode(m, i) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT;
+        const char *name = spvcond_inst_string(m, i, conditional ? 4 : 3);
+        if ((res = add_kernel(r, name, strlen(name))) != SPVCOND_OK || !conditional)
+            continue;
+        /* The leaves under the kernel's condition (operands precede users: one backward pass). */
+        memset(reach, 0, m->bound);
+        reach[spvcond_inst_words(m, i)[1]] = 1;
+        for (size_t j = m->section[SPVCOND_SECTION_FUNCTION]; j-- > m->section[SPVCOND_SECTION_GLOBAL];) {
+            const uint32_t *w = spvcond_inst_words(m, j);
+            if ((w[0] & 0xffffu) == 52 && reach[w[2]])
+                for (uint32_t k = 4; k < (w[0] >> 16); k++)
+                    reach[w[k]] = 1;
+        }
+        for (size_t j = m->section[SPVCOND_SECTION_GLOBAL]; j < m->section[SPVCOND_SECTION_FUNCTION] && res == SPVCOND_OK; j++) {
+            const uint32_t *w = spvcond_inst_words(m, j);
+            uint32_t spec_id, b, end;
+            if ((w[0] & 0xffffu) != 48 || !reach[w[2]] || !spvcond_spec_id_of(m, w[2], &spec_id))
+                continue;
+            spvcond_refs_range(&m->names, w[2], &b, &end);
+            for (uint32_t n = b; n < end; n++) {
+                struct spvcond_requirement q;
+                if (spvcond_inst_opcode(m, m->names.inst[n]) != 5 ||
+                    spvcond_requirement_parse(spvcond_inst_string(m, m->names.inst[n], 2), &q) != 1)
+                    continue;
+                spvcond_kernel_requirement kq = from_internal(&q, spec_id);
+                res = add_requirement(r, &kq);
+                break;
+            }
+        }
+    }
+    spvcond_dealloc(m->ctx, reach);
+    if (res != SPVCOND_OK) {
+        spvcond_requirements_destroy(r);
+        return res;
+    }
+    *out = r;
+    return SPVCOND_OK;
+}
+
+/* Append to a growing text buffer. */
+struct text {
+    spvcond_context *ctx;
+    char *data;
+    size_t len, cap;
+};
+
+static spvcond_result
+put(struct text *t, const char *s, size_t n)
+{
+    spvcond_result r = spvcond_grow(t->ctx, (void **)&t->data, &t->cap, t->len + n + 1, 1);
+    if (r == SPVCOND_OK) {
+        memcpy(t->data + t->len, s, n);
+        t->len += n;
+        t->data[t->len] = 0;
+    }
+    return r;
+}
+
+spvcond_result
+spvcond_requirements_write_props(const spvcond_requirements *r, char **text, size_t *size)
+{
+    if (!r || !text || !size)
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    *text = NULL;
+    *size = 0;
+    struct text t = {r->ctx, NULL, 0, 0};
+    spvcond_result res = put(&t, "[" SET_NAME "]\n", strlen(SET_NAME) + 3);
+    for (size_t k = 0; k < r->count && res == SPVCOND_OK; k++) {
+        const struct kernel_entry *e = &r->kernels[k];
+        /* uint32 words: count, then (type, params..., spec id) per requirement. */
+        size_t words = 1;
+        for (size_t q = 0; q < e->count; q++)
+            words += 2 + (e->reqs[q].type == SPVCOND_REQUIREMENT_WORK_GROUP_SIZE ? 1 + e->reqs[q].dims : 1);
+        size_t bytes = 8 + words * 4;
+        uint8_t *raw = spvcond_alloc_array(r->ctx, bytes, 1);
+        char *b64 = spvcond_alloc(r->ctx, spvcond_base64_encoded_size(bytes) + 1);
+        if (!raw || !b64) {
+            spvcond_dealloc(r->ctx, raw);
+            spvcond_dealloc(r->ctx, b64);
+            res = spvcond_oom(r->ctx);
+            break;
+        }
+        uint64_t bits = (uint64_t)words * 32;
+        for (int i = 0; i < 8; i++)
+            raw[i] = (uint8_t)(bits >> (8 * i));
+        size_t o = 8;
+#define PUT32(v)                                                                                                       \
+    do {                                                                                                               \
+        uint32_t v_ = (v);                                                                                             \
+        for (int i_ = 0; i_ < 4; i_++)                                                                                 \
+            raw[o++] = (uint8_t)(v_ >> (8 * i_));                                                                      \
+    } while (0)
+        PUT32((uint32_t)e->count);
+        for (size_t q = 0; q < e->count; q++) {
+            const spvcond_kernel_requirement *kq = &e->reqs[q];
+            PUT32((uint32_t)kq->type);
+            if (kq->type == SPVCOND_REQUIREMENT_WORK_GROUP_SIZE) {
+                PUT32(kq->dims);
+                for (uint32_t d = 0; d < kq->dims; d++)
+                    PUT32(kq->values[d]);
+            } else {
+                PUT32(kq->values[0]);
+            }
+            PUT32(kq->spec_id);
+        }
+#undef PUT32
+        spvcond_base64_encode(raw, bytes, b64);
+        if ((res = put(&t, e->name, strlen(e->name))) == SPVCOND_OK && (res = put(&t, "=2|", 3)) == SPVCOND_OK &&
+            (res = put(&t, b64, strlen(b64))) == SPVCOND_OK)
+            res = put(&t, "\n", 1);
+        spvcond_dealloc(r->ctx, raw);
+        spvcond_dealloc(r->ctx, b64);
+    }
+    if (res != SPVCOND_OK) {
+        spvcond_dealloc(r->ctx, t.data);
+        return res;
+    }
+    *text = t.data;
+    *size = t.len;
+    return SPVCOND_OK;
+}
+
+static spvcond_result
+bad(spvcond_context *ctx, const char *source, size_t line, const char *what)
+{
+    return spvcond_report(ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE, "%s:%zu: %s",
+                          source, line, what);
+}
+
+/* The i-th little-endian word after the 8-byte length. */
+static uint32_t
+word_at(const uint8_t *raw, size_t i)
+{
+    const uint8_t *b = raw + 8 + 4 * i;
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+/* One "name=2|<base64>" value of the set. */
+static spvcond_result
+parse_kernel(spvcond_requirements *r, const char *source, size_t line, const char *s, size_t n)
+{
+    const char *eq = memchr(s, '=', n);
+    if (!eq || (size_t)(s + n - eq) < 3 || eq[1] != '2' || eq[2] != '|')
+        return bad(r->ctx, source, line, "expected name=2|<byte array>");
+    const char *v = eq + 3;
+    size_t vlen = (size_t)(s + n - v);
+    uint8_t *raw = spvcond_alloc(r->ctx, vlen * 6 / 8 + 4);
+    if (!raw)
+        return spvcond_oom(r->ctx);
+    size_t bytes;
+    spvcond_result res = SPVCOND_OK;
+    if (!spvcond_base64_decode(v, vlen, raw, &bytes) || bytes < 8) {
+        res = bad(r->ctx, source, line, "the byte array is not valid property-set base64");
+        goto out;
+    }
+    uint64_t bits = 0;
+    for (int i = 0; i < 8; i++)
+        bits |= (uint64_t)raw[i] << (8 * i);
+    if (bits % 32 != 0 || bits / 8 > bytes - 8) {
+        res = bad(r->ctx, source, line, "the byte array's bit length does not match its data");
+        goto out;
+    }
+    size_t words = (size_t)(bits / 32), p = 0;
+    if ((res = add_kernel(r, s, (size_t)(eq - s))) != SPVCOND_OK)
+        goto out;
+    if (words < 1) {
+        res = bad(r->ctx, source, line, "the requirement list is empty (no entry count)");
+        goto out;
+    }
+    uint32_t count = word_at(raw, p++);
+    for (uint32_t e = 0; e < count && res == SPVCOND_OK; e++) {
+        if (p + 3 > words) {
+            res = bad(r->ctx, source, line, "the requirement list ends inside an entry");
+            break;
+        }
+        spvcond_kernel_requirement q = {(spvcond_requirement_type)word_at(raw, p), 1, {0, 0, 0}, 0};
+        p++;
+        if (q.type == SPVCOND_REQUIREMENT_WORK_GROUP_SIZE) {
+            q.dims = word_at(raw, p++);
+            if (q.dims < 1 || q.dims > 3 || p + q.dims + 1 > words) {
+                res = bad(r->ctx, source, line, "a work-group size entry has a bad dimension count");
+                break;
+            }
+            for (uint32_t d = 0; d < q.dims; d++)
+                q.values[d] = word_at(raw, p++);
+            for (uint32_t d = q.dims; d < 3; d++)
+                q.values[d] = 1;
+        } else if (q.type == SPVCOND_REQUIREMENT_ASPECT || q.type == SPVCOND_REQUIREMENT_SUB_GROUP_SIZE) {
+            q.values[0] = word_at(raw, p++);
+        } else {
+            res = bad(r->ctx, source, line, "unknown requirement type (0 aspect, 1 work-group size, 2 sub-group size)");
+            break;
+        }
+        q.spec_id = word_at(raw, p++);
+        res = add_requirement(r, &q);
+    }
+    if (res == SPVCOND_OK && p != words)
+        res = bad(r->ctx, source, line, "words left over after the last requirement");
+out:
+    spvcond_dealloc(r->ctx, raw);
+    return res;
+}
+
+spvcond_result
+spvcond_requirements_parse_props(spvcond_context *ctx, const char *text, size_t size, const char *source,
+                                 spvcond_requirements **out)
+{
+    if (!ctx || !out || (!text && size))
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    source = source ? source : "property file";
+    spvcond_requirements *r = new_table(ctx);
+    if (!r)
+        return spvcond_oom(ctx);
+    spvcond_result res = SPVCOND_OK;
+    bool in_set = false, seen_set = false;
+    size_t line = 0;
+    for (size_t p = 0; p < size && res == SPVCOND_OK;) {
+        const char *s = text + p;
+        const char *nl = memchr(s, '\n', size - p);
+        size_t n = nl ? (size_t)(nl - s) : size - p;
+        p += n + 1;
+        line++;
+        if (n && s[n - 1] == '\r')
+            n--;
+        if (n == 0)
+            continue;
+        if (s[0] == '[') {
+            in_set = n == strlen(SET_NAME) + 2 && memcmp(s + 1, SET_NAME, strlen(SET_NAME)) == 0 && s[n - 1] == ']';
+            seen_set |= in_set;
+            continue;
+        }
+        if (in_set)
+            res = parse_kernel(r, source, line, s, n);
+    }
+    if (res == SPVCOND_OK && !seen_set)
+        res = bad(ctx, source, line, "no [" SET_NAME "] property set");
+    if (res != SPVCOND_OK) {
+        spvcond_requirements_destroy(r);
+        return res;
+    }
+    *out = r;
+    return SPVCOND_OK;
+}
+
+size_t
+spvcond_requirements_kernel_count(const spvcond_requirements *r)
+{
+    return r ? r->count : 0;
+}
+
+const char *
+spvcond_requirements_kernel_name(const spvcond_requirements *r, size_t k)
+{
+    return r && k < r->count ? r->kernels[k].name : NULL;
+}
+
+size_t
+spvcond_requirements_count(const spvcond_requirements *r, size_t k)
+{
+    return r && k < r->count ? r->kernels[k].count : 0;
+}
+
+const spvcond_kernel_requirement *
+spvcond_requirements_get(const spvcond_requirements *r, size_t k, size_t i)
+{
+    return r && k < r->count && i < r->kernels[k].count ? &r->kernels[k].reqs[i] : NULL;
+}
+
+spvcond_result
+spvcond_requirements_device_values(const spvcond_requirements *r, const spvcond_device_info *d,
+                                   spvcond_spec_value **values, size_t *count)
+{
+    if (!r || !d || !values || !count)
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    size_t total = 0;
+    for (size_t k = 0; k < r->count; k++)
+        total += r->kernels[k].count;
+    spvcond_spec_value *v = spvcond_alloc_array(r->ctx, total + 1, sizeof(*v));
+    if (!v)
+        return spvcond_oom(r->ctx);
+    size_t n = 0;
+    for (size_t k = 0; k < r->count; k++) {
+        for (size_t i = 0; i < r->kernels[k].count; i++) {
+            const spvcond_kernel_requirement *q = &r->kernels[k].reqs[i];
+            struct spvcond_requirement internal = {(enum spvcond_requirement_kind)q->type,
+                                                   {q->values[0], q->values[1], q->values[2]}};
+            bool seen = false;
+            for (size_t x = 0; x < n && !seen; x++)
+                seen = v[x].spec_id == q->spec_id;
+            if (!seen)
+                v[n++] = (spvcond_spec_value){q->spec_id, spvcond_device_supports(d, &internal), false};
+        }
+    }
+    *values = v;
+    *count = n;
+    return SPVCOND_OK;
+}
