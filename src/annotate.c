@@ -66,6 +66,7 @@ struct annotate {
     uint32_t bool_type;
     uint32_t next_spec_id;
     uint32_t *defer;              /* words of new constants, emitted in order */
+    char label[2][32];
     size_t defer_len, defer_cap;
 };
 
@@ -131,8 +132,8 @@ apply_stated_requirements(struct annotate *a)
         size_t f = function_by_name(a, q->function);
         if (f == SIZE_MAX)
             return spvcond_report(a->m->ctx, SPVCOND_ERROR_NOT_FOUND, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
-                                  "requirements name function '%s', but no entry point, OpName or export has that "
-                                  "name", q->function);
+                                  "%s%srequirements name function '%s', but no entry point, OpName or export has that "
+                                  "name", q->origin ? q->origin : "", q->origin ? ": " : "", q->function);
         spvcond_result r;
         for (size_t u = 0; u < q->use_count; u++) {
             if ((r = check_aspect(a, q->uses[u], q->function)) != SPVCOND_OK)
@@ -211,6 +212,63 @@ leaf_index(struct annotate *a, uint8_t kind, const uint32_t v[3], size_t *out)
     return SPVCOND_OK;
 }
 
+/* A function's name for messages: its OpName, else its id (two rotating buffers). */
+static const char *
+function_label(struct annotate *a, size_t f, int slot)
+{
+    struct spvcond_module *m = a->m;
+    uint32_t b, e;
+    spvcond_refs_range(&m->names, m->functions[f].id, &b, &e);
+    for (uint32_t k = b; k < e; k++)
+        if (spvcond_inst_opcode(m, m->names.inst[k]) == 5)
+            return spvcond_inst_string(m, m->names.inst[k], 2);
+    snprintf(a->label[slot & 1], sizeof(a->label[0]), "%%%u", m->functions[f].id);
+    return a->label[slot & 1];
+}
+
+/* A shortest call path from `root` to a function that itself uses `aspect`, as "k -> f -> g". */
+static spvcond_result
+call_path(struct annotate *a, size_t root, uint32_t aspect, char *buf, size_t size)
+{
+    struct spvcond_module *m = a->m;
+    size_t nf = m->function_count;
+    uint32_t *parent = spvcond_alloc_array(m->ctx, nf + 1, sizeof(uint32_t)); /* index + 1; root: itself */
+    uint32_t *queue = spvcond_alloc_array(m->ctx, nf + 1, sizeof(uint32_t));
+    if (!parent || !queue) {
+        spvcond_dealloc(m->ctx, parent);
+        spvcond_dealloc(m->ctx, queue);
+        return spvcond_oom(m->ctx);
+    }
+    size_t head = 0, tail = 0, found = SIZE_MAX;
+    parent[root] = (uint32_t)root + 1;
+    queue[tail++] = (uint32_t)root;
+    while (head < tail && found == SIZE_MAX) {
+        uint32_t f = queue[head++];
+        if (spvcond_aspects_has(&a->inf.own[f], aspect)) {
+            found = f;
+            break;
+        }
+        for (uint32_t e = a->g.callee_start[f]; e < a->g.callee_start[f + 1]; e++) {
+            uint32_t c = a->g.callees[e];
+            if (!parent[c]) {
+                parent[c] = f + 1;
+                queue[tail++] = c;
+            }
+        }
+    }
+    /* Walk back from the user to the root, then print forwards. */
+    size_t len = 0;
+    for (size_t f = found; f != SIZE_MAX; f = f == root ? SIZE_MAX : parent[f] - 1)
+        queue[len++] = (uint32_t)f;
+    buf[0] = 0;
+    size_t o = 0;
+    for (size_t k = len; k-- > 0 && o < size;)
+        o += (size_t)snprintf(buf + o, size - o, "%s%s", k + 1 == len ? "" : " -> ", function_label(a, queue[k], 0));
+    spvcond_dealloc(m->ctx, parent);
+    spvcond_dealloc(m->ctx, queue);
+    return SPVCOND_OK;
+}
+
 /* The leaves of each root, as lists first (the leaf count is unknown until all are seen). */
 static spvcond_result
 collect_leaves(struct annotate *a, size_t f, uint32_t *list, size_t *count)
@@ -222,9 +280,12 @@ collect_leaves(struct annotate *a, size_t f, uint32_t *list, size_t *count)
         for (uint32_t asp = 0; asp < SPVCOND_ASPECT_MAX; asp++) {
             if (spvcond_aspects_has(&a->inf.used[f], asp) && !spvcond_aspects_has(&a->declared[f], asp)) {
                 const char *name = spvcond_aspect_name(asp);
+                char path[512];
+                if ((r = call_path(a, f, asp, path, sizeof(path))) != SPVCOND_OK)
+                    return r;
                 spvcond_warn_inst(a->m, a->m->functions[f].begin, a->m->functions[f].id,
-                                  "function %%%u uses aspect %s (%u), which its declared requirements do not list",
-                                  a->m->functions[f].id, name ? name : "?", asp);
+                                  "%s uses aspect %s (%u), which its declared requirements do not list; call path: %s",
+                                  function_label(a, f, 0), name ? name : "?", asp, path);
             }
         }
     }

@@ -6,9 +6,7 @@
 #include "aspects.h"
 #include "devices.h"
 
-#ifdef SPVCOND_HAVE_YAML
-#include <yaml.h>
-#endif
+#include "yaml_util.h"
 
 struct entry {
     char *name;
@@ -90,71 +88,12 @@ spvcond_device_config_parse(spvcond_context *ctx, const char *text, size_t size,
 
 #else
 
-struct reader {
-    spvcond_context *ctx;
-    yaml_document_t doc;
-    const char *source;
-};
-
 static spvcond_result
-fail(struct reader *r, const yaml_node_t *n, const char *what, const char *detail)
-{
-    return spvcond_report(r->ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
-                          "%s:%zu: %s%s%s", r->source, n ? n->start_mark.line + 1 : 0, what, detail ? ": " : "",
-                          detail ? detail : "");
-}
-
-static const char *
-scalar(const yaml_node_t *n)
-{
-    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
-}
-
-static bool
-parse_u64(const char *s, uint64_t *out)
-{
-    if (!s || *s < '0' || *s > '9')
-        return false;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (*end)
-        return false;
-    *out = v;
-    return true;
-}
-
-/* A sequence of numbers or (with aspects) names, into a fresh array. */
-static spvcond_result
-read_list(struct reader *r, yaml_node_t *n, bool aspects, uint32_t **out, size_t *count)
-{
-    if (n->type != YAML_SEQUENCE_NODE)
-        return fail(r, n, aspects ? "aspects must be a list" : "sub-group-sizes must be a list", NULL);
-    size_t len = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
-    uint32_t *v = spvcond_alloc_array(r->ctx, len + 1, sizeof(uint32_t));
-    if (!v)
-        return spvcond_oom(r->ctx);
-    for (size_t k = 0; k < len; k++) {
-        yaml_node_t *item = yaml_document_get_node(&r->doc, n->data.sequence.items.start[k]);
-        const char *s = scalar(item);
-        uint64_t num;
-        if (s && parse_u64(s, &num) && num < (aspects ? SPVCOND_ASPECT_MAX : UINT32_MAX)) {
-            v[k] = (uint32_t)num;
-        } else if (!(aspects && s && spvcond_aspect_by_name(s, &v[k]))) {
-            spvcond_dealloc(r->ctx, v);
-            return fail(r, item, aspects ? "unknown aspect" : "not a sub-group size", s ? s : "(not a scalar)");
-        }
-    }
-    *out = v;
-    *count = len;
-    return SPVCOND_OK;
-}
-
-static spvcond_result
-read_entry(struct reader *r, const char *name, yaml_node_t *n, struct entry *e)
+read_entry(struct spvcond_yaml *r, const char *name, yaml_node_t *n, struct entry *e)
 {
     memset(e, 0, sizeof(*e));
     if (n->type != YAML_MAPPING_NODE)
-        return fail(r, n, "a device must be a mapping", name);
+        return spvcond_yaml_fail(r, n, "a device must be a mapping", name);
     size_t len = strlen(name);
     e->name = spvcond_alloc(r->ctx, len + 1);
     if (!e->name)
@@ -164,26 +103,27 @@ read_entry(struct reader *r, const char *name, yaml_node_t *n, struct entry *e)
     for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top && res == SPVCOND_OK; p++) {
         yaml_node_t *k = yaml_document_get_node(&r->doc, p->key);
         yaml_node_t *v = yaml_document_get_node(&r->doc, p->value);
-        const char *key = scalar(k);
+        const char *key = spvcond_yaml_scalar(k);
         if (!key)
-            return fail(r, k, "keys must be scalars", NULL);
+            return spvcond_yaml_fail(r, k, "keys must be scalars", NULL);
         if (strcmp(key, "aspects") == 0) {
             spvcond_dealloc(r->ctx, e->aspects);
-            res = read_list(r, v, true, &e->aspects, &e->aspect_count);
+            res = spvcond_yaml_u32_list(r, v, true, SPVCOND_ASPECT_MAX, "aspects", &e->aspects, &e->aspect_count);
         } else if (strcmp(key, "sub-group-sizes") == 0) {
             spvcond_dealloc(r->ctx, e->sub_group_sizes);
-            res = read_list(r, v, false, &e->sub_group_sizes, &e->sub_group_size_count);
+            res = spvcond_yaml_u32_list(r, v, false, UINT32_MAX, "not a sub-group size", &e->sub_group_sizes,
+                                        &e->sub_group_size_count);
         } else if (strcmp(key, "may_support_other_aspects") == 0) {
-            const char *s = scalar(v);
+            const char *s = spvcond_yaml_scalar(v);
             if (s && (strcmp(s, "true") == 0 || strcmp(s, "1") == 0))
                 e->may_support_other_aspects = true;
             else if (s && (strcmp(s, "false") == 0 || strcmp(s, "0") == 0))
                 e->may_support_other_aspects = false;
             else
-                res = fail(r, v, "may_support_other_aspects must be true or false", s);
+                res = spvcond_yaml_fail(r, v, "may_support_other_aspects must be true or false", s);
         } else if (strcmp(key, "max-work-group-size") == 0) {
-            if (!parse_u64(scalar(v), &e->max_work_group_size))
-                res = fail(r, v, "max-work-group-size must be a number", scalar(v));
+            if (!spvcond_yaml_u64(spvcond_yaml_scalar(v), &e->max_work_group_size))
+                res = spvcond_yaml_fail(r, v, "max-work-group-size must be a number", spvcond_yaml_scalar(v));
         }
         /* Other keys (aot-toolchain, aot-toolchain-*) are DPC++'s and mean nothing here. */
     }
@@ -197,35 +137,26 @@ spvcond_device_config_parse(spvcond_context *ctx, const char *text, size_t size,
     if (!ctx || !out || (!text && size))
         return SPVCOND_ERROR_INVALID_ARGUMENT;
     *out = NULL;
-    struct reader r;
+    struct spvcond_yaml r;
     memset(&r, 0, sizeof(r));
     r.ctx = ctx;
     r.source = source ? source : "device configuration";
-    yaml_parser_t parser;
-    if (!yaml_parser_initialize(&parser))
-        return spvcond_oom(ctx);
-    yaml_parser_set_input_string(&parser, (const unsigned char *)(text ? text : ""), size);
-    if (!yaml_parser_load(&parser, &r.doc)) {
-        spvcond_result res = spvcond_report(ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR,
-                                            SPVCOND_NOWHERE, "%s:%zu: %s", r.source, parser.problem_mark.line + 1,
-                                            parser.problem ? parser.problem : "YAML syntax error");
-        yaml_parser_delete(&parser);
-        return res;
-    }
-    yaml_parser_delete(&parser);
+    spvcond_result lr = spvcond_yaml_load(&r, text, size);
+    if (lr != SPVCOND_OK)
+        return lr;
     spvcond_device_config *c = spvcond_alloc_array(ctx, 1, sizeof(*c));
     spvcond_result res = c ? SPVCOND_OK : spvcond_oom(ctx);
     if (c)
         c->ctx = ctx;
     yaml_node_t *root = yaml_document_get_root_node(&r.doc);
     if (res == SPVCOND_OK && root && root->type != YAML_MAPPING_NODE)
-        res = fail(&r, root, "the top level must map device names to their descriptions", NULL);
+        res = spvcond_yaml_fail(&r, root, "the top level must map device names to their descriptions", NULL);
     for (yaml_node_pair_t *p = root && res == SPVCOND_OK ? root->data.mapping.pairs.start : NULL;
          p && p < root->data.mapping.pairs.top && res == SPVCOND_OK; p++) {
         yaml_node_t *k = yaml_document_get_node(&r.doc, p->key);
-        const char *name = scalar(k);
+        const char *name = spvcond_yaml_scalar(k);
         if (!name) {
-            res = fail(&r, k, "device names must be scalars", NULL);
+            res = spvcond_yaml_fail(&r, k, "device names must be scalars", NULL);
             break;
         }
         struct entry e;
@@ -254,7 +185,7 @@ spvcond_device_config_parse(spvcond_context *ctx, const char *text, size_t size,
         }
         c->entries[slot] = e;
     }
-    yaml_document_delete(&r.doc);
+    spvcond_yaml_unload(&r);
     if (res != SPVCOND_OK) {
         spvcond_device_config_destroy(c);
         return res;

@@ -17,12 +17,14 @@ static const char annotate_usage[] =
     "\n"
     "  --spec-id-base N   First SpecId to allocate (default 0x10000); ids the module uses are skipped.\n"
     "  --no-inference     Only execution modes count as requirements.\n"
+    "  --requirements FILE  Requirements stated per function (YAML: uses, declared, reqd_work_group_size,\n"
+    "                     reqd_sub_group_size; spec/requirements.md).\n"
     "  --props FILE       Also write the [SYCL/kernel reqs] property set (DPC++'s text format).\n"
     "  -o FILE            Output ('-' for standard output). Required.\n"
     "  -q, --quiet        No summary and no warnings on standard error.\n"
     "  -h, --help         Print this help and exit.\n";
 
-enum { OPT_BASE = 256, OPT_NO_INFERENCE, OPT_PROPS };
+enum { OPT_BASE = 256, OPT_NO_INFERENCE, OPT_PROPS, OPT_REQUIREMENTS };
 
 int
 cmd_annotate(struct cli *cli, int argc, char **argv)
@@ -31,13 +33,14 @@ cmd_annotate(struct cli *cli, int argc, char **argv)
         {"spec-id-base", required_argument, NULL, OPT_BASE},
         {"no-inference", no_argument, NULL, OPT_NO_INFERENCE},
         {"props", required_argument, NULL, OPT_PROPS},
+        {"requirements", required_argument, NULL, OPT_REQUIREMENTS},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     spvcond_annotate_options opts;
     memset(&opts, 0, sizeof(opts));
-    const char *output = NULL, *props = NULL;
+    const char *output = NULL, *props = NULL, *requirements = NULL;
     int c, rc = EXIT_OK;
     optind = 1;
     while (rc == EXIT_OK && (c = getopt_long(argc, argv, "o:qh", options, NULL)) != -1) {
@@ -45,6 +48,7 @@ cmd_annotate(struct cli *cli, int argc, char **argv)
         case OPT_BASE: rc = parse_u32(optarg, "--spec-id-base", &opts.spec_id_base); break;
         case OPT_NO_INFERENCE: opts.flags |= SPVCOND_ANNOTATE_NO_INFERENCE; break;
         case OPT_PROPS: props = optarg; break;
+        case OPT_REQUIREMENTS: requirements = optarg; break;
         case 'o': output = optarg; break;
         case 'q': cli->quiet = 1; break;
         case 'h': fputs(annotate_usage, stdout); return EXIT_OK;
@@ -61,9 +65,23 @@ cmd_annotate(struct cli *cli, int argc, char **argv)
         cli_error("More than one input file specified");
         return EXIT_USAGE;
     }
+    spvcond_requirements_file *reqfile = NULL;
+    if (requirements) {
+        void *text;
+        size_t size;
+        if ((rc = cli_read_file(requirements, &text, &size)) != EXIT_OK)
+            return rc;
+        spvcond_result pr = spvcond_requirements_file_parse(cli->ctx, text, size, requirements, &reqfile);
+        free(text);
+        if (pr != SPVCOND_OK)
+            return pr == SPVCOND_ERROR_INVALID_ARGUMENT ? EXIT_INVALID : cli_exit_code(pr);
+        opts.requirements = spvcond_requirements_file_entries(reqfile, &opts.requirement_count);
+    }
     spvcond_module *m;
-    if ((rc = cli_load_module(cli, optind < argc ? argv[optind] : "-", &m)) != EXIT_OK)
+    if ((rc = cli_load_module(cli, optind < argc ? argv[optind] : "-", &m)) != EXIT_OK) {
+        spvcond_requirements_file_destroy(reqfile);
         return rc;
+    }
     spvcond_annotate_stats stats;
     spvcond_result r = spvcond_annotate(m, &opts, &stats);
     if (r == SPVCOND_OK) {
@@ -102,7 +120,8 @@ cmd_annotate(struct cli *cli, int argc, char **argv)
                     stats.conditional_entry_points);
     }
     if (r != SPVCOND_OK)
-        rc = cli_exit_code(r);
+        rc = r == SPVCOND_ERROR_NOT_FOUND ? EXIT_INVALID : cli_exit_code(r);
     spvcond_module_destroy(m);
+    spvcond_requirements_file_destroy(reqfile);
     return rc;
 }

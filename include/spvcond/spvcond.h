@@ -277,7 +277,18 @@ typedef struct spvcond_function_requirements {
     size_t declared_count;
     uint32_t reqd_work_group_size[3]; /* all zero: none */
     uint32_t reqd_sub_group_size;     /* zero: none */
+    const char *origin;               /* where it was stated, for messages ("reqs.yaml:3"); may be NULL */
 } spvcond_function_requirements;
+
+/* A requirements file (YAML, spec/requirements.md): its entries feed spvcond_annotate_options. Needs
+ * libyaml, like device configurations. */
+typedef struct spvcond_requirements_file spvcond_requirements_file;
+SPVCOND_API spvcond_result spvcond_requirements_file_parse(spvcond_context *ctx, const char *text, size_t size,
+                                                           const char *source_name, spvcond_requirements_file **out);
+/* Valid until the file object is destroyed. */
+SPVCOND_API const spvcond_function_requirements *spvcond_requirements_file_entries(const spvcond_requirements_file *f,
+                                                                                 size_t *count);
+SPVCOND_API void spvcond_requirements_file_destroy(spvcond_requirements_file *f);
 
 #define SPVCOND_ANNOTATE_NO_INFERENCE 0x1u /* only stated requirements and execution modes count */
 

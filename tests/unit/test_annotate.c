@@ -129,7 +129,7 @@ Test(annotate, seed_example_two_aspects)
     /* The seed's worked example: a kernel requiring A1 and A2 gets two SpecId'd OpSpecConstantTrue,
      * one LogicalAnd, and ConditionalINTEL on its function. */
     static const uint32_t aspects[2] = {1, 2};
-    spvcond_function_requirements req = {"k_plain", aspects, 2, false, NULL, 0, {0, 0, 0}, 0};
+    spvcond_function_requirements req = {"k_plain", aspects, 2, false, NULL, 0, {0, 0, 0}, 0, NULL};
     spvcond_annotate_options o = {100, &req, 1, SPVCOND_ANNOTATE_NO_INFERENCE};
     struct annotated a = annotate_file(fixture("annotate_graph"), &o);
     cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
@@ -148,7 +148,7 @@ Test(annotate, seed_example_two_aspects)
 Test(annotate, declared_requirements_replace_inferred_ones_with_a_warning)
 {
     static const uint32_t fp16[1] = {5};
-    spvcond_function_requirements req = {"k_double", NULL, 0, true, fp16, 1, {0, 0, 0}, 0};
+    spvcond_function_requirements req = {"k_double", NULL, 0, true, fp16, 1, {0, 0, 0}, 0, NULL};
     spvcond_annotate_options o = {0, &req, 1, 0};
     struct annotated a = annotate_file(fixture("annotate_graph"), &o);
     cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
@@ -159,7 +159,7 @@ Test(annotate, declared_requirements_replace_inferred_ones_with_a_warning)
 
 Test(annotate, stated_sizes)
 {
-    spvcond_function_requirements req = {"k_plain", NULL, 0, false, NULL, 0, {8, 4, 1}, 32};
+    spvcond_function_requirements req = {"k_plain", NULL, 0, false, NULL, 0, {8, 4, 1}, 32, NULL};
     spvcond_annotate_options o = {0, &req, 1, 0};
     struct annotated a = annotate_file(fixture("annotate_graph"), &o);
     cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
@@ -169,7 +169,7 @@ Test(annotate, stated_sizes)
 
 Test(annotate, unknown_function_is_an_error)
 {
-    spvcond_function_requirements req = {"nope", NULL, 0, false, NULL, 0, {0, 0, 0}, 0};
+    spvcond_function_requirements req = {"nope", NULL, 0, false, NULL, 0, {0, 0, 0}, 0, NULL};
     spvcond_annotate_options o = {0, &req, 1, 0};
     struct annotated a = annotate_file(fixture("annotate_graph"), &o);
     cr_assert_eq(a.code, SPVCOND_ERROR_NOT_FOUND);
@@ -254,4 +254,79 @@ Test(annotate, every_assignment_specializes_validly)
         spvcond_module_destroy(m);
     }
     release(&a);
+}
+
+static spvcond_result
+parse_requirements(spvcond_context *ctx, const char *text, spvcond_requirements_file **f)
+{
+    return spvcond_requirements_file_parse(ctx, text, strlen(text), "reqs.yaml", f);
+}
+
+Test(annotate, requirements_file)
+{
+    spvcond_context *ctx;
+    spvcond_module *m = load_module(fixture("annotate_graph"), &ctx);
+    const char *text = "k_double:\n  declared: [fp16]\nk_plain:\n  uses: [image, 28]\n"
+                       "  reqd_work_group_size: [64, 2]\n  reqd_sub_group_size: 8\n";
+    spvcond_requirements_file *f;
+    cr_assert_eq(parse_requirements(ctx, text, &f), SPVCOND_OK);
+    size_t n;
+    const spvcond_function_requirements *e = spvcond_requirements_file_entries(f, &n);
+    cr_assert_eq(n, 2);
+    cr_assert_str_eq(e[0].function, "k_double");
+    cr_assert(e[0].has_declared && e[0].declared_count == 1 && e[0].declared[0] == 5);
+    cr_assert_str_eq(e[0].origin, "reqs.yaml:1");
+    cr_assert(e[1].use_count == 2 && e[1].uses[0] == 9 && e[1].uses[1] == 28);
+    cr_assert(e[1].reqd_work_group_size[0] == 64 && e[1].reqd_work_group_size[1] == 2 && e[1].reqd_work_group_size[2] == 1);
+    cr_assert_eq(e[1].reqd_sub_group_size, 8);
+    spvcond_annotate_options o = {0, e, n, 0};
+    cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_OK);
+    cr_assert_eq(spvcond_context_warning_count(ctx), 1, "k_double uses fp64 but declares fp16");
+    uint32_t *w;
+    size_t count;
+    cr_assert_eq(spvcond_module_emit(m, &w, &count), SPVCOND_OK);
+    spvcond_module *a = parse_or_die(ctx, w, count);
+    cr_assert_str_eq(condition_of(a, "k_double"), "fp16");
+    cr_assert_str_eq(condition_of(a, "k_plain"),
+                     "image&atomic64&reqd_work_group_size.64.2.1&reqd_sub_group_size.8");
+    spvcond_module_destroy(a);
+    spvcond_free(ctx, w);
+    spvcond_requirements_file_destroy(f);
+    destroy_module(m, ctx);
+}
+
+static void
+expect_requirements_error(const char *text, const char *needle)
+{
+    spvcond_context *ctx;
+    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    spvcond_requirements_file *f = (spvcond_requirements_file *)1;
+    cr_assert_neq(parse_requirements(ctx, text, &f), SPVCOND_OK);
+    cr_assert_null(f);
+    const char *msg = spvcond_context_first_error(ctx)->message;
+    cr_assert(strstr(msg, needle) != NULL, "'%s' lacks '%s'", msg, needle);
+    spvcond_context_destroy(ctx);
+}
+
+Test(annotate, requirements_file_errors_name_the_line)
+{
+    expect_requirements_error("k:\n  uses: [fp99]\n", "reqs.yaml:2: unknown aspect: fp99");
+    expect_requirements_error("k:\n  usez: [fp64]\n", "reqs.yaml:2: unknown key");
+    expect_requirements_error("k:\n  reqd_work_group_size: [1, 2, 3, 4]\n", "reqs.yaml:2: reqd_work_group_size must be");
+    expect_requirements_error("k:\n  reqd_sub_group_size: 0\n", "reqs.yaml:2: reqd_sub_group_size must be");
+    expect_requirements_error("k: 3\n", "reqs.yaml:1: a function's requirements must be a mapping");
+    expect_requirements_error("k:\n  uses: [fp64\n", "reqs.yaml:");
+    /* An unknown function is reported by annotate, with the line. */
+    spvcond_context *ctx;
+    spvcond_module *m = load_module(fixture("annotate_graph"), &ctx);
+    spvcond_requirements_file *f;
+    cr_assert_eq(parse_requirements(ctx, "\nnope:\n  uses: [fp64]\n", &f), SPVCOND_OK);
+    size_t n;
+    spvcond_annotate_options o = {0, spvcond_requirements_file_entries(f, &n), 0, 0};
+    o.requirement_count = n;
+    cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_ERROR_NOT_FOUND);
+    cr_assert(strstr(spvcond_context_first_error(ctx)->message, "reqs.yaml:2: requirements name function 'nope'") != NULL,
+              "%s", spvcond_context_first_error(ctx)->message);
+    spvcond_requirements_file_destroy(f);
+    destroy_module(m, ctx);
 }
