@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "edit.h"
+#include "capabilities.h"
 #include "evaluate.h"
 #include "index.h"
 #include "operands.h"
@@ -614,6 +615,60 @@ drop_unused_trees(struct spec *s)
     return SPVCOND_OK;
 }
 
+/* Capabilities that some instruction of the input needed but no surviving one does: their only users
+ * were stripped, so they go (a module stripped of its fp64 code stops declaring Float64). */
+struct cap_users {
+    struct spec *s;
+    uint8_t *before, *after; /* per capability instruction */
+};
+
+static spvcond_result
+note_cap_user(void *user, size_t inst, const uint32_t *caps, size_t count)
+{
+    struct cap_users *u = user;
+    struct spvcond_module *m = u->s->m;
+    bool survives = !spvcond_edit_is_deleted(m, inst);
+    for (size_t i = 0; i < m->section[SPVCOND_SECTION_CAPABILITY + 1]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = w[0] & 0xffffu;
+        uint32_t cap = op == OP_CAPABILITY ? w[1] : op == SPVCOND_OP_CONDITIONAL_CAPABILITY ? w[2] : UINT32_MAX;
+        for (size_t c = 0; c < count; c++) {
+            if (caps[c] != cap)
+                continue;
+            u->before[i] = 1;
+            if (survives)
+                u->after[i] = 1;
+        }
+    }
+    return SPVCOND_OK;
+}
+
+static spvcond_result
+trim_capabilities(struct spec *s)
+{
+    struct spvcond_module *m = s->m;
+    size_t ncap = m->section[SPVCOND_SECTION_CAPABILITY + 1];
+    struct cap_users u = {s, spvcond_alloc_array(m->ctx, ncap + 1, 1), spvcond_alloc_array(m->ctx, ncap + 1, 1)};
+    spvcond_result r = u.before && u.after ? SPVCOND_OK : spvcond_oom(m->ctx);
+    /* Capability declarations themselves are not users. */
+    for (size_t i = ncap; i < m->inst_count && r == SPVCOND_OK; i++)
+        r = spvcond_instruction_capabilities(m, i, note_cap_user, &u);
+    for (size_t i = 0; i < ncap && r == SPVCOND_OK; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        /* A module without entry points must declare Linkage even when nothing names it. */
+        bool linkage = (w[0] & 0xffffu) == OP_CAPABILITY && w[1] == 5;
+        if (linkage && s->stats.entry_points_kept == 0)
+            continue;
+        if (u.before[i] && !u.after[i] && !spvcond_edit_is_deleted(m, i)) {
+            r = delete_inst(s, i);
+            s->stats.capabilities_removed++;
+        }
+    }
+    spvcond_dealloc(m->ctx, u.before);
+    spvcond_dealloc(m->ctx, u.after);
+    return r;
+}
+
 static void
 release(struct spec *s)
 {
@@ -698,6 +753,8 @@ spvcond_specialize(spvcond_module *m, const spvcond_specialize_options *o, spvco
     if (r == SPVCOND_OK)
         r = strip_names_and_decorations(&s, m->section[SPVCOND_SECTION_DEBUG_NAME],
                                         m->section[SPVCOND_SECTION_GLOBAL]);
+    if (r == SPVCOND_OK && !(o->flags & SPVCOND_SPECIALIZE_NO_TRIM))
+        r = trim_capabilities(&s);
     if (r == SPVCOND_OK) {
         for (size_t f = 0; f < m->function_count; f++) {
             if (s.fn_removed[f])

@@ -279,3 +279,22 @@ Test(specialize, refuses_bad_arguments_and_second_runs)
     cr_assert_eq(spvcond_specialize(NULL, &o, NULL), SPVCOND_ERROR_INVALID_ARGUMENT);
     destroy_module(m, ctx);
 }
+
+Test(specialize, trims_capabilities_whose_users_were_stripped)
+{
+    spvcond_spec_value off[1] = {{1, 0, false}};
+    struct result r = specialize("trim", off, 1, NULL, 0);
+    cr_assert_eq(r.code, SPVCOND_OK, "%s", r.message);
+    cr_assert(!has_capability(r.out, 10), "Float64 had users only in the stripped function");
+    cr_assert(has_capability(r.out, 6) && has_capability(r.out, 4) && has_capability(r.out, 5),
+              "Kernel, Addresses and Linkage still have users");
+    cr_assert_eq(r.stats.capabilities_removed, 1);
+    done(&r);
+    struct result kept = specialize("trim", off, 1, NULL, SPVCOND_SPECIALIZE_NO_TRIM);
+    cr_assert(has_capability(kept.out, 10), "--no-trim keeps it");
+    done(&kept);
+    spvcond_spec_value on[1] = {{1, 1, false}};
+    struct result used = specialize("trim", on, 1, NULL, 0);
+    cr_assert(has_capability(used.out, 10), "still used");
+    done(&used);
+}
