@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <stdlib.h>
 
 #include "helpers.h"
 
@@ -129,4 +130,119 @@ Test(cli, info_json_is_valid_and_matches_the_index)
              "assert d[\"entry_points\"][0][\"condition\"] == 9; assert d[\"spec_constants\"][0][\"spec_id\"] == 1'",
              fixture("conditional_capability"));
     cr_assert_eq(cli(args, NULL), 0);
+}
+
+/* A fresh temporary directory for one test. */
+static const char *
+temp_dir(void)
+{
+    static char dir[64];
+    snprintf(dir, sizeof(dir), "/tmp/spvcond-cli-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    return dir;
+}
+
+static void
+remove_dir(const char *dir)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+Test(cli, annotate_check_specialize_chain)
+{
+    const char *dir = temp_dir();
+    char args[2048], *out;
+    snprintf(args, sizeof(args), "annotate %s -o %s/a.spv --props %s/a.prop 2>&1", fixture("annotate_graph"), dir, dir);
+    cr_assert_eq(cli(args, &out), 0, "%s", out);
+    cr_assert(strstr(out, "annotated: 4 roots (3 conditional), 3 requirements") != NULL, "%s", out);
+    free(out);
+    snprintf(args, sizeof(args), "validate %s/a.spv", dir);
+    cr_assert_eq(cli(args, NULL), 0);
+    snprintf(args, sizeof(args), "check --device intel_gpu_acm_g10 %s/a.spv k_double k_plain", dir);
+    cr_assert_eq(cli(args, &out), 0);
+    cr_assert(strstr(out, "k_double: not supported: Required aspect fp64 is not supported on the device\n"
+                          "k_plain: supported\n") != NULL, "%s", out);
+    free(out);
+    snprintf(args, sizeof(args), "reqs --props %s/a.spv > %s/b.prop && cmp %s/a.prop %s/b.prop", dir, dir, dir, dir);
+    cr_assert_eq(cli(args, NULL), 0, "annotate --props and reqs --props agree");
+    snprintf(args, sizeof(args), "specialize -q --device intel_gpu_acm_g10 %s/a.spv -o %s/s.spv && %s --target-env spv1.2 %s/s.spv",
+             dir, dir, getenv("SPIRV_VAL"), dir);
+    cr_assert_eq(cli(args, NULL), 0);
+    /* The C example does the same through the shared library. */
+    snprintf(args, sizeof(args), "%s intel_gpu_acm_g10 %s/a.spv %s/e.spv && cmp %s/s.spv %s/e.spv", getenv("SPVCOND_EXAMPLE"),
+             dir, dir, dir, dir);
+    cr_assert_eq(run_capture(args, NULL), 0, "examples/specialize_device.c gives the CLI's output");
+    remove_dir(dir);
+}
+
+Test(cli, spec_values_from_a_file_and_the_command_line)
+{
+    const char *dir = temp_dir();
+    char path[256], args[2048], *out;
+    snprintf(path, sizeof(path), "%s/values", dir);
+    FILE *f = fopen(path, "w");
+    fputs("# SpecId=value\n7=8  9=1 # trailing comment\n8=true\n", f);
+    fclose(f);
+    snprintf(args, sizeof(args), "specialize --spec-file %s %s -o %s/s.spv 2>&1 && %s info %s/s.spv", path,
+             fixture("eval_conditions"), dir, getenv("SPVCOND_CLI"), dir);
+    cr_assert_eq(cli(args, &out), 0, "%s", out);
+    /* n = 8, d = 1, b = true: f_lt, f_slt, f_by_d and uses_app stay (test_specialize has the details). */
+    cr_assert(strstr(out, "specialized: 4 functions kept, 4 removed") != NULL, "%s", out);
+    free(out);
+    snprintf(args, sizeof(args), "specialize --spec 7=x %s -o %s/s.spv 2>&1", fixture("eval_conditions"), dir);
+    cr_assert_eq(cli(args, &out), 2);
+    cr_assert(strstr(out, "value 'x' of SpecId 7 is not true, false or an unsigned integer") != NULL, "%s", out);
+    free(out);
+    snprintf(args, sizeof(args), "specialize --strict --spec 4242=1 %s -o %s/s.spv 2>&1", fixture("eval_conditions"), dir);
+    cr_assert_eq(cli(args, &out), 1);
+    cr_assert(strstr(out, "no spec constant carries SpecId 4242") != NULL, "%s", out);
+    free(out);
+    remove_dir(dir);
+}
+
+Test(cli, failure_leaves_existing_output_untouched)
+{
+    const char *dir = temp_dir();
+    char path[256], args[2048], *out;
+    snprintf(path, sizeof(path), "%s/out.spv", dir);
+    FILE *f = fopen(path, "w");
+    fputs("precious", f);
+    fclose(f);
+    snprintf(args, sizeof(args), "specialize --target 4 %s -o %s 2>&1", fixture("fnvar_defect_b"), path);
+    cr_assert_eq(cli(args, &out), 1);
+    cr_assert(strstr(out, "would refer to %6 after specialization") != NULL, "%s", out);
+    free(out);
+    f = fopen(path, "r");
+    char buf[16] = {0};
+    cr_assert(fread(buf, 1, sizeof(buf) - 1, f) == 8 && strcmp(buf, "precious") == 0);
+    fclose(f);
+    snprintf(args, sizeof(args), "ls %s | wc -l", dir);
+    cr_assert_eq(run_capture(args, &out), 0);
+    cr_assert_eq(atoi(out), 1, "no temporary file is left behind");
+    free(out);
+    /* An unwritable directory: exit 3 and a clear message. */
+    snprintf(args, sizeof(args), "specialize %s -o /proc/no-such-dir/out.spv 2>&1", fixture("eval_conditions"));
+    cr_assert_eq(cli(args, &out), 3);
+    cr_assert(strstr(out, "could not create a temporary file next to '/proc/no-such-dir/out.spv'") != NULL, "%s", out);
+    free(out);
+    remove_dir(dir);
+}
+
+Test(cli, devices_and_validate)
+{
+    char args[1024], *out;
+    cr_assert_eq(cli("devices", &out), 0);
+    cr_assert(strstr(out, "intel_gpu_acm_g10") != NULL && strstr(out, "nvidia_gpu_sm_90") != NULL);
+    free(out);
+    cr_assert_eq(cli("devices --json | python3 -c 'import json,sys; assert len(json.load(sys.stdin)) > 70'", NULL), 0);
+    snprintf(args, sizeof(args), "validate %s 2>&1", fixture("validate_bad"));
+    cr_assert_eq(cli(args, &out), 1);
+    cr_assert(strstr(out, "7 violations") != NULL, "%s", out);
+    free(out);
+    snprintf(args, sizeof(args), "check --device no_such_device %s 2>&1", fixture("annotate_graph"));
+    cr_assert_eq(cli(args, &out), 2);
+    cr_assert(strstr(out, "unknown device 'no_such_device'") != NULL, "%s", out);
+    free(out);
 }

@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""OpenCL C kernels shipped by a Debian package, compiled here with clang-15 and llvm-spirv-15 (as the
+corpus was), then annotate -> spvcond validate -> specialize (all true, each requirement false) ->
+spirv-val. The package is fetched with `apt-get download` and unpacked with `dpkg -x`."""
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+CLI = os.environ["SPVCOND_CLI"]
+VAL = os.environ["SPIRV_VAL"]
+PACKAGE = "darktable"
+KERNELS = ["basecurve.cl", "extended.cl", "demosaic_ppg.cl", "denoiseprofile.cl", "bilateral.cl", "colorspaces.cl"]
+
+
+def run(args, **kw):
+    return subprocess.run(args, capture_output=True, text=True, **kw)
+
+
+def main():
+    passed = failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        p = run(["apt-get", "download", PACKAGE], cwd=tmp)
+        debs = glob.glob(os.path.join(tmp, PACKAGE + "_*.deb"))
+        if p.returncode != 0 or not debs:
+            print("apt-get download %s failed: %s" % (PACKAGE, p.stderr.strip()))
+            print("0 passed, 1 failed")
+            return 1
+        root = os.path.join(tmp, "root")
+        run(["dpkg", "-x", debs[0], root], check=True)
+        kdir = os.path.join(root, "usr/share/darktable/kernels")
+        for name in KERNELS:
+            src = os.path.join(kdir, name)
+            if not os.path.exists(src):
+                continue
+            bc, spv, ann = (os.path.join(tmp, name + ext) for ext in (".bc", ".spv", ".a.spv"))
+            steps = [
+                ["clang-15", "-c", "-target", "spir64", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header",
+                 "-emit-llvm", "-O0", "-I" + kdir, src, "-o", bc],
+                ["llvm-spirv-15", "--spirv-max-version=1.2", bc, "-o", spv],
+                [CLI, "annotate", "-q", spv, "-o", ann],
+                [CLI, "validate", ann],
+            ]
+            errors = []
+            for step in steps:
+                r = run(step)
+                if r.returncode != 0:
+                    errors.append("%s: %s" % (os.path.basename(step[0]), (r.stderr or r.stdout)[:400]))
+                    break
+            if not errors:
+                info = json.loads(run([CLI, "info", "--json", ann]).stdout)
+                leaves = [s["spec_id"] for s in info["spec_constants"]
+                          if s["spec_id"] is not None and (s["name"] or "").startswith("spvcond.")]
+                for values in [None] + leaves:
+                    out = os.path.join(tmp, name + ".s.spv")
+                    args = [CLI, "specialize", "-q", ann, "-o", out]
+                    if values is not None:
+                        args[2:2] = ["--spec", "%d=false" % values]
+                    r = run(args)
+                    if r.returncode != 0:
+                        errors.append("specialize %s: %s" % (values, r.stderr[:400]))
+                        continue
+                    v = run([VAL, "--target-env", "opencl2.2", out])
+                    if v.returncode != 0:
+                        errors.append("spirv-val after %s=false: %s" % (values, (v.stdout + v.stderr)[:400]))
+                print("%s %s: %d kernels, %d requirements" % ("FAIL" if errors else "ok  ", name,
+                                                                 len(info["entry_points"]), len(leaves)))
+            else:
+                print("FAIL " + name)
+            for e in errors:
+                print("  " + e)
+            if errors:
+                failed += 1
+            else:
+                passed += 1
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed or passed == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
