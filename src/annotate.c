@@ -630,7 +630,7 @@ may_carry_condition(const struct spvcond_module *m, size_t i)
     const char *cls = spvcond_grammar_classes[gi->class_id];
     /* OpUndef is not in rev 0.13's list of targets, but the translator accepts it and it is a constant
      * in all but name; spec/annotate.md explains why we guard it. */
-    return op == 1 || op == 11 || op == 59 || strcmp(cls, "Type-Declaration") == 0 ||
+    return op == 1 || op == 11 || op == 59 || op == 5600 || strcmp(cls, "Type-Declaration") == 0 ||
            strcmp(cls, "Constant-Creation") == 0;
 }
 

@@ -89,8 +89,8 @@ spvcond_edit_replace(struct spvcond_module *m, size_t inst, const uint32_t *word
     return SPVCOND_OK;
 }
 
-spvcond_result
-spvcond_edit_insert(struct spvcond_module *m, size_t before, const uint32_t *words, uint32_t count)
+static spvcond_result
+insert_at(struct spvcond_module *m, size_t before, uint32_t section, const uint32_t *words, uint32_t count)
 {
     struct spvcond_edits *e = &m->edits;
     spvcond_result r;
@@ -104,10 +104,21 @@ spvcond_edit_insert(struct spvcond_module *m, size_t before, const uint32_t *wor
     if ((r = spvcond_grow(m->ctx, (void **)&e->inserts, &e->insert_cap, e->insert_len + 1, sizeof(*e->inserts))) !=
         SPVCOND_OK)
         return r;
-    e->inserts[e->insert_len] = (struct spvcond_insert){(uint32_t)before, (uint32_t)e->insert_len, offset, count};
+    e->inserts[e->insert_len] = (struct spvcond_insert){(uint32_t)before, section, (uint32_t)e->insert_len, offset, count};
     e->insert_len++;
     e->count++;
     return SPVCOND_OK;
+}
+
+spvcond_result
+spvcond_edit_insert(struct spvcond_module *m, size_t before, const uint32_t *words, uint32_t count)
+{
+    /* The section of the instruction it goes before (empty sections there sort earlier). */
+    uint32_t section = SPVCOND_SECTION_COUNT;
+    for (uint32_t s = 0; s < SPVCOND_SECTION_COUNT && section == SPVCOND_SECTION_COUNT; s++)
+        if (before >= m->section[s] && before < m->section[s + 1])
+            section = s;
+    return insert_at(m, before, section, words, count);
 }
 
 spvcond_result
@@ -115,7 +126,7 @@ spvcond_edit_append_to_section(struct spvcond_module *m, int section, const uint
 {
     if (section < 0 || section >= SPVCOND_SECTION_COUNT)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
-    return spvcond_edit_insert(m, m->section[section + 1], words, count);
+    return insert_at(m, m->section[section + 1], (uint32_t)section, words, count);
 }
 
 spvcond_result

@@ -60,7 +60,8 @@ struct spvcond_spec_id {
 /* An instruction to insert before instruction `before` (inst_count: at the end). */
 struct spvcond_insert {
     uint32_t before;
-    uint32_t seq;   /* creation order, breaks ties */
+    uint32_t section; /* layout section the words belong to: orders insertions at one place */
+    uint32_t seq;     /* creation order, breaks remaining ties */
     uint32_t words; /* offset into the edit pool */
     uint32_t count;
 };

@@ -113,7 +113,7 @@ section_range(uint32_t opcode, int current, int *lo, int *hi)
         }
         const char *cls = spvcond_grammar_classes[gi->class_id];
         if (strcmp(cls, "Type-Declaration") == 0 || strcmp(cls, "Constant-Creation") == 0 ||
-            opcode == 5609 || opcode == 5610 /* OpAsmTargetINTEL, OpAsmINTEL */)
+            opcode == 5609 || opcode == 5610 || opcode == 5600 /* OpAsmTargetINTEL, OpAsmINTEL, function pointers */)
             s = SPVCOND_SECTION_GLOBAL;
         else
             s = SPVCOND_SECTION_FUNCTION;

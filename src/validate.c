@@ -299,6 +299,20 @@ prove_pairs(struct check *c)
     return SPVCOND_OK;
 }
 
+/* OpExtInst of a debug-information or non-semantic set. */
+static bool
+is_debug_info(const struct spvcond_module *m, size_t i)
+{
+    const uint32_t *w = spvcond_inst_words(m, i);
+    if ((w[0] & 0xffffu) != 12 || (w[0] >> 16) < 5)
+        return false;
+    size_t set = spvcond_def(m, w[3]);
+    if (set == SIZE_MAX || spvcond_inst_opcode(m, set) != 11)
+        return false;
+    const char *name = spvcond_inst_string(m, set, 2);
+    return strncmp(name, "NonSemantic.", 12) == 0 || strstr(name, "DebugInfo") != NULL;
+}
+
 static bool
 allowed_target(uint32_t op)
 {
@@ -460,6 +474,8 @@ run(struct check *c)
         }
         if (c->node[own])
             continue; /* condition trees are checked above */
+        if (is_debug_info(m, i))
+            continue; /* debug information follows what it describes: consumers drop it with its subject */
         r = spvcond_walk_ids(m, i, note_use, &s);
     }
     if (r == SPVCOND_OK)

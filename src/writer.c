@@ -11,6 +11,8 @@ compare_insert(const void *a, const void *b)
     const struct spvcond_insert *x = a, *y = b;
     if (x->before != y->before)
         return x->before < y->before ? -1 : 1;
+    if (x->section != y->section)
+        return x->section < y->section ? -1 : 1;
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 

@@ -330,3 +330,22 @@ Test(annotate, requirements_file_errors_name_the_line)
     spvcond_requirements_file_destroy(f);
     destroy_module(m, ctx);
 }
+
+Test(annotate, local_size_and_function_pointers)
+{
+    spvcond_annotate_options o = {0};
+    struct annotated a = annotate_file(fixture("kernels_fp64"), &o);
+    cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
+    cr_assert_str_eq(condition_of(a.out, "add_float"), "reqd_work_group_size.64.1.1");
+    cr_assert_str_eq(condition_of(a.out, "add_double"), "fp64");
+    cr_assert_str_eq(condition_of(a.out, "twice_double"), "fp64");
+    cr_assert_str_eq(condition_of(a.out, "twice"), "", "exported, requires nothing");
+    release(&a);
+    /* k reaches f (double) only through OpConstantFunctionPointerINTEL: f is k's callee. */
+    struct annotated p = annotate_file(fixture("function_pointers"), &o);
+    cr_assert_eq(p.code, SPVCOND_OK, "%s", p.message);
+    cr_assert_str_eq(condition_of(p.out, "k"), "fp64");
+    cr_assert_str_eq(condition_of(p.out, "f"), "fp64");
+    cr_assert_eq(spvcond_validate(p.out, NULL), SPVCOND_OK);
+    release(&p);
+}

@@ -298,3 +298,32 @@ Test(specialize, trims_capabilities_whose_users_were_stripped)
     cr_assert(has_capability(used.out, 10), "still used");
     done(&used);
 }
+
+Test(specialize, function_variants_device_constants)
+{
+    static const uint32_t features[2] = {11, 10}, caps[3] = {11, 10, 39};
+    struct {
+        spvcond_fnvar_device d;
+        const char *kept; /* t target, a arch, c caps */
+    } cases[] = {
+        {{.has_target = true, .target = 4, .features = features, .feature_count = 2}, "t"},
+        {{.has_target = true, .target = 4, .features = features, .feature_count = 1}, ""}, /* feature 10 missing */
+        {{.has_target = true, .target = 8, .features = features, .feature_count = 2}, ""},
+        {{.has_architecture = true, .category = 1, .family = 1, .architecture = 12}, "a"},
+        {{.has_architecture = true, .category = 1, .family = 1, .architecture = 13}, ""},
+        {{.has_architecture = true, .category = 2, .family = 1, .architecture = 3}, ""}, /* the translator's bug */
+        {{.has_capabilities = true, .capabilities = caps, .capability_count = 3}, "c"},
+        {{.has_capabilities = true, .capabilities = caps, .capability_count = 1}, ""},
+        {{0}, ""}, /* nothing known: nothing matches */
+    };
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        struct result r = specialize("fnvar_device", NULL, 0, &cases[k].d, 0);
+        cr_assert_eq(r.code, SPVCOND_OK, "case %zu: %s", k, r.message);
+        assert_plain(r.out);
+        cr_assert_eq(kept(&r, "by_target"), strchr(cases[k].kept, 't') != NULL, "case %zu", k);
+        cr_assert_eq(kept(&r, "by_arch"), strchr(cases[k].kept, 'a') != NULL, "case %zu", k);
+        cr_assert_eq(kept(&r, "by_caps"), strchr(cases[k].kept, 'c') != NULL, "case %zu", k);
+        cr_assert_eq(count_opcode(r.out, 6251) + count_opcode(r.out, 6252) + count_opcode(r.out, 6253), 0);
+        done(&r);
+    }
+}
