@@ -168,18 +168,9 @@ find_roots(struct annotate *a)
         if (f != SIZE_MAX)
             a->is_root[f] = 1;
     }
-    for (size_t f = 0; f < m->function_count; f++) {
-        uint32_t b, e;
-        spvcond_refs_range(&m->decorations, m->functions[f].id, &b, &e);
-        for (uint32_t k = b; k < e; k++) {
-            size_t i = m->decorations.inst[k];
-            const uint32_t *w = spvcond_inst_words(m, i);
-            uint32_t wc = w[0] >> 16;
-            if ((w[0] & 0xffffu) == 71 && w[2] == 41 && w[wc - 1] == 0 /* Export */ &&
-                m->functions[f].first_block != m->functions[f].end)
-                a->is_root[f] = 1;
-        }
-    }
+    for (size_t f = 0; f < m->function_count; f++)
+        if (m->functions[f].first_block != m->functions[f].end && spvcond_is_exported(m, m->functions[f].id))
+            a->is_root[f] = 1;
     /* Required sizes from execution modes of entry points. */
     for (size_t i = m->section[SPVCOND_SECTION_EXECUTION_MODE]; i < m->section[SPVCOND_SECTION_EXECUTION_MODE + 1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
@@ -314,16 +305,7 @@ static bool
 is_exported_variable(const struct spvcond_module *m, size_t i)
 {
     const uint32_t *w = spvcond_inst_words(m, i);
-    if ((w[0] & 0xffffu) != 59 || (w[0] >> 16) < 4)
-        return false;
-    uint32_t b, e;
-    spvcond_refs_range(&m->decorations, w[2], &b, &e);
-    for (uint32_t k = b; k < e; k++) {
-        const uint32_t *d = spvcond_inst_words(m, m->decorations.inst[k]);
-        if ((d[0] & 0xffffu) == 71 && d[2] == 41 && d[(d[0] >> 16) - 1] == 0)
-            return true;
-    }
-    return false;
+    return (w[0] & 0xffffu) == 59 && (w[0] >> 16) >= 4 && spvcond_is_exported(m, w[2]);
 }
 
 /* The index of the set with exactly these leaves, added if new. */
@@ -620,18 +602,14 @@ add_user(void *user, size_t inst, uint32_t word, uint32_t id)
     return SPVCOND_OK;
 }
 
+/* A module-level item that may be guarded. Global debug OpExtInst are left unconditional: they describe
+ * other items and the consumer drops them with what they describe. */
 static bool
 may_carry_condition(const struct spvcond_module *m, size_t i)
 {
     uint32_t op = spvcond_inst_opcode(m, i);
     const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
-    if (!gi || !gi->has_result)
-        return false;
-    const char *cls = spvcond_grammar_classes[gi->class_id];
-    /* OpUndef is not in rev 0.13's list of targets, but the translator accepts it and it is a constant
-     * in all but name; spec/annotate.md explains why we guard it. */
-    return op == 1 || op == 11 || op == 59 || op == 5600 || strcmp(cls, "Type-Declaration") == 0 ||
-           strcmp(cls, "Constant-Creation") == 0;
+    return gi && gi->has_result && op != 12 && spvcond_may_carry_condition(op);
 }
 
 /* The condition under which instruction i is kept, as a reach set. */
@@ -941,25 +919,19 @@ spvcond_annotate(spvcond_module *m, const spvcond_annotate_options *o, spvcond_a
     if (o->flags & ~SPVCOND_ANNOTATE_NO_INFERENCE)
         return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
                               "unknown annotate flags 0x%x", o->flags & ~SPVCOND_ANNOTATE_NO_INFERENCE);
-    if (m->edits.count)
-        return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
-                              "the module already has edits: emit it and parse the result before annotating");
-    if (m->opaque_count)
-        return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, m->first_opaque, 0,
-                                 "cannot annotate: this instruction (or an operand of it) is unknown to our grammar");
+    spvcond_result r = spvcond_edit_begin_pass(m, "annotating");
+    if (r != SPVCOND_OK)
+        return r;
     struct annotate a;
     memset(&a, 0, sizeof(a));
     a.m = m;
     a.o = o;
     a.next_spec_id = o->spec_id_base ? o->spec_id_base : DEFAULT_SPEC_ID_BASE;
-    spvcond_result r = run(&a);
+    r = run(&a);
     if (r == SPVCOND_OK && stats)
         *stats = a.stats;
-    if (r != SPVCOND_OK) {
-        uint32_t bound = m->bound;
-        spvcond_edits_release(m);
-        m->edits.bound = bound;
-    }
+    if (r != SPVCOND_OK)
+        spvcond_edit_abandon(m);
     release(&a);
     return r;
 }

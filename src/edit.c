@@ -140,6 +140,26 @@ spvcond_edit_new_id(struct spvcond_module *m, uint32_t *id)
     return SPVCOND_OK;
 }
 
+spvcond_result
+spvcond_edit_begin_pass(struct spvcond_module *m, const char *what)
+{
+    if (m->edits.count)
+        return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                              "the module already has edits: emit it and parse the result before %s", what);
+    if (m->opaque_count)
+        return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, m->first_opaque, 0,
+                                 "cannot %s: this instruction (or an operand of it) is unknown to our grammar, so its "
+                                 "ids cannot be checked", what);
+    return SPVCOND_OK;
+}
+
+void
+spvcond_edit_abandon(struct spvcond_module *m)
+{
+    spvcond_edits_release(m);
+    m->edits.bound = m->bound;
+}
+
 uint32_t
 spvcond_encode_string(const char *s, uint32_t *out, uint32_t capacity)
 {

@@ -18,6 +18,12 @@ spvcond_result spvcond_edit_append_to_section(struct spvcond_module *m, int sect
 /* A fresh id above the bound. */
 spvcond_result spvcond_edit_new_id(struct spvcond_module *m, uint32_t *id);
 
+/* Preconditions of a pass that records edits: none recorded yet (edits are relative to the module as
+ * read), and no instruction the grammar cannot see into. `what` names the pass in messages. */
+spvcond_result spvcond_edit_begin_pass(struct spvcond_module *m, const char *what);
+/* Drop every recorded edit: a failed pass leaves the module as it was read. */
+void spvcond_edit_abandon(struct spvcond_module *m);
+
 /* Encode a literal string into words (NUL-terminated, zero-padded). Returns the words written, or 0
  * if `capacity` is too small. */
 uint32_t spvcond_encode_string(const char *s, uint32_t *out, uint32_t capacity);

@@ -163,6 +163,45 @@ spvcond_section_name(int section)
     return section >= 0 && section <= SPVCOND_SECTION_COUNT ? names[section] : "?";
 }
 
+bool
+spvcond_is_exported(const struct spvcond_module *m, uint32_t id)
+{
+    uint32_t b, e;
+    spvcond_refs_range(&m->decorations, id, &b, &e);
+    for (uint32_t k = b; k < e; k++) {
+        const uint32_t *w = spvcond_inst_words(m, m->decorations.inst[k]);
+        /* OpDecorate id LinkageAttributes "name" Export(0) */
+        if ((w[0] & 0xffffu) == 71 && w[2] == 41 && w[(w[0] >> 16) - 1] == 0)
+            return true;
+    }
+    return false;
+}
+
+bool
+spvcond_is_debug_info(const struct spvcond_module *m, size_t i)
+{
+    const uint32_t *w = spvcond_inst_words(m, i);
+    if ((w[0] & 0xffffu) != 12 || (w[0] >> 16) < 5)
+        return false;
+    size_t set = spvcond_def(m, w[3]);
+    if (set == SIZE_MAX || spvcond_inst_opcode(m, set) != 11)
+        return false;
+    const char *name = spvcond_inst_string(m, set, 2);
+    return strncmp(name, "NonSemantic.", 12) == 0 || strstr(name, "DebugInfo") != NULL;
+}
+
+bool
+spvcond_may_carry_condition(uint32_t op)
+{
+    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
+    if (!gi)
+        return false;
+    const char *cls = spvcond_grammar_classes[gi->class_id];
+    return op == 54 || op == 57 || op == 59 || op == 11 || op == 12 || op == 1 /* OpUndef */ ||
+           op == 5600 || op == 5601 /* function pointers */ || op == 5609 || op == 5610 /* inline assembly */ ||
+           strcmp(cls, "Type-Declaration") == 0 || strcmp(cls, "Constant-Creation") == 0;
+}
+
 struct spvcond_where
 spvcond_where_inst(const struct spvcond_module *m, size_t inst, uint32_t id)
 {

@@ -17,4 +17,13 @@ void spvcond_edits_release(struct spvcond_module *m);
 
 const char *spvcond_section_name(int section);
 
+/* Does a LinkageAttributes decoration export `id`? */
+bool spvcond_is_exported(const struct spvcond_module *m, uint32_t id);
+/* Is instruction i an OpExtInst of a debug-information or non-semantic set? Such instructions follow
+ * what they describe: they go when it goes. */
+bool spvcond_is_debug_info(const struct spvcond_module *m, size_t i);
+/* May an instruction with this opcode carry ConditionalINTEL? Rev 0.13's list (extension.md 2.1) plus
+ * OpUndef (spec/extension.md says why) and the function-pointer and inline-assembly instructions. */
+bool spvcond_may_carry_condition(uint32_t opcode);
+
 #endif

@@ -76,26 +76,13 @@ remove_defining(struct spec *s, size_t i, uint32_t reason)
     return delete_inst(s, i);
 }
 
-static bool
-allowed_conditional_target(uint32_t op)
-{
-    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
-    if (!gi)
-        return false;
-    const char *cls = spvcond_grammar_classes[gi->class_id];
-    return op == OP_FUNCTION || op == OP_FUNCTION_CALL || op == 59 /* OpVariable */ || op == OP_EXT_INST_IMPORT ||
-           op == OP_EXT_INST || op == 1 /* OpUndef */ || op == 5600 || op == 5601 /* function pointers */ ||
-           op == 5609 || op == 5610 /* OpAsmTargetINTEL, OpAsmINTEL */ || strcmp(cls, "Type-Declaration") == 0 ||
-           strcmp(cls, "Constant-Creation") == 0;
-}
-
 static spvcond_result
 remove_target(struct spec *s, size_t deco, uint32_t target)
 {
     struct spvcond_module *m = s->m;
     size_t d = spvcond_def(m, target);
     uint32_t op = spvcond_inst_opcode(m, d);
-    if (!allowed_conditional_target(op))
+    if (!spvcond_may_carry_condition(op))
         return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, deco, target,
                                  "ConditionalINTEL may not decorate %%%u, defined by %s (allowed: functions, calls, "
                                  "types, constants, global variables, OpExtInstImport, OpExtInst)",
@@ -318,20 +305,6 @@ resolve_copies(struct spec *s)
     return SPVCOND_OK;
 }
 
-/* Debug-information instructions follow what they describe: any that names a removed id goes. */
-static bool
-is_debug_ext_inst(const struct spvcond_module *m, size_t i)
-{
-    const uint32_t *w = spvcond_inst_words(m, i);
-    if ((w[0] & 0xffffu) != OP_EXT_INST || (w[0] >> 16) < 5)
-        return false;
-    size_t set = spvcond_def(m, w[3]);
-    if (set == SIZE_MAX || spvcond_inst_opcode(m, set) != OP_EXT_INST_IMPORT)
-        return false;
-    const char *name = spvcond_inst_string(m, set, 2);
-    return strncmp(name, "NonSemantic.", 12) == 0 || strstr(name, "DebugInfo") != NULL;
-}
-
 struct removed_use {
     const struct spec *s;
     bool found;
@@ -356,7 +329,7 @@ strip_debug_info(struct spec *s)
     for (int round = 0; round < 16; round++) {
         bool changed = false;
         for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->inst_count; i++) {
-            if (spvcond_edit_is_deleted(m, i) || !is_debug_ext_inst(m, i))
+            if (spvcond_edit_is_deleted(m, i) || !spvcond_is_debug_info(m, i))
                 continue;
             struct removed_use u = {s, false};
             spvcond_result r = spvcond_walk_ids(m, i, find_removed_use, &u);
@@ -693,13 +666,9 @@ spvcond_specialize(spvcond_module *m, const spvcond_specialize_options *o, spvco
     if (o->flags & ~known)
         return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
                               "unknown specialize flags 0x%x", o->flags & ~known);
-    if (m->edits.count)
-        return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
-                              "the module already has edits: emit it and parse the result before specializing");
-    if (m->opaque_count)
-        return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, m->first_opaque, 0,
-                                 "cannot specialize: this instruction (or an operand of it) is unknown to our grammar, "
-                                 "so its ids cannot be checked");
+    spvcond_result r = spvcond_edit_begin_pass(m, "specializing");
+    if (r != SPVCOND_OK)
+        return r;
     struct spec s;
     memset(&s, 0, sizeof(s));
     s.m = m;
@@ -713,7 +682,6 @@ spvcond_specialize(spvcond_module *m, const spvcond_specialize_options *o, spvco
     s.has_condition = spvcond_alloc_array(ctx, m->bound, 1);
     s.fn_removed = spvcond_alloc_array(ctx, m->function_count + 1, 1);
     s.entry_alive = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
-    spvcond_result r = SPVCOND_OK;
     if (!s.removed || !s.reason || !s.cond_tree || !s.frozen || !s.uses || !s.has_condition || !s.fn_removed ||
         !s.entry_alive)
         r = spvcond_oom(ctx);
@@ -765,10 +733,7 @@ spvcond_specialize(spvcond_module *m, const spvcond_specialize_options *o, spvco
         if (stats)
             *stats = s.stats;
     } else {
-        /* Leave the module as it was read: a failed specialization records nothing. */
-        uint32_t bound = m->edits.bound;
-        spvcond_edits_release(m);
-        m->edits.bound = bound;
+        spvcond_edit_abandon(m);
     }
     release(&s);
     return r;

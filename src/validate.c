@@ -299,31 +299,6 @@ prove_pairs(struct check *c)
     return SPVCOND_OK;
 }
 
-/* OpExtInst of a debug-information or non-semantic set. */
-static bool
-is_debug_info(const struct spvcond_module *m, size_t i)
-{
-    const uint32_t *w = spvcond_inst_words(m, i);
-    if ((w[0] & 0xffffu) != 12 || (w[0] >> 16) < 5)
-        return false;
-    size_t set = spvcond_def(m, w[3]);
-    if (set == SIZE_MAX || spvcond_inst_opcode(m, set) != 11)
-        return false;
-    const char *name = spvcond_inst_string(m, set, 2);
-    return strncmp(name, "NonSemantic.", 12) == 0 || strstr(name, "DebugInfo") != NULL;
-}
-
-static bool
-allowed_target(uint32_t op)
-{
-    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
-    if (!gi)
-        return false;
-    const char *cls = spvcond_grammar_classes[gi->class_id];
-    return op == 54 || op == 57 || op == 59 || op == 11 || op == 12 || op == 1 || op == 5600 || op == 5601 ||
-           strcmp(cls, "Type-Declaration") == 0 || strcmp(cls, "Constant-Creation") == 0;
-}
-
 static void
 check_declarations(struct check *c, bool uses_extension, bool uses_function_variants)
 {
@@ -396,7 +371,7 @@ run(struct check *c)
         if (c->decorated[w[1]])
             violation(c, i, w[1], SPVCOND_ERROR_INVALID_ID, "%%%u carries more than one ConditionalINTEL", w[1]);
         uint32_t target_op = spvcond_def_opcode(m, w[1]);
-        if (!allowed_target(target_op))
+        if (!spvcond_may_carry_condition(target_op))
             violation(c, i, w[1], SPVCOND_ERROR_INVALID_ID, "ConditionalINTEL may not decorate %s %%%u",
                       spvcond_grammar_opcode_name(target_op), w[1]);
         if (target_op == 59 && spvcond_def(m, w[1]) >= m->section[SPVCOND_SECTION_FUNCTION])
@@ -474,7 +449,7 @@ run(struct check *c)
         }
         if (c->node[own])
             continue; /* condition trees are checked above */
-        if (is_debug_info(m, i))
+        if (spvcond_is_debug_info(m, i))
             continue; /* debug information follows what it describes: consumers drop it with its subject */
         r = spvcond_walk_ids(m, i, note_use, &s);
     }
