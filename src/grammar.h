@@ -2,6 +2,7 @@
 #ifndef SPVCOND_GRAMMAR_H
 #define SPVCOND_GRAMMAR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -55,7 +56,49 @@ struct spvcond_grammar_instruction {
     uint16_t first_ext, ext_count;
     uint32_t version;
     uint8_t class_id; /* enum spvcond_grammar_class_id */
+    /* A fast layout for the walkers, when `simple`: `fixed` one-word operands (bit k of id_mask set when
+     * word k + 1 is an id use; result_word is the IdResult's word, 0 if none), then a repeated tail. */
+    uint8_t simple, fixed;
+    uint16_t id_mask;
+    uint8_t result_word;
+    uint8_t tail; /* enum spvcond_tail */
 };
+
+enum spvcond_tail {
+    SPVCOND_TAIL_NONE,
+    SPVCOND_TAIL_IDS,
+    SPVCOND_TAIL_LITERALS,
+    SPVCOND_TAIL_LITERAL_ID_PAIRS,
+    SPVCOND_TAIL_ID_LITERAL_PAIRS,
+};
+
+/* Whether an instruction of `wc` words fits the fast layout (otherwise the general walker decides). */
+static inline bool
+spvcond_grammar_fits_fast(const struct spvcond_grammar_instruction *gi, uint32_t wc)
+{
+    if (!gi || !gi->simple || wc < 1u + gi->fixed)
+        return false;
+    if (gi->tail == SPVCOND_TAIL_NONE)
+        return wc == 1u + gi->fixed;
+    if (gi->tail >= SPVCOND_TAIL_LITERAL_ID_PAIRS)
+        return (wc - 1u - gi->fixed) % 2 == 0;
+    return true;
+}
+
+/* Is word w (1-based) of a fast-layout instruction an id use? */
+static inline bool
+spvcond_grammar_fast_is_id(const struct spvcond_grammar_instruction *gi, uint32_t w)
+{
+    if (w <= gi->fixed)
+        return (gi->id_mask >> (w - 1)) & 1;
+    uint32_t k = w - 1 - gi->fixed;
+    switch (gi->tail) {
+    case SPVCOND_TAIL_IDS: return true;
+    case SPVCOND_TAIL_LITERAL_ID_PAIRS: return k % 2 == 1;
+    case SPVCOND_TAIL_ID_LITERAL_PAIRS: return k % 2 == 0;
+    default: return false;
+    }
+}
 
 struct spvcond_grammar_extinst_set {
     const char *name; /* as in OpExtInstImport */

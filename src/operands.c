@@ -281,6 +281,20 @@ id_filter(void *user, const uint32_t *words, const struct spvcond_operand *op)
 spvcond_result
 spvcond_walk_ids(const struct spvcond_module *m, size_t i, spvcond_id_fn fn, void *user)
 {
+    const uint32_t *words = spvcond_inst_words(m, i);
+    uint32_t wc = words[0] >> 16;
+    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(words[0] & 0xffffu);
+    if (spvcond_grammar_fits_fast(gi, wc)) {
+        /* Most instructions: no strings, no enumerant parameters; read the id words directly. */
+        for (uint32_t k = 1; k < wc; k++) {
+            if (!spvcond_grammar_fast_is_id(gi, k))
+                continue;
+            spvcond_result r = fn(user, i, k, words[k]);
+            if (r != SPVCOND_OK)
+                return r;
+        }
+        return SPVCOND_OK;
+    }
     struct id_walk w = {i, fn, user};
     return spvcond_walk_operands(m, i, id_filter, &w);
 }

@@ -167,6 +167,33 @@ note_operand(void *user, const uint32_t *words, const struct spvcond_operand *op
     return SPVCOND_OK;
 }
 
+/* Check and record the ids of instruction i: directly for fast-layout instructions, through the
+ * general walker otherwise. */
+static spvcond_result
+note_operands(struct parse_state *s, size_t i, uint32_t opcode)
+{
+    struct spvcond_module *m = s->m;
+    const uint32_t *w = spvcond_inst_words(m, i);
+    uint32_t wc = w[0] >> 16;
+    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(opcode);
+    if (!spvcond_grammar_fits_fast(gi, wc))
+        return spvcond_walk_operands(m, i, note_operand, s);
+    spvcond_result r;
+    for (uint32_t k = 1; k < wc; k++) {
+        uint8_t cls;
+        if (k == gi->result_word)
+            cls = SPVCOND_OC_RESULT_ID;
+        else if (spvcond_grammar_fast_is_id(gi, k))
+            cls = SPVCOND_OC_ID;
+        else
+            continue;
+        struct spvcond_operand op = {k, 1, SPVCOND_KIND_IdRef, cls};
+        if ((r = note_operand(s, w, &op)) != SPVCOND_OK)
+            return r;
+    }
+    return SPVCOND_OK;
+}
+
 /* Function structure: OpFunction, parameters, blocks, OpFunctionEnd; nothing else between functions. */
 struct function_state {
     bool inside;
@@ -233,7 +260,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
         while (section < lo)
             m->section[++section] = (uint32_t)i;
         s.inst = i;
-        if ((r = spvcond_walk_operands(m, i, note_operand, &s)) != SPVCOND_OK)
+        if ((r = note_operands(&s, i, opcode)) != SPVCOND_OK)
             break;
         if (section == SPVCOND_SECTION_FUNCTION)
             r = track_function(m, &f, i, opcode);

@@ -141,6 +141,44 @@ class Tables:
                                             version=parse_version(e.get("version"))))
 
 
+ONE_WORD_IDS = {"IdRef", "IdResultType", "IdScope", "IdMemorySemantics"}
+TAILS = {"IdRef": 1, "LiteralInteger": 2, "PairLiteralIntegerIdRef": 3, "PairIdRefLiteralInteger": 4,
+         "PairIdRefIdRef": 1}
+
+
+def fast_shape(t, operands, scope):
+    """(simple, fixed, id_mask, result_word, tail): a layout the walkers can decode without the general
+    machinery: one-word operands (ids, literals, enums none of whose enumerants take parameters), then
+    optionally a repeated id/literal/pair tail."""
+    fixed, mask, result, tail = 0, 0, 0, 0
+    for n, o in enumerate(operands):
+        kind, q = o["kind"], o.get("quantifier")
+        last = n == len(operands) - 1
+        if q == "*" and last and kind in TAILS:
+            tail = TAILS[kind]
+            break
+        if q is not None:
+            return (0, 0, 0, 0, 0)
+        entry = t.kinds[t.kind_ref(kind, scope)]
+        cls = entry[1]
+        if kind in ONE_WORD_IDS:
+            mask |= 1 << fixed
+        elif kind == "IdResult":
+            result = fixed + 1
+        elif kind == "LiteralInteger":
+            pass
+        elif cls in ("SPVCOND_OC_VALUE_ENUM", "SPVCOND_OC_BIT_ENUM"):
+            first, count = entry[2], entry[3]
+            if any(t.enumerants[e]["params"][1] for e in range(first, first + count)):
+                return (0, 0, 0, 0, 0)
+        else:
+            return (0, 0, 0, 0, 0)
+        fixed += 1
+        if fixed > 15:
+            return (0, 0, 0, 0, 0)
+    return (1, fixed, mask, result, tail)
+
+
 def instruction_rows(t, instructions, scope, classes):
     rows = []
     for i in sorted(instructions, key=lambda i: i["opcode"]):
@@ -153,9 +191,12 @@ def instruction_rows(t, instructions, scope, classes):
         cls = i.get("class", "")
         if cls not in classes:
             classes.append(cls)
-        rows.append("{%d, %s, %d, %d, %d, %d, %d, %d, %d, %d, 0x%x, %d}"
-                    % (i["opcode"], c_string(i["opname"]), has_type, has_result, of, oc, cf, cc, xf, xc,
-                       parse_version(i.get("version")), classes.index(cls)))
+        # OpSwitch's case literals are as wide as its selector: only the general walker knows that.
+        simple_ok = scope is None and i["opname"] != "OpSwitch"
+        shape = fast_shape(t, i.get("operands", []), scope) if simple_ok else (0, 0, 0, 0, 0)
+        rows.append("{%d, %s, %d, %d, %d, %d, %d, %d, %d, %d, 0x%x, %d, %d, %d, 0x%x, %d, %d}"
+                    % ((i["opcode"], c_string(i["opname"]), has_type, has_result, of, oc, cf, cc, xf, xc,
+                        parse_version(i.get("version")), classes.index(cls)) + shape))
     return rows
 
 

@@ -181,3 +181,55 @@ Test(walker, ext_inst_and_memory_operands)
         cr_assert_eq(l.cls[k], lw[k]);
     destroy_module(m, ctx);
 }
+
+/* The walkers' fast layout must find exactly the ids the general walker finds. */
+struct id_list {
+    uint32_t words[4096];
+    size_t n;
+};
+
+static spvcond_result
+collect_fast(void *user, size_t inst, uint32_t word, uint32_t id)
+{
+    struct id_list *l = user;
+    (void)inst;
+    (void)id;
+    if (l->n < 4096)
+        l->words[l->n++] = word;
+    return SPVCOND_OK;
+}
+
+static spvcond_result
+collect_slow(void *user, const uint32_t *words, const struct spvcond_operand *op)
+{
+    struct id_list *l = user;
+    (void)words;
+    if ((op->operand_class == SPVCOND_OC_ID || op->operand_class == SPVCOND_OC_RESULT_TYPE) && l->n < 4096)
+        l->words[l->n++] = op->word;
+    return SPVCOND_OK;
+}
+
+Test(walker, fast_layout_agrees_with_the_general_walker)
+{
+    const char *paths[] = {"/usr/lib/clc/spirv64-mesa3d-.spv", NULL, NULL};
+    paths[1] = corpus("hashcat__m13711-pure.spv");
+    paths[2] = corpus("darktable__extended.spv");
+    for (size_t p = 0; p < 3; p++) {
+        spvcond_context *ctx;
+        spvcond_module *m = load_module(paths[p], &ctx);
+        size_t fast = 0;
+        for (size_t i = 0; i < m->inst_count; i++) {
+            static struct id_list a, b;
+            a.n = b.n = 0;
+            cr_assert_eq(spvcond_walk_ids(m, i, collect_fast, &a), SPVCOND_OK);
+            cr_assert_eq(spvcond_walk_operands(m, i, collect_slow, &b), SPVCOND_OK);
+            cr_assert_eq(a.n, b.n, "%s: instruction %zu (%s)", paths[p], i,
+                         spvcond_grammar_opcode_name(spvcond_inst_opcode(m, i)));
+            cr_assert(memcmp(a.words, b.words, a.n * sizeof(uint32_t)) == 0, "instruction %zu", i);
+            fast += spvcond_grammar_fits_fast(spvcond_grammar_instruction(spvcond_inst_opcode(m, i)),
+                                              spvcond_inst_word_count(m, i));
+        }
+        cr_assert_gt(fast, m->inst_count / 3, "the fast layout covers most instructions");
+        destroy_module(m, ctx);
+    }
+}
