@@ -76,7 +76,8 @@ spvcond_instruction_capabilities(const struct spvcond_module *m, size_t i, spvco
     spvcond_result r = SPVCOND_OK;
     if (gi && gi->cap_count)
         r = fn(user, i, spvcond_grammar_capabilities + gi->first_cap, gi->cap_count);
-    if (r == SPVCOND_OK)
+    /* OpExtInst and OpSpecConstantOp hide enumerants behind their selector: always walk those. */
+    if (r == SPVCOND_OK && (!gi || gi->has_enum_operands || op == 12 || op == 52))
         r = spvcond_walk_operands(m, i, operand_caps, &k);
     if (r != SPVCOND_OK)
         return r;

@@ -62,6 +62,7 @@ struct spvcond_grammar_instruction {
     uint16_t id_mask;
     uint8_t result_word;
     uint8_t tail; /* enum spvcond_tail */
+    uint8_t has_enum_operands; /* some operand is an enumerant, which may need capabilities */
 };
 
 enum spvcond_tail {

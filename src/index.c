@@ -196,10 +196,9 @@ spvcond_may_carry_condition(uint32_t op)
     const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
     if (!gi)
         return false;
-    const char *cls = spvcond_grammar_classes[gi->class_id];
     return op == 54 || op == 57 || op == 59 || op == 11 || op == 12 || op == 1 /* OpUndef */ ||
            op == 5600 || op == 5601 /* function pointers */ || op == 5609 || op == 5610 /* inline assembly */ ||
-           strcmp(cls, "Type-Declaration") == 0 || strcmp(cls, "Constant-Creation") == 0;
+           gi->class_id == SPVCOND_CLASS_Type_Declaration || gi->class_id == SPVCOND_CLASS_Constant_Creation;
 }
 
 struct spvcond_where

@@ -111,8 +111,7 @@ section_range(uint32_t opcode, int current, int *lo, int *hi)
             *lo = *hi = current;
             return;
         }
-        const char *cls = spvcond_grammar_classes[gi->class_id];
-        if (strcmp(cls, "Type-Declaration") == 0 || strcmp(cls, "Constant-Creation") == 0 ||
+        if (gi->class_id == SPVCOND_CLASS_Type_Declaration || gi->class_id == SPVCOND_CLASS_Constant_Creation ||
             opcode == 5609 || opcode == 5610 || opcode == 5600 /* OpAsmTargetINTEL, OpAsmINTEL, function pointers */)
             s = SPVCOND_SECTION_GLOBAL;
         else

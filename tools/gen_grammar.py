@@ -194,9 +194,11 @@ def instruction_rows(t, instructions, scope, classes):
         # OpSwitch's case literals are as wide as its selector: only the general walker knows that.
         simple_ok = scope is None and i["opname"] != "OpSwitch"
         shape = fast_shape(t, i.get("operands", []), scope) if simple_ok else (0, 0, 0, 0, 0)
-        rows.append("{%d, %s, %d, %d, %d, %d, %d, %d, %d, %d, 0x%x, %d, %d, %d, 0x%x, %d, %d}"
+        enums = int(any(t.kinds[t.kind_ref(o["kind"], scope)][1] in ("SPVCOND_OC_VALUE_ENUM", "SPVCOND_OC_BIT_ENUM")
+                        for o in i.get("operands", [])))
+        rows.append("{%d, %s, %d, %d, %d, %d, %d, %d, %d, %d, 0x%x, %d, %d, %d, 0x%x, %d, %d, %d}"
                     % ((i["opcode"], c_string(i["opname"]), has_type, has_result, of, oc, cf, cc, xf, xc,
-                        parse_version(i.get("version")), classes.index(cls)) + shape))
+                        parse_version(i.get("version")), classes.index(cls)) + shape + (enums,)))
     return rows
 
 
