@@ -27,6 +27,15 @@ struct leaf {
 struct reqset {
     uint64_t *leaves; /* bitset over leaves */
     uint32_t id;      /* condition node; 0 for the empty set (always true) */
+    uint32_t first;   /* its lowest leaf, a cheap first test of "subset of"; UINT32_MAX when empty */
+    uint64_t hash;
+};
+
+/* An open-addressing table from a 64-bit hash to an index + 1; the caller keeps the hashes (so the table
+ * can be rebuilt as it grows) and compares candidates itself. */
+struct index_table {
+    uint32_t *slots;
+    size_t size;
 };
 
 struct or_node {
@@ -52,6 +61,12 @@ struct annotate {
     size_t leaf_count, leaf_cap, leaf_words;
     struct reqset *sets;
     size_t set_count, set_cap, set_words;
+    struct index_table set_table; /* set hash -> index + 1 */
+    uint64_t *set_hashes;
+    size_t set_hash_cap;
+    struct index_table or_table;  /* Or key hash -> index + 1 */
+    uint64_t *or_hashes;
+    size_t or_hash_cap;
     uint32_t empty_set;           /* index of the empty requirement set */
     struct or_node *ors;
     size_t or_count, or_cap;
@@ -309,21 +324,80 @@ is_exported_variable(const struct spvcond_module *m, size_t i)
 }
 
 /* The index of the set with exactly these leaves, added if new. */
+static uint64_t
+hash_words(const uint64_t *w, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    for (size_t k = 0; k < n; k++)
+        h = (h ^ w[k]) * 0x100000001b3u;
+    return h;
+}
+
+static spvcond_result
+table_insert(spvcond_context *ctx, struct index_table *t, const uint64_t *hashes, uint32_t index)
+{
+    if (2 * ((size_t)index + 1) > t->size) {
+        size_t size = t->size ? t->size * 2 : 64;
+        uint32_t *slots = spvcond_alloc_array(ctx, size, sizeof(uint32_t));
+        if (!slots)
+            return spvcond_oom(ctx);
+        spvcond_dealloc(ctx, t->slots);
+        t->slots = slots;
+        t->size = size;
+        for (uint32_t k = 0; k < index; k++) {
+            size_t h = hashes[k] & (size - 1);
+            while (slots[h])
+                h = (h + 1) & (size - 1);
+            slots[h] = k + 1;
+        }
+    }
+    size_t h = hashes[index] & (t->size - 1);
+    while (t->slots[h])
+        h = (h + 1) & (t->size - 1);
+    t->slots[h] = index + 1;
+    return SPVCOND_OK;
+}
+
+/* Candidates for `hash`: call with *cursor = SIZE_MAX first; returns index + 1, or 0 when exhausted. */
+static uint32_t
+table_next(const struct index_table *t, uint64_t hash, size_t *cursor)
+{
+    if (!t->size)
+        return 0;
+    *cursor = *cursor == SIZE_MAX ? hash & (t->size - 1) : (*cursor + 1) & (t->size - 1);
+    return t->slots[*cursor];
+}
+
 static spvcond_result
 intern_set(struct annotate *a, const uint64_t *leaves, uint32_t *index)
 {
-    size_t s = 0;
-    while (s < a->set_count && !bitset_equal(a->sets[s].leaves, leaves, a->leaf_words))
-        s++;
-    if (s == a->set_count) {
-        spvcond_result r = spvcond_grow(a->m->ctx, (void **)&a->sets, &a->set_cap, a->set_count + 1, sizeof(*a->sets));
-        uint64_t *copy = r == SPVCOND_OK ? spvcond_alloc_array(a->m->ctx, a->leaf_words, sizeof(uint64_t)) : NULL;
-        if (!copy)
-            return r == SPVCOND_OK ? spvcond_oom(a->m->ctx) : r;
-        memcpy(copy, leaves, a->leaf_words * sizeof(uint64_t));
-        a->sets[a->set_count++] = (struct reqset){copy, 0};
+    uint64_t hash = hash_words(leaves, a->leaf_words);
+    size_t cursor = SIZE_MAX;
+    for (uint32_t e; (e = table_next(&a->set_table, hash, &cursor)) != 0;) {
+        const struct reqset *s = &a->sets[e - 1];
+        if (s->hash == hash && bitset_equal(s->leaves, leaves, a->leaf_words)) {
+            *index = e - 1;
+            return SPVCOND_OK;
+        }
     }
-    *index = (uint32_t)s;
+    spvcond_result r = spvcond_grow(a->m->ctx, (void **)&a->sets, &a->set_cap, a->set_count + 1, sizeof(*a->sets));
+    if (r == SPVCOND_OK)
+        r = spvcond_grow(a->m->ctx, (void **)&a->set_hashes, &a->set_hash_cap, a->set_count + 1, sizeof(uint64_t));
+    uint64_t *copy = r == SPVCOND_OK ? spvcond_alloc_array(a->m->ctx, a->leaf_words, sizeof(uint64_t)) : NULL;
+    if (!copy)
+        return r == SPVCOND_OK ? spvcond_oom(a->m->ctx) : r;
+    memcpy(copy, leaves, a->leaf_words * sizeof(uint64_t));
+    uint32_t first = UINT32_MAX;
+    for (size_t k = 0; k < a->leaf_count && first == UINT32_MAX; k++)
+        if (bitset_test(leaves, k))
+            first = (uint32_t)k;
+    a->sets[a->set_count] = (struct reqset){copy, 0, first, hash};
+    a->set_hashes[a->set_count] = hash;
+    if ((r = table_insert(a->m->ctx, &a->set_table, a->set_hashes, (uint32_t)a->set_count)) != SPVCOND_OK) {
+        spvcond_dealloc(a->m->ctx, copy);
+        return r;
+    }
+    *index = (uint32_t)a->set_count++;
     return SPVCOND_OK;
 }
 
@@ -508,36 +582,55 @@ emit_leaves_and_sets(struct annotate *a)
 
 /* The condition of a reach set: 0 when always true, else the id of the Or of its sets after
  * absorption (a set whose leaves include another present set's leaves adds nothing). */
+/* The next set bit at or after i, or SIZE_MAX. */
+static size_t
+next_bit(const uint64_t *b, size_t words, size_t i)
+{
+    for (size_t w = i / 64; w < words; w++) {
+        uint64_t v = b[w] & (w == i / 64 ? ~UINT64_C(0) << (i % 64) : ~UINT64_C(0));
+        if (v)
+            return w * 64 + (size_t)__builtin_ctzll(v);
+    }
+    return SIZE_MAX;
+}
+
 static spvcond_result
 condition_of(struct annotate *a, const uint64_t *reach, uint32_t *out)
 {
     *out = 0;
-    if (bitset_empty(reach, a->set_words) || bitset_test(reach, a->empty_set))
+    size_t sw = a->set_words;
+    if (bitset_empty(reach, sw) || bitset_test(reach, a->empty_set))
         return SPVCOND_OK;
-    uint64_t *key = a->scratch + a->set_words;
-    memcpy(key, reach, a->set_words * sizeof(uint64_t));
-    for (size_t s = 0; s < a->set_count; s++) {
-        if (!bitset_test(key, s))
-            continue;
-        for (size_t t = 0; t < a->set_count; t++) {
-            if (t != s && bitset_test(key, t) && bitset_subset(a->sets[t].leaves, a->sets[s].leaves, a->leaf_words) &&
-                !(bitset_equal(a->sets[t].leaves, a->sets[s].leaves, a->leaf_words) && t > s)) {
+    size_t only = next_bit(reach, sw, 0);
+    if (next_bit(reach, sw, only + 1) == SIZE_MAX) {
+        *out = a->sets[only].id; /* one set: its own And node, no Or needed */
+        return SPVCOND_OK;
+    }
+    uint64_t *key = a->scratch + sw;
+    memcpy(key, reach, sw * sizeof(uint64_t));
+    for (size_t s = next_bit(reach, sw, 0); s != SIZE_MAX; s = next_bit(reach, sw, s + 1)) {
+        for (size_t t = next_bit(key, sw, 0); t != SIZE_MAX; t = next_bit(key, sw, t + 1)) {
+            /* Distinct sets are never equal (they are interned), so t absorbs s iff t's leaves are in s. */
+            const struct reqset *st = &a->sets[t], *ss = &a->sets[s];
+            if (t == s || (st->first != UINT32_MAX && !bitset_test(ss->leaves, st->first)))
+                continue;
+            if (bitset_subset(st->leaves, ss->leaves, a->leaf_words)) {
                 key[s / 64] &= ~(UINT64_C(1) << (s % 64));
                 break;
             }
         }
     }
-    for (size_t k = 0; k < a->or_count; k++) {
-        if (bitset_equal(a->ors[k].sets, key, a->set_words)) {
-            *out = a->ors[k].id;
+    uint64_t hash = hash_words(key, sw);
+    size_t cursor = SIZE_MAX;
+    for (uint32_t e; (e = table_next(&a->or_table, hash, &cursor)) != 0;) {
+        if (a->or_hashes[e - 1] == hash && bitset_equal(a->ors[e - 1].sets, key, sw)) {
+            *out = a->ors[e - 1].id;
             return SPVCOND_OK;
         }
     }
     uint32_t acc = 0;
     spvcond_result r = SPVCOND_OK;
-    for (size_t s = 0; s < a->set_count && r == SPVCOND_OK; s++) {
-        if (!bitset_test(key, s))
-            continue;
+    for (size_t s = next_bit(key, sw, 0); s != SIZE_MAX && r == SPVCOND_OK; s = next_bit(key, sw, s + 1)) {
         if (!acc)
             acc = a->sets[s].id;
         else
@@ -545,13 +638,21 @@ condition_of(struct annotate *a, const uint64_t *reach, uint32_t *out)
     }
     if (r == SPVCOND_OK)
         r = spvcond_grow(a->m->ctx, (void **)&a->ors, &a->or_cap, a->or_count + 1, sizeof(*a->ors));
-    uint64_t *copy = r == SPVCOND_OK ? spvcond_alloc_array(a->m->ctx, a->set_words, sizeof(uint64_t)) : NULL;
+    if (r == SPVCOND_OK)
+        r = spvcond_grow(a->m->ctx, (void **)&a->or_hashes, &a->or_hash_cap, a->or_count + 1, sizeof(uint64_t));
+    uint64_t *copy = r == SPVCOND_OK ? spvcond_alloc_array(a->m->ctx, sw, sizeof(uint64_t)) : NULL;
     if (r == SPVCOND_OK && !copy)
         r = spvcond_oom(a->m->ctx);
     if (r != SPVCOND_OK)
         return r;
-    memcpy(copy, key, a->set_words * sizeof(uint64_t));
-    a->ors[a->or_count++] = (struct or_node){copy, acc};
+    memcpy(copy, key, sw * sizeof(uint64_t));
+    a->ors[a->or_count] = (struct or_node){copy, acc};
+    a->or_hashes[a->or_count] = hash;
+    if ((r = table_insert(a->m->ctx, &a->or_table, a->or_hashes, (uint32_t)a->or_count)) != SPVCOND_OK) {
+        spvcond_dealloc(a->m->ctx, copy);
+        return r;
+    }
+    a->or_count++;
     *out = acc;
     return SPVCOND_OK;
 }
@@ -899,6 +1000,10 @@ release(struct annotate *a)
     for (size_t s = 0; s < a->set_count; s++)
         spvcond_dealloc(ctx, a->sets[s].leaves);
     spvcond_dealloc(ctx, a->sets);
+    spvcond_dealloc(ctx, a->set_table.slots);
+    spvcond_dealloc(ctx, a->set_hashes);
+    spvcond_dealloc(ctx, a->or_table.slots);
+    spvcond_dealloc(ctx, a->or_hashes);
     for (size_t k = 0; k < a->or_count; k++)
         spvcond_dealloc(ctx, a->ors[k].sets);
     spvcond_dealloc(ctx, a->ors);

@@ -31,6 +31,16 @@ struct check {
     size_t pair_count, pair_cap;
     size_t *pair_inst;     /* an instruction showing each pair, for the message */
     uint32_t *pair_id;
+    uint32_t *mark, *eval, *stack; /* scratch for structural proofs, per id; stack holds 2 per id */
+    uint32_t stamp;
+    struct proof *proofs;          /* direct-mapped cache of structural proofs */
+};
+
+#define PROOF_CACHE 4096
+
+struct proof {
+    struct guard user, def;
+    uint8_t valid, holds;
 };
 
 static void
@@ -163,32 +173,63 @@ guard_value(const struct check *c, const uint8_t *value, struct guard g)
     return (!g.a || value[c->node[g.a] - 1]) && (!g.b || value[c->node[g.b] - 1]);
 }
 
-/* Structural proof: the user's guard implies `d` if d is one of its conditions, an And in it has d
- * as an operand, or d is an Or with an implied operand. */
+/* Structural proof that the user's guard implies `d`: d is one of the user's conditions or an operand of
+ * an And among them (transitively), an Or with an implied operand, or an And of implied operands.
+ * Iterative with stamps, since chains are as deep as the input makes them. */
 static bool
-implies_one(const struct check *c, struct guard u, uint32_t d, int depth)
+implies_one(struct check *c, struct guard u, uint32_t d)
 {
+    const struct spvcond_module *m = c->m;
     if (!d || d == u.a || d == u.b)
         return true;
-    if (depth > 64)
-        return false;
-    const struct spvcond_module *m = c->m;
-    uint32_t ids[2] = {u.a, u.b};
-    for (int k = 0; k < 2; k++) {
-        if (!ids[k])
+    uint32_t known = ++c->stamp, evaluated = ++c->stamp;
+    size_t sp = 0;
+    /* Everything the user's guard makes true: its conditions and, through Ands, their operands. */
+    if (u.a)
+        c->stack[sp++] = u.a;
+    if (u.b)
+        c->stack[sp++] = u.b;
+    while (sp) {
+        uint32_t x = c->stack[--sp];
+        if (c->mark[x] == known)
             continue;
-        const uint32_t *w = spvcond_inst_words(m, spvcond_def(m, ids[k]));
-        if ((w[0] & 0xffffu) == 52 && w[3] == 167 &&
-            (implies_one(c, (struct guard){w[4], 0}, d, depth + 1) ||
-             implies_one(c, (struct guard){w[5], 0}, d, depth + 1)))
-            return true;
+        c->mark[x] = known;
+        const uint32_t *w = spvcond_inst_words(m, spvcond_def(m, x));
+        if ((w[0] & 0xffffu) == 52 && w[3] == 167 && (w[0] >> 16) >= 6) {
+            c->stack[sp++] = w[4];
+            c->stack[sp++] = w[5];
+        }
     }
-    const uint32_t *w = spvcond_inst_words(m, spvcond_def(m, d));
-    if ((w[0] & 0xffffu) == 52 && w[3] == 166)
-        return implies_one(c, u, w[4], depth + 1) || implies_one(c, u, w[5], depth + 1);
-    if ((w[0] & 0xffffu) == 52 && w[3] == 167)
-        return implies_one(c, u, w[4], depth + 1) && implies_one(c, u, w[5], depth + 1);
-    return false;
+    /* Evaluate d bottom-up over Or/And, with everything else false unless known. */
+    c->stack[sp++] = d;
+    while (sp) {
+        uint32_t x = c->stack[sp - 1];
+        if (c->eval[x] == evaluated || c->eval[x] == evaluated + 1) {
+            sp--;
+            continue;
+        }
+        const uint32_t *w = spvcond_inst_words(m, spvcond_def(m, x));
+        bool node = (w[0] & 0xffffu) == 52 && (w[3] == 166 || w[3] == 167) && (w[0] >> 16) >= 6;
+        if (c->mark[x] == known || !node) {
+            c->eval[x] = c->mark[x] == known ? evaluated + 1 : evaluated; /* +1: true */
+            sp--;
+            continue;
+        }
+        bool pending = false;
+        for (int k = 4; k < 6; k++) {
+            if (c->eval[w[k]] != evaluated && c->eval[w[k]] != evaluated + 1) {
+                c->stack[sp++] = w[k];
+                pending = true;
+            }
+        }
+        if (pending)
+            continue;
+        bool l = c->eval[w[4]] == evaluated + 1, r = c->eval[w[5]] == evaluated + 1;
+        c->eval[x] = (w[3] == 166 ? (l || r) : (l && r)) ? evaluated + 1 : evaluated;
+        sp--;
+    }
+    c->stamp++; /* evaluated + 1 was used as "true" */
+    return c->eval[d] == evaluated + 1;
 }
 
 static struct guard
@@ -227,7 +268,17 @@ note_use(void *user, size_t inst, uint32_t word, uint32_t id)
     struct guard dg = guard_of(c, d, def_id);
     if (!dg.a)
         return SPVCOND_OK;
-    if (implies_one(c, s->user, dg.a, 0) && implies_one(c, s->user, dg.b, 0))
+    /* Uses repeat the same (user, definition) guards: remember recent proofs. */
+    uint32_t h = (s->user.a * 2654435761u) ^ (s->user.b * 40503u) ^ (dg.a * 2246822519u) ^ (dg.b * 3266489917u);
+    struct proof *p = &c->proofs[(h ^ (h >> 15)) % PROOF_CACHE];
+    bool holds;
+    if (p->valid && !memcmp(&p->user, &s->user, sizeof(s->user)) && !memcmp(&p->def, &dg, sizeof(dg))) {
+        holds = p->holds;
+    } else {
+        holds = implies_one(c, s->user, dg.a) && implies_one(c, s->user, dg.b);
+        *p = (struct proof){s->user, dg, 1, holds};
+    }
+    if (holds)
         return SPVCOND_OK;
     for (size_t k = 0; k < c->pair_count; k++)
         if (memcmp(&c->pairs[2 * k], &s->user, sizeof(s->user)) == 0 && memcmp(&c->pairs[2 * k + 1], &dg, sizeof(dg)) == 0)
@@ -475,12 +526,23 @@ spvcond_validate(spvcond_module *m, size_t *violations)
     c.node = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
     c.nodes = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
     c.leaves = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
-    spvcond_result r = c.decorated && c.cond_ok && c.node && c.nodes && c.leaves ? run(&c) : spvcond_oom(ctx);
+    c.mark = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
+    c.eval = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
+    c.stack = spvcond_alloc_array(ctx, 2 * (size_t)m->bound + 4, sizeof(uint32_t));
+    c.proofs = spvcond_alloc_array(ctx, PROOF_CACHE, sizeof(struct proof));
+    spvcond_result r = c.decorated && c.cond_ok && c.node && c.nodes && c.leaves && c.mark && c.eval && c.stack &&
+                               c.proofs
+                           ? run(&c)
+                           : spvcond_oom(ctx);
     spvcond_dealloc(ctx, c.decorated);
     spvcond_dealloc(ctx, c.cond_ok);
     spvcond_dealloc(ctx, c.node);
     spvcond_dealloc(ctx, c.nodes);
     spvcond_dealloc(ctx, c.leaves);
+    spvcond_dealloc(ctx, c.mark);
+    spvcond_dealloc(ctx, c.eval);
+    spvcond_dealloc(ctx, c.stack);
+    spvcond_dealloc(ctx, c.proofs);
     spvcond_dealloc(ctx, c.pairs);
     spvcond_dealloc(ctx, c.pair_inst);
     spvcond_dealloc(ctx, c.pair_id);

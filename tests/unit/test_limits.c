@@ -1,0 +1,234 @@
+/* Adversarial shapes: deep call chains, huge fan-out, many kernels with distinct requirements, thousands
+ * of decorations on one id, long condition chains. Each must finish well inside a loose time budget
+ * (about 10x what it takes here under the sanitizers), without recursion on input-controlled depth. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "edit.h"
+#include "helpers.h"
+
+struct words {
+    uint32_t *w;
+    size_t n, cap;
+};
+
+static void
+put(struct words *b, uint32_t op, size_t count, const uint32_t *operands)
+{
+    if (b->n + count + 1 > b->cap) {
+        b->cap = (b->cap + count + 1) * 2;
+        b->w = realloc(b->w, b->cap * 4);
+    }
+    b->w[b->n++] = ((uint32_t)(count + 1) << 16) | op;
+    for (size_t k = 0; k < count; k++)
+        b->w[b->n++] = operands[k];
+}
+
+#define PUT(b, op, ...)                                                                                                \
+    do {                                                                                                               \
+        const uint32_t ops_[] = {__VA_ARGS__};                                                                         \
+        put(b, op, sizeof(ops_) / sizeof(ops_[0]), ops_);                                                              \
+    } while (0)
+#define PUT0(b, op) put(b, op, 0, NULL)
+
+static double
+now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+enum { VOID = 1, FN, DOUBLE, FN_D, D1, FIRST };
+
+static void
+header_caps(struct words *b, bool spec_conditional)
+{
+    uint32_t h[5] = {0x07230203, 0x00010200, 0, 0, 0};
+    b->cap = 1 << 16;
+    b->w = malloc(b->cap * 4);
+    memcpy(b->w, h, sizeof(h));
+    b->n = 5;
+    PUT(b, 17, 4);
+    PUT(b, 17, 5);
+    PUT(b, 17, 6);
+    PUT(b, 17, 10);
+    if (spec_conditional) {
+        PUT(b, 17, 6245);
+        uint32_t ext[8];
+        uint32_t words = spvcond_encode_string("SPV_INTEL_function_variants", ext, 8);
+        put(b, 10, words, ext);
+    }
+    PUT(b, 14, 2, 2);
+}
+
+static void
+header(struct words *b)
+{
+    header_caps(b, false);
+}
+
+static void
+types(struct words *b)
+{
+    PUT(b, 19, VOID);
+    PUT(b, 33, FN, VOID);
+    PUT(b, 22, DOUBLE, 64);
+    PUT(b, 33, FN_D, DOUBLE);
+    PUT(b, 43, DOUBLE, D1, 0, 0x3ff00000);
+}
+
+/* Annotate, validate and specialize (fp64 false) the module; return the seconds taken. */
+static double
+run_passes(struct words *b)
+{
+    double t0 = now();
+    spvcond_context *ctx;
+    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    spvcond_module *m = parse_or_die(ctx, b->w, b->n);
+    spvcond_annotate_options o = {0};
+    cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_OK, "%s", spvcond_context_first_error(ctx)->message);
+    uint32_t *w;
+    size_t n;
+    cr_assert_eq(spvcond_module_emit(m, &w, &n), SPVCOND_OK);
+    spvcond_module *a = parse_or_die(ctx, w, n);
+    cr_assert_eq(spvcond_validate(a, NULL), SPVCOND_OK, "%s", spvcond_context_first_error(ctx)->message);
+    spvcond_module_destroy(a);
+    a = parse_or_die(ctx, w, n);
+    spvcond_spec_value v[1] = {{0x10000, 0, false}};
+    spvcond_specialize_options so = {v, 1, NULL, 0};
+    cr_assert_eq(spvcond_specialize(a, &so, NULL), SPVCOND_OK, "%s", spvcond_context_first_error(ctx)->message);
+    spvcond_module_destroy(a);
+    spvcond_free(ctx, w);
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+    return now() - t0;
+}
+
+Test(limits, deep_call_chain, .timeout = 120)
+{
+    /* k -> f1 -> f2 -> ... -> f40000, the last using double; and a cycle back to f1. */
+    const uint32_t depth = 40000;
+    struct words b = {0};
+    header(&b);
+    PUT(&b, 15, 6, FIRST, 0x0000006b);
+    types(&b);
+    for (uint32_t f = 0; f <= depth; f++) {
+        PUT(&b, 54, VOID, FIRST + 2 * f, 0, FN);
+        PUT(&b, 248, FIRST + 2 * f + 1);
+        if (f < depth)
+            PUT(&b, 57, VOID, FIRST + 2 * (depth + 1) + f, FIRST + 2 * (f + 1));
+        else
+            PUT(&b, 129, DOUBLE, FIRST + 4 * (depth + 1), D1, D1);
+        PUT0(&b, 253);
+        PUT0(&b, 56);
+    }
+    b.w[3] = FIRST + 4 * (depth + 1) + 1;
+    double t = run_passes(&b);
+    cr_log_info("call chain of %u: %.2f s", depth, t);
+    cr_assert_lt(t, 30.0);
+    free(b.w);
+}
+
+Test(limits, many_kernels_with_distinct_requirements, .timeout = 120)
+{
+    /* 5000 kernels, each with its own LocalSize: 5000 requirement sets and leaves. */
+    const uint32_t kernels = 5000;
+    struct words b = {0};
+    header(&b);
+    for (uint32_t k = 0; k < kernels; k++)
+        PUT(&b, 15, 6, FIRST + 2 * k, 0x0000006b | (k % 26 + 'a') << 8);
+    for (uint32_t k = 0; k < kernels; k++)
+        PUT(&b, 16, FIRST + 2 * k, 17, k + 1, 1, 1);
+    types(&b);
+    for (uint32_t k = 0; k < kernels; k++) {
+        PUT(&b, 54, VOID, FIRST + 2 * k, 0, FN);
+        PUT(&b, 248, FIRST + 2 * k + 1);
+        PUT0(&b, 253);
+        PUT0(&b, 56);
+    }
+    b.w[3] = FIRST + 2 * kernels;
+    double t = run_passes(&b);
+    cr_log_info("%u kernels: %.2f s", kernels, t);
+    cr_assert_lt(t, 30.0);
+    free(b.w);
+}
+
+Test(limits, huge_fan_out_and_many_decorations_on_one_id, .timeout = 120)
+{
+    /* One kernel calling 30000 helpers, one of which uses double; 30000 decorations on the kernel. */
+    const uint32_t helpers = 30000;
+    struct words b = {0};
+    header(&b);
+    uint32_t k = FIRST, first_helper = FIRST + 2, call0 = FIRST + 2 + 2 * helpers;
+    PUT(&b, 15, 6, k, 0x0000006b);
+    for (uint32_t d = 0; d < helpers; d++)
+        PUT(&b, 71, k, 21 /* Volatile... any decoration without operands */);
+    types(&b);
+    for (uint32_t h = 0; h < helpers; h++) {
+        PUT(&b, 54, VOID, first_helper + 2 * h, 0, FN);
+        PUT(&b, 248, first_helper + 2 * h + 1);
+        if (h == helpers - 1)
+            PUT(&b, 129, DOUBLE, call0 + helpers, D1, D1);
+        PUT0(&b, 253);
+        PUT0(&b, 56);
+    }
+    PUT(&b, 54, VOID, k, 0, FN);
+    PUT(&b, 248, k + 1);
+    for (uint32_t h = 0; h < helpers; h++)
+        PUT(&b, 57, VOID, call0 + h, first_helper + 2 * h);
+    PUT0(&b, 253);
+    PUT0(&b, 56);
+    b.w[3] = call0 + helpers + 1;
+    double t = run_passes(&b);
+    cr_log_info("fan-out of %u: %.2f s", helpers, t);
+    cr_assert_lt(t, 30.0);
+    free(b.w);
+}
+
+Test(limits, long_condition_chain, .timeout = 120)
+{
+    /* A condition that is a chain of 50000 LogicalAnd/Not nodes over two leaves. */
+    const uint32_t length = 50000;
+    struct words b = {0};
+    header_caps(&b, true);
+    uint32_t bool_t = FIRST, l1 = FIRST + 1, l2 = FIRST + 2, node0 = FIRST + 3, f = node0 + length;
+    PUT(&b, 71, l1, 1, 1);
+    PUT(&b, 71, l2, 1, 2);
+    PUT(&b, 71, f, 6247, node0 + length - 1);
+    PUT(&b, 71, f, 41, 0x00000066, 0);
+    types(&b);
+    PUT(&b, 20, bool_t);
+    PUT(&b, 48, bool_t, l1);
+    PUT(&b, 48, bool_t, l2);
+    for (uint32_t n = 0; n < length; n++) {
+        uint32_t prev = n ? node0 + n - 1 : l1;
+        if (n % 2)
+            PUT(&b, 52, bool_t, node0 + n, 168, prev);
+        else
+            PUT(&b, 52, bool_t, node0 + n, 167, prev, l2);
+    }
+    PUT(&b, 54, VOID, f, 0, FN);
+    PUT(&b, 248, f + 1);
+    PUT0(&b, 253);
+    PUT0(&b, 56);
+    b.w[3] = f + 2;
+    double t0 = now();
+    spvcond_context *ctx;
+    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    for (uint32_t bits = 0; bits < 4; bits++) {
+        spvcond_module *m = parse_or_die(ctx, b.w, b.n);
+        cr_assert_eq(spvcond_validate(m, NULL), SPVCOND_OK);
+        spvcond_spec_value v[2] = {{1, bits & 1, false}, {2, bits >> 1, false}};
+        spvcond_specialize_options o = {v, 2, NULL, 0};
+        cr_assert_eq(spvcond_specialize(m, &o, NULL), SPVCOND_OK, "%s", spvcond_context_first_error(ctx)->message);
+        spvcond_module_destroy(m);
+    }
+    spvcond_context_destroy(ctx);
+    double t = now() - t0;
+    cr_log_info("condition chain of %u: %.2f s", length, t);
+    cr_assert_lt(t, 30.0);
+    free(b.w);
+}

@@ -1,0 +1,142 @@
+/* Allocation failure: fail the N-th allocation for N = 1, 2, ... through whole passes. Each failure
+ * must come back as SPVCOND_ERROR_OUT_OF_MEMORY, leak nothing, and leave the module usable. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+
+struct budget {
+    long fail_at; /* the allocation number that fails; -1: none */
+    long count;   /* allocations so far */
+    long live;    /* allocated and not freed */
+};
+
+static void *
+b_alloc(void *user, size_t n)
+{
+    struct budget *b = user;
+    if (++b->count == b->fail_at)
+        return NULL;
+    void *p = malloc(n);
+    if (p)
+        b->live++;
+    return p;
+}
+
+static void *
+b_realloc(void *user, void *p, size_t n)
+{
+    struct budget *b = user;
+    if (++b->count == b->fail_at)
+        return NULL;
+    return realloc(p, n);
+}
+
+static void
+b_free(void *user, void *p)
+{
+    struct budget *b = user;
+    b->live--;
+    free(p);
+}
+
+enum pass { ANNOTATE, SPECIALIZE, VALIDATE, REQUIREMENTS };
+
+/* Run one pass with the N-th allocation failing; true once it ran to completion. */
+static bool
+run(enum pass pass, const uint32_t *words, size_t count, long fail_at)
+{
+    struct budget b = {fail_at, 0, 0};
+    spvcond_allocator a = {b_alloc, b_realloc, b_free, &b};
+    spvcond_context *ctx;
+    spvcond_result r = spvcond_context_create(&a, NULL, NULL, &ctx);
+    if (r != SPVCOND_OK) {
+        cr_assert_eq(r, SPVCOND_ERROR_OUT_OF_MEMORY);
+        return false;
+    }
+    spvcond_module *m = NULL;
+    r = spvcond_module_parse(ctx, words, count, 0, &m);
+    bool done = false;
+    if (r == SPVCOND_OK) {
+        if (pass == ANNOTATE) {
+            spvcond_annotate_options o = {0};
+            r = spvcond_annotate(m, &o, NULL);
+        } else if (pass == SPECIALIZE) {
+            spvcond_spec_value v[1] = {{65536, 0, false}};
+            spvcond_specialize_options o = {v, 1, NULL, 0};
+            r = spvcond_specialize(m, &o, NULL);
+        } else if (pass == VALIDATE) {
+            r = spvcond_validate(m, NULL);
+        } else {
+            spvcond_requirements *q = NULL;
+            char *text = NULL;
+            size_t size;
+            r = spvcond_requirements_from_module(m, &q);
+            if (r == SPVCOND_OK)
+                r = spvcond_requirements_write_props(q, &text, &size);
+            spvcond_free(ctx, text);
+            spvcond_requirements_destroy(q);
+        }
+        bool pass_failed = r != SPVCOND_OK;
+        if (r == SPVCOND_OK) {
+            uint32_t *w;
+            size_t n;
+            r = spvcond_module_emit(m, &w, &n);
+            if (r == SPVCOND_OK)
+                spvcond_free(ctx, w);
+            done = r == SPVCOND_OK;
+        }
+        if (r != SPVCOND_OK) {
+            /* The module is still usable; after a failed pass it emits exactly as it was read. */
+            b.fail_at = -1;
+            uint32_t *w;
+            size_t n;
+            cr_assert_eq(spvcond_module_emit(m, &w, &n), SPVCOND_OK);
+            if (pass_failed)
+                cr_assert(n == count && memcmp(w, words, count * 4) == 0,
+                          "allocation %ld: a failed pass left edits behind", fail_at);
+            spvcond_free(ctx, w);
+        }
+    }
+    cr_assert(r == SPVCOND_OK || r == SPVCOND_ERROR_OUT_OF_MEMORY, "allocation %ld failed: got %s", fail_at,
+              spvcond_result_string(r));
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+    cr_assert_eq(b.live, 0, "allocation %ld failed: %ld blocks leaked", fail_at, b.live);
+    return done;
+}
+
+static void
+every_allocation(enum pass pass, const char *name)
+{
+    size_t count;
+    uint32_t *words;
+    if (pass == SPECIALIZE || pass == VALIDATE || pass == REQUIREMENTS) {
+        /* These passes take the annotated module. */
+        spvcond_context *ctx;
+        spvcond_module *m = load_module(fixture(name), &ctx);
+        spvcond_annotate_options o = {0};
+        cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_OK);
+        uint32_t *w;
+        cr_assert_eq(spvcond_module_emit(m, &w, &count), SPVCOND_OK);
+        words = malloc(count * 4);
+        memcpy(words, w, count * 4);
+        spvcond_free(ctx, w);
+        destroy_module(m, ctx);
+    } else {
+        words = read_words(fixture(name), &count);
+    }
+    long n = 1;
+    while (!run(pass, words, count, n))
+        n++;
+    cr_assert_gt(n, 20, "the pass allocates: every one of its %ld allocations was failed once", n);
+    cr_log_info("%s: completed after failing each of the first %ld allocations", name, n - 1);
+    free(words);
+}
+
+Test(oom, annotate) { every_allocation(ANNOTATE, "annotate_graph"); }
+Test(oom, specialize) { every_allocation(SPECIALIZE, "annotate_graph"); }
+Test(oom, validate) { every_allocation(VALIDATE, "annotate_graph"); }
+Test(oom, requirements) { every_allocation(REQUIREMENTS, "annotate_graph"); }
+Test(oom, specialize_linker_output) { every_allocation(ANNOTATE, "kernels_fp64"); }
