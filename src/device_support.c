@@ -177,7 +177,7 @@ spvcond_kernel_supported(spvcond_module *m, const spvcond_device_info *d, const 
     if (r != SPVCOND_OK)
         return r;
     struct spvcond_values v;
-    r = spvcond_evaluate(m, values, count, NULL, 0, &v);
+    r = spvcond_evaluate(m, values, count, NULL, &v);
     spvcond_dealloc(m->ctx, values);
     if (r != SPVCOND_OK)
         return r;

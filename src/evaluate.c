@@ -220,9 +220,8 @@ find_value(spvcond_spec_value **sorted, size_t n, uint32_t spec_id)
 
 spvcond_result
 spvcond_evaluate(const struct spvcond_module *m, spvcond_spec_value *values, size_t value_count,
-                 const spvcond_fnvar_device *device, uint32_t flags, struct spvcond_values *out)
+                 const spvcond_fnvar_device *device, struct spvcond_values *out)
 {
-    (void)flags;
     out->state = spvcond_alloc_array(m->ctx, m->bound, 1);
     out->value = spvcond_alloc_array(m->ctx, m->bound, sizeof(uint64_t));
     spvcond_spec_value **sorted = spvcond_alloc_array(m->ctx, value_count, sizeof(*sorted));

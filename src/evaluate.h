@@ -24,7 +24,7 @@ enum {
 };
 
 spvcond_result spvcond_evaluate(const struct spvcond_module *m, spvcond_spec_value *values, size_t value_count,
-                                const spvcond_fnvar_device *device, uint32_t flags, struct spvcond_values *out);
+                                const spvcond_fnvar_device *device, struct spvcond_values *out);
 void spvcond_values_release(const struct spvcond_module *m, struct spvcond_values *v);
 
 /* The boolean value of a condition id, or an error naming `user` (the instruction that needs it)

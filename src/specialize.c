@@ -686,7 +686,7 @@ spvcond_specialize(spvcond_module *m, const spvcond_specialize_options *o, spvco
         !s.entry_alive)
         r = spvcond_oom(ctx);
     if (r == SPVCOND_OK)
-        r = spvcond_evaluate(m, o->values, o->value_count, o->device, o->flags, &s.v);
+        r = spvcond_evaluate(m, o->values, o->value_count, o->device, &s.v);
     for (size_t k = 0; r == SPVCOND_OK && k < o->value_count; k++) {
         if (o->values[k].found)
             continue;

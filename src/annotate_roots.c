@@ -1,0 +1,343 @@
+/* The producer, part one: requirements stated by the caller, roots (kernels, exported functions and
+ * variables), their leaves and the distinct requirement sets. */
+#include <stdio.h>
+#include <string.h>
+
+#include "annotate.h"
+#include "aspects.h"
+
+/* ---- naming and requirements from the caller ---------------------------------------------- */
+
+/* Function index for a name: entry-point name, OpName, or Linkage export name. */
+static size_t
+function_by_name(struct annotate *a, const char *name)
+{
+    struct spvcond_module *m = a->m;
+    for (size_t k = 0; k < m->entry_point_count; k++) {
+        size_t i = m->entry_points[k];
+        if (strcmp(spvcond_inst_string(m, i, 3), name) == 0)
+            return spvcond_callgraph_function(&a->g, m, spvcond_inst_words(m, i)[2]);
+    }
+    for (size_t f = 0; f < m->function_count; f++) {
+        uint32_t id = m->functions[f].id, b, e;
+        spvcond_refs_range(&m->names, id, &b, &e);
+        for (uint32_t k = b; k < e; k++)
+            if (spvcond_inst_opcode(m, m->names.inst[k]) == 5 && strcmp(spvcond_inst_string(m, m->names.inst[k], 2), name) == 0)
+                return f;
+        spvcond_refs_range(&m->decorations, id, &b, &e);
+        for (uint32_t k = b; k < e; k++) {
+            const uint32_t *w = spvcond_inst_words(m, m->decorations.inst[k]);
+            if ((w[0] & 0xffffu) == 71 && w[2] == 41 /* LinkageAttributes */ &&
+                strcmp(spvcond_inst_string(m, m->decorations.inst[k], 3), name) == 0)
+                return f;
+        }
+    }
+    return SIZE_MAX;
+}
+
+static spvcond_result
+check_aspect(struct annotate *a, uint32_t aspect, const char *function)
+{
+    if (aspect >= SPVCOND_ASPECT_MAX)
+        return spvcond_report(a->m->ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                              "requirement of '%s': aspect %u is out of range (0..%u)", function, aspect,
+                              SPVCOND_ASPECT_MAX - 1);
+    return SPVCOND_OK;
+}
+
+static spvcond_result
+apply_stated_requirements(struct annotate *a)
+{
+    for (size_t k = 0; k < a->o->requirement_count; k++) {
+        const spvcond_function_requirements *q = &a->o->requirements[k];
+        if (!q->function)
+            return SPVCOND_ERROR_INVALID_ARGUMENT;
+        size_t f = function_by_name(a, q->function);
+        if (f == SIZE_MAX)
+            return spvcond_report(a->m->ctx, SPVCOND_ERROR_NOT_FOUND, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                                  "%s%srequirements name function '%s', but no entry point, OpName or export has that "
+                                  "name", q->origin ? q->origin : "", q->origin ? ": " : "", q->function);
+        spvcond_result r;
+        for (size_t u = 0; u < q->use_count; u++) {
+            if ((r = check_aspect(a, q->uses[u], q->function)) != SPVCOND_OK)
+                return r;
+            spvcond_aspects_add(&a->inf.own[f], q->uses[u]);
+        }
+        if (q->has_declared) {
+            a->has_declared[f] = 1;
+            for (size_t u = 0; u < q->declared_count; u++) {
+                if ((r = check_aspect(a, q->declared[u], q->function)) != SPVCOND_OK)
+                    return r;
+                spvcond_aspects_add(&a->declared[f], q->declared[u]);
+            }
+        }
+        if (q->reqd_work_group_size[0] || q->reqd_work_group_size[1] || q->reqd_work_group_size[2])
+            memcpy(a->wg[f], q->reqd_work_group_size, sizeof(a->wg[f]));
+        if (q->reqd_sub_group_size)
+            a->sg[f] = q->reqd_sub_group_size;
+    }
+    return SPVCOND_OK;
+}
+
+/* ---- roots and their requirement sets ------------------------------------------------------ */
+
+static spvcond_result
+find_roots(struct annotate *a)
+{
+    struct spvcond_module *m = a->m;
+    for (size_t k = 0; k < m->entry_point_count; k++) {
+        const uint32_t *w = spvcond_inst_words(m, m->entry_points[k]);
+        size_t f = spvcond_callgraph_function(&a->g, m, w[2]);
+        if (f != SIZE_MAX)
+            a->is_root[f] = 1;
+    }
+    for (size_t f = 0; f < m->function_count; f++)
+        if (m->functions[f].first_block != m->functions[f].end && spvcond_is_exported(m, m->functions[f].id))
+            a->is_root[f] = 1;
+    /* Required sizes from execution modes of entry points. */
+    for (size_t i = m->section[SPVCOND_SECTION_EXECUTION_MODE]; i < m->section[SPVCOND_SECTION_EXECUTION_MODE + 1]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t wc = w[0] >> 16;
+        size_t f = spvcond_callgraph_function(&a->g, m, w[1]);
+        if ((w[0] & 0xffffu) != 16 || f == SIZE_MAX)
+            continue;
+        if (w[2] == 17 /* LocalSize */ && wc == 6 && !(a->wg[f][0] | a->wg[f][1] | a->wg[f][2]))
+            memcpy(a->wg[f], w + 3, sizeof(a->wg[f]));
+        else if (w[2] == 35 /* SubgroupSize */ && wc == 4 && !a->sg[f])
+            a->sg[f] = w[3];
+    }
+    return SPVCOND_OK;
+}
+
+static spvcond_result
+leaf_index(struct annotate *a, uint8_t kind, const uint32_t v[3], size_t *out)
+{
+    for (size_t k = 0; k < a->leaf_count; k++) {
+        if (a->leaves[k].kind == kind && memcmp(a->leaves[k].v, v, sizeof(a->leaves[k].v)) == 0) {
+            *out = k;
+            return SPVCOND_OK;
+        }
+    }
+    spvcond_result r = spvcond_grow(a->m->ctx, (void **)&a->leaves, &a->leaf_cap, a->leaf_count + 1, sizeof(*a->leaves));
+    if (r != SPVCOND_OK)
+        return r;
+    a->leaves[a->leaf_count] = (struct leaf){kind, {v[0], v[1], v[2]}, 0, 0};
+    *out = a->leaf_count++;
+    return SPVCOND_OK;
+}
+
+/* A function's name for messages: its OpName, else its id (two rotating buffers). */
+static const char *
+function_label(struct annotate *a, size_t f, int slot)
+{
+    struct spvcond_module *m = a->m;
+    uint32_t b, e;
+    spvcond_refs_range(&m->names, m->functions[f].id, &b, &e);
+    for (uint32_t k = b; k < e; k++)
+        if (spvcond_inst_opcode(m, m->names.inst[k]) == 5)
+            return spvcond_inst_string(m, m->names.inst[k], 2);
+    snprintf(a->label[slot & 1], sizeof(a->label[0]), "%%%u", m->functions[f].id);
+    return a->label[slot & 1];
+}
+
+/* A shortest call path from `root` to a function that itself uses `aspect`, as "k -> f -> g". */
+static spvcond_result
+call_path(struct annotate *a, size_t root, uint32_t aspect, char *buf, size_t size)
+{
+    struct spvcond_module *m = a->m;
+    size_t nf = m->function_count;
+    uint32_t *parent = spvcond_alloc_array(m->ctx, nf + 1, sizeof(uint32_t)); /* index + 1; root: itself */
+    uint32_t *queue = spvcond_alloc_array(m->ctx, nf + 1, sizeof(uint32_t));
+    if (!parent || !queue) {
+        spvcond_dealloc(m->ctx, parent);
+        spvcond_dealloc(m->ctx, queue);
+        return spvcond_oom(m->ctx);
+    }
+    size_t head = 0, tail = 0, found = SIZE_MAX;
+    parent[root] = (uint32_t)root + 1;
+    queue[tail++] = (uint32_t)root;
+    while (head < tail && found == SIZE_MAX) {
+        uint32_t f = queue[head++];
+        if (spvcond_aspects_has(&a->inf.own[f], aspect)) {
+            found = f;
+            break;
+        }
+        for (uint32_t e = a->g.callee_start[f]; e < a->g.callee_start[f + 1]; e++) {
+            uint32_t c = a->g.callees[e];
+            if (!parent[c]) {
+                parent[c] = f + 1;
+                queue[tail++] = c;
+            }
+        }
+    }
+    /* Walk back from the user to the root, then print forwards. */
+    size_t len = 0;
+    for (size_t f = found; f != SIZE_MAX; f = f == root ? SIZE_MAX : parent[f] - 1)
+        queue[len++] = (uint32_t)f;
+    buf[0] = 0;
+    size_t o = 0;
+    for (size_t k = len; k-- > 0 && o < size;)
+        o += (size_t)snprintf(buf + o, size - o, "%s%s", k + 1 == len ? "" : " -> ", function_label(a, queue[k], 0));
+    spvcond_dealloc(m->ctx, parent);
+    spvcond_dealloc(m->ctx, queue);
+    return SPVCOND_OK;
+}
+
+/* The leaves of each root, as lists first (the leaf count is unknown until all are seen). */
+static spvcond_result
+collect_leaves(struct annotate *a, size_t f, uint32_t *list, size_t *count)
+{
+    spvcond_aspects need = a->has_declared[f] ? a->declared[f] : a->inf.used[f];
+    spvcond_result r = SPVCOND_OK;
+    size_t n = 0, idx;
+    if (a->has_declared[f]) {
+        for (uint32_t asp = 0; asp < SPVCOND_ASPECT_MAX; asp++) {
+            if (spvcond_aspects_has(&a->inf.used[f], asp) && !spvcond_aspects_has(&a->declared[f], asp)) {
+                const char *name = spvcond_aspect_name(asp);
+                char path[512];
+                if ((r = call_path(a, f, asp, path, sizeof(path))) != SPVCOND_OK)
+                    return r;
+                spvcond_warn_inst(a->m, a->m->functions[f].begin, a->m->functions[f].id,
+                                  "%s uses aspect %s (%u), which its declared requirements do not list; call path: %s",
+                                  function_label(a, f, 0), name ? name : "?", asp, path);
+            }
+        }
+    }
+    for (uint32_t asp = 0; asp < SPVCOND_ASPECT_MAX && r == SPVCOND_OK; asp++) {
+        if (!spvcond_aspects_has(&need, asp))
+            continue;
+        uint32_t v[3] = {asp, 0, 0};
+        if ((r = leaf_index(a, LEAF_ASPECT, v, &idx)) == SPVCOND_OK)
+            list[n++] = (uint32_t)idx;
+    }
+    if (r == SPVCOND_OK && (a->wg[f][0] | a->wg[f][1] | a->wg[f][2])) {
+        if ((r = leaf_index(a, LEAF_WORK_GROUP_SIZE, a->wg[f], &idx)) == SPVCOND_OK)
+            list[n++] = (uint32_t)idx;
+    }
+    if (r == SPVCOND_OK && a->sg[f]) {
+        uint32_t v[3] = {a->sg[f], 0, 0};
+        if ((r = leaf_index(a, LEAF_SUB_GROUP_SIZE, v, &idx)) == SPVCOND_OK)
+            list[n++] = (uint32_t)idx;
+    }
+    *count = n;
+    return r;
+}
+
+/* Exported module-scope variables are roots too: an exported double needs fp64 like a function. */
+static bool
+is_exported_variable(const struct spvcond_module *m, size_t i)
+{
+    const uint32_t *w = spvcond_inst_words(m, i);
+    return (w[0] & 0xffffu) == 59 && (w[0] >> 16) >= 4 && spvcond_is_exported(m, w[2]);
+}
+
+/* The index of the set with exactly these leaves, added if new. */
+static spvcond_result
+intern_set(struct annotate *a, const uint64_t *leaves, uint32_t *index)
+{
+    uint64_t hash = spvcond_hash_words(leaves, a->leaf_words);
+    size_t cursor = SIZE_MAX;
+    for (uint32_t e; (e = spvcond_table_next(&a->set_table, hash, &cursor)) != 0;) {
+        if (a->set_hashes[e - 1] == hash && bitset_equal(a->sets[e - 1].leaves, leaves, a->leaf_words)) {
+            *index = e - 1;
+            return SPVCOND_OK;
+        }
+    }
+    spvcond_result r = spvcond_grow(a->m->ctx, (void **)&a->sets, &a->set_cap, a->set_count + 1, sizeof(*a->sets));
+    if (r == SPVCOND_OK)
+        r = spvcond_grow(a->m->ctx, (void **)&a->set_hashes, &a->set_hash_cap, a->set_count + 1, sizeof(uint64_t));
+    uint64_t *copy = r == SPVCOND_OK ? spvcond_alloc_array(a->m->ctx, a->leaf_words, sizeof(uint64_t)) : NULL;
+    if (!copy)
+        return r == SPVCOND_OK ? spvcond_oom(a->m->ctx) : r;
+    memcpy(copy, leaves, a->leaf_words * sizeof(uint64_t));
+    uint32_t first = UINT32_MAX;
+    for (size_t k = 0; k < a->leaf_count && first == UINT32_MAX; k++)
+        if (bitset_test(leaves, k))
+            first = (uint32_t)k;
+    a->sets[a->set_count] = (struct reqset){copy, 0, first};
+    a->set_hashes[a->set_count] = hash;
+    if ((r = spvcond_table_insert(a->m->ctx, &a->set_table, a->set_hashes, (uint32_t)a->set_count)) != SPVCOND_OK) {
+        spvcond_dealloc(a->m->ctx, copy);
+        return r;
+    }
+    *index = (uint32_t)a->set_count++;
+    return SPVCOND_OK;
+}
+
+static spvcond_result
+build_sets(struct annotate *a)
+{
+    struct spvcond_module *m = a->m;
+    size_t nf = m->function_count, ng = a->global_end - a->global_begin;
+    size_t owners = nf + ng + 1, stride = SPVCOND_ASPECT_MAX + 2;
+    /* Pass 1: the leaves of every root (at most 128 aspects + 2 sizes), functions then variables. */
+    uint32_t *lists = spvcond_alloc_array(m->ctx, owners * stride, sizeof(uint32_t));
+    uint32_t *counts = spvcond_alloc_array(m->ctx, owners, sizeof(uint32_t));
+    uint8_t *is_owner = spvcond_alloc_array(m->ctx, owners, 1);
+    uint64_t *tmp = NULL;
+    spvcond_result r = lists && counts && is_owner ? SPVCOND_OK : spvcond_oom(m->ctx);
+    for (size_t f = 0; f < nf && r == SPVCOND_OK; f++) {
+        if (!a->is_root[f])
+            continue;
+        size_t n;
+        r = collect_leaves(a, f, lists + f * stride, &n);
+        counts[f] = (uint32_t)n;
+        is_owner[f] = 1;
+        a->stats.roots++;
+    }
+    bool infer = !(a->o->flags & SPVCOND_ANNOTATE_NO_INFERENCE);
+    for (size_t g = 0; g < ng && r == SPVCOND_OK; g++) {
+        size_t i = a->global_begin + g;
+        if (!spvcond_annotate_is_global_item(a, i) || !is_exported_variable(m, i))
+            continue;
+        spvcond_aspects need = infer ? spvcond_aspects_of_facts(a->inf.type_facts[spvcond_inst_words(m, i)[1]])
+                                     : (spvcond_aspects){{0, 0}};
+        size_t n = 0, idx;
+        for (uint32_t asp = 0; asp < SPVCOND_ASPECT_MAX && r == SPVCOND_OK; asp++) {
+            uint32_t v[3] = {asp, 0, 0};
+            if (spvcond_aspects_has(&need, asp) && (r = leaf_index(a, LEAF_ASPECT, v, &idx)) == SPVCOND_OK)
+                lists[(nf + g) * stride + n++] = (uint32_t)idx;
+        }
+        counts[nf + g] = (uint32_t)n;
+        is_owner[nf + g] = 1;
+    }
+    /* Pass 2: distinct sets as bitsets over the leaves; the empty set always exists. */
+    a->leaf_words = bitset_words(a->leaf_count);
+    if (r == SPVCOND_OK && !(tmp = spvcond_alloc_array(m->ctx, a->leaf_words, sizeof(uint64_t))))
+        r = spvcond_oom(m->ctx);
+    for (size_t k = 0; k < owners && r == SPVCOND_OK; k++) {
+        bool empty_pass = k == owners - 1;
+        if (!empty_pass && !is_owner[k])
+            continue;
+        memset(tmp, 0, a->leaf_words * sizeof(uint64_t));
+        for (uint32_t x = 0; !empty_pass && x < counts[k]; x++)
+            bitset_set(tmp, lists[k * stride + x]);
+        uint32_t s;
+        if ((r = intern_set(a, tmp, &s)) != SPVCOND_OK)
+            break;
+        if (empty_pass)
+            a->empty_set = s;
+        else if (k < nf)
+            a->root_set[k] = s + 1;
+        else
+            a->var_set[k - nf] = s + 1;
+    }
+    spvcond_dealloc(m->ctx, tmp);
+    spvcond_dealloc(m->ctx, lists);
+    spvcond_dealloc(m->ctx, counts);
+    spvcond_dealloc(m->ctx, is_owner);
+    a->set_words = bitset_words(a->set_count);
+    return r;
+}
+
+spvcond_result
+spvcond_annotate_roots(struct annotate *a)
+{
+    spvcond_result r = apply_stated_requirements(a);
+    if (r != SPVCOND_OK)
+        return r;
+    spvcond_infer_propagate(a->m, &a->g, &a->inf);
+    if ((r = find_roots(a)) != SPVCOND_OK)
+        return r;
+    return build_sets(a);
+}

@@ -1,0 +1,52 @@
+#include "index_table.h"
+
+uint64_t
+spvcond_hash_words(const uint64_t *w, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    for (size_t k = 0; k < n; k++)
+        h = (h ^ w[k]) * 0x100000001b3u;
+    return h;
+}
+
+spvcond_result
+spvcond_table_insert(spvcond_context *ctx, struct spvcond_index_table *t, const uint64_t *hashes, uint32_t index)
+{
+    if (2 * ((size_t)index + 1) > t->size) {
+        size_t size = t->size ? t->size * 2 : 64;
+        uint32_t *slots = spvcond_alloc_array(ctx, size, sizeof(uint32_t));
+        if (!slots)
+            return spvcond_oom(ctx);
+        spvcond_dealloc(ctx, t->slots);
+        t->slots = slots;
+        t->size = size;
+        for (uint32_t k = 0; k < index; k++) {
+            size_t h = hashes[k] & (size - 1);
+            while (slots[h])
+                h = (h + 1) & (size - 1);
+            slots[h] = k + 1;
+        }
+    }
+    size_t h = hashes[index] & (t->size - 1);
+    while (t->slots[h])
+        h = (h + 1) & (t->size - 1);
+    t->slots[h] = index + 1;
+    return SPVCOND_OK;
+}
+
+uint32_t
+spvcond_table_next(const struct spvcond_index_table *t, uint64_t hash, size_t *cursor)
+{
+    if (!t->size)
+        return 0;
+    *cursor = *cursor == SIZE_MAX ? hash & (t->size - 1) : (*cursor + 1) & (t->size - 1);
+    return t->slots[*cursor];
+}
+
+void
+spvcond_table_release(spvcond_context *ctx, struct spvcond_index_table *t)
+{
+    spvcond_dealloc(ctx, t->slots);
+    t->slots = NULL;
+    t->size = 0;
+}

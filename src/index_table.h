@@ -1,0 +1,21 @@
+/* A small open-addressing table from a 64-bit hash to an index + 1. The caller keeps the hashes (so the
+ * table can be rebuilt as it grows) and compares the candidates itself. */
+#ifndef SPVCOND_INDEX_TABLE_H
+#define SPVCOND_INDEX_TABLE_H
+
+#include "context.h"
+
+struct spvcond_index_table {
+    uint32_t *slots;
+    size_t size;
+};
+
+uint64_t spvcond_hash_words(const uint64_t *w, size_t n);
+/* Insert `index`, whose hash is hashes[index]; hashes[0..index) are those already in the table. */
+spvcond_result spvcond_table_insert(spvcond_context *ctx, struct spvcond_index_table *t, const uint64_t *hashes,
+                                    uint32_t index);
+/* Candidates for `hash`: call with *cursor = SIZE_MAX first; returns index + 1, or 0 when exhausted. */
+uint32_t spvcond_table_next(const struct spvcond_index_table *t, uint64_t hash, size_t *cursor);
+void spvcond_table_release(spvcond_context *ctx, struct spvcond_index_table *t);
+
+#endif
