@@ -15,7 +15,11 @@ parse_u64(const char *s, uint64_t *out)
         return false;
     char *end;
     errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
+    /* Decimal, or hexadecimal with 0x; a leading zero does not mean octal. */
+    bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    unsigned long long v = strtoull(hex ? s + 2 : s, &end, hex ? 16 : 10);
+    if (hex && end == s + 2)
+        return false;
     if (errno || *end)
         return false;
     *out = v;

@@ -183,7 +183,7 @@ Test(cli, spec_values_from_a_file_and_the_command_line)
     char path[256], args[2048], *out;
     snprintf(path, sizeof(path), "%s/values", dir);
     FILE *f = fopen(path, "w");
-    fputs("# SpecId=value\n7=8  9=1 # trailing comment\n8=true\n", f);
+    fputs("# SpecId=value\n7=0x8  9=01 # trailing comment; 01 is one, not octal\n8=true\n", f);
     fclose(f);
     snprintf(args, sizeof(args), "specialize --spec-file %s %s -o %s/s.spv 2>&1 && %s info %s/s.spv", path,
              fixture("eval_conditions"), dir, getenv("SPVCOND_CLI"), dir);
