@@ -38,7 +38,8 @@ spvcond_result spvcond_report(spvcond_context *ctx, spvcond_result code, spvcond
                               struct spvcond_where where, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 spvcond_result spvcond_vreport(spvcond_context *ctx, spvcond_result code, spvcond_severity severity,
-                               struct spvcond_where where, const char *fmt, va_list ap);
+                               struct spvcond_where where, const char *fmt, va_list ap)
+    __attribute__((format(printf, 5, 0)));
 /* Report SPVCOND_ERROR_OUT_OF_MEMORY. */
 spvcond_result spvcond_oom(spvcond_context *ctx);
 

@@ -107,10 +107,14 @@ read_entry(struct spvcond_yaml *r, const char *name, yaml_node_t *n, struct entr
         if (!key)
             return spvcond_yaml_fail(r, k, "keys must be scalars", NULL);
         if (strcmp(key, "aspects") == 0) {
-            spvcond_dealloc(r->ctx, e->aspects);
+            spvcond_dealloc(r->ctx, e->aspects); /* a repeated key: the last one counts */
+            e->aspects = NULL;
+            e->aspect_count = 0;
             res = spvcond_yaml_u32_list(r, v, true, SPVCOND_ASPECT_MAX, "aspects", &e->aspects, &e->aspect_count);
         } else if (strcmp(key, "sub-group-sizes") == 0) {
             spvcond_dealloc(r->ctx, e->sub_group_sizes);
+            e->sub_group_sizes = NULL;
+            e->sub_group_size_count = 0;
             res = spvcond_yaml_u32_list(r, v, false, UINT32_MAX, "not a sub-group size", &e->sub_group_sizes,
                                         &e->sub_group_size_count);
         } else if (strcmp(key, "may_support_other_aspects") == 0) {

@@ -67,7 +67,7 @@ spvcond_index_note(struct spvcond_index_builder *b, size_t inst, uint32_t opcode
                 return r;
             m->spec_ids[m->spec_id_count++] = (struct spvcond_spec_id){w[3], w[1]};
         }
-        /* fall through */
+        __attribute__((fallthrough));
     case 72: case 332: case 5632: case 5633:
         return add_pair(m->ctx, &b->decorations, w[1], inst);
     case 74: /* OpGroupDecorate: group, targets... */

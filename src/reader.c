@@ -128,6 +128,8 @@ struct parse_state {
     struct spvcond_index_builder *b;
     uint32_t *forward; /* (id, inst) pairs used before their definition */
     size_t forward_len, forward_cap;
+    uint32_t *local;   /* per id: index + 1 of the function that defines it; 0 for module-level ids */
+    uint32_t function; /* index + 1 of the function being read, 0 outside functions */
 };
 
 static spvcond_result
@@ -153,7 +155,18 @@ note_operand(void *user, const uint32_t *words, const struct spvcond_operand *op
             return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
                                      "id %%%u is defined twice (first at instruction %u)", id, m->def[id] - 1);
         m->def[id] = (uint32_t)s->inst + 1;
+        /* OpFunction's own id belongs to the module: calls name it from other functions. */
+        s->local[id] = (words[0] & 0xffffu) == 54 ? 0 : s->function;
         return SPVCOND_OK;
+    }
+    if (m->def[id] && s->function && s->local[id] && s->local[id] != s->function)
+        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
+                                 "%%%u is local to another function and cannot be used here", id);
+    if (m->def[id] && op->operand_class == SPVCOND_OC_RESULT_TYPE) {
+        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(spvcond_def_opcode(m, id));
+        if (gi && gi->class_id != SPVCOND_CLASS_Type_Declaration)
+            return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
+                                     "result type %%%u is not a type (it is defined by %s)", id, gi->name);
     }
     if (!m->def[id]) {
         spvcond_result r = spvcond_grow(m->ctx, (void **)&s->forward, &s->forward_cap, s->forward_len + 2,
@@ -182,6 +195,8 @@ note_operands(struct parse_state *s, size_t i, uint32_t opcode)
         uint8_t cls;
         if (k == gi->result_word)
             cls = SPVCOND_OC_RESULT_ID;
+        else if (k == 1 && gi->has_type)
+            cls = SPVCOND_OC_RESULT_TYPE;
         else if (spvcond_grammar_fast_is_id(gi, k))
             cls = SPVCOND_OC_ID;
         else
@@ -242,7 +257,9 @@ track_function(struct spvcond_module *m, struct function_state *f, size_t i, uin
 static spvcond_result
 index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
 {
-    struct parse_state s = {m, 0, b, NULL, 0, 0};
+    struct parse_state s = {m, 0, b, NULL, 0, 0, spvcond_alloc_array(m->ctx, m->bound, sizeof(uint32_t)), 0};
+    if (!s.local)
+        return spvcond_oom(m->ctx);
     struct function_state f = {false, {0, 0, 0, 0}, 0};
     int section = 0;
     spvcond_result r = SPVCOND_OK;
@@ -259,10 +276,14 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
         while (section < lo)
             m->section[++section] = (uint32_t)i;
         s.inst = i;
+        if (opcode == 54 && section == SPVCOND_SECTION_FUNCTION && !f.inside)
+            s.function = (uint32_t)m->function_count + 1; /* the function this OpFunction starts */
         if ((r = note_operands(&s, i, opcode)) != SPVCOND_OK)
             break;
         if (section == SPVCOND_SECTION_FUNCTION)
             r = track_function(m, &f, i, opcode);
+        if (opcode == 56)
+            s.function = 0;
         if (r == SPVCOND_OK)
             r = spvcond_index_note(b, i, opcode);
     }
@@ -274,11 +295,19 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
     /* Uses that preceded their definition must be defined somewhere, unless an instruction we cannot
      * see into might define them. */
     for (size_t n = 0; r == SPVCOND_OK && n < s.forward_len; n += 2) {
-        if (!m->def[s.forward[n]] && m->opaque_count == 0)
-            r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s.forward[n + 1], s.forward[n],
-                                  "id %%%u is used but never defined", s.forward[n]);
+        uint32_t id = s.forward[n], user = s.forward[n + 1];
+        if (!m->def[id] && m->opaque_count == 0) {
+            r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, user, id, "id %%%u is used but never defined", id);
+        } else if (m->def[id] && s.local[id]) {
+            /* A forward use of a function-local id (a later block, say) must be in the same function. */
+            const struct spvcond_function *uf = spvcond_function_of_inst(m, user);
+            if (uf && (uint32_t)(uf - m->functions) + 1 != s.local[id])
+                r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, user, id,
+                                      "%%%u is local to another function and cannot be used here", id);
+        }
     }
     spvcond_dealloc(m->ctx, s.forward);
+    spvcond_dealloc(m->ctx, s.local);
     return r;
 }
 

@@ -160,6 +160,12 @@ spvcond_requirements_write_props(const spvcond_requirements *r, char **text, siz
     spvcond_result res = put(&t, "[" SET_NAME "]\n", strlen(SET_NAME) + 3);
     for (size_t k = 0; k < r->count && res == SPVCOND_OK; k++) {
         const struct kernel_entry *e = &r->kernels[k];
+        /* The text format has no escapes: a name must not be empty, start a set, or hold '=' or a line end. */
+        if (!e->name[0] || e->name[0] == '[' || strpbrk(e->name, "=\r\n")) {
+            res = spvcond_report(r->ctx, SPVCOND_ERROR_UNSUPPORTED, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                                 "kernel name '%s' cannot be written in a property file", e->name);
+            break;
+        }
         /* uint32 words: count, then (type, params..., spec id) per requirement. */
         size_t words = 1;
         for (size_t q = 0; q < e->count; q++)

@@ -389,3 +389,38 @@ Test(reader, diagnostic_names_instruction)
     cr_assert_eq(c.first.code, SPVCOND_ERROR_INVALID_ID);
     free(w);
 }
+
+Test(reader, rejects_a_result_type_that_is_not_a_type)
+{
+    /* %5 = OpUndef %1 in the types section, then OpFunction %5 ...: a value is not a type. */
+    uint32_t w[BASE_WORDS + 3];
+    memcpy(w, base, 22 * 4);
+    w[3] = 6;
+    w[22] = 0x00030001;
+    w[23] = 1;
+    w[24] = 5;
+    memcpy(w + 25, base + 22, (BASE_WORDS - 22) * 4);
+    w[26] = 5; /* OpFunction's result type */
+    expect_reject(w, BASE_WORDS + 3, SPVCOND_ERROR_INVALID_ID, "result type %5 is not a type (it is defined by OpUndef)",
+                  25);
+}
+
+Test(reader, rejects_ids_local_to_another_function)
+{
+    /* Two functions; the second returns through a branch to the first one's label. */
+    static const uint32_t w[] = {
+        0x07230203, 0x00010000, 0, 8, 0,
+        0x00020011, 6, 0x00020011, 4, 0x00020011, 5,
+        0x0003000e, 2, 2,
+        0x00020013, 1,                   /* %1 = OpTypeVoid */
+        0x00030021, 2, 1,                /* %2 = OpTypeFunction %1 */
+        0x00050036, 1, 3, 0, 2,          /* %3 = OpFunction */
+        0x000200f8, 4,                   /* %4 = OpLabel */
+        0x000100fd, 0x00010038,
+        0x00050036, 1, 5, 0, 2,          /* %5 = OpFunction */
+        0x000200f8, 6,                   /* %6 = OpLabel */
+        0x000200f9, 4,                   /* OpBranch %4: another function's block */
+        0x00010038,
+    };
+    expect_reject(w, sizeof(w) / 4, SPVCOND_ERROR_INVALID_ID, "%4 is local to another function", 35);
+}

@@ -1,0 +1,47 @@
+/* The text readers: device configurations, requirements files and property sets. The first byte picks. */
+#include "fuzz_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1)
+        return 0;
+    spvcond_context *ctx;
+    if (spvcond_context_create(NULL, NULL, NULL, &ctx) != SPVCOND_OK)
+        return 0;
+    const char *text = (const char *)data + 1;
+    size_t n = size - 1;
+    switch (data[0] % 3) {
+    case 0: {
+        spvcond_device_config *c;
+        if (spvcond_device_config_parse(ctx, text, n, "fuzz", &c) == SPVCOND_OK) {
+            spvcond_device_info d;
+            for (size_t k = 0; spvcond_device_config_get(c, k, &d); k++)
+                FUZZ_ASSERT(d.name != NULL, "devices have names");
+            spvcond_device_config_destroy(c);
+        }
+        break;
+    }
+    case 1: {
+        spvcond_requirements_file *f;
+        if (spvcond_requirements_file_parse(ctx, text, n, "fuzz", &f) == SPVCOND_OK)
+            spvcond_requirements_file_destroy(f);
+        break;
+    }
+    default: {
+        spvcond_requirements *r;
+        if (spvcond_requirements_parse_props(ctx, text, n, "fuzz", &r) == SPVCOND_OK) {
+            char *out;
+            size_t len;
+            FUZZ_ASSERT(spvcond_requirements_write_props(r, &out, &len) == SPVCOND_OK, "a read table writes");
+            spvcond_free(ctx, out);
+            spvcond_requirements_destroy(r);
+        }
+        break;
+    }
+    }
+    spvcond_context_destroy(ctx);
+    return 0;
+}
