@@ -1,7 +1,7 @@
 #!/bin/sh
 # Build the libFuzzer targets with clang-15 (ASan+UBSan) and run each for SECONDS (default 60).
-# Seeds come from the test fixtures and the shared corpus; crashes land in fuzz-findings/.
-# Usage: sh tools/run-fuzz.sh [SECONDS] [TARGET...]
+# Seeds come from the test fixtures and the shared corpus; crashes land in fuzz-findings/ and make the
+# script fail. Usage: sh tools/run-fuzz.sh [SECONDS] [TARGET...]
 set -eu
 cd "$(dirname "$0")/.."
 sh tools/setup-debian.sh
@@ -13,10 +13,23 @@ targets=${*:-"fuzz_roundtrip fuzz_annotate fuzz_specialize fuzz_validate fuzz_te
 ninja -C build-fuzz >/dev/null
 python3 fuzz/make_seeds.py build-fuzz/seeds
 mkdir -p fuzz-findings
+failed=0
 for t in $targets; do
     mkdir -p build-fuzz/corpus/$t
-    echo "== $t for ${seconds}s"
+    status=0
     ASAN_OPTIONS=detect_leaks=1 ./build-fuzz/fuzz/$t -max_total_time="$seconds" -rss_limit_mb=2048 \
         -dict=fuzz/spirv.dict -artifact_prefix=fuzz-findings/$t- -print_final_stats=1 \
-        build-fuzz/corpus/$t build-fuzz/seeds/$t 2>&1 | grep -E "stat::number_of_executed_units|stat::peak_rss|cov:|ERROR|SUMMARY" | tail -4
+        build-fuzz/corpus/$t build-fuzz/seeds/$t > build-fuzz/$t.log 2>&1 || status=$?
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' build-fuzz/$t.log | grep -o '[0-9]*$' || echo 0)
+    cov=$(grep -o 'cov: [0-9]*' build-fuzz/$t.log | tail -1)
+    if [ "$status" -ne 0 ]; then
+        echo "FAIL $t: exit $status after $runs runs"
+        grep -E "property broken|ERROR|SUMMARY" build-fuzz/$t.log | head -5
+        failed=$((failed + 1))
+    else
+        echo "ok   $t: $runs runs in ${seconds}s, $cov"
+    fi
 done
+count=$(echo $targets | wc -w)
+echo "$((count - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]
