@@ -103,7 +103,10 @@ eval_op(struct eval *e, const uint32_t *w, uint32_t wc, uint32_t width)
     uint32_t nargs = wc - 4;
     for (uint32_t k = 0; k < nargs && k < 3; k++) {
         uint32_t arg = w[4 + k];
-        /* Operands were checked by the reader: in range and defined. */
+        /* Only opcodes whose operands are ids are evaluated below, and the reader checked those; a literal
+         * operand (CompositeExtract's index, say) may be anything, so stop at anything out of range. */
+        if (arg >= e->m->bound)
+            return;
         uint8_t st = e->v->state[arg];
         if (st == SPVCOND_VALUE_UNDEFINED) {
             set_undefined(e, id, e->v->value[arg]); /* keep the original reason */

@@ -128,8 +128,10 @@ struct parse_state {
     struct spvcond_index_builder *b;
     uint32_t *forward; /* (id, inst) pairs used before their definition */
     size_t forward_len, forward_cap;
-    uint32_t *local;   /* per id: index + 1 of the function that defines it; 0 for module-level ids */
+    uint32_t *local;   /* per id: index + 1 of the function that defines it; 0 for module-level ids; */
+                       /* UINT32_MAX for pointers declared by OpTypeForwardPointer and not yet defined */
     uint32_t function; /* index + 1 of the function being read, 0 outside functions */
+    int section;       /* the layout section of the instruction being read */
 };
 
 static spvcond_result
@@ -168,6 +170,15 @@ note_operand(void *user, const uint32_t *words, const struct spvcond_operand *op
             return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
                                      "result type %%%u is not a type (it is defined by %s)", id, gi->name);
     }
+    /* Types, constants and variables are defined before use; the exceptions are pointers declared by
+     * OpTypeForwardPointer, functions named by function-pointer constants, and non-semantic instructions. */
+    uint32_t opcode = words[0] & 0xffffu;
+    if (!m->def[id] && s->section == SPVCOND_SECTION_GLOBAL && s->local[id] != UINT32_MAX &&
+        opcode != 39 /* OpTypeForwardPointer */ && opcode != 5600 && opcode != 12 && opcode != 8 /* OpLine */)
+        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
+                                 "%%%u is used before its definition among types, constants and variables", id);
+    if (opcode == 39 && !m->def[id])
+        s->local[id] = UINT32_MAX;
     if (!m->def[id]) {
         spvcond_result r = spvcond_grow(m->ctx, (void **)&s->forward, &s->forward_cap, s->forward_len + 2,
                                         sizeof(uint32_t));
@@ -257,7 +268,7 @@ track_function(struct spvcond_module *m, struct function_state *f, size_t i, uin
 static spvcond_result
 index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
 {
-    struct parse_state s = {m, 0, b, NULL, 0, 0, spvcond_alloc_array(m->ctx, m->bound, sizeof(uint32_t)), 0};
+    struct parse_state s = {m, 0, b, NULL, 0, 0, spvcond_alloc_array(m->ctx, m->bound, sizeof(uint32_t)), 0, 0};
     if (!s.local)
         return spvcond_oom(m->ctx);
     struct function_state f = {false, {0, 0, 0, 0}, 0};
@@ -276,6 +287,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
         while (section < lo)
             m->section[++section] = (uint32_t)i;
         s.inst = i;
+        s.section = section;
         if (opcode == 54 && section == SPVCOND_SECTION_FUNCTION && !f.inside)
             s.function = (uint32_t)m->function_count + 1; /* the function this OpFunction starts */
         if ((r = note_operands(&s, i, opcode)) != SPVCOND_OK)

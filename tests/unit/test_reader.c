@@ -424,3 +424,16 @@ Test(reader, rejects_ids_local_to_another_function)
     };
     expect_reject(w, sizeof(w) / 4, SPVCOND_ERROR_INVALID_ID, "%4 is local to another function", 35);
 }
+
+Test(reader, rejects_use_before_definition_among_types)
+{
+    /* %2 = OpTypeFunction %5 where %5 = OpTypeVoid comes after it. */
+    uint32_t w[BASE_WORDS];
+    memcpy(w, base, sizeof(base));
+    w[3] = 6;
+    w[18] = 5;            /* OpTypeVoid defines %5 ... */
+    w[21] = 5;            /* ... but moved: make the function type name it first */
+    memcpy(w + 17, (uint32_t[]){0x00030021, 2, 5, 0x00020013, 5}, 20);
+    w[23] = 5;            /* OpFunction %5 None %2 */
+    expect_reject(w, BASE_WORDS, SPVCOND_ERROR_INVALID_ID, "%5 is used before its definition", 17);
+}
