@@ -149,6 +149,51 @@ put(struct text *t, const char *s, size_t n)
     return r;
 }
 
+/* Store a little-endian word; returns the next position. */
+static uint8_t *
+put32(uint8_t *o, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        *o++ = (uint8_t)(v >> (8 * i));
+    return o;
+}
+
+spvcond_result
+spvcond_requirements_kernel_bytes(const spvcond_requirements *r, size_t kernel, uint8_t **out, size_t *size)
+{
+    if (!r || !out || !size || kernel >= r->count)
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    const struct kernel_entry *e = &r->kernels[kernel];
+    /* uint32 words: count, then (type, params..., spec id) per requirement. */
+    size_t words = 1;
+    for (size_t q = 0; q < e->count; q++)
+        words += 2 + (e->reqs[q].type == SPVCOND_REQUIREMENT_WORK_GROUP_SIZE ? 1 + e->reqs[q].dims : 1);
+    size_t bytes = 8 + words * 4;
+    uint8_t *raw = spvcond_alloc_array(r->ctx, bytes, 1);
+    if (!raw)
+        return spvcond_oom(r->ctx);
+    uint64_t bits = (uint64_t)words * 32;
+    for (int i = 0; i < 8; i++)
+        raw[i] = (uint8_t)(bits >> (8 * i));
+    uint8_t *o = raw + 8;
+    o = put32(o, (uint32_t)e->count);
+    for (size_t q = 0; q < e->count; q++) {
+        const spvcond_kernel_requirement *kq = &e->reqs[q];
+        o = put32(o, (uint32_t)kq->type);
+        if (kq->type == SPVCOND_REQUIREMENT_WORK_GROUP_SIZE) {
+            o = put32(o, kq->dims);
+            for (uint32_t d = 0; d < kq->dims; d++)
+                o = put32(o, kq->values[d]);
+        } else {
+            o = put32(o, kq->values[0]);
+        }
+        o = put32(o, kq->spec_id);
+    }
+    *out = raw;
+    *size = bytes;
+    return SPVCOND_OK;
+}
+
 spvcond_result
 spvcond_requirements_write_props(const spvcond_requirements *r, char **text, size_t *size)
 {
@@ -166,43 +211,16 @@ spvcond_requirements_write_props(const spvcond_requirements *r, char **text, siz
                                  "kernel name '%s' cannot be written in a property file", e->name);
             break;
         }
-        /* uint32 words: count, then (type, params..., spec id) per requirement. */
-        size_t words = 1;
-        for (size_t q = 0; q < e->count; q++)
-            words += 2 + (e->reqs[q].type == SPVCOND_REQUIREMENT_WORK_GROUP_SIZE ? 1 + e->reqs[q].dims : 1);
-        size_t bytes = 8 + words * 4;
-        uint8_t *raw = spvcond_alloc_array(r->ctx, bytes, 1);
+        uint8_t *raw;
+        size_t bytes;
+        if ((res = spvcond_requirements_kernel_bytes(r, k, &raw, &bytes)) != SPVCOND_OK)
+            break;
         char *b64 = spvcond_alloc(r->ctx, spvcond_base64_encoded_size(bytes) + 1);
-        if (!raw || !b64) {
+        if (!b64) {
             spvcond_dealloc(r->ctx, raw);
-            spvcond_dealloc(r->ctx, b64);
             res = spvcond_oom(r->ctx);
             break;
         }
-        uint64_t bits = (uint64_t)words * 32;
-        for (int i = 0; i < 8; i++)
-            raw[i] = (uint8_t)(bits >> (8 * i));
-        size_t o = 8;
-#define PUT32(v)                                                                                                       \
-    do {                                                                                                               \
-        uint32_t v_ = (v);                                                                                             \
-        for (int i_ = 0; i_ < 4; i_++)                                                                                 \
-            raw[o++] = (uint8_t)(v_ >> (8 * i_));                                                                      \
-    } while (0)
-        PUT32((uint32_t)e->count);
-        for (size_t q = 0; q < e->count; q++) {
-            const spvcond_kernel_requirement *kq = &e->reqs[q];
-            PUT32((uint32_t)kq->type);
-            if (kq->type == SPVCOND_REQUIREMENT_WORK_GROUP_SIZE) {
-                PUT32(kq->dims);
-                for (uint32_t d = 0; d < kq->dims; d++)
-                    PUT32(kq->values[d]);
-            } else {
-                PUT32(kq->values[0]);
-            }
-            PUT32(kq->spec_id);
-        }
-#undef PUT32
         spvcond_base64_encode(raw, bytes, b64);
         if ((res = put(&t, e->name, strlen(e->name))) == SPVCOND_OK && (res = put(&t, "=2|", 3)) == SPVCOND_OK &&
             (res = put(&t, b64, strlen(b64))) == SPVCOND_OK)

@@ -7,13 +7,15 @@
 #include "json_writer.h"
 
 static const char reqs_usage[] =
-    "USAGE: spvcond reqs [--json | --props] [<input>]\n"
+    "USAGE: spvcond reqs [--json | --props | --binary KERNEL [-o FILE]] [<input>]\n"
     "\n"
     "Print what each kernel of an annotated module requires, read from its named spec constants\n"
     "(spvcond.aspect.*, spvcond.reqd_*), with the SpecId that stands for each requirement.\n"
     "\n"
     "  --json         The same as JSON.\n"
-    "  --props        DPC++'s property-file text: [SYCL/kernel reqs], name=2|<byte array> (spec/props.md).\n";
+    "  --props        DPC++'s property-file text: [SYCL/kernel reqs], name=2|<byte array> (spec/props.md).\n"
+    "  --binary KERNEL  The raw property value of one kernel (8-byte bit count, then uint32 words),\n"
+    "                 written to -o FILE (default: standard output).\n";
 
 static void
 describe_requirement(const spvcond_kernel_requirement *q, char *buf, size_t size)
@@ -43,14 +45,18 @@ cmd_reqs(struct cli *cli, int argc, char **argv)
     static const struct option options[] = {
         {"json", no_argument, NULL, 'j'},
         {"props", no_argument, NULL, 'p'},
+        {"binary", required_argument, NULL, 'b'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     bool json = false, props = false;
+    const char *binary = NULL, *output = "-";
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "ho:", options, NULL)) != -1) {
         switch (c) {
+        case 'b': binary = optarg; break;
+        case 'o': output = optarg; break;
         case 'j': json = true; break;
         case 'p': props = true; break;
         case 'h': fputs(reqs_usage, stdout); return EXIT_OK;
@@ -67,7 +73,20 @@ cmd_reqs(struct cli *cli, int argc, char **argv)
         return rc;
     spvcond_requirements *r;
     spvcond_result res = spvcond_requirements_from_module(m, &r);
-    if (res == SPVCOND_OK && props) {
+    if (res == SPVCOND_OK && binary) {
+        size_t k = 0;
+        while (k < spvcond_requirements_kernel_count(r) && strcmp(spvcond_requirements_kernel_name(r, k), binary))
+            k++;
+        uint8_t *bytes;
+        size_t size;
+        if (k == spvcond_requirements_kernel_count(r)) {
+            cli_error("the module has no kernel named '%s'", binary);
+            res = SPVCOND_ERROR_NOT_FOUND;
+        } else if ((res = spvcond_requirements_kernel_bytes(r, k, &bytes, &size)) == SPVCOND_OK) {
+            rc = cli_write_file(output, bytes, size);
+            spvcond_free(cli->ctx, bytes);
+        }
+    } else if (res == SPVCOND_OK && props) {
         char *text;
         size_t size;
         if ((res = spvcond_requirements_write_props(r, &text, &size)) == SPVCOND_OK) {
@@ -120,5 +139,5 @@ cmd_reqs(struct cli *cli, int argc, char **argv)
     }
     spvcond_requirements_destroy(r);
     spvcond_module_destroy(m);
-    return cli_exit_code(res);
+    return res != SPVCOND_OK ? cli_exit_code(res) : rc;
 }

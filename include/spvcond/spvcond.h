@@ -250,6 +250,10 @@ SPVCOND_API spvcond_result spvcond_requirements_parse_props(spvcond_context *ctx
  * spvcond_free(). */
 SPVCOND_API spvcond_result spvcond_requirements_write_props(const spvcond_requirements *reqs, char **text,
                                                             size_t *size);
+/* One kernel's property value as raw bytes: an 8-byte little-endian bit count, then the uint32 words
+ * (spec/props.md). *bytes is released with spvcond_free(). */
+SPVCOND_API spvcond_result spvcond_requirements_kernel_bytes(const spvcond_requirements *reqs, size_t kernel,
+                                                             uint8_t **bytes, size_t *size);
 SPVCOND_API size_t spvcond_requirements_kernel_count(const spvcond_requirements *reqs);
 SPVCOND_API const char *spvcond_requirements_kernel_name(const spvcond_requirements *reqs, size_t kernel);
 SPVCOND_API size_t spvcond_requirements_count(const spvcond_requirements *reqs, size_t kernel);

@@ -165,6 +165,11 @@ Test(cli, annotate_check_specialize_chain)
     cr_assert(strstr(out, "k_double: not supported: Required aspect fp64 is not supported on the device\n"
                           "k_plain: supported\n") != NULL, "%s", out);
     free(out);
+    snprintf(args, sizeof(args), "reqs --binary k_double %s/a.spv | od -A n -t x4 -w64 | tr -s ' ' 2>&1", dir);
+    cr_assert_eq(cli(args, &out), 0);
+    cr_assert(strstr(out, " 00000080 00000000 00000001 00000000 00000006 00010000") != NULL,
+              "bit count 128, one entry: aspect 6, SpecId 0x10000: %s", out);
+    free(out);
     snprintf(args, sizeof(args), "reqs --props %s/a.spv > %s/b.prop && cmp %s/a.prop %s/b.prop", dir, dir, dir, dir);
     cr_assert_eq(cli(args, NULL), 0, "annotate --props and reqs --props agree");
     snprintf(args, sizeof(args), "specialize -q --device intel_gpu_acm_g10 %s/a.spv -o %s/s.spv && %s --target-env spv1.2 %s/s.spv",

@@ -91,6 +91,17 @@ Test(props, round_trip_through_the_text_format)
     cr_assert_eq(payload(value, words, 16), 7);
     cr_assert(words[0] == 1 && words[1] == 1 && words[2] == 3 && words[3] == 64 && words[4] == 2 && words[5] == 1 &&
               words[6] == q->spec_id);
+    /* The raw value is what the text encodes. */
+    uint8_t *raw;
+    size_t raw_size;
+    cr_assert_eq(spvcond_requirements_kernel_bytes(r, kp, &raw, &raw_size), SPVCOND_OK);
+    cr_assert_eq(raw_size, 8 + 7 * 4);
+    uint8_t decoded[64];
+    size_t decoded_size;
+    cr_assert(spvcond_base64_decode(value, strlen(value), decoded, &decoded_size));
+    cr_assert(decoded_size == raw_size && memcmp(decoded, raw, raw_size) == 0);
+    spvcond_free(ctx, raw);
+    cr_assert_eq(spvcond_requirements_kernel_bytes(r, 99, &raw, &raw_size), SPVCOND_ERROR_INVALID_ARGUMENT);
     /* Device values from the table agree with the ones from the module's names. */
     spvcond_device_info d;
     cr_assert(spvcond_builtin_device_find("intel_gpu_acm_g10", &d));
