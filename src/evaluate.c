@@ -125,8 +125,8 @@ eval_op(struct eval *e, const uint32_t *w, uint32_t wc, uint32_t width)
             c = x;
         }
     }
-    if (width == 0)
-        return;
+    if (width == 0 || width > 64 || wa > 64)
+        return; /* no integer wider than 64 bits is evaluated */
     int64_t sa = sign_extend(a, wa), sb = sign_extend(b, wa);
     uint64_t r;
     switch (op) {
@@ -255,7 +255,7 @@ spvcond_evaluate(const struct spvcond_module *m, spvcond_spec_value *values, siz
         case 41: case 48: set_known(&e, id, given ? given->value != 0 : 1, 1); break;
         case 42: case 49: set_known(&e, id, given ? given->value != 0 : 0, 1); break;
         case 43: case 50:
-            if (width == 0 || spvcond_def_opcode(m, w[1]) != 21 /* OpTypeInt */ || wc < 4)
+            if (width == 0 || width > 64 || spvcond_def_opcode(m, w[1]) != 21 /* OpTypeInt */ || wc < 4)
                 break;
             if (given)
                 set_known(&e, id, given->value, width);

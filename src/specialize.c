@@ -184,8 +184,11 @@ resolve_entry_points(struct spec *s)
     /* Execution modes of functions left without an entry point. */
     for (size_t i = m->section[SPVCOND_SECTION_EXECUTION_MODE]; i < m->section[SPVCOND_SECTION_EXECUTION_MODE + 1];
          i++) {
-        uint32_t fn = spvcond_inst_words(m, i)[1];
-        if (!s->entry_alive[fn]) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = w[0] & 0xffffu;
+        if (op != 16 && op != 331) /* OpNop may stand anywhere */
+            continue;
+        if (!s->entry_alive[w[1]]) {
             spvcond_result r = delete_inst(s, i);
             if (r != SPVCOND_OK)
                 return r;

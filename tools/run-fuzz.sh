@@ -19,7 +19,7 @@ for t in $targets; do
     mkdir -p build-fuzz/corpus/$t
     status=0
     if [ -n "${FUZZ_RUNS:-}" ]; then limit="-runs=$FUZZ_RUNS -seed=1"; else limit="-max_total_time=$seconds"; fi
-    ASAN_OPTIONS=detect_leaks=1 ./build-fuzz/fuzz/$t $limit -rss_limit_mb=2048 \
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 ./build-fuzz/fuzz/$t $limit -rss_limit_mb=2048 \
         -dict=fuzz/spirv.dict -artifact_prefix=fuzz-findings/$t- -print_final_stats=1 \
         build-fuzz/corpus/$t build-fuzz/seeds/$t > build-fuzz/$t.log 2>&1 || status=$?
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' build-fuzz/$t.log | grep -o '[0-9]*$' || echo 0)
