@@ -94,6 +94,32 @@ find_roots(struct annotate *a)
     for (size_t f = 0; f < m->function_count; f++)
         if (m->functions[f].first_block != m->functions[f].end && spvcond_is_exported(m, m->functions[f].id))
             a->is_root[f] = 1;
+    /* A function no kernel or export reaches is a root of its own: were it unconditional, a conditional
+     * callee of it would dangle once stripped. */
+    uint32_t *queue = spvcond_alloc_array(m->ctx, m->function_count + 1, sizeof(uint32_t));
+    uint8_t *reached = spvcond_alloc_array(m->ctx, m->function_count + 1, 1);
+    if (!queue || !reached) {
+        spvcond_dealloc(m->ctx, queue);
+        spvcond_dealloc(m->ctx, reached);
+        return spvcond_oom(m->ctx);
+    }
+    size_t tail = 0;
+    for (size_t f = 0; f < m->function_count; f++)
+        if (a->is_root[f]) {
+            reached[f] = 1;
+            queue[tail++] = (uint32_t)f;
+        }
+    for (size_t head = 0; head < tail; head++)
+        for (uint32_t e = a->g.callee_start[queue[head]]; e < a->g.callee_start[queue[head] + 1]; e++)
+            if (!reached[a->g.callees[e]]) {
+                reached[a->g.callees[e]] = 1;
+                queue[tail++] = a->g.callees[e];
+            }
+    for (size_t f = 0; f < m->function_count; f++)
+        if (!reached[f] && m->functions[f].first_block != m->functions[f].end)
+            a->is_root[f] = 1;
+    spvcond_dealloc(m->ctx, queue);
+    spvcond_dealloc(m->ctx, reached);
     /* Required sizes from execution modes of entry points. */
     for (size_t i = m->section[SPVCOND_SECTION_EXECUTION_MODE]; i < m->section[SPVCOND_SECTION_EXECUTION_MODE + 1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);

@@ -320,6 +320,16 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
     }
     spvcond_dealloc(m->ctx, s.forward);
     spvcond_dealloc(m->ctx, s.local);
+    /* Entry points and execution modes name functions. */
+    for (size_t i = m->section[SPVCOND_SECTION_ENTRY_POINT]; r == SPVCOND_OK && i < m->section[SPVCOND_SECTION_EXECUTION_MODE + 1];
+         i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = w[0] & 0xffffu, word = op == 15 ? 2 : op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT ? 3
+                                                  : op == 16 || op == 331 ? 1 : 0;
+        if (word && spvcond_def_opcode(m, w[word]) != 54 && m->opaque_count == 0)
+            r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, w[word], "%%%u is not an OpFunction (it is %s)",
+                                  w[word], spvcond_grammar_opcode_name(spvcond_def_opcode(m, w[word])));
+    }
     return r;
 }
 

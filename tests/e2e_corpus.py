@@ -80,6 +80,11 @@ def analyse(lines):
     for f in exported:
         if f in functions and len(functions[f]) > 2 and any("OpLabel" in l for l in functions[f]):
             roots.add(f)
+    # Functions with a body that no kernel or export reaches are roots of their own (spec/annotate.md).
+    reached = set()
+    for r in roots:
+        reached |= reachable(r, calls)
+    roots |= {f for f in functions if f not in reached and any("OpLabel" in l for l in functions[f])}
     return functions, calls, roots, uses
 
 

@@ -349,3 +349,15 @@ Test(annotate, local_size_and_function_pointers)
     cr_assert_eq(spvcond_validate(p.out, NULL), SPVCOND_OK);
     release(&p);
 }
+
+Test(annotate, dead_functions_are_roots)
+{
+    /* Unconditional, `unused` would keep calling `uses_double` after a device without fp64 strips it. */
+    spvcond_annotate_options o = {0};
+    struct annotated a = annotate_file(fixture("dead_code"), &o);
+    cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
+    cr_assert_str_eq(condition_of(a.out, "uses_double"), "fp64");
+    cr_assert_str_eq(condition_of(a.out, "unused"), "fp64");
+    cr_assert_eq(spvcond_validate(a.out, NULL), SPVCOND_OK);
+    release(&a);
+}
