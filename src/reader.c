@@ -132,6 +132,7 @@ struct parse_state {
                        /* UINT32_MAX for pointers declared by OpTypeForwardPointer and not yet defined */
     uint32_t function; /* index + 1 of the function being read, 0 outside functions */
     int section;       /* the layout section of the instruction being read */
+    uint32_t result;   /* the result id of the instruction being read, 0 if none yet */
 };
 
 static spvcond_result
@@ -157,15 +158,23 @@ note_operand(void *user, const uint32_t *words, const struct spvcond_operand *op
             return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
                                      "id %%%u is defined twice (first at instruction %u)", id, m->def[id] - 1);
         m->def[id] = (uint32_t)s->inst + 1;
+        s->result = id;
         /* OpFunction's own id belongs to the module: calls name it from other functions. */
         s->local[id] = (words[0] & 0xffffu) == 54 ? 0 : s->function;
         return SPVCOND_OK;
     }
+    /* Constants form a DAG: an OpPhi may name itself, a constant may not. */
+    if (id == s->result && s->section == SPVCOND_SECTION_GLOBAL)
+        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id, "%%%u uses itself", id);
     if (m->def[id] && s->function && s->local[id] && s->local[id] != s->function)
         return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
                                  "%%%u is local to another function and cannot be used here", id);
-    if (m->def[id] && op->operand_class == SPVCOND_OC_RESULT_TYPE) {
+    if (op->operand_class == SPVCOND_OC_RESULT_TYPE && m->opaque_count == 0) {
+        /* Types precede their uses: a result type is known by now, and is a type. */
         const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(spvcond_def_opcode(m, id));
+        if (!m->def[id])
+            return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
+                                     "result type %%%u is used before its definition", id);
         if (gi && gi->class_id != SPVCOND_CLASS_Type_Declaration)
             return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
                                      "result type %%%u is not a type (it is defined by %s)", id, gi->name);
@@ -268,7 +277,7 @@ track_function(struct spvcond_module *m, struct function_state *f, size_t i, uin
 static spvcond_result
 index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
 {
-    struct parse_state s = {m, 0, b, NULL, 0, 0, spvcond_alloc_array(m->ctx, m->bound, sizeof(uint32_t)), 0, 0};
+    struct parse_state s = {m, 0, b, NULL, 0, 0, spvcond_alloc_array(m->ctx, m->bound, sizeof(uint32_t)), 0, 0, 0};
     if (!s.local)
         return spvcond_oom(m->ctx);
     struct function_state f = {false, {0, 0, 0, 0}, 0};
@@ -288,6 +297,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
             m->section[++section] = (uint32_t)i;
         s.inst = i;
         s.section = section;
+        s.result = 0;
         if (opcode == 54 && section == SPVCOND_SECTION_FUNCTION && !f.inside)
             s.function = (uint32_t)m->function_count + 1; /* the function this OpFunction starts */
         if ((r = note_operands(&s, i, opcode)) != SPVCOND_OK)
