@@ -157,11 +157,9 @@ static const char *
 function_label(struct annotate *a, size_t f, int slot)
 {
     struct spvcond_module *m = a->m;
-    uint32_t b, e;
-    spvcond_refs_range(&m->names, m->functions[f].id, &b, &e);
-    for (uint32_t k = b; k < e; k++)
-        if (spvcond_inst_opcode(m, m->names.inst[k]) == 5)
-            return spvcond_inst_string(m, m->names.inst[k], 2);
+    const char *name = spvcond_name_of(m, m->functions[f].id);
+    if (name)
+        return name;
     snprintf(a->label[slot & 1], sizeof(a->label[0]), "%%%u", m->functions[f].id);
     return a->label[slot & 1];
 }

@@ -6,6 +6,7 @@
 #include "aspects.h"
 #include "devices.h"
 #include "evaluate.h"
+#include "index.h"
 
 static bool
 parse_uint_list(const char *s, uint32_t *out, size_t n)
@@ -96,16 +97,11 @@ spvcond_requirement_message(const struct spvcond_requirement *q, char *buf, size
     }
 }
 
-/* The requirement a spec constant stands for, from its OpName. */
-static int
-requirement_of(const struct spvcond_module *m, uint32_t id, struct spvcond_requirement *q)
+int
+spvcond_requirement_of(const struct spvcond_module *m, uint32_t id, struct spvcond_requirement *q)
 {
-    uint32_t b, e;
-    spvcond_refs_range(&m->names, id, &b, &e);
-    for (uint32_t k = b; k < e; k++)
-        if (spvcond_inst_opcode(m, m->names.inst[k]) == 5)
-            return spvcond_requirement_parse(spvcond_inst_string(m, m->names.inst[k], 2), q);
-    return 0;
+    const char *name = spvcond_name_of(m, id);
+    return name ? spvcond_requirement_parse(name, q) : 0;
 }
 
 spvcond_result
@@ -123,7 +119,7 @@ spvcond_device_spec_values(spvcond_module *m, const spvcond_device_info *d, spvc
     for (size_t k = 0; k < m->spec_id_count; k++) {
         uint32_t id = m->spec_ids[k].id;
         struct spvcond_requirement q;
-        int got = requirement_of(m, id, &q);
+        int got = spvcond_requirement_of(m, id, &q);
         if (got < 0) {
             spvcond_dealloc(m->ctx, v);
             return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, spvcond_def(m, id), id,
@@ -186,23 +182,17 @@ spvcond_kernel_supported(spvcond_module *m, const spvcond_device_info *d, const 
     r = spvcond_condition_value(m, &v, entry, cond, &value);
     if (r == SPVCOND_OK && !value) {
         *supported = false;
-        /* Why: every false requirement leaf under the condition, in tree order (operands precede users,
-         * so walk the constants backwards marking what the condition reaches). */
+        /* Why: every false requirement leaf under the condition, in definition order. */
         uint8_t *reach = spvcond_alloc_array(m->ctx, m->bound, 1);
         if (!reach) {
             r = spvcond_oom(m->ctx);
         } else {
             reach[cond] = 1;
-            for (size_t i = m->section[SPVCOND_SECTION_FUNCTION]; i-- > m->section[SPVCOND_SECTION_GLOBAL];) {
-                const uint32_t *w = spvcond_inst_words(m, i);
-                if ((w[0] & 0xffffu) == 52 && reach[w[2]])
-                    for (uint32_t k = 4; k < (w[0] >> 16); k++)
-                        reach[w[k]] = 1;
-            }
+            spvcond_close_condition_trees(m, reach);
             for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
                 const uint32_t *w = spvcond_inst_words(m, i);
                 struct spvcond_requirement q;
-                if ((w[0] & 0xffffu) != 48 || !reach[w[2]] || v.value[w[2]] || requirement_of(m, w[2], &q) != 1)
+                if ((w[0] & 0xffffu) != 48 || !reach[w[2]] || v.value[w[2]] || spvcond_requirement_of(m, w[2], &q) != 1)
                     continue;
                 char msg[160];
                 spvcond_requirement_message(&q, msg, sizeof(msg));

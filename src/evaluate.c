@@ -276,6 +276,19 @@ spvcond_evaluate(const struct spvcond_module *m, spvcond_spec_value *values, siz
 }
 
 void
+spvcond_close_condition_trees(const struct spvcond_module *m, uint8_t *mark)
+{
+    for (size_t i = m->section[SPVCOND_SECTION_FUNCTION]; i-- > m->section[SPVCOND_SECTION_GLOBAL];) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        if ((w[0] & 0xffffu) != 52 || !mark[w[2]])
+            continue;
+        for (uint32_t k = 4; k < (w[0] >> 16); k++)
+            if (w[k] < m->bound)
+                mark[w[k]] = 1;
+    }
+}
+
+void
 spvcond_values_release(const struct spvcond_module *m, struct spvcond_values *v)
 {
     spvcond_dealloc(m->ctx, v->state);

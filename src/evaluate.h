@@ -34,4 +34,8 @@ spvcond_result spvcond_condition_value(const struct spvcond_module *m, const str
 
 bool spvcond_is_spec_constant_opcode(uint32_t opcode);
 
+/* Mark (per id, non-zero) everything the marked conditions reach through OpSpecConstantOp operands.
+ * Operands precede their users among the constants, so one backward pass closes the set. */
+void spvcond_close_condition_trees(const struct spvcond_module *m, uint8_t *mark);
+
 #endif

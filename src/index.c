@@ -163,6 +163,17 @@ spvcond_section_name(int section)
     return section >= 0 && section <= SPVCOND_SECTION_COUNT ? names[section] : "?";
 }
 
+const char *
+spvcond_name_of(const struct spvcond_module *m, uint32_t id)
+{
+    uint32_t b, e;
+    spvcond_refs_range(&m->names, id, &b, &e);
+    for (uint32_t k = b; k < e; k++)
+        if (spvcond_inst_opcode(m, m->names.inst[k]) == 5)
+            return spvcond_inst_string(m, m->names.inst[k], 2);
+    return NULL;
+}
+
 bool
 spvcond_is_exported(const struct spvcond_module *m, uint32_t id)
 {

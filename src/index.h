@@ -17,6 +17,8 @@ void spvcond_edits_release(struct spvcond_module *m);
 
 const char *spvcond_section_name(int section);
 
+/* The first OpName of `id`, or NULL. */
+const char *spvcond_name_of(const struct spvcond_module *m, uint32_t id);
 /* Does a LinkageAttributes decoration export `id`? */
 bool spvcond_is_exported(const struct spvcond_module *m, uint32_t id);
 /* Is instruction i an OpExtInst of a debug-information or non-semantic set? Such instructions follow

@@ -7,6 +7,7 @@
 
 #include "base64.h"
 #include "devices.h"
+#include "evaluate.h"
 #include "index.h"
 
 struct kernel_entry {
@@ -95,30 +96,19 @@ spvcond_requirements_from_module(spvcond_module *m, spvcond_requirements **out)
         const char *name = spvcond_inst_string(m, i, conditional ? 4 : 3);
         if ((res = add_kernel(r, name, strlen(name))) != SPVCOND_OK || !conditional)
             continue;
-        /* The leaves under the kernel's condition (operands precede users: one backward pass). */
+        /* The requirement leaves under the kernel's condition. */
         memset(reach, 0, m->bound);
         reach[spvcond_inst_words(m, i)[1]] = 1;
-        for (size_t j = m->section[SPVCOND_SECTION_FUNCTION]; j-- > m->section[SPVCOND_SECTION_GLOBAL];) {
-            const uint32_t *w = spvcond_inst_words(m, j);
-            if ((w[0] & 0xffffu) == 52 && reach[w[2]])
-                for (uint32_t k = 4; k < (w[0] >> 16); k++)
-                    reach[w[k]] = 1;
-        }
+        spvcond_close_condition_trees(m, reach);
         for (size_t j = m->section[SPVCOND_SECTION_GLOBAL]; j < m->section[SPVCOND_SECTION_FUNCTION] && res == SPVCOND_OK; j++) {
             const uint32_t *w = spvcond_inst_words(m, j);
-            uint32_t spec_id, b, end;
-            if ((w[0] & 0xffffu) != 48 || !reach[w[2]] || !spvcond_spec_id_of(m, w[2], &spec_id))
+            uint32_t spec_id;
+            struct spvcond_requirement q;
+            if ((w[0] & 0xffffu) != 48 || !reach[w[2]] || !spvcond_spec_id_of(m, w[2], &spec_id) ||
+                spvcond_requirement_of(m, w[2], &q) != 1)
                 continue;
-            spvcond_refs_range(&m->names, w[2], &b, &end);
-            for (uint32_t n = b; n < end; n++) {
-                struct spvcond_requirement q;
-                if (spvcond_inst_opcode(m, m->names.inst[n]) != 5 ||
-                    spvcond_requirement_parse(spvcond_inst_string(m, m->names.inst[n], 2), &q) != 1)
-                    continue;
-                spvcond_kernel_requirement kq = from_internal(&q, spec_id);
-                res = add_requirement(r, &kq);
-                break;
-            }
+            spvcond_kernel_requirement kq = from_internal(&q, spec_id);
+            res = add_requirement(r, &kq);
         }
     }
     spvcond_dealloc(m->ctx, reach);

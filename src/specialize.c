@@ -392,21 +392,6 @@ strip_names_and_decorations(struct spec *s, size_t begin, size_t end)
     return SPVCOND_OK;
 }
 
-/* Condition trees: everything reachable from a condition. Operands precede users, so one reverse pass
- * over the constants section closes the set. */
-static void
-close_condition_trees(struct spec *s)
-{
-    struct spvcond_module *m = s->m;
-    for (size_t i = m->section[SPVCOND_SECTION_FUNCTION]; i-- > m->section[SPVCOND_SECTION_GLOBAL];) {
-        const uint32_t *w = spvcond_inst_words(m, i);
-        if ((w[0] & 0xffffu) != 52 || !s->cond_tree[w[2]])
-            continue;
-        for (uint32_t k = 4; k < (w[0] >> 16); k++)
-            s->cond_tree[w[k]] = 1;
-    }
-}
-
 /* Replace a spec constant by the plain constant of its value; drop its SpecId. */
 static spvcond_result
 freeze(struct spec *s, size_t i)
@@ -714,7 +699,7 @@ spvcond_specialize(spvcond_module *m, const spvcond_specialize_options *o, spvco
         r = strip_names_and_decorations(&s, m->section[SPVCOND_SECTION_DEBUG_NAME],
                                         m->section[SPVCOND_SECTION_GLOBAL]);
     if (r == SPVCOND_OK) {
-        close_condition_trees(&s);
+        spvcond_close_condition_trees(m, s.cond_tree);
         r = freeze_constants(&s);
     }
     if (r == SPVCOND_OK)

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "json_writer.h"
+#include "index.h"
 #include "module.h"
 
 static const char info_usage[] =
@@ -16,18 +17,6 @@ static const char info_usage[] =
     "\n"
     "  --json         Print the same as one JSON object.\n"
     "  -h, --help     Print this help and exit.\n";
-
-/* The first OpName of an id, or NULL. */
-static const char *
-name_of(const struct spvcond_module *m, uint32_t id)
-{
-    uint32_t b, e;
-    spvcond_refs_range(&m->names, id, &b, &e);
-    for (uint32_t k = b; k < e; k++)
-        if (spvcond_inst_opcode(m, m->names.inst[k]) == 5)
-            return spvcond_inst_string(m, m->names.inst[k], 2);
-    return NULL;
-}
 
 static const char *
 enum_name(unsigned kind, uint32_t value, char *buf, size_t n)
@@ -218,7 +207,7 @@ print_text(const struct spvcond_module *m, const struct summary *s)
         printf("  %%%u", id);
         if (spvcond_spec_id_of(m, id, &spec_id))
             printf(" SpecId %u", spec_id);
-        const char *name = name_of(m, id);
+        const char *name = spvcond_name_of(m, id);
         printf(" = %s%s%s%s\n", buf, name ? " \"" : "", name ? name : "", name ? "\"" : "");
     }
     printf("ConditionalINTEL decorations (%zu):\n", s->conditional_decorations);
@@ -226,7 +215,7 @@ print_text(const struct spvcond_module *m, const struct summary *s)
         uint32_t t, c;
         if (!is_conditional_decoration(m, i, &t, &c))
             continue;
-        const char *name = name_of(m, t);
+        const char *name = spvcond_name_of(m, t);
         printf("  %s %%%u%s%s%s if %%%u\n", spvcond_grammar_opcode_name(spvcond_def_opcode(m, t)), t,
                name ? " \"" : "", name ? name : "", name ? "\"" : "", c);
     }
@@ -358,7 +347,7 @@ print_json(const struct spvcond_module *m, const struct summary *s)
             json_null(&j);
         spec_default(m, i, buf, sizeof(buf));
         json_kv_string(&j, "default", buf);
-        const char *name = name_of(m, id);
+        const char *name = spvcond_name_of(m, id);
         json_key(&j, "name");
         if (name)
             json_string(&j, name);
@@ -376,7 +365,7 @@ print_json(const struct spvcond_module *m, const struct summary *s)
         json_object_begin(&j);
         json_kv_uint(&j, "target", t);
         json_kv_string(&j, "target_opcode", spvcond_grammar_opcode_name(spvcond_def_opcode(m, t)));
-        const char *name = name_of(m, t);
+        const char *name = spvcond_name_of(m, t);
         json_key(&j, "name");
         if (name)
             json_string(&j, name);
