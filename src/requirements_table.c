@@ -249,6 +249,8 @@ parse_kernel(spvcond_requirements *r, const char *source, size_t line, const cha
     const char *eq = memchr(s, '=', n);
     if (!eq || (size_t)(s + n - eq) < 3 || eq[1] != '2' || eq[2] != '|')
         return bad(r->ctx, source, line, "expected name=2|<byte array>");
+    if (eq == s || memchr(s, '\0', (size_t)(eq - s)))
+        return bad(r->ctx, source, line, "a kernel name must be non-empty text without NUL bytes");
     const char *v = eq + 3;
     size_t vlen = (size_t)(s + n - v);
     uint8_t *raw = spvcond_alloc(r->ctx, vlen * 6 / 8 + 4);

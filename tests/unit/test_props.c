@@ -144,6 +144,7 @@ Test(props, malformed_property_files)
     expect_props_error("", "no [SYCL/kernel reqs] property set");
     expect_props_error("[SYCL/kernel reqs]\nk=1|5\n", "p.prop:2: expected name=2|<byte array>");
     expect_props_error("[SYCL/kernel reqs]\nk=2|@@@@\n", "p.prop:2: the byte array is not valid");
+    expect_props_error("[SYCL/kernel reqs]\n=2|gAAAAAAAAAAAAAAA\n", "p.prop:2: a kernel name must be non-empty");
     expect_props_error("[SYCL/kernel reqs]\nk=2|gAAAAAAAAAAA\n", "bit length does not match");
     /* count 1, then an entry that stops short */
     expect_props_error("[SYCL/kernel reqs]\nk=2|gAAAAAAAAAQAAAAA\n", "ends inside an entry");
