@@ -1,14 +1,17 @@
 /* Benchmark: per input, the library's stages and the closest spirv-opt pipelines, timed in the same
- * run. Each stage runs in a child process (so its peak RSS is its own): one warm-up, then the median
- * of --runs. Prints a table and writes CSV.
+ * run. Each stage runs in a fresh process (this program again, with --child), which reads its input
+ * file itself, so its peak RSS is the input plus what the library allocates: one warm-up, then the
+ * median of --runs. Prints a table and writes CSV.
  *
- *   bench [--runs N] [--csv FILE] [--no-spirv-opt] MODULE.spv...
+ *   bench [--runs N] [--csv FILE] [--no-spirv-opt] [--opt-max-mb MB] MODULE.spv...
+ *   bench --child STAGE RUNS FILE      (one stage on one file; also the entry point for profiling)
  *
  * Stages: parse (read + index), emit (parse + emit without edits), annotate (parse + annotate + emit),
  * specialize-<device> (parse of the annotated module + specialize + emit), validate (parse + validate
  * of the annotated module). spirv-opt: `--skip-validation` (load + store) against emit, and
  * `--skip-validation --freeze-spec-const --fold-spec-const-op-composite --eliminate-dead-functions`
- * against specialize (on the original module: bookworm's spirv-opt cannot load the annotated one). */
+ * against specialize (on the original module: bookworm's spirv-opt cannot load the annotated one);
+ * modules over --opt-max-mb (default 30) skip spirv-opt, which needs minutes for them. */
 #include <spvcond/spvcond.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,17 +56,15 @@ read_file(const char *path, size_t *size)
     return buf;
 }
 
-/* One run of a stage; returns 0 on success. */
+/* One run of a stage on its input (the annotated module for specialize and validate). */
 static int
-run_stage(enum stage s, const uint32_t *words, size_t count, const uint32_t *annotated, size_t acount)
+run_stage(enum stage s, const uint32_t *words, size_t count)
 {
     spvcond_context *ctx;
     spvcond_module *m;
     if (spvcond_context_create(NULL, NULL, NULL, &ctx) != SPVCOND_OK)
         return 1;
-    const uint32_t *in = s >= SPECIALIZE_A ? annotated : words;
-    size_t n = s >= SPECIALIZE_A ? acount : count;
-    int rc = spvcond_module_parse(ctx, in, n, SPVCOND_PARSE_BORROW, &m) != SPVCOND_OK;
+    int rc = spvcond_module_parse(ctx, words, count, SPVCOND_PARSE_BORROW, &m) != SPVCOND_OK;
     if (!rc && s != PARSE) {
         spvcond_result r = SPVCOND_OK;
         if (s == ANNOTATE) {
@@ -89,8 +90,9 @@ run_stage(enum stage s, const uint32_t *words, size_t count, const uint32_t *ann
             spvcond_free(ctx, out);
         }
         rc = r != SPVCOND_OK;
-        spvcond_module_destroy(m);
     }
+    if (m)
+        spvcond_module_destroy(m);
     spvcond_context_destroy(ctx);
     return rc;
 }
@@ -101,51 +103,36 @@ struct measure {
     int ok;
 };
 
-/* Warm-up plus `runs` timed runs of fn(arg) in a child; the child writes the median and its peak RSS. */
-static struct measure
-in_child(int runs, int (*fn)(void *), void *arg)
+/* Median of a warm-up plus `runs` timed calls of fn(arg). */
+static double
+median_ms(int runs, int (*fn)(void *), void *arg, int *ok)
 {
-    struct measure res = {0, 0, 0};
-    int fd[2];
-    if (pipe(fd) != 0)
-        return res;
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(fd[0]);
-        double *t = calloc((size_t)runs, sizeof(double));
-        int ok = fn(arg) == 0;
-        for (int k = 0; k < runs && ok; k++) {
-            double t0 = now();
-            ok = fn(arg) == 0;
-            t[k] = (now() - t0) * 1e3;
-        }
-        qsort(t, (size_t)runs, sizeof(double), compare_double);
-        struct rusage ru;
-        getrusage(RUSAGE_SELF, &ru);
-        struct measure m = {t[runs / 2], ru.ru_maxrss, ok};
-        if (write(fd[1], &m, sizeof(m)) != sizeof(m))
-            _exit(1);
-        _exit(0);
+    double *t = calloc((size_t)runs, sizeof(double));
+    if (!t)
+        return (*ok = 0), 0;
+    *ok = fn(arg) == 0;
+    for (int k = 0; k < runs && *ok; k++) {
+        double t0 = now();
+        *ok = fn(arg) == 0;
+        t[k] = (now() - t0) * 1e3;
     }
-    close(fd[1]);
-    if (read(fd[0], &res, sizeof(res)) != sizeof(res))
-        res.ok = 0;
-    close(fd[0]);
-    waitpid(pid, NULL, 0);
-    return res;
+    qsort(t, (size_t)runs, sizeof(double), compare_double);
+    double m = t[runs / 2];
+    free(t);
+    return m;
 }
 
 struct stage_arg {
     enum stage s;
-    const uint32_t *words, *annotated;
-    size_t count, acount;
+    const uint32_t *words;
+    size_t count;
 };
 
 static int
 stage_fn(void *p)
 {
     struct stage_arg *a = p;
-    return run_stage(a->s, a->words, a->count, a->annotated, a->acount);
+    return run_stage(a->s, a->words, a->count);
 }
 
 static int
@@ -155,10 +142,79 @@ command_fn(void *p)
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : 1;
 }
 
+/* --child STAGE RUNS FILE: prints "median_ms peak_rss_kb ok". */
+static int
+child_main(const char *stage, int runs, const char *path)
+{
+    int s = 0;
+    while (s < STAGES && strcmp(stage_names[s], stage) != 0)
+        s++;
+    size_t size;
+    uint32_t *words = s < STAGES ? read_file(path, &size) : NULL;
+    if (!words) {
+        fprintf(stderr, "bench: unknown stage %s or unreadable %s\n", stage, path);
+        return 2;
+    }
+    struct stage_arg arg = {(enum stage)s, words, size / 4};
+    int ok;
+    double ms = median_ms(runs, stage_fn, &arg, &ok);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("%f %ld %d\n", ms, ru.ru_maxrss, ok);
+    free(words);
+    return 0;
+}
+
+/* One stage in a fresh process: this program with --child. */
+static struct measure
+run_child(const char *self, enum stage s, int runs, const char *path)
+{
+    struct measure res = {0, 0, 0};
+    char cmd[4096], runs_text[16];
+    snprintf(runs_text, sizeof(runs_text), "%d", runs);
+    snprintf(cmd, sizeof(cmd), "'%s' --child %s %s '%s'", self, stage_names[s], runs_text, path);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return res;
+    if (fscanf(p, "%lf %ld %d", &res.median_ms, &res.rss_kb, &res.ok) != 3)
+        res.ok = 0;
+    if (pclose(p) != 0)
+        res.ok = 0;
+    return res;
+}
+
+/* spirv-opt in a child process (system() itself forks): median wall time of the whole command. */
+static double
+spirv_opt_ms(int runs, enum stage s, const char *path, const char *tmpdir)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof(cmd), s == EMIT ? "spirv-opt --skip-validation '%s' -o %s/o.spv"
+                                         : "spirv-opt --skip-validation --freeze-spec-const "
+                                           "--fold-spec-const-op-composite --eliminate-dead-functions "
+                                           "'%s' -o %s/o.spv",
+             path, tmpdir);
+    int ok;
+    double ms = median_ms(runs, command_fn, cmd, &ok);
+    return ok ? ms : 0;
+}
+
+static int
+write_file(const char *path, const uint32_t *words, size_t count)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    int ok = fwrite(words, 4, count, f) == count;
+    return fclose(f) == 0 && ok ? 0 : -1;
+}
+
 int
 main(int argc, char **argv)
 {
+    if (argc == 5 && !strcmp(argv[1], "--child"))
+        return child_main(argv[2], atoi(argv[3]), argv[4]);
     int runs = 5, spirv_opt = 1;
+    double opt_max_mb = 30;
     const char *csv_path = "bench-results.csv";
     int first = 1;
     for (; first < argc && argv[first][0] == '-'; first++) {
@@ -166,78 +222,87 @@ main(int argc, char **argv)
             runs = atoi(argv[++first]);
         else if (!strcmp(argv[first], "--csv") && first + 1 < argc)
             csv_path = argv[++first];
+        else if (!strcmp(argv[first], "--opt-max-mb") && first + 1 < argc)
+            opt_max_mb = atof(argv[++first]);
         else if (!strcmp(argv[first], "--no-spirv-opt"))
             spirv_opt = 0;
     }
     if (first >= argc || runs < 1) {
-        fprintf(stderr, "usage: %s [--runs N] [--csv FILE] [--no-spirv-opt] MODULE.spv...\n", argv[0]);
+        fprintf(stderr, "usage: %s [--runs N] [--csv FILE] [--no-spirv-opt] [--opt-max-mb MB] MODULE.spv...\n",
+                argv[0]);
         return 2;
     }
     FILE *csv = fopen(csv_path, "w");
     if (!csv)
         return 3;
     fprintf(csv, "module,bytes,instructions,stage,median_ms,mb_per_s,minstr_per_s,peak_rss_kb,spirv_opt_ms,ratio\n");
-    printf("| module | MB | stage | median ms | MB/s | Minstr/s | peak RSS MB | spirv-opt ms | ratio |\n");
-    printf("|---|---|---|---|---|---|---|---|---|\n");
+    printf("| module | MB | stage | median ms | MB/s | Minstr/s | peak RSS MB | RSS / input | spirv-opt ms | ratio |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|\n");
+    fflush(stdout);
     char tmpdir[] = "/tmp/spvcond-bench-XXXXXX";
     if (!mkdtemp(tmpdir))
         return 3;
+    char annotated_path[64];
+    snprintf(annotated_path, sizeof(annotated_path), "%s/annotated.spv", tmpdir);
+    int status = 0;
     for (int f = first; f < argc; f++) {
         size_t size;
         uint32_t *words = read_file(argv[f], &size);
         if (!words) {
             fprintf(stderr, "cannot read %s\n", argv[f]);
+            status = 1;
             continue;
         }
         /* The annotated module, for the later stages; and the instruction count. */
         spvcond_context *ctx;
         spvcond_module *m;
         spvcond_context_create(NULL, NULL, NULL, &ctx);
-        if (spvcond_module_parse(ctx, words, size / 4, 0, &m) != SPVCOND_OK) {
+        if (spvcond_module_parse(ctx, words, size / 4, SPVCOND_PARSE_BORROW, &m) != SPVCOND_OK) {
             fprintf(stderr, "%s: %s\n", argv[f], spvcond_context_first_error(ctx)->message);
+            spvcond_context_destroy(ctx);
+            free(words);
+            status = 1;
             continue;
         }
         size_t instructions = spvcond_module_instruction_count(m);
         spvcond_annotate_options o = {0};
         uint32_t *annotated = NULL;
         size_t acount = 0;
-        spvcond_annotate(m, &o, NULL);
-        spvcond_module_emit(m, &annotated, &acount);
+        if (spvcond_annotate(m, &o, NULL) != SPVCOND_OK || spvcond_module_emit(m, &annotated, &acount) != SPVCOND_OK ||
+            write_file(annotated_path, annotated, acount) != 0) {
+            fprintf(stderr, "%s: cannot annotate\n", argv[f]);
+            status = 1;
+        }
         spvcond_module_destroy(m);
+        spvcond_free(ctx, annotated);
+        spvcond_context_destroy(ctx);
+        free(words);
         const char *base = strrchr(argv[f], '/') ? strrchr(argv[f], '/') + 1 : argv[f];
+        double mb = (double)size / 1e6;
         for (int s = 0; s < STAGES; s++) {
-            struct stage_arg arg = {(enum stage)s, words, annotated, size / 4, acount};
-            struct measure me = in_child(runs, stage_fn, &arg);
+            struct measure me = run_child(argv[0], (enum stage)s, runs, s >= SPECIALIZE_A ? annotated_path : argv[f]);
+            status |= !me.ok;
             double opt_ms = 0;
-            if (spirv_opt && (s == EMIT || s == SPECIALIZE_A)) {
-                char cmd[2048];
-                snprintf(cmd, sizeof(cmd), s == EMIT ? "spirv-opt --skip-validation '%s' -o %s/o.spv"
-                                                     : "spirv-opt --skip-validation --freeze-spec-const "
-                                                       "--fold-spec-const-op-composite --eliminate-dead-functions "
-                                                       "'%s' -o %s/o.spv",
-                         argv[f], tmpdir);
-                struct measure om = in_child(runs, command_fn, cmd);
-                opt_ms = om.ok ? om.median_ms : 0;
-            }
-            double mbs = me.median_ms > 0 ? (double)size / 1e6 / (me.median_ms / 1e3) : 0;
+            if (spirv_opt && mb <= opt_max_mb && (s == EMIT || s == SPECIALIZE_A))
+                opt_ms = spirv_opt_ms(runs, (enum stage)s, argv[f], tmpdir);
+            double mbs = me.median_ms > 0 ? mb / (me.median_ms / 1e3) : 0;
             double ips = me.median_ms > 0 ? (double)instructions / 1e6 / (me.median_ms / 1e3) : 0;
             char ratio[32] = "";
             if (opt_ms > 0)
                 snprintf(ratio, sizeof(ratio), "%.1fx", opt_ms / me.median_ms);
-            printf("| %s | %.2f | %s | %s%.2f | %.0f | %.1f | %.1f | %s%.1f | %s |\n", base, (double)size / 1e6,
-                   stage_names[s], me.ok ? "" : "FAILED ", me.median_ms, mbs, ips, me.rss_kb / 1024.0,
-                   opt_ms > 0 ? "" : "", opt_ms, ratio);
+            printf("| %s | %.2f | %s | %s%.2f | %.0f | %.1f | %.1f | %.2f | %.1f | %s |\n", base, mb, stage_names[s],
+                   me.ok ? "" : "FAILED ", me.median_ms, mbs, ips, me.rss_kb / 1024.0,
+                   me.rss_kb * 1024.0 / (double)size, opt_ms, ratio);
+            fflush(stdout);
             fprintf(csv, "%s,%zu,%zu,%s,%.3f,%.1f,%.2f,%ld,%.3f,%s\n", base, size, instructions, stage_names[s],
                     me.median_ms, mbs, ips, me.rss_kb, opt_ms, ratio);
         }
-        spvcond_free(ctx, annotated);
-        spvcond_context_destroy(ctx);
-        free(words);
     }
     fclose(csv);
+    remove(annotated_path);
     char cmd[128];
     snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
     if (system(cmd) != 0)
         return 1;
-    return 0;
+    return status;
 }

@@ -336,7 +336,7 @@ build_sets(struct annotate *a)
         memset(tmp, 0, a->leaf_words * sizeof(uint64_t));
         for (uint32_t x = 0; !empty_pass && x < counts[k]; x++)
             bitset_set(tmp, lists[k * stride + x]);
-        uint32_t s;
+        uint32_t s = 0;
         if ((r = intern_set(a, tmp, &s)) != SPVCOND_OK)
             break;
         if (empty_pass)

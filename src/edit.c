@@ -79,7 +79,7 @@ spvcond_edit_replace(struct spvcond_module *m, size_t inst, const uint32_t *word
             return spvcond_oom(m->ctx);
     }
     /* Stored as a (count, words...) record so the writer knows the length. */
-    uint32_t offset, dummy;
+    uint32_t offset = 0, dummy;
     if ((r = pool_append(m, &count, 1, &offset)) != SPVCOND_OK || (r = pool_append(m, words, count, &dummy)) != SPVCOND_OK)
         return r;
     e->replacement[inst] = offset + 1;
@@ -98,7 +98,7 @@ insert_at(struct spvcond_module *m, size_t before, uint32_t section, const uint3
         return SPVCOND_ERROR_INVALID_ARGUMENT;
     if ((r = check_instructions(m, words, count)) != SPVCOND_OK)
         return r;
-    uint32_t offset;
+    uint32_t offset = 0;
     if ((r = pool_append(m, words, count, &offset)) != SPVCOND_OK)
         return r;
     if ((r = spvcond_grow(m->ctx, (void **)&e->inserts, &e->insert_cap, e->insert_len + 1, sizeof(*e->inserts))) !=

@@ -62,6 +62,8 @@ struct spvcond_grammar_instruction {
     uint16_t id_mask;
     uint8_t result_word;
     uint8_t tail; /* enum spvcond_tail */
+    uint32_t mask_allowed, mask_one_word; /* SPVCOND_TAIL_OPTIONAL_MASK: bits without an id parameter, and
+                                             those of them that take one literal word */
     uint8_t has_enum_operands; /* some operand is an enumerant, which may need capabilities */
 };
 
@@ -71,19 +73,35 @@ enum spvcond_tail {
     SPVCOND_TAIL_LITERALS,
     SPVCOND_TAIL_LITERAL_ID_PAIRS,
     SPVCOND_TAIL_ID_LITERAL_PAIRS,
+    SPVCOND_TAIL_OPTIONAL_MASK, /* a last optional bit mask (memory operands) with literal parameters only */
+    SPVCOND_TAIL_OPTIONAL_ID,   /* a last optional id (OpVariable's initializer) */
 };
 
-/* Whether an instruction of `wc` words fits the fast layout (otherwise the general walker decides). */
+/* Whether operands w[1..n-1] fit gi's fast layout (otherwise the general walker decides). For a core
+ * instruction w is the instruction and n its word count; for an extended instruction, w + 4 and n - 4. */
 static inline bool
-spvcond_grammar_fits_fast(const struct spvcond_grammar_instruction *gi, uint32_t wc)
+spvcond_grammar_fits_fast(const struct spvcond_grammar_instruction *gi, const uint32_t *w, uint32_t n)
 {
-    if (!gi || !gi->simple || wc < 1u + gi->fixed)
+    if (!gi || !gi->simple || n < 1u + gi->fixed)
         return false;
-    if (gi->tail == SPVCOND_TAIL_NONE)
-        return wc == 1u + gi->fixed;
-    if (gi->tail >= SPVCOND_TAIL_LITERAL_ID_PAIRS)
-        return (wc - 1u - gi->fixed) % 2 == 0;
-    return true;
+    switch (gi->tail) {
+    case SPVCOND_TAIL_NONE:
+        return n == 1u + gi->fixed;
+    case SPVCOND_TAIL_OPTIONAL_ID:
+        return n <= 2u + gi->fixed;
+    case SPVCOND_TAIL_OPTIONAL_MASK: {
+        if (n == 1u + gi->fixed)
+            return true;
+        uint32_t mask = w[1u + gi->fixed];
+        return (mask & ~gi->mask_allowed) == 0 &&
+               n == 2u + gi->fixed + (uint32_t)__builtin_popcount(mask & gi->mask_one_word);
+    }
+    case SPVCOND_TAIL_LITERAL_ID_PAIRS:
+    case SPVCOND_TAIL_ID_LITERAL_PAIRS:
+        return (n - 1u - gi->fixed) % 2 == 0;
+    default:
+        return true;
+    }
 }
 
 /* Is word w (1-based) of a fast-layout instruction an id use? */
@@ -94,7 +112,7 @@ spvcond_grammar_fast_is_id(const struct spvcond_grammar_instruction *gi, uint32_
         return (gi->id_mask >> (w - 1)) & 1;
     uint32_t k = w - 1 - gi->fixed;
     switch (gi->tail) {
-    case SPVCOND_TAIL_IDS: return true;
+    case SPVCOND_TAIL_IDS: case SPVCOND_TAIL_OPTIONAL_ID: return true;
     case SPVCOND_TAIL_LITERAL_ID_PAIRS: return k % 2 == 1;
     case SPVCOND_TAIL_ID_LITERAL_PAIRS: return k % 2 == 0;
     default: return false;

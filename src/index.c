@@ -13,7 +13,7 @@ struct pairs {
 struct spvcond_index_builder {
     struct spvcond_module *m;
     struct pairs decorations, names, modes;
-    size_t entry_cap, spec_cap;
+    size_t entry_cap, spec_cap, import_cap;
 };
 
 spvcond_result
@@ -80,6 +80,15 @@ spvcond_index_note(struct spvcond_index_builder *b, size_t inst, uint32_t opcode
         return r;
     case 16: case 331: /* OpExecutionMode, OpExecutionModeId */
         return add_pair(m->ctx, &b->modes, w[1], inst);
+    case 11: { /* OpExtInstImport: the reader has checked the name is terminated */
+        r = spvcond_grow(m->ctx, (void **)&m->imports, &b->import_cap, m->import_count + 1, sizeof(*m->imports));
+        if (r != SPVCOND_OK)
+            return r;
+        const char *name = spvcond_inst_string(m, inst, 2);
+        m->imports[m->import_count++] =
+            (struct spvcond_import){w[1], spvcond_grammar_extinst_set(name), strncmp(name, "NonSemantic.", 12) == 0};
+        return SPVCOND_OK;
+    }
     case 15: case SPVCOND_OP_CONDITIONAL_ENTRY_POINT:
         r = spvcond_grow(m->ctx, (void **)&m->entry_points, &b->entry_cap, m->entry_point_count + 1,
                          sizeof(uint32_t));
@@ -91,24 +100,56 @@ spvcond_index_note(struct spvcond_index_builder *b, size_t inst, uint32_t opcode
     }
 }
 
-/* Counting sort of (target, inst) pairs into rows; instructions stay in module order within a row. */
+_Static_assert(SPVCOND_MAX_BOUND < (1u << 22), "refs sort ids as two 11-bit digits");
+
+/* Stable LSD radix sort of (target, inst) pairs by target (ids are below 2^22: two 11-bit digits);
+ * instructions stay in module order within a target. Already sorted input (the usual case) is copied. */
 static spvcond_result
 build_refs(struct spvcond_module *m, const struct pairs *p, struct spvcond_refs *out)
 {
-    out->start = spvcond_alloc_array(m->ctx, (size_t)m->bound + 1, sizeof(uint32_t));
-    out->inst = spvcond_alloc_array(m->ctx, p->len / 2, sizeof(uint32_t));
-    if (!out->start || !out->inst)
+    size_t n = p->len / 2;
+    out->count = n;
+    out->target = spvcond_alloc_array(m->ctx, n, sizeof(uint32_t));
+    out->inst = spvcond_alloc_array(m->ctx, n, sizeof(uint32_t));
+    if (!out->target || !out->inst)
         return spvcond_oom(m->ctx);
-    for (size_t k = 0; k < p->len; k += 2)
-        out->start[p->data[k] + 1]++;
-    for (size_t id = 0; id < m->bound; id++)
-        out->start[id + 1] += out->start[id];
-    /* Fill using start[] as cursors, then shift back. */
-    for (size_t k = 0; k < p->len; k += 2)
-        out->inst[out->start[p->data[k]]++] = p->data[k + 1];
-    for (size_t id = m->bound; id > 0; id--)
-        out->start[id] = out->start[id - 1];
-    out->start[0] = 0;
+    bool sorted = true;
+    for (size_t k = 0; k < n; k++) {
+        out->target[k] = p->data[2 * k];
+        out->inst[k] = p->data[2 * k + 1];
+        sorted &= k == 0 || out->target[k - 1] <= out->target[k];
+    }
+    if (sorted)
+        return SPVCOND_OK;
+    uint32_t *t2 = spvcond_alloc_array(m->ctx, n, sizeof(uint32_t));
+    uint32_t *i2 = spvcond_alloc_array(m->ctx, n, sizeof(uint32_t));
+    if (!t2 || !i2) {
+        spvcond_dealloc(m->ctx, t2);
+        spvcond_dealloc(m->ctx, i2);
+        return spvcond_oom(m->ctx);
+    }
+    uint32_t *src_t = out->target, *src_i = out->inst, *dst_t = t2, *dst_i = i2;
+    for (unsigned shift = 0; shift < 22; shift += 11) {
+        size_t cursor[2048] = {0};
+        for (size_t k = 0; k < n; k++)
+            cursor[(src_t[k] >> shift) & 2047u]++;
+        size_t sum = 0;
+        for (size_t d = 0; d < 2048; d++) {
+            size_t c = cursor[d];
+            cursor[d] = sum;
+            sum += c;
+        }
+        for (size_t k = 0; k < n; k++) {
+            size_t at = cursor[(src_t[k] >> shift) & 2047u]++;
+            dst_t[at] = src_t[k];
+            dst_i[at] = src_i[k];
+        }
+        uint32_t *t = src_t, *i = src_i;
+        src_t = dst_t, src_i = dst_i, dst_t = t, dst_i = i;
+    }
+    /* Two passes: the sorted pairs are back in out's arrays, the scratch in t2/i2. */
+    spvcond_dealloc(m->ctx, t2);
+    spvcond_dealloc(m->ctx, i2);
     return SPVCOND_OK;
 }
 
@@ -138,9 +179,10 @@ spvcond_index_builder_finish(struct spvcond_index_builder *b)
 static void
 release_refs(spvcond_context *ctx, struct spvcond_refs *r)
 {
-    spvcond_dealloc(ctx, r->start);
+    spvcond_dealloc(ctx, r->target);
     spvcond_dealloc(ctx, r->inst);
-    r->start = r->inst = NULL;
+    r->target = r->inst = NULL;
+    r->count = 0;
 }
 
 void
@@ -150,6 +192,7 @@ spvcond_index_release(struct spvcond_module *m)
     release_refs(m->ctx, &m->names);
     release_refs(m->ctx, &m->modes);
     spvcond_dealloc(m->ctx, m->entry_points);
+    spvcond_dealloc(m->ctx, m->imports);
     spvcond_dealloc(m->ctx, m->spec_ids);
 }
 

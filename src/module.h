@@ -46,10 +46,20 @@ struct spvcond_function {
     uint32_t end;         /* index of OpFunctionEnd */
 };
 
-/* Instructions grouped by the id they target (compressed rows: start has bound + 1 entries). */
+/* Instructions grouped by the id they target: (target, inst) sorted by target, module order within a
+ * target. Sorted pairs rather than per-id rows: most ids have none, and a table of bound entries cost
+ * more to clear than the lookups (a binary search) cost. */
 struct spvcond_refs {
-    uint32_t *start;
+    uint32_t *target;
     uint32_t *inst;
+    size_t count;
+};
+
+/* An OpExtInstImport, resolved once: its grammar (NULL when unknown) and whether it is non-semantic. */
+struct spvcond_import {
+    uint32_t id;
+    const struct spvcond_grammar_extinst_set *set;
+    bool non_semantic;
 };
 
 struct spvcond_spec_id {
@@ -97,6 +107,8 @@ struct spvcond_module {
     struct spvcond_refs decorations; /* OpDecorate*, OpMemberDecorate*, OpGroup*Decorate by target */
     struct spvcond_refs names;       /* OpName, OpMemberName by target */
     struct spvcond_refs modes;       /* OpExecutionMode(Id) by entry point */
+    struct spvcond_import *imports;   /* OpExtInstImport instructions, in module order */
+    size_t import_count;
     struct spvcond_spec_id *spec_ids; /* sorted by spec_id, then id */
     size_t spec_id_count;
     size_t call_count;
@@ -146,12 +158,22 @@ spvcond_result spvcond_fail_inst(const struct spvcond_module *m, spvcond_result 
 void spvcond_warn_inst(const struct spvcond_module *m, size_t inst, uint32_t id, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* Range [*begin, *end) of instruction indices in refs for `id`. */
+/* Range [*begin, *end) of positions in refs->inst for `id`. */
 static inline void
 spvcond_refs_range(const struct spvcond_refs *r, uint32_t id, uint32_t *begin, uint32_t *end)
 {
-    *begin = r->start[id];
-    *end = r->start[id + 1];
+    size_t lo = 0, hi = r->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->target[mid] < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *begin = (uint32_t)lo;
+    while (lo < r->count && r->target[lo] == id)
+        lo++;
+    *end = (uint32_t)lo;
 }
 
 /* Literal string operand at word `word` of instruction `i` (terminated: the reader checked). */

@@ -169,22 +169,19 @@ walk_ext_inst(struct walk *k)
         return r;
     if ((r = emit(k, 1, SPVCOND_KIND_LiteralExtInstInteger, SPVCOND_OC_EXTINST_NUMBER)) != SPVCOND_OK)
         return r;
-    size_t def = spvcond_def(k->m, set_id);
-    if (def == SIZE_MAX || spvcond_inst_opcode(k->m, def) != 11 /* OpExtInstImport */)
+    const struct spvcond_import *imp = spvcond_import_of(k->m, set_id);
+    if (!imp)
         return emit_rest_unknown(k); /* the reader reports the bad set id itself */
-    const char *name = spvcond_inst_string(k->m, def, 2);
-    const struct spvcond_grammar_extinst_set *set = spvcond_grammar_extinst_set(name);
-    if (!set) {
+    if (imp->non_semantic) {
         /* Every operand of a non-semantic instruction is an id (SPV_KHR_non_semantic_info). */
-        if (strncmp(name, "NonSemantic.", 12) == 0) {
-            while (k->pos < k->wc)
-                if ((r = emit(k, 1, SPVCOND_KIND_IdRef, SPVCOND_OC_ID)) != SPVCOND_OK)
-                    return r;
-            return SPVCOND_OK;
-        }
-        return emit_rest_unknown(k);
+        while (k->pos < k->wc)
+            if ((r = emit(k, 1, SPVCOND_KIND_IdRef, SPVCOND_OC_ID)) != SPVCOND_OK)
+                return r;
+        return SPVCOND_OK;
     }
-    const struct spvcond_grammar_instruction *gi = spvcond_grammar_extinst(set, number);
+    if (!imp->set)
+        return emit_rest_unknown(k);
+    const struct spvcond_grammar_instruction *gi = spvcond_grammar_extinst(imp->set, number);
     if (!gi)
         return emit_rest_unknown(k);
     return walk_operand_list(k, gi->first_operand, gi->operand_count, false);
@@ -263,10 +260,20 @@ spvcond_walk_operands(const struct spvcond_module *m, size_t i, spvcond_operand_
     return r;
 }
 
+const struct spvcond_import *
+spvcond_import_of(const struct spvcond_module *m, uint32_t id)
+{
+    for (size_t k = 0; k < m->import_count; k++)
+        if (m->imports[k].id == id)
+            return &m->imports[k];
+    return NULL;
+}
+
 struct id_walk {
     size_t inst;
     spvcond_id_fn fn;
     void *user;
+    const uint32_t *words;
 };
 
 static spvcond_result
@@ -278,23 +285,22 @@ id_filter(void *user, const uint32_t *words, const struct spvcond_operand *op)
     return w->fn(w->user, w->inst, op->word, words[op->word]);
 }
 
+static spvcond_result
+fast_id(void *user, uint32_t word, uint8_t operand_class)
+{
+    struct id_walk *w = user;
+    if (operand_class == SPVCOND_OC_RESULT_ID)
+        return SPVCOND_OK;
+    return w->fn(w->user, w->inst, word, w->words[word]);
+}
+
 spvcond_result
 spvcond_walk_ids(const struct spvcond_module *m, size_t i, spvcond_id_fn fn, void *user)
 {
     const uint32_t *words = spvcond_inst_words(m, i);
-    uint32_t wc = words[0] >> 16;
-    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(words[0] & 0xffffu);
-    if (spvcond_grammar_fits_fast(gi, wc)) {
-        /* Most instructions: no strings, no enumerant parameters; read the id words directly. */
-        for (uint32_t k = 1; k < wc; k++) {
-            if (!spvcond_grammar_fast_is_id(gi, k))
-                continue;
-            spvcond_result r = fn(user, i, k, words[k]);
-            if (r != SPVCOND_OK)
-                return r;
-        }
-        return SPVCOND_OK;
-    }
-    struct id_walk w = {i, fn, user};
+    struct id_walk w = {i, fn, user, words};
+    struct spvcond_fast f = spvcond_fast_shape(m, words, spvcond_grammar_instruction(words[0] & 0xffffu));
+    if (f.kind != SPVCOND_FAST_NONE)
+        return spvcond_fast_for_each(f, words, fast_id, &w);
     return spvcond_walk_operands(m, i, id_filter, &w);
 }

@@ -27,4 +27,75 @@ spvcond_result spvcond_walk_operands(const struct spvcond_module *m, size_t i, s
 typedef spvcond_result (*spvcond_id_fn)(void *user, size_t inst, uint32_t word, uint32_t id);
 spvcond_result spvcond_walk_ids(const struct spvcond_module *m, size_t i, spvcond_id_fn fn, void *user);
 
+/* The OpExtInstImport defining `id`, or NULL. */
+const struct spvcond_import *spvcond_import_of(const struct spvcond_module *m, uint32_t id);
+
+/* The fast path shared by the reader and spvcond_walk_ids: where an instruction's ids sit when the
+ * generated layouts describe it (most instructions, OpExtInst of a known set included). */
+enum spvcond_fast_kind {
+    SPVCOND_FAST_NONE,    /* use the general walker */
+    SPVCOND_FAST_CORE,    /* per gi */
+    SPVCOND_FAST_EXT,     /* result type, result, set; then per gi from word 5 */
+    SPVCOND_FAST_EXT_IDS, /* result type, result, set; then ids only (a non-semantic set) */
+};
+
+struct spvcond_fast {
+    enum spvcond_fast_kind kind;
+    const struct spvcond_grammar_instruction *gi;
+};
+
+/* `core` is spvcond_grammar_instruction(opcode of w), which callers usually have at hand. */
+static inline struct spvcond_fast
+spvcond_fast_shape(const struct spvcond_module *m, const uint32_t *w,
+                   const struct spvcond_grammar_instruction *core)
+{
+    uint32_t wc = w[0] >> 16;
+    struct spvcond_fast f = {SPVCOND_FAST_NONE, NULL};
+    if ((w[0] & 0xffffu) != 12 /* OpExtInst */) {
+        if (spvcond_grammar_fits_fast(core, w, wc))
+            f = (struct spvcond_fast){SPVCOND_FAST_CORE, core};
+        return f;
+    }
+    if (wc < 5)
+        return f;
+    const struct spvcond_import *imp = spvcond_import_of(m, w[3]);
+    if (!imp)
+        return f;
+    if (imp->non_semantic)
+        return (struct spvcond_fast){SPVCOND_FAST_EXT_IDS, NULL};
+    const struct spvcond_grammar_instruction *gi = imp->set ? spvcond_grammar_extinst(imp->set, w[4]) : NULL;
+    if (spvcond_grammar_fits_fast(gi, w + 4, wc - 4))
+        f = (struct spvcond_fast){SPVCOND_FAST_EXT, gi};
+    return f;
+}
+
+/* Calls fn(user, word, class) for each id word of a fast instruction, classes as the walker's. */
+typedef spvcond_result (*spvcond_fast_fn)(void *user, uint32_t word, uint8_t operand_class);
+
+static inline spvcond_result
+spvcond_fast_for_each(struct spvcond_fast f, const uint32_t *w, spvcond_fast_fn fn, void *user)
+{
+    uint32_t wc = w[0] >> 16;
+    spvcond_result r = SPVCOND_OK;
+    if (f.kind == SPVCOND_FAST_CORE) {
+        const struct spvcond_grammar_instruction *gi = f.gi;
+        for (uint32_t k = 1; k < wc && r == SPVCOND_OK; k++) {
+            if (k == gi->result_word)
+                r = fn(user, k, SPVCOND_OC_RESULT_ID);
+            else if (k == 1 && gi->has_type)
+                r = fn(user, k, SPVCOND_OC_RESULT_TYPE);
+            else if (spvcond_grammar_fast_is_id(gi, k))
+                r = fn(user, k, SPVCOND_OC_ID);
+        }
+        return r;
+    }
+    if ((r = fn(user, 1, SPVCOND_OC_RESULT_TYPE)) != SPVCOND_OK || (r = fn(user, 2, SPVCOND_OC_RESULT_ID)) != SPVCOND_OK ||
+        (r = fn(user, 3, SPVCOND_OC_ID)) != SPVCOND_OK)
+        return r;
+    for (uint32_t k = 5; k < wc && r == SPVCOND_OK; k++)
+        if (f.kind == SPVCOND_FAST_EXT_IDS || spvcond_grammar_fast_is_id(f.gi, k - 4))
+            r = fn(user, k, SPVCOND_OC_ID);
+    return r;
+}
+
 #endif

@@ -82,7 +82,7 @@ build_instruction_table(struct spvcond_module *m)
 
 /* Where an opcode may stand in the logical layout: [*lo, *hi]. Unknown opcodes stay where they are. */
 static void
-section_range(uint32_t opcode, int current, int *lo, int *hi)
+section_range(uint32_t opcode, const struct spvcond_grammar_instruction *gi, int current, int *lo, int *hi)
 {
     int s;
     switch (opcode) {
@@ -106,7 +106,6 @@ section_range(uint32_t opcode, int current, int *lo, int *hi)
         *hi = SPVCOND_SECTION_FUNCTION;
         return;
     default: {
-        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(opcode);
         if (!gi) {
             *lo = *hi = current;
             return;
@@ -199,33 +198,23 @@ note_operand(void *user, const uint32_t *words, const struct spvcond_operand *op
     return SPVCOND_OK;
 }
 
+static spvcond_result
+note_fast_id(void *user, uint32_t word, uint8_t operand_class)
+{
+    struct parse_state *s = user;
+    struct spvcond_operand op = {word, 1, SPVCOND_KIND_IdRef, operand_class};
+    return note_operand(s, spvcond_inst_words(s->m, s->inst), &op);
+}
+
 /* Check and record the ids of instruction i: directly for fast-layout instructions, through the
  * general walker otherwise. */
 static spvcond_result
-note_operands(struct parse_state *s, size_t i, uint32_t opcode)
+note_operands(struct parse_state *s, size_t i, const struct spvcond_grammar_instruction *gi)
 {
-    struct spvcond_module *m = s->m;
-    const uint32_t *w = spvcond_inst_words(m, i);
-    uint32_t wc = w[0] >> 16;
-    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(opcode);
-    if (!spvcond_grammar_fits_fast(gi, wc))
-        return spvcond_walk_operands(m, i, note_operand, s);
-    spvcond_result r;
-    for (uint32_t k = 1; k < wc; k++) {
-        uint8_t cls;
-        if (k == gi->result_word)
-            cls = SPVCOND_OC_RESULT_ID;
-        else if (k == 1 && gi->has_type)
-            cls = SPVCOND_OC_RESULT_TYPE;
-        else if (spvcond_grammar_fast_is_id(gi, k))
-            cls = SPVCOND_OC_ID;
-        else
-            continue;
-        struct spvcond_operand op = {k, 1, SPVCOND_KIND_IdRef, cls};
-        if ((r = note_operand(s, w, &op)) != SPVCOND_OK)
-            return r;
-    }
-    return SPVCOND_OK;
+    struct spvcond_fast f = spvcond_fast_shape(s->m, spvcond_inst_words(s->m, i), gi);
+    if (f.kind == SPVCOND_FAST_NONE)
+        return spvcond_walk_operands(s->m, i, note_operand, s);
+    return spvcond_fast_for_each(f, spvcond_inst_words(s->m, i), note_fast_id, s);
 }
 
 /* Function structure: OpFunction, parameters, blocks, OpFunctionEnd; nothing else between functions. */
@@ -285,8 +274,9 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
     spvcond_result r = SPVCOND_OK;
     for (size_t i = 0; i < m->inst_count && r == SPVCOND_OK; i++) {
         uint32_t opcode = spvcond_inst_opcode(m, i);
+        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(opcode);
         int lo, hi;
-        section_range(opcode, section, &lo, &hi);
+        section_range(opcode, gi, section, &lo, &hi);
         if (section > hi) {
             r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_LAYOUT, i, 0,
                                   "%s is out of the logical layout order: it belongs before the %s already seen",
@@ -300,7 +290,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
         s.result = 0;
         if (opcode == 54 && section == SPVCOND_SECTION_FUNCTION && !f.inside)
             s.function = (uint32_t)m->function_count + 1; /* the function this OpFunction starts */
-        if ((r = note_operands(&s, i, opcode)) != SPVCOND_OK)
+        if ((r = note_operands(&s, i, gi)) != SPVCOND_OK)
             break;
         if (section == SPVCOND_SECTION_FUNCTION)
             r = track_function(m, &f, i, opcode);

@@ -184,6 +184,18 @@ spvcond_requirements_kernel_bytes(const spvcond_requirements *r, size_t kernel, 
     return SPVCOND_OK;
 }
 
+/* The text format has no escapes: a name must not be empty, start a set, or hold '=', NUL or a line end. */
+static bool
+writable_name(const char *s, size_t n)
+{
+    if (n == 0 || s[0] == '[')
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == '=' || s[i] == '\r' || s[i] == '\n' || s[i] == '\0')
+            return false;
+    return true;
+}
+
 spvcond_result
 spvcond_requirements_write_props(const spvcond_requirements *r, char **text, size_t *size)
 {
@@ -195,8 +207,7 @@ spvcond_requirements_write_props(const spvcond_requirements *r, char **text, siz
     spvcond_result res = put(&t, "[" SET_NAME "]\n", strlen(SET_NAME) + 3);
     for (size_t k = 0; k < r->count && res == SPVCOND_OK; k++) {
         const struct kernel_entry *e = &r->kernels[k];
-        /* The text format has no escapes: a name must not be empty, start a set, or hold '=' or a line end. */
-        if (!e->name[0] || e->name[0] == '[' || strpbrk(e->name, "=\r\n")) {
+        if (!writable_name(e->name, strlen(e->name))) {
             res = spvcond_report(r->ctx, SPVCOND_ERROR_UNSUPPORTED, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
                                  "kernel name '%s' cannot be written in a property file", e->name);
             break;
@@ -249,8 +260,8 @@ parse_kernel(spvcond_requirements *r, const char *source, size_t line, const cha
     const char *eq = memchr(s, '=', n);
     if (!eq || (size_t)(s + n - eq) < 3 || eq[1] != '2' || eq[2] != '|')
         return bad(r->ctx, source, line, "expected name=2|<byte array>");
-    if (eq == s || memchr(s, '\0', (size_t)(eq - s)))
-        return bad(r->ctx, source, line, "a kernel name must be non-empty text without NUL bytes");
+    if (!writable_name(s, (size_t)(eq - s)))
+        return bad(r->ctx, source, line, "a kernel name must be non-empty text without NUL bytes or line ends");
     const char *v = eq + 3;
     size_t vlen = (size_t)(s + n - v);
     uint8_t *raw = spvcond_alloc(r->ctx, vlen * 6 / 8 + 4);

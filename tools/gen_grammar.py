@@ -146,19 +146,52 @@ TAILS = {"IdRef": 1, "LiteralInteger": 2, "PairLiteralIntegerIdRef": 3, "PairIdR
          "PairIdRefIdRef": 1}
 
 
+OPTIONAL_MASK_TAIL = 5
+OPTIONAL_ID_TAIL = 6
+
+
+def literal_mask_bits(t, entry):
+    """For a bit enum: (bits whose enumerant has no parameters or one LiteralInteger, bits of the latter)."""
+    allowed, one_word = 0, 0
+    first, count = entry[2], entry[3]
+    for e in range(first, first + count):
+        en = t.enumerants[e]
+        pf, pc = en["params"]
+        kinds = [t.operands[k][0] for k in range(pf, pf + pc)]
+        value = en["value"]
+        if value == 0 or value & (value - 1):
+            continue
+        if pc == 0:
+            allowed |= value
+        elif pc == 1 and kinds[0] == t.kind_ref("LiteralInteger", None):
+            allowed |= value
+            one_word |= value
+    return allowed, one_word
+
+
 def fast_shape(t, operands, scope):
-    """(simple, fixed, id_mask, result_word, tail): a layout the walkers can decode without the general
-    machinery: one-word operands (ids, literals, enums none of whose enumerants take parameters), then
-    optionally a repeated id/literal/pair tail."""
+    """(simple, fixed, id_mask, result_word, tail, mask_allowed, mask_one_word): a layout the walkers can
+    decode without the general machinery: one-word operands (ids, literals, enums none of whose
+    enumerants take parameters), then optionally a repeated id/literal/pair tail, or a last optional bit
+    mask (memory operands) whose set bits take no operand or one literal."""
     fixed, mask, result, tail = 0, 0, 0, 0
+    none = (0, 0, 0, 0, 0, 0, 0)
     for n, o in enumerate(operands):
         kind, q = o["kind"], o.get("quantifier")
         last = n == len(operands) - 1
         if q == "*" and last and kind in TAILS:
             tail = TAILS[kind]
             break
+        if q == "?" and last and kind in ONE_WORD_IDS:
+            return (1, fixed, mask, result, OPTIONAL_ID_TAIL, 0, 0)
+        if q == "?" and last:
+            entry = t.kinds[t.kind_ref(kind, scope)]
+            if entry[1] != "SPVCOND_OC_BIT_ENUM":
+                return none
+            allowed, one_word = literal_mask_bits(t, entry)
+            return (1, fixed, mask, result, OPTIONAL_MASK_TAIL, allowed, one_word)
         if q is not None:
-            return (0, 0, 0, 0, 0)
+            return none
         entry = t.kinds[t.kind_ref(kind, scope)]
         cls = entry[1]
         if kind in ONE_WORD_IDS:
@@ -170,13 +203,13 @@ def fast_shape(t, operands, scope):
         elif cls in ("SPVCOND_OC_VALUE_ENUM", "SPVCOND_OC_BIT_ENUM"):
             first, count = entry[2], entry[3]
             if any(t.enumerants[e]["params"][1] for e in range(first, first + count)):
-                return (0, 0, 0, 0, 0)
+                return none
         else:
-            return (0, 0, 0, 0, 0)
+            return none
         fixed += 1
         if fixed > 15:
-            return (0, 0, 0, 0, 0)
-    return (1, fixed, mask, result, tail)
+            return none
+    return (1, fixed, mask, result, tail, 0, 0)
 
 
 def instruction_rows(t, instructions, scope, classes):
@@ -192,11 +225,11 @@ def instruction_rows(t, instructions, scope, classes):
         if cls not in classes:
             classes.append(cls)
         # OpSwitch's case literals are as wide as its selector: only the general walker knows that.
-        simple_ok = scope is None and i["opname"] != "OpSwitch"
-        shape = fast_shape(t, i.get("operands", []), scope) if simple_ok else (0, 0, 0, 0, 0)
+        simple_ok = i["opname"] != "OpSwitch"
+        shape = fast_shape(t, i.get("operands", []), scope) if simple_ok else (0,) * 7
         enums = int(any(t.kinds[t.kind_ref(o["kind"], scope)][1] in ("SPVCOND_OC_VALUE_ENUM", "SPVCOND_OC_BIT_ENUM")
                         for o in i.get("operands", [])))
-        rows.append("{%d, %s, %d, %d, %d, %d, %d, %d, %d, %d, 0x%x, %d, %d, %d, 0x%x, %d, %d, %d}"
+        rows.append("{%d, %s, %d, %d, %d, %d, %d, %d, %d, %d, 0x%x, %d, %d, %d, 0x%x, %d, %d, 0x%x, 0x%x, %d}"
                     % ((i["opcode"], c_string(i["opname"]), has_type, has_result, of, oc, cf, cc, xf, xc,
                         parse_version(i.get("version")), classes.index(cls)) + shape + (enums,)))
     return rows
