@@ -1,5 +1,6 @@
 /* annotate: never crashes; its output parses and passes our own validate (the producer's promise). */
 #include "fuzz_common.h"
+#include "structure_mutator.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

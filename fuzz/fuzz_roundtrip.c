@@ -1,5 +1,6 @@
 /* Reader, index and writer: anything accepted is emitted word for word (byte-swapped input swapped back). */
 #include "fuzz_common.h"
+#include "structure_mutator.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,8 @@
 /* specialize with values taken from the input: never crashes; a success emits a module that parses and
  * that uses no removed id (re-parsing checks every id is defined). The first 16 bytes give values. */
 #include "fuzz_common.h"
+#define FUZZ_MODULE_OFFSET 16
+#include "structure_mutator.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

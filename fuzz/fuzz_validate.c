@@ -1,5 +1,6 @@
 /* validate and the requirement table: never crash on any accepted module. */
 #include "fuzz_common.h"
+#include "structure_mutator.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -176,11 +176,12 @@ conditional_capabilities(struct annotate *a, bool *any)
 static spvcond_result
 refuse_annotated(struct spvcond_module *m)
 {
-    for (size_t i = 0; i < m->section[SPVCOND_SECTION_ANNOTATION + 1]; i++) {
+    /* Any of the extension's instructions counts, wherever it stands (found by fuzzing: a lone
+     * OpConditionalCopyObjectINTEL in a function passed through into "annotated" output). */
+    for (size_t i = 0; i < m->inst_count; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
         uint32_t op = w[0] & 0xffffu;
-        bool uses = op == SPVCOND_OP_CONDITIONAL_CAPABILITY || op == SPVCOND_OP_CONDITIONAL_EXTENSION ||
-                    op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT ||
+        bool uses = (op >= SPVCOND_OP_CONDITIONAL_EXTENSION && op <= SPVCOND_OP_CONDITIONAL_COPY_OBJECT) ||
                     (op == 17 && (w[1] == SPVCOND_CAP_SPEC_CONDITIONAL || w[1] == SPVCOND_CAP_FUNCTION_VARIANTS)) ||
                     ((op == 71 || op == 332) && w[2] == SPVCOND_DECORATION_CONDITIONAL);
         if (uses)

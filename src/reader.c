@@ -245,7 +245,17 @@ track_function(struct spvcond_module *m, struct function_state *f, size_t i, uin
                                  spvcond_grammar_opcode_name(opcode)[0] ? spvcond_grammar_opcode_name(opcode)
                                                                          : "unknown instruction");
     }
-    if (opcode == 248 && f->current.first_block == UINT32_MAX) /* OpLabel */
+    /* Parameters, then blocks: passes look for calls in blocks only (found by fuzzing: a call before
+     * the first OpLabel escaped the call graph). Debug lines and unknown instructions may stand anywhere. */
+    bool before_blocks = f->current.first_block == UINT32_MAX;
+    bool anywhere = opcode == 8 || opcode == 317 || opcode == 56 || !spvcond_grammar_instruction(opcode) ||
+                    (opcode == 12 && spvcond_import_of(m, w[3]) && spvcond_import_of(m, w[3])->non_semantic);
+    if (!anywhere && (before_blocks ? opcode != 55 && opcode != 248 : opcode == 55))
+        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_LAYOUT, i, 0,
+                                 before_blocks ? "%s in function %%%u before its first OpLabel: only OpFunctionParameter may stand there"
+                                               : "%s in function %%%u after its first OpLabel",
+                                 spvcond_grammar_opcode_name(opcode), f->current.id);
+    if (opcode == 248 && before_blocks) /* OpLabel */
         f->current.first_block = (uint32_t)i;
     if (opcode == 56) { /* OpFunctionEnd */
         if (f->current.first_block == UINT32_MAX)
