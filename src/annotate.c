@@ -49,7 +49,14 @@ inst_cond(struct annotate *a, size_t i, const uint64_t *always)
 {
     struct spvcond_module *m = a->m;
     if (i >= m->section[SPVCOND_SECTION_FUNCTION]) {
+        /* Callers go through instructions in order: try the last function found, then the next. */
+        size_t c = a->function_cursor;
+        for (int step = 0; step < 2 && c < m->function_count; step++, c++)
+            if (m->functions[c].begin <= i && i <= m->functions[c].end)
+                return a->function_cursor = c, spvcond_annotate_reach_of(a, c);
         const struct spvcond_function *f = spvcond_function_of_inst(m, i);
+        if (f)
+            a->function_cursor = (size_t)(f - m->functions);
         return f ? spvcond_annotate_reach_of(a, (size_t)(f - m->functions)) : always;
     }
     if (spvcond_annotate_is_global_item(a, i)) {
@@ -108,6 +115,14 @@ global_conditions(struct annotate *a)
         if (!spvcond_annotate_is_global_item(a, i))
             continue;
         uint64_t *c = a->global_cond + (i - a->global_begin) * a->set_words;
+        const uint32_t *w = spvcond_inst_words(m, i);
+        if (bitset_empty(c, a->set_words) && (w[0] & 0xffffu) == 5600 && (w[0] >> 16) >= 4) {
+            /* An unused function pointer is kept with its function (found by fuzzing: kept always, it
+             * named a function that a specialization removes). */
+            size_t f = spvcond_callgraph_function(&a->g, m, w[3]);
+            if (f != SIZE_MAX)
+                bitset_or(c, spvcond_annotate_reach_of(a, f), a->set_words);
+        }
         if (bitset_empty(c, a->set_words) || !may_carry_condition(m, i))
             bitset_or(c, always, a->set_words); /* unused, or cannot be guarded: keep it, and what it uses */
         struct user u = {a, c};

@@ -41,6 +41,7 @@ struct annotate {
     struct spvcond_inference inf;
     spvcond_annotate_stats stats;
 
+    size_t function_cursor;       /* inst_cond: the function of the last instruction asked about */
     uint8_t *is_root;             /* per function */
     uint32_t *root_set;           /* per function: requirement set index + 1 */
     spvcond_aspects *declared;    /* per function, with has_declared */

@@ -293,38 +293,45 @@ build_sets(struct annotate *a)
 {
     struct spvcond_module *m = a->m;
     size_t nf = m->function_count, ng = a->global_end - a->global_begin;
-    size_t owners = nf + ng + 1, stride = SPVCOND_ASPECT_MAX + 2;
-    /* Pass 1: the leaves of every root (at most 128 aspects + 2 sizes), functions then variables. */
-    uint32_t *lists = spvcond_alloc_array(m->ctx, owners * stride, sizeof(uint32_t));
-    uint32_t *counts = spvcond_alloc_array(m->ctx, owners, sizeof(uint32_t));
+    size_t owners = nf + ng + 1;
+    /* Pass 1: the leaves of every root (at most 128 aspects + 2 sizes), functions then variables, packed:
+     * owner k's leaves are flat[first[k] .. first[k + 1]) (most functions are not roots). */
+    uint32_t scratch[SPVCOND_ASPECT_MAX + 2];
+    uint32_t *flat = NULL, *first = spvcond_alloc_array(m->ctx, owners + 1, sizeof(uint32_t));
+    size_t flat_len = 0, flat_cap = 0;
     uint8_t *is_owner = spvcond_alloc_array(m->ctx, owners, 1);
     uint64_t *tmp = NULL;
-    spvcond_result r = lists && counts && is_owner ? SPVCOND_OK : spvcond_oom(m->ctx);
-    for (size_t f = 0; f < nf && r == SPVCOND_OK; f++) {
-        if (!a->is_root[f])
-            continue;
-        size_t n;
-        r = collect_leaves(a, f, lists + f * stride, &n);
-        counts[f] = (uint32_t)n;
-        is_owner[f] = 1;
-        a->stats.roots++;
-    }
+    spvcond_result r = first && is_owner ? SPVCOND_OK : spvcond_oom(m->ctx);
     bool infer = !(a->o->flags & SPVCOND_ANNOTATE_NO_INFERENCE);
-    for (size_t g = 0; g < ng && r == SPVCOND_OK; g++) {
-        size_t i = a->global_begin + g;
-        if (!spvcond_annotate_is_global_item(a, i) || !is_exported_variable(m, i))
-            continue;
-        spvcond_aspects need = infer ? spvcond_aspects_of_facts(a->inf.type_facts[spvcond_inst_words(m, i)[1]])
-                                     : (spvcond_aspects){{0, 0}};
-        size_t n = 0, idx;
-        for (uint32_t asp = 0; asp < SPVCOND_ASPECT_MAX && r == SPVCOND_OK; asp++) {
-            uint32_t v[3] = {asp, 0, 0};
-            if (spvcond_aspects_has(&need, asp) && (r = leaf_index(a, LEAF_ASPECT, v, &idx)) == SPVCOND_OK)
-                lists[(nf + g) * stride + n++] = (uint32_t)idx;
+    for (size_t k = 0; k + 1 < owners && r == SPVCOND_OK; k++) {
+        size_t n = 0;
+        first[k] = (uint32_t)flat_len;
+        if (k < nf) {
+            if (!a->is_root[k])
+                continue;
+            r = collect_leaves(a, k, scratch, &n);
+            a->stats.roots++;
+        } else {
+            size_t i = a->global_begin + (k - nf), idx;
+            if (!spvcond_annotate_is_global_item(a, i) || !is_exported_variable(m, i))
+                continue;
+            spvcond_aspects need = infer ? spvcond_aspects_of_facts(a->inf.type_facts[spvcond_inst_words(m, i)[1]])
+                                         : (spvcond_aspects){{0, 0}};
+            for (uint32_t asp = 0; asp < SPVCOND_ASPECT_MAX && r == SPVCOND_OK; asp++) {
+                uint32_t v[3] = {asp, 0, 0};
+                if (spvcond_aspects_has(&need, asp) && (r = leaf_index(a, LEAF_ASPECT, v, &idx)) == SPVCOND_OK)
+                    scratch[n++] = (uint32_t)idx;
+            }
         }
-        counts[nf + g] = (uint32_t)n;
-        is_owner[nf + g] = 1;
+        is_owner[k] = 1;
+        if (r == SPVCOND_OK && n &&
+            (r = spvcond_grow(m->ctx, (void **)&flat, &flat_cap, flat_len + n, sizeof(uint32_t))) == SPVCOND_OK) {
+            memcpy(flat + flat_len, scratch, n * sizeof(uint32_t));
+            flat_len += n;
+        }
     }
+    if (first)
+        first[owners - 1] = first[owners] = (uint32_t)flat_len;
     /* Pass 2: distinct sets as bitsets over the leaves; the empty set always exists. */
     a->leaf_words = bitset_words(a->leaf_count);
     if (r == SPVCOND_OK && !(tmp = spvcond_alloc_array(m->ctx, a->leaf_words, sizeof(uint64_t))))
@@ -334,8 +341,8 @@ build_sets(struct annotate *a)
         if (!empty_pass && !is_owner[k])
             continue;
         memset(tmp, 0, a->leaf_words * sizeof(uint64_t));
-        for (uint32_t x = 0; !empty_pass && x < counts[k]; x++)
-            bitset_set(tmp, lists[k * stride + x]);
+        for (uint32_t x = empty_pass ? 0 : first[k]; !empty_pass && x < first[k + 1]; x++)
+            bitset_set(tmp, flat[x]);
         uint32_t s = 0;
         if ((r = intern_set(a, tmp, &s)) != SPVCOND_OK)
             break;
@@ -347,8 +354,8 @@ build_sets(struct annotate *a)
             a->var_set[k - nf] = s + 1;
     }
     spvcond_dealloc(m->ctx, tmp);
-    spvcond_dealloc(m->ctx, lists);
-    spvcond_dealloc(m->ctx, counts);
+    spvcond_dealloc(m->ctx, flat);
+    spvcond_dealloc(m->ctx, first);
     spvcond_dealloc(m->ctx, is_owner);
     a->set_words = bitset_words(a->set_count);
     return r;

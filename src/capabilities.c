@@ -66,6 +66,21 @@ int_width_through_pointer(const struct spvcond_module *m, uint32_t type)
     return spvcond_def_opcode(m, type) == 21 ? spvcond_scalar_width(m, type) : 0;
 }
 
+/* Whether an operand of instruction w may be an enumerant that needs a capability: only then is the
+ * general walker worth running. OpSpecConstantOp hides its operation behind a selector. */
+static bool
+may_name_enumerants(const struct spvcond_module *m, const uint32_t *w, const struct spvcond_grammar_instruction *gi)
+{
+    uint32_t op = w[0] & 0xffffu;
+    if (!gi || gi->has_enum_operands || op == 52)
+        return true;
+    if (op == 12) {
+        struct spvcond_fast f = spvcond_fast_shape(m, w, gi);
+        return f.kind == SPVCOND_FAST_NONE || (f.kind == SPVCOND_FAST_EXT && f.gi->has_enum_operands);
+    }
+    return gi->tail == SPVCOND_TAIL_OPTIONAL_MASK && !spvcond_grammar_fits_fast(gi, w, w[0] >> 16);
+}
+
 spvcond_result
 spvcond_instruction_capabilities(const struct spvcond_module *m, size_t i, spvcond_capability_fn fn, void *user)
 {
@@ -76,8 +91,7 @@ spvcond_instruction_capabilities(const struct spvcond_module *m, size_t i, spvco
     spvcond_result r = SPVCOND_OK;
     if (gi && gi->cap_count)
         r = fn(user, i, spvcond_grammar_capabilities + gi->first_cap, gi->cap_count);
-    /* OpExtInst and OpSpecConstantOp hide enumerants behind their selector: always walk those. */
-    if (r == SPVCOND_OK && (!gi || gi->has_enum_operands || op == 12 || op == 52))
+    if (r == SPVCOND_OK && may_name_enumerants(m, w, gi))
         r = spvcond_walk_operands(m, i, operand_caps, &k);
     if (r != SPVCOND_OK)
         return r;

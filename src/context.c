@@ -1,17 +1,57 @@
 /* Context lifetime, allocation through the caller's hooks, and diagnostics. */
+#define _DEFAULT_SOURCE /* madvise and MADV_HUGEPAGE */
 #include "context.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "grammar.h"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+/* Large blocks (the instruction table, id tables, the output of a big module) are asked for as
+ * transparent huge pages where Linux offers them: their first touch then faults once per 2 MB instead
+ * of once per 4 KB, which is most of the cost of a fresh 100 MB output on a virtual machine (measured
+ * 280 ms against 14 ms for 100 MB; see README, Benchmark). free() and realloc() accept aligned_alloc
+ * blocks, so nothing else changes. */
+#define HUGE_BLOCK (2u << 20)
+
 static void *
 default_alloc(void *user, size_t size)
 {
     (void)user;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (size >= 2 * HUGE_BLOCK && size <= SIZE_MAX - HUGE_BLOCK) {
+        size_t rounded = (size + HUGE_BLOCK - 1) & ~(size_t)(HUGE_BLOCK - 1);
+        void *p = aligned_alloc(HUGE_BLOCK, rounded);
+        if (p)
+            (void)madvise(p, rounded, MADV_HUGEPAGE); /* advice only: failure changes nothing */
+        return p;
+    }
+#endif
     return malloc(size);
+}
+
+/* Zeroed memory: calloc hands out fresh pages without writing them, so a table that stays mostly
+ * zero (ids a hostile header claims but no instruction defines) costs nothing until touched. */
+static void *
+default_calloc(size_t count, size_t size)
+{
+    void *p = calloc(count, size);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    size_t bytes = count * size;
+    if (p && bytes >= 2 * HUGE_BLOCK) {
+        uintptr_t begin = ((uintptr_t)p + HUGE_BLOCK - 1) & ~(uintptr_t)(HUGE_BLOCK - 1);
+        uintptr_t end = ((uintptr_t)p + bytes) & ~(uintptr_t)(HUGE_BLOCK - 1);
+        if (end > begin)
+            (void)madvise((void *)begin, end - begin, MADV_HUGEPAGE);
+    }
+#endif
+    return p;
 }
 
 static void *
@@ -47,6 +87,7 @@ spvcond_context_create(const spvcond_allocator *allocator, spvcond_diag_fn diag_
         return SPVCOND_ERROR_OUT_OF_MEMORY;
     memset(ctx, 0, sizeof(*ctx));
     ctx->allocator = a;
+    ctx->default_allocator = allocator == NULL;
     ctx->diag_fn = diag_fn;
     ctx->diag_user = diag_user;
     *out = ctx;
@@ -99,6 +140,8 @@ spvcond_alloc_array(spvcond_context *ctx, size_t count, size_t size)
 {
     if (size && count > SIZE_MAX / size)
         return NULL;
+    if (ctx->default_allocator)
+        return default_calloc(count ? count : 1, size ? size : 1);
     void *p = spvcond_alloc(ctx, count * size);
     if (p)
         memset(p, 0, count * size > 0 ? count * size : 1);

@@ -8,6 +8,7 @@
 
 struct spvcond_context {
     spvcond_allocator allocator;
+    bool default_allocator; /* libc's: zeroed arrays come from calloc, untouched pages stay unmapped */
     spvcond_diag_fn diag_fn;
     void *diag_user;
     spvcond_diag first_error;

@@ -64,7 +64,8 @@ struct spvcond_grammar_instruction {
     uint8_t tail; /* enum spvcond_tail */
     uint32_t mask_allowed, mask_one_word; /* SPVCOND_TAIL_OPTIONAL_MASK: bits without an id parameter, and
                                              those of them that take one literal word */
-    uint8_t has_enum_operands; /* some operand is an enumerant, which may need capabilities */
+    uint8_t has_enum_operands; /* some operand is an enumerant, which may need capabilities (a trailing
+                                  SPVCOND_TAIL_OPTIONAL_MASK aside: when the layout fits, it needs none) */
 };
 
 enum spvcond_tail {

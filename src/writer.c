@@ -47,7 +47,7 @@ spvcond_module_emit(spvcond_module *m, uint32_t **out_words, size_t *out_count)
                                                          : spvcond_inst_word_count(m, i);
         }
     }
-    uint32_t *w = spvcond_alloc_array(m->ctx, total, sizeof(uint32_t));
+    uint32_t *w = total <= SIZE_MAX / sizeof(uint32_t) ? spvcond_alloc(m->ctx, total * sizeof(uint32_t)) : NULL; /* every word is written below */
     if (!w)
         return spvcond_oom(m->ctx);
 

@@ -159,8 +159,8 @@ def literal_mask_bits(t, entry):
         pf, pc = en["params"]
         kinds = [t.operands[k][0] for k in range(pf, pf + pc)]
         value = en["value"]
-        if value == 0 or value & (value - 1):
-            continue
+        if value == 0 or value & (value - 1) or en["caps"][1]:
+            continue  # a bit that needs a capability is left to the general walker
         if pc == 0:
             allowed |= value
         elif pc == 1 and kinds[0] == t.kind_ref("LiteralInteger", None):
@@ -227,8 +227,13 @@ def instruction_rows(t, instructions, scope, classes):
         # OpSwitch's case literals are as wide as its selector: only the general walker knows that.
         simple_ok = i["opname"] != "OpSwitch"
         shape = fast_shape(t, i.get("operands", []), scope) if simple_ok else (0,) * 7
+        # A trailing optional mask of the fast layout is checked by the layout itself (no bit it allows
+        # needs a capability), so it does not count here.
+        ops = i.get("operands", [])
+        if shape[4] == OPTIONAL_MASK_TAIL:
+            ops = ops[:-1]
         enums = int(any(t.kinds[t.kind_ref(o["kind"], scope)][1] in ("SPVCOND_OC_VALUE_ENUM", "SPVCOND_OC_BIT_ENUM")
-                        for o in i.get("operands", [])))
+                        for o in ops))
         rows.append("{%d, %s, %d, %d, %d, %d, %d, %d, %d, %d, 0x%x, %d, %d, %d, 0x%x, %d, %d, 0x%x, 0x%x, %d}"
                     % ((i["opcode"], c_string(i["opname"]), has_type, has_result, of, oc, cf, cc, xf, xc,
                         parse_version(i.get("version")), classes.index(cls)) + shape + (enums,)))
