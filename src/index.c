@@ -355,7 +355,7 @@ spvcond_module_version(const spvcond_module *m)
 uint32_t
 spvcond_module_bound(const spvcond_module *m)
 {
-    return m ? m->edits.bound : 0;
+    return !m ? 0 : m->edits.bound > m->header_bound ? m->edits.bound : m->header_bound;
 }
 
 size_t

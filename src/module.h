@@ -93,7 +93,10 @@ struct spvcond_module {
     size_t word_count;
     uint32_t *owned_words; /* NULL when borrowed */
     bool swapped;
-    uint32_t version, generator, bound, schema;
+    uint32_t version, generator, schema;
+    uint32_t header_bound; /* as the header says; emitted unless new ids go past it */
+    uint32_t bound;        /* 1 + the largest id defined: per-id tables have this many entries, so a
+                              header claiming 4M ids costs nothing unless the ids exist */
 
     uint32_t *inst; /* word offset of each instruction */
     size_t inst_count;

@@ -148,10 +148,12 @@ note_operand(void *user, const uint32_t *words, const struct spvcond_operand *op
         op->operand_class != SPVCOND_OC_RESULT_ID)
         return SPVCOND_OK;
     uint32_t id = words[op->word];
-    if (id == 0 || id >= m->bound)
+    if (id == 0 || id >= m->header_bound)
         return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
                                  "%s operand at word %u is %%%u, outside the id range 1..%u",
-                                 spvcond_grammar_kinds[op->kind].name, op->word, id, m->bound - 1);
+                                 spvcond_grammar_kinds[op->kind].name, op->word, id, m->header_bound - 1);
+    if (id >= m->bound) /* above every result id */
+        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id, "id %%%u is used but never defined", id);
     if (op->operand_class == SPVCOND_OC_RESULT_ID) {
         if (m->def[id])
             return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
@@ -343,6 +345,23 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
     return r;
 }
 
+/* 1 + the largest result id, when every instruction is known (an unknown one might define any id). */
+static uint32_t
+table_bound(const struct spvcond_module *m)
+{
+    uint32_t max = 0;
+    for (size_t i = 0; i < m->inst_count; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(w[0] & 0xffffu);
+        if (!gi)
+            return m->header_bound;
+        uint32_t at = gi->has_type ? 2 : 1;
+        if (gi->has_result && (w[0] >> 16) > at && w[at] > max)
+            max = w[at];
+    }
+    return max < m->header_bound ? max + 1 : m->header_bound;
+}
+
 static spvcond_result
 parse(spvcond_context *ctx, const uint32_t *words, size_t word_count, uint32_t *owned, spvcond_module **out)
 {
@@ -363,12 +382,13 @@ parse(spvcond_context *ctx, const uint32_t *words, size_t word_count, uint32_t *
     m->owned_words = owned;
     m->version = words[1];
     m->generator = words[2];
-    m->bound = bound;
+    m->header_bound = m->bound = bound;
     m->schema = words[4];
-    m->edits.bound = bound;
     struct spvcond_index_builder *b = NULL;
     if ((r = build_instruction_table(m)) == SPVCOND_OK) {
-        m->def = spvcond_alloc_array(ctx, bound, sizeof(uint32_t));
+        m->bound = table_bound(m);
+        m->edits.bound = m->bound;
+        m->def = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
         if (!m->def)
             r = spvcond_oom(ctx);
     }

@@ -142,7 +142,7 @@ print_text(const struct spvcond_module *m, const struct summary *s)
 {
     char buf[512], b2[32], b3[32];
     printf("SPIR-V %u.%u, generator 0x%08x, bound %u, %zu instructions, %zu words%s\n", (m->version >> 16) & 0xff,
-           (m->version >> 8) & 0xff, m->generator, m->bound, m->inst_count, m->word_count,
+           (m->version >> 8) & 0xff, m->generator, m->header_bound, m->inst_count, m->word_count,
            m->swapped ? " (read byte-swapped)" : "");
     for (size_t i = m->section[SPVCOND_SECTION_MEMORY_MODEL]; i < m->section[SPVCOND_SECTION_MEMORY_MODEL + 1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
@@ -234,7 +234,7 @@ print_json(const struct spvcond_module *m, const struct summary *s)
     snprintf(buf, sizeof(buf), "%u.%u", (m->version >> 16) & 0xff, (m->version >> 8) & 0xff);
     json_kv_string(&j, "version", buf);
     json_kv_uint(&j, "generator", m->generator);
-    json_kv_uint(&j, "bound", m->bound);
+    json_kv_uint(&j, "bound", m->header_bound);
     json_kv_uint(&j, "instructions", m->inst_count);
     json_kv_uint(&j, "words", m->word_count);
     json_kv_bool(&j, "byte_swapped", m->swapped);

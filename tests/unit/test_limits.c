@@ -232,3 +232,103 @@ Test(limits, long_condition_chain, .timeout = 120)
     cr_assert_lt(t, 30.0);
     free(b.w);
 }
+
+/* Counts the bytes live at once, to bound what a pass allocates. */
+struct tally {
+    size_t live, peak;
+};
+
+static void *
+tally_alloc(void *user, size_t size)
+{
+    struct tally *t = user;
+    size_t *p = malloc(size + sizeof(size_t));
+    if (!p)
+        return NULL;
+    *p = size;
+    t->live += size;
+    t->peak = t->live > t->peak ? t->live : t->peak;
+    return p + 1;
+}
+
+static void
+tally_free(void *user, void *ptr)
+{
+    struct tally *t = user;
+    if (!ptr)
+        return;
+    size_t *p = (size_t *)ptr - 1;
+    t->live -= *p;
+    free(p);
+}
+
+static void *
+tally_realloc(void *user, void *ptr, size_t size)
+{
+    void *n = tally_alloc(user, size);
+    if (n && ptr) {
+        size_t old = ((size_t *)ptr)[-1];
+        memcpy(n, ptr, old < size ? old : size);
+        tally_free(user, ptr);
+    }
+    return n;
+}
+
+/* A 200-byte module whose header claims the largest bound: per-id tables follow the ids that exist,
+ * not the header, so reading, annotating, validating and specializing it stays small. */
+Test(limits, header_bound_does_not_size_the_tables)
+{
+    struct words b;
+    header(&b);
+    b.w[3] = 0x3fffff;
+    types(&b);
+    PUT(&b, 54, VOID, FIRST, 0, FN);
+    PUT(&b, 248, FIRST + 1);
+    PUT0(&b, 253);
+    PUT0(&b, 56);
+    struct tally t = {0, 0};
+    spvcond_allocator a = {tally_alloc, tally_realloc, tally_free, &t};
+    spvcond_context *ctx;
+    cr_assert_eq(spvcond_context_create(&a, NULL, NULL, &ctx), SPVCOND_OK);
+    spvcond_module *m;
+    cr_assert_eq(spvcond_module_parse(ctx, b.w, b.n, 0, &m), SPVCOND_OK);
+    cr_assert_eq(spvcond_module_bound(m), 0x3fffff, "the header's bound is still the module's");
+    spvcond_annotate_options o = {0};
+    cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_OK);
+    uint32_t *out;
+    size_t n;
+    cr_assert_eq(spvcond_module_emit(m, &out, &n), SPVCOND_OK);
+    cr_assert_eq(out[3], 0x3fffff, "emitted with the header's bound");
+    spvcond_module *annotated;
+    cr_assert_eq(spvcond_module_parse(ctx, out, n, 0, &annotated), SPVCOND_OK);
+    cr_assert_eq(spvcond_validate(annotated, NULL), SPVCOND_OK);
+    spvcond_module_destroy(annotated);
+    spvcond_free(ctx, out);
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+    cr_assert_lt(t.peak, 256 * 1024, "peak %zu bytes for a module of %zu bytes", t.peak, b.n * 4);
+    cr_assert_eq(t.live, 0);
+    free(b.w);
+}
+
+/* An id between the largest defined one and the header's bound is reported as never defined. */
+Test(limits, use_above_every_definition_is_never_defined)
+{
+    struct words b;
+    header(&b);
+    b.w[3] = 1000;
+    types(&b);
+    PUT(&b, 54, VOID, FIRST, 0, FN);
+    PUT(&b, 248, FIRST + 1);
+    PUT(&b, 57, VOID, FIRST + 2, 900); /* OpFunctionCall %900 */
+    PUT0(&b, 253);
+    PUT0(&b, 56);
+    spvcond_context *ctx;
+    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    spvcond_module *m;
+    cr_assert_eq(spvcond_module_parse(ctx, b.w, b.n, 0, &m), SPVCOND_ERROR_INVALID_ID);
+    cr_assert(strstr(spvcond_context_first_error(ctx)->message, "%900 is used but never defined") != NULL, "%s",
+              spvcond_context_first_error(ctx)->message);
+    spvcond_context_destroy(ctx);
+    free(b.w);
+}
