@@ -3,14 +3,6 @@
 
 #include <string.h>
 
-const struct spvcond_grammar_instruction *
-spvcond_grammar_instruction(uint32_t opcode)
-{
-    if (opcode > SPVCOND_GRAMMAR_MAX_OPCODE || spvcond_grammar_opcode_index[opcode] == 0)
-        return NULL;
-    return &spvcond_grammar_core[spvcond_grammar_opcode_index[opcode] - 1];
-}
-
 const char *
 spvcond_grammar_opcode_name(uint32_t opcode)
 {

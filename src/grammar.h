@@ -45,6 +45,8 @@ struct spvcond_grammar_enumerant {
     uint16_t first_cap, cap_count;       /* into spvcond_grammar_capabilities */
     uint16_t first_ext, ext_count;       /* into spvcond_grammar_extensions */
     uint32_t version;                    /* 0x00MMmm00; 0xffffffff: only through extensions */
+    uint8_t fast_params;                 /* parameters, when each is one word; 255 otherwise */
+    uint8_t id_params;                   /* with fast_params: bit k set when parameter k is an id */
 };
 
 struct spvcond_grammar_instruction {
@@ -63,7 +65,8 @@ struct spvcond_grammar_instruction {
     uint8_t result_word;
     uint8_t tail; /* enum spvcond_tail */
     uint32_t mask_allowed, mask_one_word; /* SPVCOND_TAIL_OPTIONAL_MASK: bits without an id parameter, and
-                                             those of them that take one literal word */
+                                             those of them that take one literal word; SPVCOND_TAIL_ENUM:
+                                             mask_allowed is the enumerant's operand kind */
     uint8_t has_enum_operands; /* some operand is an enumerant, which may need capabilities (a trailing
                                   SPVCOND_TAIL_OPTIONAL_MASK aside: when the layout fits, it needs none) */
 };
@@ -76,7 +79,33 @@ enum spvcond_tail {
     SPVCOND_TAIL_ID_LITERAL_PAIRS,
     SPVCOND_TAIL_OPTIONAL_MASK, /* a last optional bit mask (memory operands) with literal parameters only */
     SPVCOND_TAIL_OPTIONAL_ID,   /* a last optional id (OpVariable's initializer) */
+    SPVCOND_TAIL_ENUM,          /* a last value enumerant with one-word parameters (OpDecorate) */
+    SPVCOND_TAIL_STRING,        /* a last literal string (OpName) */
 };
+
+const struct spvcond_grammar_enumerant *spvcond_grammar_enumerant(unsigned kind, uint32_t value);
+
+extern const struct spvcond_grammar_instruction spvcond_grammar_core[];
+extern const uint16_t spvcond_grammar_opcode_index[];
+
+/* The grammar of a core opcode, or NULL: inline, as every instruction of every pass asks. */
+static inline const struct spvcond_grammar_instruction *
+spvcond_grammar_instruction(uint32_t opcode)
+{
+    if (opcode > SPVCOND_GRAMMAR_MAX_OPCODE || spvcond_grammar_opcode_index[opcode] == 0)
+        return NULL;
+    return &spvcond_grammar_core[spvcond_grammar_opcode_index[opcode] - 1];
+}
+
+/* Bits set in v (no libgcc call without -mpopcnt; masks here have few bits). */
+static inline uint32_t
+spvcond_popcount32(uint32_t v)
+{
+    uint32_t n = 0;
+    for (; v; v &= v - 1)
+        n++;
+    return n;
+}
 
 /* Whether operands w[1..n-1] fit gi's fast layout (otherwise the general walker decides). For a core
  * instruction w is the instruction and n its word count; for an extended instruction, w + 4 and n - 4. */
@@ -90,12 +119,27 @@ spvcond_grammar_fits_fast(const struct spvcond_grammar_instruction *gi, const ui
         return n == 1u + gi->fixed;
     case SPVCOND_TAIL_OPTIONAL_ID:
         return n <= 2u + gi->fixed;
+    case SPVCOND_TAIL_ENUM: {
+        if (n < 2u + gi->fixed)
+            return false;
+        const struct spvcond_grammar_enumerant *e =
+            spvcond_grammar_enumerant((unsigned)gi->mask_allowed, w[1u + gi->fixed]);
+        return e && e->fast_params != 255 && n == 2u + gi->fixed + e->fast_params;
+    }
+    case SPVCOND_TAIL_STRING:
+        /* The string (the first zero byte ends it) must fill the instruction exactly. */
+        for (uint32_t k = 1u + gi->fixed; k < n; k++) {
+            uint32_t v = w[k];
+            if ((v & 0xffu) == 0 || (v & 0xff00u) == 0 || (v & 0xff0000u) == 0 || (v & 0xff000000u) == 0)
+                return k == n - 1;
+        }
+        return false;
     case SPVCOND_TAIL_OPTIONAL_MASK: {
         if (n == 1u + gi->fixed)
             return true;
         uint32_t mask = w[1u + gi->fixed];
         return (mask & ~gi->mask_allowed) == 0 &&
-               n == 2u + gi->fixed + (uint32_t)__builtin_popcount(mask & gi->mask_one_word);
+               n == 2u + gi->fixed + spvcond_popcount32(mask & gi->mask_one_word);
     }
     case SPVCOND_TAIL_LITERAL_ID_PAIRS:
     case SPVCOND_TAIL_ID_LITERAL_PAIRS:
@@ -105,17 +149,24 @@ spvcond_grammar_fits_fast(const struct spvcond_grammar_instruction *gi, const ui
     }
 }
 
-/* Is word w (1-based) of a fast-layout instruction an id use? */
+/* Is word k (1-based) of fast-layout operands w an id use? */
 static inline bool
-spvcond_grammar_fast_is_id(const struct spvcond_grammar_instruction *gi, uint32_t w)
+spvcond_grammar_fast_is_id(const struct spvcond_grammar_instruction *gi, const uint32_t *w, uint32_t k)
 {
-    if (w <= gi->fixed)
-        return (gi->id_mask >> (w - 1)) & 1;
-    uint32_t k = w - 1 - gi->fixed;
+    if (k <= gi->fixed)
+        return (gi->id_mask >> (k - 1)) & 1;
+    uint32_t t = k - 1 - gi->fixed;
     switch (gi->tail) {
     case SPVCOND_TAIL_IDS: case SPVCOND_TAIL_OPTIONAL_ID: return true;
-    case SPVCOND_TAIL_LITERAL_ID_PAIRS: return k % 2 == 1;
-    case SPVCOND_TAIL_ID_LITERAL_PAIRS: return k % 2 == 0;
+    case SPVCOND_TAIL_LITERAL_ID_PAIRS: return t % 2 == 1;
+    case SPVCOND_TAIL_ID_LITERAL_PAIRS: return t % 2 == 0;
+    case SPVCOND_TAIL_ENUM: {
+        if (t == 0)
+            return false;
+        const struct spvcond_grammar_enumerant *e =
+            spvcond_grammar_enumerant((unsigned)gi->mask_allowed, w[1u + gi->fixed]);
+        return e && t - 1 < 8 && ((e->id_params >> (t - 1)) & 1);
+    }
     default: return false;
     }
 }
@@ -132,12 +183,9 @@ extern const struct spvcond_grammar_operand spvcond_grammar_operands[];
 extern const uint32_t spvcond_grammar_capabilities[];
 extern const char *const spvcond_grammar_extensions[];
 extern const char *const spvcond_grammar_classes[];
-extern const struct spvcond_grammar_instruction spvcond_grammar_core[];
-extern const uint16_t spvcond_grammar_opcode_index[];
 extern const struct spvcond_grammar_extinst_set spvcond_grammar_extinst_sets[];
 
 /* NULL for an opcode the grammar does not know. */
-const struct spvcond_grammar_instruction *spvcond_grammar_instruction(uint32_t opcode);
 /* "" for an unknown opcode, never NULL. */
 const char *spvcond_grammar_opcode_name(uint32_t opcode);
 const struct spvcond_grammar_enumerant *spvcond_grammar_enumerant(unsigned kind, uint32_t value);

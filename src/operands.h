@@ -84,7 +84,7 @@ spvcond_fast_for_each(struct spvcond_fast f, const uint32_t *w, spvcond_fast_fn 
                 r = fn(user, k, SPVCOND_OC_RESULT_ID);
             else if (k == 1 && gi->has_type)
                 r = fn(user, k, SPVCOND_OC_RESULT_TYPE);
-            else if (spvcond_grammar_fast_is_id(gi, k))
+            else if (spvcond_grammar_fast_is_id(gi, w, k))
                 r = fn(user, k, SPVCOND_OC_ID);
         }
         return r;
@@ -93,7 +93,7 @@ spvcond_fast_for_each(struct spvcond_fast f, const uint32_t *w, spvcond_fast_fn 
         (r = fn(user, 3, SPVCOND_OC_ID)) != SPVCOND_OK)
         return r;
     for (uint32_t k = 5; k < wc && r == SPVCOND_OK; k++)
-        if (f.kind == SPVCOND_FAST_EXT_IDS || spvcond_grammar_fast_is_id(f.gi, k - 4))
+        if (f.kind == SPVCOND_FAST_EXT_IDS || spvcond_grammar_fast_is_id(f.gi, w + 4, k - 4))
             r = fn(user, k, SPVCOND_OC_ID);
     return r;
 }

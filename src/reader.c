@@ -72,11 +72,23 @@ build_instruction_table(struct spvcond_module *m)
     m->inst = spvcond_alloc_array(m->ctx, count + 1, sizeof(uint32_t));
     if (!m->inst)
         return spvcond_oom(m->ctx);
+    /* Per-id tables are sized by 1 + the largest result id, when every instruction is known (an unknown
+     * one might define any id below the header's bound). */
     size_t i = 0;
-    for (size_t p = SPVCOND_HEADER_WORDS; p < m->word_count; p += m->words[p] >> 16)
+    uint32_t max_result = 0;
+    bool all_known = true;
+    for (size_t p = SPVCOND_HEADER_WORDS; p < m->word_count; p += m->words[p] >> 16) {
         m->inst[i++] = (uint32_t)p;
+        const uint32_t *w = m->words + p;
+        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(w[0] & 0xffffu);
+        uint32_t at = gi && gi->has_type ? 2 : 1;
+        all_known &= gi != NULL;
+        if (gi && gi->has_result && (w[0] >> 16) > at && w[at] > max_result)
+            max_result = w[at];
+    }
     m->inst[count] = (uint32_t)m->word_count; /* sentinel: end of the last instruction */
     m->inst_count = count;
+    m->bound = all_known && max_result < m->header_bound ? max_result + 1 : m->header_bound;
     return SPVCOND_OK;
 }
 
@@ -345,23 +357,6 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
     return r;
 }
 
-/* 1 + the largest result id, when every instruction is known (an unknown one might define any id). */
-static uint32_t
-table_bound(const struct spvcond_module *m)
-{
-    uint32_t max = 0;
-    for (size_t i = 0; i < m->inst_count; i++) {
-        const uint32_t *w = spvcond_inst_words(m, i);
-        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(w[0] & 0xffffu);
-        if (!gi)
-            return m->header_bound;
-        uint32_t at = gi->has_type ? 2 : 1;
-        if (gi->has_result && (w[0] >> 16) > at && w[at] > max)
-            max = w[at];
-    }
-    return max < m->header_bound ? max + 1 : m->header_bound;
-}
-
 static spvcond_result
 parse(spvcond_context *ctx, const uint32_t *words, size_t word_count, uint32_t *owned, spvcond_module **out)
 {
@@ -386,7 +381,6 @@ parse(spvcond_context *ctx, const uint32_t *words, size_t word_count, uint32_t *
     m->schema = words[4];
     struct spvcond_index_builder *b = NULL;
     if ((r = build_instruction_table(m)) == SPVCOND_OK) {
-        m->bound = table_bound(m);
         m->edits.bound = m->bound;
         m->def = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
         if (!m->def)

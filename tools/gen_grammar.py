@@ -148,6 +148,28 @@ TAILS = {"IdRef": 1, "LiteralInteger": 2, "PairLiteralIntegerIdRef": 3, "PairIdR
 
 OPTIONAL_MASK_TAIL = 5
 OPTIONAL_ID_TAIL = 6
+ENUM_TAIL = 7
+STRING_TAIL = 8
+
+
+def one_word_params(t, e):
+    """(count, id mask) when every parameter of enumerant e is one word (an id, a literal integer or an
+    enumerant that takes no parameters); (255, 0) otherwise."""
+    pf, pc = e["params"]
+    ids = 0
+    for n in range(pc):
+        kind, q = t.operands[pf + n]
+        name, cls, first, count = t.kinds[kind][:4]
+        if q != "SPVCOND_Q_ONE" or n >= 8:
+            return 255, 0
+        if cls in ("SPVCOND_OC_ID", "SPVCOND_OC_RESULT_TYPE"):
+            ids |= 1 << n
+        elif cls in ("SPVCOND_OC_VALUE_ENUM", "SPVCOND_OC_BIT_ENUM"):
+            if cls == "SPVCOND_OC_BIT_ENUM" or any(t.enumerants[x]["params"][1] for x in range(first, first + count)):
+                return 255, 0
+        elif cls != "SPVCOND_OC_LITERAL_INT":
+            return 255, 0
+    return pc, ids
 
 
 def literal_mask_bits(t, entry):
@@ -182,6 +204,11 @@ def fast_shape(t, operands, scope):
         if q == "*" and last and kind in TAILS:
             tail = TAILS[kind]
             break
+        if q is None and last and kind == "LiteralString":
+            return (1, fixed, mask, result, STRING_TAIL, 0, 0)
+        if q is None and last and t.kinds[t.kind_ref(kind, scope)][1] == "SPVCOND_OC_VALUE_ENUM":
+            # The enumerant's own parameters follow; the walkers look it up (OpDecorate).
+            return (1, fixed, mask, result, ENUM_TAIL, t.kind_ref(kind, scope), 0)
         if q == "?" and last and kind in ONE_WORD_IDS:
             return (1, fixed, mask, result, OPTIONAL_ID_TAIL, 0, 0)
         if q == "?" and last:
@@ -292,9 +319,10 @@ def main():
     out.append("};\n\n")
     out.append("const struct spvcond_grammar_enumerant spvcond_grammar_enumerants[] = {\n")
     for e in t.enumerants:
-        out.append("    {0x%x, %s, %d, %d, %d, %d, %d, %d, 0x%x},\n"
+        fast, ids = one_word_params(t, e)
+        out.append("    {0x%x, %s, %d, %d, %d, %d, %d, %d, 0x%x, %d, 0x%x},\n"
                    % (e["value"], c_string(e["name"]), e["params"][0], e["params"][1], e["caps"][0],
-                      e["caps"][1], e["exts"][0], e["exts"][1], e["version"]))
+                      e["caps"][1], e["exts"][0], e["exts"][1], e["version"], fast, ids))
     out.append("};\n\n")
     out.append("const struct spvcond_grammar_operand spvcond_grammar_operands[] = {\n")
     for k, q in t.operands:
