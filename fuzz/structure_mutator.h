@@ -115,10 +115,13 @@ fuzz_mutate_instructions(uint8_t *m, size_t bytes, size_t max_bytes, uint32_t *r
         memcpy(m + 4 * (p + next_wc), first, 4 * wc);
         return bytes;
     }
-    case 3: /* point one operand at another id */
+    case 3: { /* point one operand at another id: a small one, as real modules number ids densely (a huge
+               * id is valid but makes every per-id table huge, which slows the fuzzer, not the finding) */
+        uint32_t limit = bound < n + 16 ? bound : (uint32_t)n + 16;
         if (wc > 1)
-            fuzz_store(m + 4 * (p + 1 + fuzz_next(rng) % (wc - 1)), 1 + fuzz_next(rng) % (bound > 1 ? bound - 1 : 1));
+            fuzz_store(m + 4 * (p + 1 + fuzz_next(rng) % (wc - 1)), 1 + fuzz_next(rng) % (limit > 1 ? limit - 1 : 1));
         return bytes;
+    }
     default: /* another opcode with the same operands */
         fuzz_store(m + 4 * p, wc << 16 | opcodes[fuzz_next(rng) % (sizeof(opcodes) / sizeof(opcodes[0]))]);
         return bytes;

@@ -1,0 +1,84 @@
+#!/bin/sh
+# The benchmark (README, Benchmark): a release build, then every stage on
+#   - synthetic modules of 1 MB, 10 MB, 100 MB and 1 GB (BENCH_SIZES to change; bench/synth.c),
+#   - synthetic 10 MB modules whose call fan-out is 1, 4 and 16 (the call-edge series),
+#   - both libclc-15 libraries and the two largest Debian-kernel modules of ../shared/corpus,
+# with spirv-opt timed on the same inputs in the same run (modules up to 30 MB).
+# Writes bench-results/{results.csv,table.md,scaling.png} and prints the table and the scaling ratios.
+# BENCH_RUNS (default 5) timed runs per stage after a warm-up; the 1 GB module gets one.
+set -eu
+cd "$(dirname "$0")/.."
+sh tools/setup-debian.sh
+command -v gnuplot >/dev/null || { [ "$(id -u)" -eq 0 ] && apt-get install -y -qq gnuplot-nox >/dev/null || sudo apt-get install -y -qq gnuplot-nox >/dev/null; }
+[ -d build-release ] || meson setup build-release --buildtype=release -Dtests=disabled >/dev/null
+ninja -C build-release >/dev/null
+out=bench-results
+mkdir -p "$out"
+runs=${BENCH_RUNS:-5}
+sizes=${BENCH_SIZES:-"1M 10M 100M 1G"}
+synth=./build-release/bench/spvcond-synth
+series=""
+for s in $sizes; do
+    f=$out/synth-$s.spv
+    [ -f "$f" ] || $synth --size "$s" -o "$f"
+    series="$series $f"
+done
+edges=""
+for fan in 1 4 16; do
+    f=$out/synth-10M-fanout$fan.spv
+    [ -f "$f" ] || $synth --size 10M --fanout $fan -o "$f"
+    edges="$edges $f"
+done
+corpus=../shared/corpus/modules
+real="/usr/lib/clc/spirv-mesa3d-.spv /usr/lib/clc/spirv64-mesa3d-.spv $corpus/hashcat__m13711-pure.spv $corpus/hashcat__m06211-pure.spv"
+bench=./build-release/bench/bench
+small="" big=""
+for f in $series; do
+    if [ "$(stat -c %s "$f")" -gt 500000000 ]; then big="$big $f"; else small="$small $f"; fi
+done
+$bench --runs "$runs" --csv "$out/part1.csv" $real $small $edges > "$out/table.md"
+if [ -n "$big" ]; then
+    $bench --runs 1 --csv "$out/part2.csv" $big | tail -n +3 >> "$out/table.md"
+    tail -n +2 "$out/part2.csv" | cat "$out/part1.csv" - > "$out/results.csv"
+else
+    cp "$out/part1.csv" "$out/results.csv"
+fi
+rm -f "$out/part1.csv" "$out/part2.csv"
+cat "$out/table.md"
+
+# Scaling: milliseconds per MB over the size series and per call edge over the fan-out series.
+echo
+awk -F, 'NR > 1 && $1 ~ /^synth-[0-9]+[kMG]\.spv$/ { r = $5 / ($2 / 1e6); k = $4;
+            if (!(k in lo) || r < lo[k]) lo[k] = r; if (!(k in hi) || r > hi[k]) hi[k] = r }
+         END { for (k in lo) printf "size series   %-20s ms/MB %.2f .. %.2f  (max/min %.2f)\n", k, lo[k], hi[k], hi[k] / lo[k] }' \
+    "$out/results.csv" | sort
+awk -F, 'NR > 1 && $1 ~ /fanout/ { r = $5 / ($2 / 1e6); k = $4;
+            if (!(k in lo) || r < lo[k]) lo[k] = r; if (!(k in hi) || r > hi[k]) hi[k] = r }
+         END { for (k in lo) printf "fan-out 1..16 %-20s ms/MB %.2f .. %.2f  (max/min %.2f)\n", k, lo[k], hi[k], hi[k] / lo[k] }' \
+    "$out/results.csv" | sort
+
+# The plot: time per stage against module size, log-log, synthetic series and real modules.
+for stage in parse emit annotate specialize-acm_g10 validate; do
+    awk -F, -v s="$stage" 'NR > 1 && $4 == s && $1 ~ /^synth-[0-9]+[kMG]\.spv$/ { print $2 / 1e6, $5 }' \
+        "$out/results.csv" | sort -g > "$out/$stage.dat"
+done
+awk -F, 'NR > 1 && $4 == "specialize-acm_g10" && $9 > 0 { print $2 / 1e6, $9 }' "$out/results.csv" | sort -g > "$out/spirv-opt.dat"
+gnuplot <<EOF
+set terminal pngcairo size 900,600 noenhanced
+set output "$out/scaling.png"
+set title "libspvcond stages against module size ($(date +%Y-%m-%d), $(nproc) cores)"
+set logscale xy
+set xlabel "module size (MB)"
+set ylabel "median time (ms)"
+set key bottom right
+set grid
+plot "$out/parse.dat" with linespoints title "read + index", \
+     "$out/emit.dat" with linespoints title "read + emit (no edits)", \
+     "$out/annotate.dat" with linespoints title "annotate", \
+     "$out/specialize-acm_g10.dat" with linespoints title "specialize", \
+     "$out/validate.dat" with linespoints title "validate", \
+     "$out/spirv-opt.dat" with points pointtype 7 title "spirv-opt specialization pipeline", \
+     x * 1.0 with lines dashtype 2 lc rgb "gray" title "1 GB/s"
+EOF
+rm -f "$out"/*.dat
+echo "wrote $out/results.csv, $out/table.md, $out/scaling.png"
