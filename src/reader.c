@@ -2,6 +2,7 @@
  * function ranges. Every word is treated as hostile: all reads are bounds-checked before use. */
 #include <string.h>
 
+#include "bitset.h"
 #include "index.h"
 #include "module.h"
 #include "operands.h"
@@ -139,9 +140,9 @@ struct parse_state {
     struct spvcond_index_builder *b;
     uint32_t *forward; /* (id, inst) pairs used before their definition */
     size_t forward_len, forward_cap;
-    uint32_t *local;   /* per id: index + 1 of the function that defines it; 0 for module-level ids; */
-                       /* UINT32_MAX for pointers declared by OpTypeForwardPointer and not yet defined */
+    uint64_t *forward_pointers; /* ids named by OpTypeForwardPointer (a bitset, made on first use) */
     uint32_t function; /* index + 1 of the function being read, 0 outside functions */
+    size_t function_begin; /* its OpFunction */
     int section;       /* the layout section of the instruction being read */
     uint32_t result;   /* the result id of the instruction being read, 0 if none yet */
 };
@@ -172,14 +173,15 @@ note_operand(void *user, const uint32_t *words, const struct spvcond_operand *op
                                      "id %%%u is defined twice (first at instruction %u)", id, m->def[id] - 1);
         m->def[id] = (uint32_t)s->inst + 1;
         s->result = id;
-        /* OpFunction's own id belongs to the module: calls name it from other functions. */
-        s->local[id] = (words[0] & 0xffffu) == 54 ? 0 : s->function;
         return SPVCOND_OK;
     }
     /* Constants form a DAG: an OpPhi may name itself, a constant may not. */
     if (id == s->result && s->section == SPVCOND_SECTION_GLOBAL)
         return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id, "%%%u uses itself", id);
-    if (m->def[id] && s->function && s->local[id] && s->local[id] != s->function)
+    /* Defined before the current function, yet inside the function section: only an earlier
+     * function's own local id could be that (OpFunction's id belongs to the module). */
+    if (m->def[id] && s->function && m->def[id] - 1 < s->function_begin && m->def[id] - 1 >= m->section[SPVCOND_SECTION_FUNCTION] &&
+        spvcond_def_opcode(m, id) != 54 && spvcond_function_of_inst(m, m->def[id] - 1))
         return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
                                  "%%%u is local to another function and cannot be used here", id);
     if (op->operand_class == SPVCOND_OC_RESULT_TYPE && m->opaque_count == 0) {
@@ -195,12 +197,15 @@ note_operand(void *user, const uint32_t *words, const struct spvcond_operand *op
     /* Types, constants and variables are defined before use; the exceptions are pointers declared by
      * OpTypeForwardPointer, functions named by function-pointer constants, and non-semantic instructions. */
     uint32_t opcode = words[0] & 0xffffu;
-    if (!m->def[id] && s->section == SPVCOND_SECTION_GLOBAL && s->local[id] != UINT32_MAX &&
+    if (!m->def[id] && s->section == SPVCOND_SECTION_GLOBAL && !(s->forward_pointers && bitset_test(s->forward_pointers, id)) &&
         opcode != 39 /* OpTypeForwardPointer */ && opcode != 5600 && opcode != 12 && opcode != 8 /* OpLine */)
         return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
                                  "%%%u is used before its definition among types, constants and variables", id);
-    if (opcode == 39 && !m->def[id])
-        s->local[id] = UINT32_MAX;
+    if (opcode == 39 && !m->def[id]) {
+        if (!s->forward_pointers && !(s->forward_pointers = spvcond_alloc_array(m->ctx, bitset_words(m->bound), sizeof(uint64_t))))
+            return spvcond_oom(m->ctx);
+        bitset_set(s->forward_pointers, id);
+    }
     if (!m->def[id]) {
         spvcond_result r = spvcond_grow(m->ctx, (void **)&s->forward, &s->forward_cap, s->forward_len + 2,
                                         sizeof(uint32_t));
@@ -290,9 +295,7 @@ track_function(struct spvcond_module *m, struct function_state *f, size_t i, uin
 static spvcond_result
 index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
 {
-    struct parse_state s = {m, 0, b, NULL, 0, 0, spvcond_alloc_array(m->ctx, m->bound, sizeof(uint32_t)), 0, 0, 0};
-    if (!s.local)
-        return spvcond_oom(m->ctx);
+    struct parse_state s = {m, 0, b, NULL, 0, 0, NULL, 0, 0, 0, 0};
     struct function_state f = {false, {0, 0, 0, 0}, 0};
     int section = 0;
     spvcond_result r = SPVCOND_OK;
@@ -312,8 +315,10 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
         s.inst = i;
         s.section = section;
         s.result = 0;
-        if (opcode == 54 && section == SPVCOND_SECTION_FUNCTION && !f.inside)
+        if (opcode == 54 && section == SPVCOND_SECTION_FUNCTION && !f.inside) {
             s.function = (uint32_t)m->function_count + 1; /* the function this OpFunction starts */
+            s.function_begin = i;
+        }
         if ((r = note_operands(&s, i, gi)) != SPVCOND_OK)
             break;
         if (section == SPVCOND_SECTION_FUNCTION)
@@ -330,20 +335,26 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
                               "OpFunction %%%u has no OpFunctionEnd", f.current.id);
     /* Uses that preceded their definition must be defined somewhere, unless an instruction we cannot
      * see into might define them. */
+    size_t cursor = 0;
     for (size_t n = 0; r == SPVCOND_OK && n < s.forward_len; n += 2) {
         uint32_t id = s.forward[n], user = s.forward[n + 1];
         if (!m->def[id] && m->opaque_count == 0) {
             r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, user, id, "id %%%u is used but never defined", id);
-        } else if (m->def[id] && s.local[id]) {
-            /* A forward use of a function-local id (a later block, say) must be in the same function. */
-            const struct spvcond_function *uf = spvcond_function_of_inst(m, user);
-            if (uf && (uint32_t)(uf - m->functions) + 1 != s.local[id])
+        } else if (m->def[id] && m->def[id] - 1 >= m->section[SPVCOND_SECTION_FUNCTION] && spvcond_def_opcode(m, id) != 54) {
+            /* A forward use of a function-local id (a later block, say) must be in the same function.
+             * Users come in module order: a cursor finds their function. */
+            while (cursor < m->function_count && m->functions[cursor].end < user)
+                cursor++;
+            const struct spvcond_function *uf =
+                cursor < m->function_count && m->functions[cursor].begin <= user ? &m->functions[cursor] : NULL;
+            uint32_t d = m->def[id] - 1;
+            if (uf && (d < uf->begin || d > uf->end) && spvcond_function_of_inst(m, d))
                 r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, user, id,
                                       "%%%u is local to another function and cannot be used here", id);
         }
     }
     spvcond_dealloc(m->ctx, s.forward);
-    spvcond_dealloc(m->ctx, s.local);
+    spvcond_dealloc(m->ctx, s.forward_pointers);
     /* Entry points and execution modes name functions. */
     for (size_t i = m->section[SPVCOND_SECTION_ENTRY_POINT]; r == SPVCOND_OK && i < m->section[SPVCOND_SECTION_EXECUTION_MODE + 1];
          i++) {

@@ -17,6 +17,7 @@ struct guard {        /* a conjunction of up to two condition ids (own decoratio
 
 struct check {
     struct spvcond_module *m;
+    const struct spvcond_function *last_function; /* function_holding's memory */
     spvcond_result first;
     size_t violations;
     uint32_t *decorated;   /* per id: its ConditionalINTEL condition, 0 if none */
@@ -232,12 +233,28 @@ implies_one(struct check *c, struct guard u, uint32_t d)
     return c->eval[d] == evaluated + 1;
 }
 
-static struct guard
-guard_of(const struct check *c, size_t inst, uint32_t id)
+/* The function holding instruction inst: most questions are about the function last asked about
+ * (an instruction and the local ids it uses), so that one is tried before a binary search. */
+static const struct spvcond_function *
+function_holding(struct check *c, size_t inst)
 {
     const struct spvcond_module *m = c->m;
+    if (inst < m->section[SPVCOND_SECTION_FUNCTION])
+        return NULL;
+    const struct spvcond_function *f = c->last_function;
+    if (f && f->begin <= inst && inst <= f->end)
+        return f;
+    f = spvcond_function_of_inst(m, inst);
+    if (f)
+        c->last_function = f;
+    return f;
+}
+
+static struct guard
+guard_of(struct check *c, size_t inst, uint32_t id)
+{
     struct guard g = {id ? c->decorated[id] : 0, 0};
-    const struct spvcond_function *f = inst >= m->section[SPVCOND_SECTION_FUNCTION] ? spvcond_function_of_inst(m, inst) : NULL;
+    const struct spvcond_function *f = function_holding(c, inst);
     if (f && f->id != id)
         g.b = c->decorated[f->id];
     if (!g.a) {
