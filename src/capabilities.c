@@ -78,7 +78,28 @@ may_name_enumerants(const struct spvcond_module *m, const uint32_t *w, const str
         struct spvcond_fast f = spvcond_fast_shape(m, w, gi);
         return f.kind == SPVCOND_FAST_NONE || (f.kind == SPVCOND_FAST_EXT && f.gi->has_enum_operands);
     }
-    return gi->tail == SPVCOND_TAIL_OPTIONAL_MASK && !spvcond_grammar_fits_fast(gi, w, w[0] >> 16);
+    return (gi->tail == SPVCOND_TAIL_OPTIONAL_MASK || gi->tail == SPVCOND_TAIL_ENUM) &&
+           !spvcond_grammar_fits_fast(gi, w, w[0] >> 16);
+}
+
+/* A fitting SPVCOND_TAIL_ENUM instruction: the trailing enumerant's capabilities and those of any
+ * enumerant among its one-word parameters. */
+static spvcond_result
+tail_enum_caps(struct walk *k, const uint32_t *w, const struct spvcond_grammar_instruction *gi)
+{
+    const struct spvcond_grammar_enumerant *e = spvcond_grammar_enumerant((unsigned)gi->mask_allowed, w[1u + gi->fixed]);
+    spvcond_result r = SPVCOND_OK;
+    if (e->cap_count)
+        r = k->fn(k->user, k->inst, spvcond_grammar_capabilities + e->first_cap, e->cap_count);
+    for (uint16_t p = 0; p < e->param_count && r == SPVCOND_OK; p++) {
+        uint16_t kind = spvcond_grammar_operands[e->first_param + p].kind;
+        if (spvcond_grammar_kinds[kind].operand_class != SPVCOND_OC_VALUE_ENUM)
+            continue;
+        const struct spvcond_grammar_enumerant *pe = spvcond_grammar_enumerant(kind, w[2u + gi->fixed + p]);
+        if (pe && pe->cap_count)
+            r = k->fn(k->user, k->inst, spvcond_grammar_capabilities + pe->first_cap, pe->cap_count);
+    }
+    return r;
 }
 
 spvcond_result
@@ -93,6 +114,8 @@ spvcond_instruction_capabilities(const struct spvcond_module *m, size_t i, spvco
         r = fn(user, i, spvcond_grammar_capabilities + gi->first_cap, gi->cap_count);
     if (r == SPVCOND_OK && may_name_enumerants(m, w, gi))
         r = spvcond_walk_operands(m, i, operand_caps, &k);
+    else if (r == SPVCOND_OK && gi->tail == SPVCOND_TAIL_ENUM)
+        r = tail_enum_caps(&k, w, gi);
     if (r != SPVCOND_OK)
         return r;
     switch (op) {

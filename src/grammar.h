@@ -67,8 +67,9 @@ struct spvcond_grammar_instruction {
     uint32_t mask_allowed, mask_one_word; /* SPVCOND_TAIL_OPTIONAL_MASK: bits without an id parameter, and
                                              those of them that take one literal word; SPVCOND_TAIL_ENUM:
                                              mask_allowed is the enumerant's operand kind */
-    uint8_t has_enum_operands; /* some operand is an enumerant, which may need capabilities (a trailing
-                                  SPVCOND_TAIL_OPTIONAL_MASK aside: when the layout fits, it needs none) */
+    uint8_t has_enum_operands; /* some operand is an enumerant, which may need capabilities; a trailing
+                                  SPVCOND_TAIL_OPTIONAL_MASK or SPVCOND_TAIL_ENUM is left out (when the
+                                  layout fits, the capability scan reads those itself) */
 };
 
 enum spvcond_tail {

@@ -255,9 +255,10 @@ def instruction_rows(t, instructions, scope, classes):
         simple_ok = i["opname"] != "OpSwitch"
         shape = fast_shape(t, i.get("operands", []), scope) if simple_ok else (0,) * 7
         # A trailing optional mask of the fast layout is checked by the layout itself (no bit it allows
-        # needs a capability), so it does not count here.
+        # needs a capability); a trailing enumerant's capabilities are read by the capability scan from
+        # the enumerant. Neither counts here.
         ops = i.get("operands", [])
-        if shape[4] == OPTIONAL_MASK_TAIL:
+        if shape[4] in (OPTIONAL_MASK_TAIL, ENUM_TAIL):
             ops = ops[:-1]
         enums = int(any(t.kinds[t.kind_ref(o["kind"], scope)][1] in ("SPVCOND_OC_VALUE_ENUM", "SPVCOND_OC_BIT_ENUM")
                         for o in ops))
