@@ -8,7 +8,7 @@
  * so the call graph is a DAG of depth D + 1. Each helper does U load/multiply/fmax/store units; some also
  * use fp64, fp16 or 64-bit atomics; some kernels read an image or carry LocalSize / SubgroupSize.
  * SPIR-V allows at most 4,194,303 ids: past about 100 MB, code of this density would exceed that, so the
- * generator keeps the code under an id budget (--max-ids) and fills the rest of the size with 256-entry
+ * generator keeps the code under an id budget (--max-ids) and fills the rest of the size with 1024-entry
  * constant tables (as crypto kernels carry), each read by one helper. The output is deterministic for a seed. */
 #include <stdint.h>
 #include <stdio.h>
@@ -16,7 +16,8 @@
 #include <string.h>
 
 #define ID_BUDGET 3900000u /* below the SPIR-V limit (0x3fffff), with room for what annotate adds */
-#define TABLE_ENTRIES 256u
+#define TABLE_ENTRIES 1024u /* long enough that a 1 GB module stays under the id limit */
+#define VALUES 256u         /* distinct uint constants the tables draw from */
 
 struct buf {
     uint32_t *w;
@@ -94,7 +95,7 @@ parse_size(const char *s)
 enum {
     ID_OCL = 1, T_VOID, T_BOOL, T_UINT, T_ULONG, T_FLOAT, T_DOUBLE, T_HALF, T_V4FLOAT, T_V2UINT,
     T_PTR_F, T_PTR_UL, T_IMAGE, T_ARR, T_PTR_ARR, T_PTR_UCU, T_FN_HELPER, T_FN_KERNEL, T_FN_KIMG,
-    C_U0, C_U1, C_U256, C_UL1, C_F1, C_D2, C_COORD, FIRST_FREE
+    C_U0, C_U1, C_TABLE_LEN, C_UL1, C_F1, C_D2, C_COORD, FIRST_FREE
 };
 
 struct plan {
@@ -250,12 +251,12 @@ main(int argc, char **argv)
     }
     rng_state = seed * 0x9e3779b97f4a7c15ull + 1;
     /* A helper is about 27 words and 4 ids a unit, 11 words and 2 ids a call, 39 words and 6 ids besides;
-     * a table 262 words and 2 ids, and 4 instructions (17 words, 4 ids) to read it. */
+     * a table 1032 words and 2 ids, and 4 instructions (19 words, 4 ids) to read it. */
     uint64_t helper_words = 27ull * units + 11ull * fanout + 39, helper_ids = 4ull * units + 2ull * fanout + 6;
     uint64_t words = size / 4, helpers = words / helper_words, tables = 0;
     if (helpers * helper_ids > max_ids) {
         /* Too many ids for code alone: as many helpers as the budget allows, with tables filling the rest. */
-        double table_words = TABLE_ENTRIES + 6 + 17, table_ids = 6;
+        double table_words = TABLE_ENTRIES + 8 + 19, table_ids = 6;
         double h = ((double)max_ids - table_ids * (double)words / table_words) /
                    ((double)helper_ids - table_ids * (double)helper_words / table_words);
         helpers = h > depth ? (uint64_t)h : depth;
@@ -266,7 +267,7 @@ main(int argc, char **argv)
         kernels = (uint32_t)(helpers / 20 + 1);
     struct plan p = {(uint32_t)helpers, kernels, depth, fanout, units, (uint32_t)tables, 0, 0, 0, 0, 0};
     uint32_t id = FIRST_FREE;
-    p.first_value = id, id += TABLE_ENTRIES; /* uint constants 0..255, the first 16 double as indices */
+    p.first_value = id, id += VALUES; /* uint constants; the first 16 double as indices */
     p.first_table = id, id += 2 * p.tables;
     p.first_helper = id, id += p.helpers;
     p.first_kernel = id, id += p.kernels;
@@ -297,8 +298,8 @@ main(int argc, char **argv)
     I(&globals, 32, T_PTR_F, 5 /* CrossWorkgroup */, T_FLOAT);
     I(&globals, 32, T_PTR_UL, 5, T_ULONG);
     I(&globals, 25, T_IMAGE, T_VOID, 1 /* 2D */, 0, 0, 0, 0, 0 /* Unknown */, 0 /* ReadOnly */);
-    I(&globals, 43, T_UINT, C_U256, TABLE_ENTRIES);
-    I(&globals, 28, T_ARR, T_UINT, C_U256);
+    I(&globals, 43, T_UINT, C_TABLE_LEN, TABLE_ENTRIES);
+    I(&globals, 28, T_ARR, T_UINT, C_TABLE_LEN);
     I(&globals, 32, T_PTR_ARR, 0 /* UniformConstant */, T_ARR);
     I(&globals, 32, T_PTR_UCU, 0, T_UINT);
     I(&globals, 33, T_FN_HELPER, T_FLOAT, T_PTR_F, T_PTR_UL, T_FLOAT);
@@ -310,7 +311,7 @@ main(int argc, char **argv)
     I(&globals, 43, T_FLOAT, C_F1, 0x3f800000u);
     I(&globals, 43, T_DOUBLE, C_D2, 0, 0x40000000u);
     I(&globals, 44, T_V2UINT, C_COORD, C_U1, C_U1);
-    for (uint32_t v = 0; v < TABLE_ENTRIES; v++)
+    for (uint32_t v = 0; v < VALUES; v++)
         I(&globals, 43, T_UINT, p.first_value + v, v == 0 ? 1000u : v); /* 0 and 1 are taken */
     for (uint32_t t = 0; t < p.tables; t++) {
         uint32_t comp = p.first_table + 2 * t;
@@ -318,7 +319,7 @@ main(int argc, char **argv)
         put(&globals, T_ARR);
         put(&globals, comp);
         for (uint32_t e = 0; e < TABLE_ENTRIES; e++)
-            put(&globals, p.first_value + rnd(TABLE_ENTRIES));
+            put(&globals, p.first_value + rnd(VALUES));
         I(&globals, 59, T_PTR_ARR, comp + 1, 0, comp); /* OpVariable UniformConstant, initialized */
     }
     for (uint32_t h = 0; h < p.helpers; h++)
