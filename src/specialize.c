@@ -630,6 +630,28 @@ trim_capabilities(struct spec *s)
     return r;
 }
 
+/* A module whose every kernel was removed is a library now, and SPIR-V requires a module without entry
+ * points to declare Linkage (found by the synthetic-module test: spirv-val refused such an output). */
+static spvcond_result
+declare_library(struct spec *s)
+{
+    struct spvcond_module *m = s->m;
+    if (s->stats.entry_points_kept != 0 || s->stats.entry_points_removed == 0)
+        return SPVCOND_OK;
+    for (size_t i = 0; i < m->section[SPVCOND_SECTION_CAPABILITY + 1]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = w[0] & 0xffffu;
+        uint32_t cap = op == OP_CAPABILITY ? w[1] : op == SPVCOND_OP_CONDITIONAL_CAPABILITY ? w[2] : UINT32_MAX;
+        if (cap == 5 /* Linkage */ && !spvcond_edit_is_deleted(m, i))
+            return SPVCOND_OK;
+    }
+    spvcond_report(m->ctx, SPVCOND_OK, SPVCOND_SEVERITY_WARNING, SPVCOND_NOWHERE,
+                   "no entry point is left for these values; OpCapability Linkage is added so that the module "
+                   "stays valid as a library");
+    const uint32_t linkage[2] = {2u << 16 | OP_CAPABILITY, 5};
+    return spvcond_edit_append_to_section(m, SPVCOND_SECTION_CAPABILITY, linkage, 2);
+}
+
 static void
 release(struct spec *s)
 {
@@ -711,6 +733,8 @@ spvcond_specialize(spvcond_module *m, const spvcond_specialize_options *o, spvco
                                         m->section[SPVCOND_SECTION_GLOBAL]);
     if (r == SPVCOND_OK && !(o->flags & SPVCOND_SPECIALIZE_NO_TRIM))
         r = trim_capabilities(&s);
+    if (r == SPVCOND_OK)
+        r = declare_library(&s);
     if (r == SPVCOND_OK) {
         for (size_t f = 0; f < m->function_count; f++) {
             if (s.fn_removed[f])
