@@ -274,18 +274,27 @@ tally_realloc(void *user, void *ptr, size_t size)
     return n;
 }
 
-/* A 200-byte module whose header claims the largest bound: per-id tables follow the ids that exist,
+/* One function, under a header that claims `bound` ids; calling `callee` if it is not 0. */
+static void
+one_function(struct words *b, uint32_t bound, uint32_t callee)
+{
+    header(b);
+    b->w[3] = bound;
+    types(b);
+    PUT(b, 54, VOID, FIRST, 0, FN);
+    PUT(b, 248, FIRST + 1);
+    if (callee)
+        PUT(b, 57, VOID, FIRST + 2, callee);
+    PUT0(b, 253);
+    PUT0(b, 56);
+}
+
+/* A 164-byte module whose header claims the largest bound: per-id tables follow the ids that exist,
  * not the header, so reading, annotating, validating and specializing it stays small. */
 Test(limits, header_bound_does_not_size_the_tables)
 {
     struct words b;
-    header(&b);
-    b.w[3] = 0x3fffff;
-    types(&b);
-    PUT(&b, 54, VOID, FIRST, 0, FN);
-    PUT(&b, 248, FIRST + 1);
-    PUT0(&b, 253);
-    PUT0(&b, 56);
+    one_function(&b, 0x3fffff, 0);
     struct tally t = {0, 0};
     spvcond_allocator a = {tally_alloc, tally_realloc, tally_free, &t};
     spvcond_context *ctx;
@@ -315,14 +324,7 @@ Test(limits, header_bound_does_not_size_the_tables)
 Test(limits, use_above_every_definition_is_never_defined)
 {
     struct words b;
-    header(&b);
-    b.w[3] = 1000;
-    types(&b);
-    PUT(&b, 54, VOID, FIRST, 0, FN);
-    PUT(&b, 248, FIRST + 1);
-    PUT(&b, 57, VOID, FIRST + 2, 900); /* OpFunctionCall %900 */
-    PUT0(&b, 253);
-    PUT0(&b, 56);
+    one_function(&b, 1000, 900);
     spvcond_context *ctx;
     cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
     spvcond_module *m;
