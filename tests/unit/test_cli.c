@@ -235,6 +235,47 @@ Test(cli, failure_leaves_existing_output_untouched)
     remove_dir(dir);
 }
 
+/* A full disk: a 64 KB tmpfs, almost filled, and an output larger than what is left. Exit 3, a message
+ * naming the file and the cause, the old output intact, no temporary file. Needs permission to mount
+ * (root, as in CI); skipped otherwise. */
+Test(cli, full_disk_leaves_existing_output_untouched)
+{
+    const char *dir = temp_dir();
+    char args[2048], path[256], *out;
+    snprintf(args, sizeof(args), "mount -t tmpfs -o size=64k spvcond-test %s 2>&1", dir);
+    if (run_capture(args, &out) != 0) {
+        free(out);
+        remove_dir(dir);
+        cr_skip("cannot mount a tmpfs here");
+    }
+    free(out);
+    snprintf(path, sizeof(path), "%s/out.spv", dir);
+    FILE *f = fopen(path, "w");
+    fputs("precious", f);
+    fclose(f);
+    snprintf(args, sizeof(args), "head -c 50000 /dev/zero > %s/filler", dir);
+    cr_assert_eq(run_capture(args, &out), 0);
+    free(out);
+    /* libclc annotated is about 2.6 MB: far more than the 14 KB left. */
+    snprintf(args, sizeof(args), "annotate -q /usr/lib/clc/spirv64-mesa3d-.spv -o %s 2>&1", path);
+    int rc = cli(args, &out);
+    cr_assert_eq(rc, 3, "exit %d: %s", rc, out);
+    cr_assert(strstr(out, "could not write") != NULL && strstr(out, "No space left on device") != NULL, "%s", out);
+    free(out);
+    f = fopen(path, "r");
+    char buf[16] = {0};
+    cr_assert(fread(buf, 1, sizeof(buf) - 1, f) == 8 && strcmp(buf, "precious") == 0, "the old output is intact");
+    fclose(f);
+    snprintf(args, sizeof(args), "ls %s | wc -l", dir);
+    cr_assert_eq(run_capture(args, &out), 0);
+    cr_assert_eq(atoi(out), 2, "no temporary file is left behind");
+    free(out);
+    snprintf(args, sizeof(args), "umount %s", dir);
+    cr_assert_eq(run_capture(args, &out), 0);
+    free(out);
+    remove_dir(dir);
+}
+
 Test(cli, devices_and_validate)
 {
     char args[1024], *out;
