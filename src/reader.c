@@ -147,82 +147,120 @@ struct parse_state {
     uint32_t result;   /* the result id of the instruction being read, 0 if none yet */
 };
 
-static spvcond_result
-note_operand(void *user, const uint32_t *words, const struct spvcond_operand *op)
+enum id_fault { FAULT_RANGE, FAULT_TWICE, FAULT_SELF, FAULT_OTHER_FUNCTION, FAULT_TYPE_UNDEFINED, FAULT_NOT_TYPE };
+
+/* The report for a failed id check, out of line so the checks stay small. */
+__attribute__((noinline, cold)) static spvcond_result
+id_fault(struct parse_state *s, uint32_t word, uint16_t kind, uint32_t id, enum id_fault fault)
 {
-    struct parse_state *s = user;
     struct spvcond_module *m = s->m;
-    if (op->operand_class == SPVCOND_OC_UNKNOWN) {
-        if (m->opaque_count++ == 0)
-            m->first_opaque = (uint32_t)s->inst;
-        return SPVCOND_OK;
-    }
-    if (op->operand_class != SPVCOND_OC_ID && op->operand_class != SPVCOND_OC_RESULT_TYPE &&
-        op->operand_class != SPVCOND_OC_RESULT_ID)
-        return SPVCOND_OK;
-    uint32_t id = words[op->word];
-    if (id == 0 || id >= m->header_bound)
+    switch (fault) {
+    case FAULT_RANGE:
+        if (id != 0 && id < m->header_bound) /* above every result id */
+            return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id, "id %%%u is used but never defined", id);
         return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
                                  "%s operand at word %u is %%%u, outside the id range 1..%u",
-                                 spvcond_grammar_kinds[op->kind].name, op->word, id, m->header_bound - 1);
-    if (id >= m->bound) /* above every result id */
-        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id, "id %%%u is used but never defined", id);
-    if (op->operand_class == SPVCOND_OC_RESULT_ID) {
-        if (m->def[id])
-            return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
-                                     "id %%%u is defined twice (first at instruction %u)", id, m->def[id] - 1);
+                                 spvcond_grammar_kinds[kind].name, word, id, m->header_bound - 1);
+    case FAULT_TWICE:
+        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
+                                 "id %%%u is defined twice (first at instruction %u)", id, m->def[id] - 1);
+    case FAULT_SELF:
+        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id, "%%%u uses itself", id);
+    case FAULT_OTHER_FUNCTION:
+        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
+                                 "%%%u is local to another function and cannot be used here", id);
+    case FAULT_TYPE_UNDEFINED:
+        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
+                                 "result type %%%u is used before its definition", id);
+    default:
+        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
+                                 "result type %%%u is not a type (it is defined by %s)", id,
+                                 spvcond_grammar_opcode_name(spvcond_def_opcode(m, id)));
+    }
+}
+
+/* A use before the definition: allowed for forward pointers, function-pointer constants, non-semantic
+ * instructions and within functions; recorded, to be checked once everything is read. */
+static spvcond_result
+note_forward_use(struct parse_state *s, const uint32_t *words, uint32_t id)
+{
+    struct spvcond_module *m = s->m;
+    /* Types, constants and variables are defined before use; the exceptions are pointers declared by
+     * OpTypeForwardPointer, functions named by function-pointer constants, and non-semantic instructions. */
+    uint32_t opcode = words[0] & 0xffffu;
+    if (s->section == SPVCOND_SECTION_GLOBAL && !(s->forward_pointers && bitset_test(s->forward_pointers, id)) &&
+        opcode != 39 /* OpTypeForwardPointer */ && opcode != 5600 && opcode != 12 && opcode != 8 /* OpLine */)
+        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
+                                 "%%%u is used before its definition among types, constants and variables", id);
+    if (opcode == 39) {
+        if (!s->forward_pointers && !(s->forward_pointers = spvcond_alloc_array(m->ctx, bitset_words(m->bound), sizeof(uint64_t))))
+            return spvcond_oom(m->ctx);
+        bitset_set(s->forward_pointers, id);
+    }
+    spvcond_result r = spvcond_grow(m->ctx, (void **)&s->forward, &s->forward_cap, s->forward_len + 2, sizeof(uint32_t));
+    if (r != SPVCOND_OK)
+        return r;
+    s->forward[s->forward_len++] = id;
+    s->forward[s->forward_len++] = (uint32_t)s->inst;
+    return SPVCOND_OK;
+}
+
+/* Check and record one id operand (a definition or a use) of the instruction being read. */
+static inline spvcond_result
+note_id(struct parse_state *s, const uint32_t *words, uint32_t word, uint8_t operand_class, uint16_t kind)
+{
+    struct spvcond_module *m = s->m;
+    uint32_t id = words[word];
+    if (id == 0 || id >= m->bound)
+        return id_fault(s, word, kind, id, FAULT_RANGE);
+    uint32_t def = m->def[id];
+    if (operand_class == SPVCOND_OC_RESULT_ID) {
+        if (def)
+            return id_fault(s, word, kind, id, FAULT_TWICE);
         m->def[id] = (uint32_t)s->inst + 1;
         s->result = id;
         return SPVCOND_OK;
     }
     /* Constants form a DAG: an OpPhi may name itself, a constant may not. */
     if (id == s->result && s->section == SPVCOND_SECTION_GLOBAL)
-        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id, "%%%u uses itself", id);
+        return id_fault(s, word, kind, id, FAULT_SELF);
+    bool checks_type = operand_class == SPVCOND_OC_RESULT_TYPE && m->opaque_count == 0;
+    if (!def)
+        return checks_type ? id_fault(s, word, kind, id, FAULT_TYPE_UNDEFINED) : note_forward_use(s, words, id);
     /* Defined before the current function, yet inside the function section: only an earlier
      * function's own local id could be that (OpFunction's id belongs to the module). */
-    if (m->def[id] && s->function && m->def[id] - 1 < s->function_begin && m->def[id] - 1 >= m->section[SPVCOND_SECTION_FUNCTION] &&
-        spvcond_def_opcode(m, id) != 54 && spvcond_function_of_inst(m, m->def[id] - 1))
-        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
-                                 "%%%u is local to another function and cannot be used here", id);
-    if (op->operand_class == SPVCOND_OC_RESULT_TYPE && m->opaque_count == 0) {
-        /* Types precede their uses: a result type is known by now, and is a type. */
+    if (s->function && def - 1 < s->function_begin && def - 1 >= m->section[SPVCOND_SECTION_FUNCTION] &&
+        spvcond_def_opcode(m, id) != 54 && spvcond_function_of_inst(m, def - 1))
+        return id_fault(s, word, kind, id, FAULT_OTHER_FUNCTION);
+    if (checks_type) { /* types precede their uses: a result type is known by now, and is a type */
         const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(spvcond_def_opcode(m, id));
-        if (!m->def[id])
-            return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
-                                     "result type %%%u is used before its definition", id);
         if (gi && gi->class_id != SPVCOND_CLASS_Type_Declaration)
-            return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
-                                     "result type %%%u is not a type (it is defined by %s)", id, gi->name);
-    }
-    /* Types, constants and variables are defined before use; the exceptions are pointers declared by
-     * OpTypeForwardPointer, functions named by function-pointer constants, and non-semantic instructions. */
-    uint32_t opcode = words[0] & 0xffffu;
-    if (!m->def[id] && s->section == SPVCOND_SECTION_GLOBAL && !(s->forward_pointers && bitset_test(s->forward_pointers, id)) &&
-        opcode != 39 /* OpTypeForwardPointer */ && opcode != 5600 && opcode != 12 && opcode != 8 /* OpLine */)
-        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
-                                 "%%%u is used before its definition among types, constants and variables", id);
-    if (opcode == 39 && !m->def[id]) {
-        if (!s->forward_pointers && !(s->forward_pointers = spvcond_alloc_array(m->ctx, bitset_words(m->bound), sizeof(uint64_t))))
-            return spvcond_oom(m->ctx);
-        bitset_set(s->forward_pointers, id);
-    }
-    if (!m->def[id]) {
-        spvcond_result r = spvcond_grow(m->ctx, (void **)&s->forward, &s->forward_cap, s->forward_len + 2,
-                                        sizeof(uint32_t));
-        if (r != SPVCOND_OK)
-            return r;
-        s->forward[s->forward_len++] = id;
-        s->forward[s->forward_len++] = (uint32_t)s->inst;
+            return id_fault(s, word, kind, id, FAULT_NOT_TYPE);
     }
     return SPVCOND_OK;
+}
+
+/* The general walker's callback. */
+static spvcond_result
+note_operand(void *user, const uint32_t *words, const struct spvcond_operand *op)
+{
+    struct parse_state *s = user;
+    if (op->operand_class == SPVCOND_OC_UNKNOWN) {
+        if (s->m->opaque_count++ == 0)
+            s->m->first_opaque = (uint32_t)s->inst;
+        return SPVCOND_OK;
+    }
+    if (op->operand_class != SPVCOND_OC_ID && op->operand_class != SPVCOND_OC_RESULT_TYPE &&
+        op->operand_class != SPVCOND_OC_RESULT_ID)
+        return SPVCOND_OK;
+    return note_id(s, words, op->word, op->operand_class, op->kind);
 }
 
 static spvcond_result
 note_fast_id(void *user, uint32_t word, uint8_t operand_class)
 {
     struct parse_state *s = user;
-    struct spvcond_operand op = {word, 1, SPVCOND_KIND_IdRef, operand_class};
-    return note_operand(s, spvcond_inst_words(s->m, s->inst), &op);
+    return note_id(s, spvcond_inst_words(s->m, s->inst), word, operand_class, SPVCOND_KIND_IdRef);
 }
 
 /* Check and record the ids of instruction i: directly for fast-layout instructions, through the
@@ -242,6 +280,16 @@ struct function_state {
     struct spvcond_function current;
     size_t capacity;
 };
+
+/* Debug lines, non-semantic instructions and instructions unknown to us may stand anywhere in a function. */
+static bool
+may_stand_anywhere(const struct spvcond_module *m, const uint32_t *w, uint32_t opcode)
+{
+    if (opcode == 8 || opcode == 317 || opcode == 56 || !spvcond_grammar_instruction(opcode))
+        return true;
+    const struct spvcond_import *imp = opcode == 12 ? spvcond_import_of(m, w[3]) : NULL;
+    return imp && imp->non_semantic;
+}
 
 static spvcond_result
 track_function(struct spvcond_module *m, struct function_state *f, size_t i, uint32_t opcode)
@@ -267,9 +315,7 @@ track_function(struct spvcond_module *m, struct function_state *f, size_t i, uin
     /* Parameters, then blocks: passes look for calls in blocks only (found by fuzzing: a call before
      * the first OpLabel escaped the call graph). Debug lines and unknown instructions may stand anywhere. */
     bool before_blocks = f->current.first_block == UINT32_MAX;
-    bool anywhere = opcode == 8 || opcode == 317 || opcode == 56 || !spvcond_grammar_instruction(opcode) ||
-                    (opcode == 12 && spvcond_import_of(m, w[3]) && spvcond_import_of(m, w[3])->non_semantic);
-    if (!anywhere && (before_blocks ? opcode != 55 && opcode != 248 : opcode == 55))
+    if ((before_blocks ? opcode != 55 && opcode != 248 : opcode == 55) && !may_stand_anywhere(m, w, opcode))
         return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_LAYOUT, i, 0,
                                  before_blocks ? "%s in function %%%u before its first OpLabel: only OpFunctionParameter may stand there"
                                                : "%s in function %%%u after its first OpLabel",
