@@ -145,6 +145,7 @@ struct parse_state {
     size_t function_begin; /* its OpFunction */
     int section;       /* the layout section of the instruction being read */
     uint32_t result;   /* the result id of the instruction being read, 0 if none yet */
+    const uint32_t *words; /* its words */
 };
 
 enum id_fault { FAULT_RANGE, FAULT_TWICE, FAULT_SELF, FAULT_OTHER_FUNCTION, FAULT_TYPE_UNDEFINED, FAULT_NOT_TYPE };
@@ -260,7 +261,7 @@ static spvcond_result
 note_fast_id(void *user, uint32_t word, uint8_t operand_class)
 {
     struct parse_state *s = user;
-    return note_id(s, spvcond_inst_words(s->m, s->inst), word, operand_class, SPVCOND_KIND_IdRef);
+    return note_id(s, s->words, word, operand_class, SPVCOND_KIND_IdRef);
 }
 
 /* Check and record the ids of instruction i: directly for fast-layout instructions, through the
@@ -341,7 +342,7 @@ track_function(struct spvcond_module *m, struct function_state *f, size_t i, uin
 static spvcond_result
 index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
 {
-    struct parse_state s = {m, 0, b, NULL, 0, 0, NULL, 0, 0, 0, 0};
+    struct parse_state s = {m, 0, b, NULL, 0, 0, NULL, 0, 0, 0, 0, NULL};
     struct function_state f = {false, {0, 0, 0, 0}, 0};
     int section = 0;
     spvcond_result r = SPVCOND_OK;
@@ -359,6 +360,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
         while (section < lo)
             m->section[++section] = (uint32_t)i;
         s.inst = i;
+        s.words = spvcond_inst_words(m, i);
         s.section = section;
         s.result = 0;
         if (opcode == 54 && section == SPVCOND_SECTION_FUNCTION && !f.inside) {
@@ -371,7 +373,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
             r = track_function(m, &f, i, opcode);
         if (opcode == 56)
             s.function = 0;
-        if (r == SPVCOND_OK)
+        if (r == SPVCOND_OK && section < SPVCOND_SECTION_GLOBAL) /* what the index records precedes types */
             r = spvcond_index_note(b, i, opcode);
     }
     while (section < SPVCOND_SECTION_COUNT)
