@@ -61,15 +61,7 @@ spvcond_grammar_extinst_set(const char *import_name)
 const struct spvcond_grammar_instruction *
 spvcond_grammar_extinst(const struct spvcond_grammar_extinst_set *set, uint32_t number)
 {
-    size_t lo = 0, hi = set->count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (set->instructions[mid].opcode == number)
-            return &set->instructions[mid];
-        if (set->instructions[mid].opcode < number)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return NULL;
+    if (number >= set->index_count || set->index[number] == 0)
+        return NULL;
+    return &set->instructions[set->index[number] - 1];
 }

@@ -176,6 +176,8 @@ struct spvcond_grammar_extinst_set {
     const char *name; /* as in OpExtInstImport */
     const struct spvcond_grammar_instruction *instructions; /* sorted by number */
     size_t count;
+    const uint16_t *index; /* number -> instructions row + 1, 0 if none */
+    size_t index_count;
 };
 
 extern const struct spvcond_grammar_kind spvcond_grammar_kinds[];
