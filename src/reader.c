@@ -301,6 +301,11 @@ track_function(struct spvcond_module *m, struct function_state *f, size_t i, uin
             return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_LAYOUT, i, w[2],
                                      "OpFunction %%%u starts inside function %%%u, which has no OpFunctionEnd",
                                      w[2], f->current.id);
+        /* Its type is an OpTypeFunction (found by fuzzing: a function named as another's type became
+         * an unconditional use of it). Types precede functions, so the definition is known. */
+        if (m->opaque_count == 0 && spvcond_def_opcode(m, w[4]) != 33)
+            return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, w[4],
+                                     "the type of OpFunction %%%u is %%%u, which is not an OpTypeFunction", w[2], w[4]);
         f->inside = true;
         f->current = (struct spvcond_function){w[2], (uint32_t)i, UINT32_MAX, 0};
         return SPVCOND_OK;
