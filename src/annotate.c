@@ -319,7 +319,9 @@ run(struct annotate *a)
     uint32_t ext[16];
     uint32_t ext_words = 1 + spvcond_encode_string(SPVCOND_EXTENSION_NAME, ext + 1, 15);
     ext[0] = (ext_words << 16) | 10u;
-    if ((r = spvcond_edit_insert(m, 0, cap, 2)) != SPVCOND_OK ||
+    /* At the start of the capability section, even an empty one (found by fuzzing: inserted before
+     * instruction 0, it took that instruction's section and landed after the extension). */
+    if ((r = spvcond_edit_prepend_to_section(m, SPVCOND_SECTION_CAPABILITY, cap, 2)) != SPVCOND_OK ||
         (r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_EXTENSION, ext, ext_words)) != SPVCOND_OK ||
         (r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_GLOBAL, a->defer, (uint32_t)a->defer_len)) != SPVCOND_OK)
         return r;

@@ -122,6 +122,14 @@ spvcond_edit_insert(struct spvcond_module *m, size_t before, const uint32_t *wor
 }
 
 spvcond_result
+spvcond_edit_prepend_to_section(struct spvcond_module *m, int section, const uint32_t *words, uint32_t count)
+{
+    if (section < 0 || section >= SPVCOND_SECTION_COUNT)
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    return insert_at(m, m->section[section], (uint32_t)section, words, count);
+}
+
+spvcond_result
 spvcond_edit_append_to_section(struct spvcond_module *m, int section, const uint32_t *words, uint32_t count)
 {
     if (section < 0 || section >= SPVCOND_SECTION_COUNT)

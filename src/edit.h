@@ -13,6 +13,9 @@ spvcond_result spvcond_edit_replace(struct spvcond_module *m, size_t inst, const
  * Insertions at the same place come out in the order they were made. */
 spvcond_result spvcond_edit_insert(struct spvcond_module *m, size_t before, const uint32_t *words, uint32_t count);
 /* Insert at the end of a layout section. */
+/* Insert at the start of a layout section (also when the section is empty: then where it would be). */
+spvcond_result spvcond_edit_prepend_to_section(struct spvcond_module *m, int section, const uint32_t *words,
+                                               uint32_t count);
 spvcond_result spvcond_edit_append_to_section(struct spvcond_module *m, int section, const uint32_t *words,
                                               uint32_t count);
 /* A fresh id above the bound. */
