@@ -1,37 +1,77 @@
-/* Call edges from OpFunctionCall (and function-pointer constants used inside a function body). */
+/* Call edges: OpFunctionCall, and any other use of a function (or a function-pointer constant) in a body. */
 #include "callgraph.h"
 
 #include <string.h>
 
 #include "operands.h"
 
+#define OP_FUNCTION 54u
 #define OP_FUNCTION_CALL 57u
 #define OP_CONSTANT_FUNCTION_POINTER_INTEL 5600u
 
-/* Function-pointer constants (SPV_INTEL_function_pointers) used by a function make their target a
- * callee: the pointer may be called. */
-struct pointer_walk {
+/* Besides calls, any other use of a function inside a body makes it a callee: a function-pointer
+ * constant (SPV_INTEL_function_pointers) may be called, OpEnqueueKernel and the kernel queries name
+ * the function they run, and anything else that names one (invalid, but possible in hostile input:
+ * found by fuzzing, an OpLoad of a function) must keep it alive just the same. */
+struct edge_walk {
     const struct spvcond_module *m;
     struct spvcond_callgraph *g;
     uint32_t *seen_by;
-    size_t caller, *n, cap;
+    size_t caller, n, cap;
 };
 
+/* One edge per (caller, callee): seen_by remembers the last caller that listed it. */
 static spvcond_result
-note_pointer(void *user, size_t inst, uint32_t word, uint32_t id)
+add_edge(struct edge_walk *e, size_t callee)
 {
-    struct pointer_walk *p = user;
+    if (e->seen_by[callee] == e->caller + 1)
+        return SPVCOND_OK;
+    spvcond_result r = spvcond_grow(e->m->ctx, (void **)&e->g->callees, &e->cap, e->n + 1, sizeof(uint32_t));
+    if (r != SPVCOND_OK)
+        return r;
+    e->seen_by[callee] = (uint32_t)e->caller + 1;
+    e->g->callees[e->n++] = (uint32_t)callee;
+    return SPVCOND_OK;
+}
+
+static spvcond_result
+note_function_use(void *user, size_t inst, uint32_t word, uint32_t id)
+{
+    struct edge_walk *e = user;
     (void)inst;
     (void)word;
-    size_t d = spvcond_def(p->m, id);
-    if (d == SIZE_MAX || spvcond_inst_opcode(p->m, d) != OP_CONSTANT_FUNCTION_POINTER_INTEL)
+    size_t d = spvcond_def(e->m, id);
+    uint32_t op = d == SIZE_MAX ? 0 : spvcond_inst_opcode(e->m, d);
+    if (op == OP_CONSTANT_FUNCTION_POINTER_INTEL)
+        id = spvcond_inst_words(e->m, d)[3];
+    else if (op != OP_FUNCTION)
         return SPVCOND_OK;
-    size_t callee = spvcond_callgraph_function(p->g, p->m, spvcond_inst_words(p->m, d)[3]);
-    if (callee != SIZE_MAX && p->seen_by[callee] != p->caller + 1 && *p->n < p->cap) {
-        p->seen_by[callee] = (uint32_t)p->caller + 1;
-        p->g->callees[(*p->n)++] = (uint32_t)callee;
+    size_t callee = spvcond_callgraph_function(e->g, e->m, id);
+    return callee == SIZE_MAX ? SPVCOND_OK : add_edge(e, callee);
+}
+
+static spvcond_result
+function_edges(struct edge_walk *e, const struct spvcond_function *fn)
+{
+    const struct spvcond_module *m = e->m;
+    spvcond_result r = SPVCOND_OK;
+    for (size_t i = fn->first_block; i < fn->end && r == SPVCOND_OK; i++) {
+        if (spvcond_inst_opcode(m, i) != OP_FUNCTION_CALL) {
+            r = spvcond_walk_ids(m, i, note_function_use, e);
+            continue;
+        }
+        uint32_t callee_id = spvcond_inst_words(m, i)[3];
+        size_t callee = spvcond_callgraph_function(e->g, m, callee_id);
+        if (callee == SIZE_MAX)
+            return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, callee_id,
+                                     "OpFunctionCall calls %%%u, which is not an OpFunction (it is %s)", callee_id,
+                                     spvcond_grammar_opcode_name(spvcond_def_opcode(m, callee_id)));
+        r = add_edge(e, callee);
+        /* Arguments may name functions too. */
+        for (uint32_t k = 4; k < spvcond_inst_word_count(m, i) && r == SPVCOND_OK; k++)
+            r = note_function_use(e, i, k, spvcond_inst_words(m, i)[k]);
     }
-    return SPVCOND_OK;
+    return r;
 }
 
 spvcond_result
@@ -40,54 +80,23 @@ spvcond_callgraph_build(const struct spvcond_module *m, struct spvcond_callgraph
     memset(g, 0, sizeof(*g));
     g->function_of_id = spvcond_alloc_array(m->ctx, m->bound, sizeof(uint32_t));
     g->callee_start = spvcond_alloc_array(m->ctx, m->function_count + 1, sizeof(uint32_t));
-    /* Room for every call, plus one pointer edge per id operand (bounded by the words) if pointers are used. */
-    size_t pointers = 0;
-    for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++)
-        pointers += spvcond_inst_opcode(m, i) == OP_CONSTANT_FUNCTION_POINTER_INTEL;
-    size_t cap = m->call_count + (pointers ? m->word_count : 0) + 1;
-    g->callees = spvcond_alloc_array(m->ctx, cap, sizeof(uint32_t));
-    uint32_t *seen_by = spvcond_alloc_array(m->ctx, m->function_count + 1, sizeof(uint32_t));
-    if (!g->function_of_id || !g->callee_start || !g->callees || !seen_by) {
-        spvcond_dealloc(m->ctx, seen_by);
-        spvcond_callgraph_release(m, g);
-        return spvcond_oom(m->ctx);
-    }
-    for (size_t f = 0; f < m->function_count; f++)
+    struct edge_walk e = {m, g, spvcond_alloc_array(m->ctx, m->function_count + 1, sizeof(uint32_t)), 0, 0, 0};
+    spvcond_result r = SPVCOND_OK;
+    if (!g->function_of_id || !g->callee_start || !e.seen_by)
+        r = spvcond_oom(m->ctx);
+    for (size_t f = 0; f < m->function_count && r == SPVCOND_OK; f++)
         g->function_of_id[m->functions[f].id] = (uint32_t)f + 1;
-    size_t n = 0;
-    for (size_t f = 0; f < m->function_count; f++) {
-        g->callee_start[f] = (uint32_t)n;
-        const struct spvcond_function *fn = &m->functions[f];
-        for (size_t i = fn->first_block; i < fn->end; i++) {
-            if (pointers) {
-                struct pointer_walk p = {m, g, seen_by, f, &n, cap};
-                spvcond_result r = spvcond_walk_ids(m, i, note_pointer, &p);
-                if (r != SPVCOND_OK) {
-                    spvcond_dealloc(m->ctx, seen_by);
-                    spvcond_callgraph_release(m, g);
-                    return r;
-                }
-            }
-            if (spvcond_inst_opcode(m, i) != OP_FUNCTION_CALL)
-                continue;
-            uint32_t callee_id = spvcond_inst_words(m, i)[3];
-            size_t callee = spvcond_callgraph_function(g, m, callee_id);
-            if (callee == SIZE_MAX) {
-                spvcond_dealloc(m->ctx, seen_by);
-                spvcond_callgraph_release(m, g);
-                return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, callee_id,
-                                         "OpFunctionCall calls %%%u, which is not an OpFunction (it is %s)",
-                                         callee_id, spvcond_grammar_opcode_name(spvcond_def_opcode(m, callee_id)));
-            }
-            /* One edge per (caller, callee): seen_by remembers the last caller that listed it. */
-            if (seen_by[callee] != f + 1 && n < cap) {
-                seen_by[callee] = (uint32_t)f + 1;
-                g->callees[n++] = (uint32_t)callee;
-            }
-        }
+    for (size_t f = 0; f < m->function_count && r == SPVCOND_OK; f++) {
+        g->callee_start[f] = (uint32_t)e.n;
+        e.caller = f;
+        r = function_edges(&e, &m->functions[f]);
     }
-    g->callee_start[m->function_count] = (uint32_t)n;
-    spvcond_dealloc(m->ctx, seen_by);
+    spvcond_dealloc(m->ctx, e.seen_by);
+    if (r != SPVCOND_OK) {
+        spvcond_callgraph_release(m, g);
+        return r;
+    }
+    g->callee_start[m->function_count] = (uint32_t)e.n;
     return SPVCOND_OK;
 }
 
