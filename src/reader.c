@@ -374,7 +374,13 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
         }
         if ((r = note_operands(&s, i, gi)) != SPVCOND_OK)
             break;
-        if (section == SPVCOND_SECTION_FUNCTION)
+        /* Outside functions only debug information may be an extended instruction (found by fuzzing:
+         * an OpenCL.std instruction among the types used a conditional id unconditionally). */
+        if (r == SPVCOND_OK && opcode == 12 && !f.inside && m->opaque_count == 0 && !spvcond_is_debug_info(m, i))
+            r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_LAYOUT, i, 0,
+                                  "OpExtInst outside a function must be debug information (a non-semantic or "
+                                  "debug-info set)");
+        if (r == SPVCOND_OK && section == SPVCOND_SECTION_FUNCTION)
             r = track_function(m, &f, i, opcode);
         if (opcode == 56)
             s.function = 0;
