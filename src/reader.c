@@ -380,6 +380,12 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
             r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_LAYOUT, i, 0,
                                   "OpExtInst outside a function must be debug information (a non-semantic or "
                                   "debug-info set)");
+        /* Functions follow every constant: a function-pointer constant naming an id defined already
+         * names something else (a later function is checked with the forward uses). */
+        if (r == SPVCOND_OK && opcode == 5600 && (s.words[0] >> 16) >= 4 && m->def[s.words[3]] &&
+            spvcond_def_opcode(m, s.words[3]) != 54)
+            r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, s.words[3], "%%%u is not an OpFunction (it is %s)",
+                                  s.words[3], spvcond_grammar_opcode_name(spvcond_def_opcode(m, s.words[3])));
         if (r == SPVCOND_OK && section == SPVCOND_SECTION_FUNCTION)
             r = track_function(m, &f, i, opcode);
         if (opcode == 56)
@@ -407,10 +413,19 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
             const struct spvcond_function *uf =
                 cursor < m->function_count && m->functions[cursor].begin <= user ? &m->functions[cursor] : NULL;
             uint32_t d = m->def[id] - 1;
-            if (uf && (d < uf->begin || d > uf->end) && spvcond_function_of_inst(m, d))
+            /* Types, constants and variables see no function-local id either (found by fuzzing: a
+             * function-pointer constant naming a parameter escaped annotate's conditions). */
+            bool global_user = user >= m->section[SPVCOND_SECTION_GLOBAL] && user < m->section[SPVCOND_SECTION_FUNCTION];
+            if ((global_user || (uf && (d < uf->begin || d > uf->end))) && spvcond_function_of_inst(m, d))
                 r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, user, id,
-                                      "%%%u is local to another function and cannot be used here", id);
+                                      global_user ? "%%%u is local to a function and cannot be used outside it"
+                                                  : "%%%u is local to another function and cannot be used here",
+                                      id);
         }
+        /* A function-pointer constant names a function, nothing else. */
+        if (r == SPVCOND_OK && spvcond_inst_opcode(m, user) == 5600 && m->def[id] && spvcond_def_opcode(m, id) != 54)
+            r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, user, id, "%%%u is not an OpFunction (it is %s)", id,
+                                  spvcond_grammar_opcode_name(spvcond_def_opcode(m, id)));
     }
     spvcond_dealloc(m->ctx, s.forward);
     spvcond_dealloc(m->ctx, s.forward_pointers);
