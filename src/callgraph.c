@@ -5,7 +5,6 @@
 
 #include "operands.h"
 
-#define OP_FUNCTION 54u
 #define OP_FUNCTION_CALL 57u
 #define OP_CONSTANT_FUNCTION_POINTER_INTEL 5600u
 
@@ -40,14 +39,8 @@ note_function_use(void *user, size_t inst, uint32_t word, uint32_t id)
     struct edge_walk *e = user;
     (void)inst;
     (void)word;
-    size_t d = spvcond_def(e->m, id);
-    uint32_t op = d == SIZE_MAX ? 0 : spvcond_inst_opcode(e->m, d);
-    if (op == OP_CONSTANT_FUNCTION_POINTER_INTEL)
-        id = spvcond_inst_words(e->m, d)[3];
-    else if (op != OP_FUNCTION)
-        return SPVCOND_OK;
-    size_t callee = spvcond_callgraph_function(e->g, e->m, id);
-    return callee == SIZE_MAX ? SPVCOND_OK : add_edge(e, callee);
+    uint32_t callee = e->g->function_of_id[id] & ~SPVCOND_CALLGRAPH_POINTER; /* ids are in range once read */
+    return callee ? add_edge(e, callee - 1) : SPVCOND_OK;
 }
 
 static spvcond_result
@@ -86,6 +79,13 @@ spvcond_callgraph_build(const struct spvcond_module *m, struct spvcond_callgraph
         r = spvcond_oom(m->ctx);
     for (size_t f = 0; f < m->function_count && r == SPVCOND_OK; f++)
         g->function_of_id[m->functions[f].id] = (uint32_t)f + 1;
+    /* A function-pointer constant stands for its function (the reader made sure it names one). */
+    for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION] && r == SPVCOND_OK; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        if ((w[0] & 0xffffu) == OP_CONSTANT_FUNCTION_POINTER_INTEL && (w[0] >> 16) >= 4 &&
+            spvcond_callgraph_function(g, m, w[3]) != SIZE_MAX)
+            g->function_of_id[w[2]] = SPVCOND_CALLGRAPH_POINTER | g->function_of_id[w[3]];
+    }
     for (size_t f = 0; f < m->function_count && r == SPVCOND_OK; f++) {
         g->callee_start[f] = (uint32_t)e.n;
         e.caller = f;

@@ -58,12 +58,6 @@ spvcond_edit_delete(struct spvcond_module *m, size_t inst)
     return SPVCOND_OK;
 }
 
-bool
-spvcond_edit_is_deleted(const struct spvcond_module *m, size_t inst)
-{
-    return m->edits.deleted && m->edits.deleted[inst];
-}
-
 spvcond_result
 spvcond_edit_replace(struct spvcond_module *m, size_t inst, const uint32_t *words, uint32_t count)
 {

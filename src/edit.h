@@ -6,7 +6,11 @@
 #include "module.h"
 
 spvcond_result spvcond_edit_delete(struct spvcond_module *m, size_t inst);
-bool spvcond_edit_is_deleted(const struct spvcond_module *m, size_t inst);
+static inline bool
+spvcond_edit_is_deleted(const struct spvcond_module *m, size_t inst)
+{
+    return m->edits.deleted && m->edits.deleted[inst];
+}
 /* Replace instruction `inst` by `count` words (one or more whole instructions). */
 spvcond_result spvcond_edit_replace(struct spvcond_module *m, size_t inst, const uint32_t *words, uint32_t count);
 /* Insert whole instructions before instruction `before` (m->inst_count: at the end of the module).

@@ -16,6 +16,15 @@ spvcond_grammar_enumerant(unsigned kind, uint32_t value)
     if (kind >= SPVCOND_GRAMMAR_KIND_COUNT)
         return NULL;
     const struct spvcond_grammar_kind *k = &spvcond_grammar_kinds[kind];
+    if (k->slot_row) {
+        const uint16_t *slots = spvcond_grammar_enumerant_slots[k->slot_row];
+        unsigned slot = k->operand_class == SPVCOND_OC_VALUE_ENUM ? (value < SPVCOND_GRAMMAR_ENUMERANT_SLOTS ? value : ~0u)
+                        : value == 0                    ? SPVCOND_GRAMMAR_ENUMERANT_SLOTS - 1
+                        : (value & (value - 1)) == 0    ? (unsigned)__builtin_ctz(value)
+                                                        : ~0u;
+        if (slot != ~0u)
+            return slots[slot] ? &spvcond_grammar_enumerants[slots[slot] - 1] : NULL;
+    }
     size_t lo = k->first_enumerant, hi = lo + k->enumerant_count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;

@@ -36,7 +36,13 @@ struct spvcond_grammar_kind {
     const char *name;
     uint8_t operand_class;
     uint16_t first_enumerant, enumerant_count; /* sorted by value */
+    uint16_t slot_row; /* row of spvcond_grammar_enumerant_slots; 0: none */
 };
+
+/* Common enumerants found without a search: a value enum's values 0..63; a bit enum's single bits at
+ * their bit number and its zero at the last slot. An entry is the enumerant's index + 1, 0 if none. */
+#define SPVCOND_GRAMMAR_ENUMERANT_SLOTS 64
+extern const uint16_t spvcond_grammar_enumerant_slots[][SPVCOND_GRAMMAR_ENUMERANT_SLOTS];
 
 struct spvcond_grammar_enumerant {
     uint32_t value;
@@ -147,28 +153,6 @@ spvcond_grammar_fits_fast(const struct spvcond_grammar_instruction *gi, const ui
         return (n - 1u - gi->fixed) % 2 == 0;
     default:
         return true;
-    }
-}
-
-/* Is word k (1-based) of fast-layout operands w an id use? */
-static inline bool
-spvcond_grammar_fast_is_id(const struct spvcond_grammar_instruction *gi, const uint32_t *w, uint32_t k)
-{
-    if (k <= gi->fixed)
-        return (gi->id_mask >> (k - 1)) & 1;
-    uint32_t t = k - 1 - gi->fixed;
-    switch (gi->tail) {
-    case SPVCOND_TAIL_IDS: case SPVCOND_TAIL_OPTIONAL_ID: return true;
-    case SPVCOND_TAIL_LITERAL_ID_PAIRS: return t % 2 == 1;
-    case SPVCOND_TAIL_ID_LITERAL_PAIRS: return t % 2 == 0;
-    case SPVCOND_TAIL_ENUM: {
-        if (t == 0)
-            return false;
-        const struct spvcond_grammar_enumerant *e =
-            spvcond_grammar_enumerant((unsigned)gi->mask_allowed, w[1u + gi->fixed]);
-        return e && t - 1 < 8 && ((e->id_params >> (t - 1)) & 1);
-    }
-    default: return false;
     }
 }
 

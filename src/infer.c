@@ -47,16 +47,16 @@ struct own_walk {
     uint8_t seen;
 };
 
-static uint32_t
-type_of(const struct spvcond_module *m, uint32_t id)
+/* Values take their type's facts, so that a use costs one lookup whatever defines it. */
+static void
+value_facts(const struct spvcond_module *m, uint8_t *facts)
 {
-    size_t d = spvcond_def(m, id);
-    if (d == SIZE_MAX)
-        return 0;
-    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(spvcond_inst_opcode(m, d));
-    if (!gi || !gi->has_result)
-        return 0;
-    return gi->has_type ? spvcond_inst_words(m, d)[1] : id;
+    for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->inst_count; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(w[0] & 0xffffu);
+        if (gi && gi->has_type && gi->has_result && (w[0] >> 16) >= 3)
+            facts[w[2]] = facts[w[1]];
+    }
 }
 
 static spvcond_result
@@ -65,7 +65,7 @@ note_id(void *user, size_t inst, uint32_t word, uint32_t id)
     struct own_walk *o = user;
     (void)inst;
     (void)word;
-    o->seen |= o->facts[type_of(o->m, id)];
+    o->seen |= o->facts[id];
     return SPVCOND_OK;
 }
 
@@ -221,6 +221,7 @@ spvcond_infer(const struct spvcond_module *m, const struct spvcond_callgraph *g,
         r = spvcond_oom(m->ctx);
     if (r == SPVCOND_OK && infer) {
         type_facts(m, facts);
+        value_facts(m, facts);
         r = own_aspects(m, facts, inf->own);
     }
     if (r == SPVCOND_OK)

@@ -72,6 +72,38 @@ spvcond_fast_shape(const struct spvcond_module *m, const uint32_t *w,
 /* Calls fn(user, word, class) for each id word of a fast instruction, classes as the walker's. */
 typedef spvcond_result (*spvcond_fast_fn)(void *user, uint32_t word, uint8_t operand_class);
 
+/* The id uses among fast-layout operands o[1..n-1] (see spvcond_grammar_fits_fast), reported as words
+ * `base + k`, leaving out the words whose bit k - 1 is in `skip`: the fixed part from its id mask, the
+ * tail by its kind, without testing word by word. */
+static inline spvcond_result
+spvcond_fast_ids(const struct spvcond_grammar_instruction *gi, const uint32_t *o, uint32_t n, uint32_t base,
+                 uint32_t skip, spvcond_fast_fn fn, void *user)
+{
+    spvcond_result r = SPVCOND_OK;
+    for (uint32_t mask = gi->id_mask & ~skip; mask && r == SPVCOND_OK; mask &= mask - 1)
+        r = fn(user, base + 1u + (uint32_t)__builtin_ctz(mask), SPVCOND_OC_ID);
+    uint32_t tail = 1u + gi->fixed, k = n, step = 1;
+    switch (gi->tail) {
+    case SPVCOND_TAIL_IDS: case SPVCOND_TAIL_OPTIONAL_ID: k = tail; break;
+    case SPVCOND_TAIL_ID_LITERAL_PAIRS: k = tail, step = 2; break;
+    case SPVCOND_TAIL_LITERAL_ID_PAIRS: k = tail + 1, step = 2; break;
+    case SPVCOND_TAIL_ENUM: {
+        const struct spvcond_grammar_enumerant *e =
+            n > tail ? spvcond_grammar_enumerant((unsigned)gi->mask_allowed, o[tail]) : NULL;
+        for (uint32_t ids = e ? e->id_params : 0; ids && r == SPVCOND_OK; ids &= ids - 1) {
+            uint32_t w = tail + 1u + (uint32_t)__builtin_ctz(ids);
+            if (w < n)
+                r = fn(user, base + w, SPVCOND_OC_ID);
+        }
+        return r;
+    }
+    default: break;
+    }
+    for (; k < n && r == SPVCOND_OK; k += step)
+        r = fn(user, base + k, SPVCOND_OC_ID);
+    return r;
+}
+
 static inline spvcond_result
 spvcond_fast_for_each(struct spvcond_fast f, const uint32_t *w, spvcond_fast_fn fn, void *user)
 {
@@ -79,22 +111,24 @@ spvcond_fast_for_each(struct spvcond_fast f, const uint32_t *w, spvcond_fast_fn 
     spvcond_result r = SPVCOND_OK;
     if (f.kind == SPVCOND_FAST_CORE) {
         const struct spvcond_grammar_instruction *gi = f.gi;
-        for (uint32_t k = 1; k < wc && r == SPVCOND_OK; k++) {
-            if (k == gi->result_word)
-                r = fn(user, k, SPVCOND_OC_RESULT_ID);
-            else if (k == 1 && gi->has_type)
-                r = fn(user, k, SPVCOND_OC_RESULT_TYPE);
-            else if (spvcond_grammar_fast_is_id(gi, w, k))
-                r = fn(user, k, SPVCOND_OC_ID);
+        uint32_t skip = 0;
+        if (gi->has_type && wc > 1) {
+            skip |= 1u;
+            r = fn(user, 1, SPVCOND_OC_RESULT_TYPE);
         }
-        return r;
+        if (gi->result_word && gi->result_word < wc && r == SPVCOND_OK) {
+            skip |= 1u << (gi->result_word - 1);
+            r = fn(user, gi->result_word, SPVCOND_OC_RESULT_ID);
+        }
+        return r == SPVCOND_OK ? spvcond_fast_ids(gi, w, wc, 0, skip, fn, user) : r;
     }
     if ((r = fn(user, 1, SPVCOND_OC_RESULT_TYPE)) != SPVCOND_OK || (r = fn(user, 2, SPVCOND_OC_RESULT_ID)) != SPVCOND_OK ||
         (r = fn(user, 3, SPVCOND_OC_ID)) != SPVCOND_OK)
         return r;
+    if (f.kind == SPVCOND_FAST_EXT)
+        return spvcond_fast_ids(f.gi, w + 4, wc - 4, 4, 0, fn, user);
     for (uint32_t k = 5; k < wc && r == SPVCOND_OK; k++)
-        if (f.kind == SPVCOND_FAST_EXT_IDS || spvcond_grammar_fast_is_id(f.gi, w + 4, k - 4))
-            r = fn(user, k, SPVCOND_OC_ID);
+        r = fn(user, k, SPVCOND_OC_ID);
     return r;
 }
 

@@ -577,31 +577,58 @@ drop_unused_trees(struct spec *s)
 }
 
 /* Capabilities that some instruction of the input needed but no surviving one does: their only users
- * were stripped, so they go (a module stripped of its fp64 code stops declaring Float64). */
+ * were stripped, so they go (a module stripped of its fp64 code stops declaring Float64). Survivors are
+ * scanned until every declared capability has a user, then removed instructions only for the capabilities
+ * left without one: most specializations stop early in both scans. */
+enum { CAP_UNSEEN, CAP_USED, CAP_ORPHANED, CAP_IGNORED };
+
 struct cap_users {
     struct spec *s;
-    uint8_t *before, *after; /* per capability instruction */
+    uint8_t *state; /* per capability instruction */
+    size_t open;    /* declarations the current scan still looks for */
+    uint8_t from, to; /* the current scan moves declarations from this state to that */
 };
 
 static spvcond_result
 note_cap_user(void *user, size_t inst, const uint32_t *caps, size_t count)
 {
+    (void)inst;
     struct cap_users *u = user;
     struct spvcond_module *m = u->s->m;
-    bool survives = !spvcond_edit_is_deleted(m, inst);
     for (size_t i = 0; i < m->section[SPVCOND_SECTION_CAPABILITY + 1]; i++) {
+        if (u->state[i] != u->from)
+            continue;
         const uint32_t *w = spvcond_inst_words(m, i);
         uint32_t op = w[0] & 0xffffu;
         uint32_t cap = op == OP_CAPABILITY ? w[1] : op == SPVCOND_OP_CONDITIONAL_CAPABILITY ? w[2] : UINT32_MAX;
         for (size_t c = 0; c < count; c++) {
-            if (caps[c] != cap)
-                continue;
-            u->before[i] = 1;
-            if (survives)
-                u->after[i] = 1;
+            if (caps[c] == cap) {
+                u->state[i] = u->to;
+                u->open--;
+                break;
+            }
         }
     }
     return SPVCOND_OK;
+}
+
+/* Scan the surviving or the removed instructions until no declaration is left in state `from`. */
+static spvcond_result
+scan_cap_users(struct cap_users *u, bool removed, uint8_t from, uint8_t to)
+{
+    struct spvcond_module *m = u->s->m;
+    size_t ncap = m->section[SPVCOND_SECTION_CAPABILITY + 1];
+    u->from = from;
+    u->to = to;
+    u->open = 0;
+    for (size_t i = 0; i < ncap; i++)
+        u->open += u->state[i] == from;
+    spvcond_result r = SPVCOND_OK;
+    /* Capability declarations themselves are not users. */
+    for (size_t i = ncap; i < m->inst_count && r == SPVCOND_OK && u->open; i++)
+        if (spvcond_edit_is_deleted(m, i) == removed)
+            r = spvcond_instruction_capabilities(m, i, note_cap_user, u);
+    return r;
 }
 
 static spvcond_result
@@ -609,24 +636,25 @@ trim_capabilities(struct spec *s)
 {
     struct spvcond_module *m = s->m;
     size_t ncap = m->section[SPVCOND_SECTION_CAPABILITY + 1];
-    struct cap_users u = {s, spvcond_alloc_array(m->ctx, ncap + 1, 1), spvcond_alloc_array(m->ctx, ncap + 1, 1)};
-    spvcond_result r = u.before && u.after ? SPVCOND_OK : spvcond_oom(m->ctx);
-    /* Capability declarations themselves are not users. */
-    for (size_t i = ncap; i < m->inst_count && r == SPVCOND_OK; i++)
-        r = spvcond_instruction_capabilities(m, i, note_cap_user, &u);
-    for (size_t i = 0; i < ncap && r == SPVCOND_OK; i++) {
+    struct cap_users u = {s, spvcond_alloc_array(m->ctx, ncap + 1, 1), 0, 0, 0};
+    if (!u.state)
+        return spvcond_oom(m->ctx);
+    for (size_t i = 0; i < ncap; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
         /* A module without entry points must declare Linkage even when nothing names it. */
-        bool linkage = (w[0] & 0xffffu) == OP_CAPABILITY && w[1] == 5;
-        if (linkage && s->stats.entry_points_kept == 0)
-            continue;
-        if (u.before[i] && !u.after[i] && !spvcond_edit_is_deleted(m, i)) {
+        bool linkage = (w[0] & 0xffffu) == OP_CAPABILITY && w[1] == 5 && s->stats.entry_points_kept == 0;
+        u.state[i] = spvcond_edit_is_deleted(m, i) || linkage ? CAP_IGNORED : CAP_UNSEEN;
+    }
+    spvcond_result r = scan_cap_users(&u, false, CAP_UNSEEN, CAP_USED);
+    if (r == SPVCOND_OK)
+        r = scan_cap_users(&u, true, CAP_UNSEEN, CAP_ORPHANED);
+    for (size_t i = 0; i < ncap && r == SPVCOND_OK; i++) {
+        if (u.state[i] == CAP_ORPHANED) {
             r = delete_inst(s, i);
             s->stats.capabilities_removed++;
         }
     }
-    spvcond_dealloc(m->ctx, u.before);
-    spvcond_dealloc(m->ctx, u.after);
+    spvcond_dealloc(m->ctx, u.state);
     return r;
 }
 
