@@ -1,5 +1,6 @@
 #!/bin/sh
-# Build with AddressSanitizer and UndefinedBehaviorSanitizer and run every test suite.
+# Build with AddressSanitizer and UndefinedBehaviorSanitizer and run every test suite; without
+# arguments, then valgrind memcheck over the CLI on the real modules (tools/run-memcheck.sh).
 set -eu
 cd "$(dirname "$0")/.."
 sh tools/setup-debian.sh
@@ -8,3 +9,4 @@ ninja -C build-test
 meson test -C build-test --print-errorlogs "$@"
 # Criterion's per-suite closing lines, for the log.
 grep -h "Synthesis" build-test/meson-logs/testlog.txt || true
+[ $# -gt 0 ] || sh tools/run-memcheck.sh

@@ -1,0 +1,69 @@
+#!/bin/sh
+# valgrind memcheck over the CLI: every real module (../shared/corpus, libclc-15) through annotate,
+# info, validate, check, reqs and specialize for two devices, and every hostile regression input
+# (tests/data/fuzz) through annotate, validate, specialize and info. Any memcheck error or leak fails
+# the run; the CLI's own exit status (refusing hostile input is expected) does not.
+# valgrind cannot run ASan binaries, so this uses a build without sanitizers: build-memcheck.
+# Usage: sh tools/run-memcheck.sh [JOBS]   (default: the number of cores)
+set -eu
+cd "$(dirname "$0")/.."
+sh tools/setup-debian.sh
+[ -d build-memcheck ] || meson setup build-memcheck --buildtype=debugoptimized -Dtests=disabled \
+    -Dopencl=disabled -Dfuzz=disabled >/dev/null
+ninja -C build-memcheck >/dev/null
+jobs=${1:-$(nproc)}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures="$work/failures"
+: > "$failures"
+
+# V runs spvcond under memcheck and records the command when memcheck reports (exit 97).
+{
+    echo 'V() {'
+    echo "    valgrind --quiet --error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible \\"
+    echo "        --log-file='$work/vg.%p' '$PWD/build-memcheck/tools/spvcond' \"\$@\" >/dev/null 2>&1"
+    echo "    [ \$? -ne 97 ] || echo \"spvcond \$*\" >> '$failures'"
+    echo '}'
+} > "$work/v.sh"
+
+# One script per input; what reads annotate's output follows it in the same script.
+mkdir "$work/jobs"
+n=0
+for m in "$PWD"/../shared/corpus/modules/*.spv /usr/lib/clc/*.spv; do
+    [ -f "$m" ] || continue
+    n=$((n + 1))
+    a="$work/$n.ann.spv"
+    {
+        echo ". '$work/v.sh'"
+        echo "V annotate '$m' -o '$a'"
+        echo "V info '$m'"
+        echo "V validate '$a'"
+        echo "V check --device intel_gpu_acm_g10 '$a'"
+        echo "V reqs --json '$a'"
+        echo "V specialize --device intel_gpu_acm_g10 '$a' -o '$a.acm'"
+        echo "V specialize --device intel_gpu_pvc '$a' -o '$a.pvc'"
+    } > "$work/jobs/$n.sh"
+done
+for f in tests/data/fuzz/fuzz_annotate/* tests/data/fuzz/fuzz_validate/* tests/data/fuzz/fuzz_specialize/*; do
+    n=$((n + 1))
+    {
+        echo ". '$work/v.sh'"
+        echo "V annotate '$PWD/$f' -o '$work/$n.out'"
+        echo "V validate '$PWD/$f'"
+        echo "V specialize --device intel_gpu_acm_g10 '$PWD/$f' -o '$work/$n.spec'"
+        echo "V info '$PWD/$f'"
+    } > "$work/jobs/$n.sh"
+done
+
+started=$(date +%s)
+ls "$work"/jobs/*.sh | xargs -P "$jobs" -n 1 sh
+runs=$(ls "$work" | grep -c '^vg\.' || true)
+if [ -s "$failures" ]; then
+    cat "$failures"
+    for f in "$work"/vg.*; do
+        if [ -s "$f" ]; then echo "== $f"; head -40 "$f"; fi
+    done
+    echo "memcheck: $(wc -l < "$failures") failing run(s) of $runs"
+    exit 1
+fi
+echo "memcheck: $runs runs of spvcond over $n inputs, no error and no leak ($(($(date +%s) - started)) s)"
