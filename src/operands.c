@@ -299,10 +299,9 @@ spvcond_walk_ids(const struct spvcond_module *m, size_t i, spvcond_id_fn fn, voi
 {
     const uint32_t *words = spvcond_inst_words(m, i);
     uint32_t op = words[0] & 0xffffu, wc = words[0] >> 16;
-    /* Read instructions are well formed: shapes the fast layouts leave out but whose only id use is one
-     * known word go without the general walker (64-bit constants; linkage and user-semantic strings). */
-    if (wc >= 3 && (op == 43 /* OpConstant */ || op == 50 /* OpSpecConstant */ ||
-                    (op == 71 /* OpDecorate */ && (words[2] == 41 || words[2] == 5635))))
+    /* Read instructions are well formed: decorations with a string parameter, which the fast layouts
+     * leave out, name one id, their target (linkage attributes: one per function in libclc). */
+    if (op == 71 /* OpDecorate */ && wc >= 3 && (words[2] == 41 /* LinkageAttributes */ || words[2] == 5635 /* UserSemantic */))
         return fn(user, i, 1, words[1]);
     struct id_walk w = {i, fn, user, words};
     struct spvcond_fast f = spvcond_fast_shape(m, words, spvcond_grammar_instruction(words[0] & 0xffffu));

@@ -205,6 +205,9 @@ def fast_shape(t, operands, scope):
         if q == "*" and last and kind in TAILS:
             tail = TAILS[kind]
             break
+        if q is None and last and kind == "LiteralContextDependentNumber":
+            # OpConstant's number fills the rest of the instruction, as the general walker reads it.
+            return (1, fixed, mask, result, TAILS["LiteralInteger"], 0, 0)
         if q is None and last and kind == "LiteralString":
             return (1, fixed, mask, result, STRING_TAIL, 0, 0)
         if q is None and last and t.kinds[t.kind_ref(kind, scope)][1] == "SPVCOND_OC_VALUE_ENUM":
