@@ -143,16 +143,20 @@ note_capability(void *user, size_t inst, const uint32_t *caps, size_t count)
 {
     struct cap_user *u = user;
     struct annotate *a = u->a;
-    struct spvcond_module *m = a->m;
     const uint64_t *cond = inst_cond(a, inst, u->always);
     for (size_t c = 0; c < count; c++) {
-        for (size_t i = 0; i < m->section[SPVCOND_SECTION_CAPABILITY + 1]; i++) {
-            const uint32_t *w = spvcond_inst_words(m, i);
-            if ((w[0] & 0xffffu) == 17 && w[1] == caps[c]) {
-                a->cap_used[i] = 1;
-                bitset_or(a->cap_cond + i * a->set_words, cond, a->set_words);
-            }
+        size_t d = spvcond_declared_caps_find(&a->caps, caps[c]);
+        if (d == SIZE_MAX)
+            continue;
+        if (!a->cap_slot[d]) { /* first user: a row of its own (only capabilities with users get one) */
+            spvcond_result r = spvcond_grow(a->m->ctx, (void **)&a->cap_cond, &a->cap_cond_cap,
+                                            (a->cap_rows + 1) * a->set_words, sizeof(uint64_t));
+            if (r != SPVCOND_OK)
+                return r;
+            memset(a->cap_cond + a->cap_rows * a->set_words, 0, a->set_words * sizeof(uint64_t));
+            a->cap_slot[d] = (uint32_t)++a->cap_rows;
         }
+        bitset_or(a->cap_cond + (a->cap_slot[d] - 1) * a->set_words, cond, a->set_words);
     }
     return SPVCOND_OK;
 }
@@ -162,23 +166,24 @@ conditional_capabilities(struct annotate *a, bool *any)
 {
     struct spvcond_module *m = a->m;
     size_t ncap = m->section[SPVCOND_SECTION_CAPABILITY + 1];
-    a->cap_cond = spvcond_alloc_array(m->ctx, (ncap + 1) * a->set_words, sizeof(uint64_t));
-    a->cap_used = spvcond_alloc_array(m->ctx, ncap + 1, 1);
-    if (!a->cap_cond || !a->cap_used)
+    spvcond_result r = spvcond_declared_caps_build(m, false, &a->caps);
+    if (r != SPVCOND_OK)
+        return r;
+    if (!(a->cap_slot = spvcond_alloc_array(m->ctx, a->caps.count + 1, sizeof(uint32_t))))
         return spvcond_oom(m->ctx);
     uint64_t *always = a->scratch + 2 * a->set_words;
     struct cap_user u = {a, always};
-    spvcond_result r = SPVCOND_OK;
     for (size_t i = 0; i < m->inst_count && r == SPVCOND_OK; i++)
         r = spvcond_instruction_capabilities(m, i, note_capability, &u);
     for (size_t i = 0; i < ncap && r == SPVCOND_OK; i++) {
-        const uint32_t *w = spvcond_inst_words(m, i);
-        if ((w[0] & 0xffffu) != 17 || !a->cap_used[i])
+        uint32_t cap = spvcond_declared_cap_of(m, i, false);
+        uint32_t slot = cap == UINT32_MAX ? 0 : a->cap_slot[spvcond_declared_caps_find(&a->caps, cap)];
+        if (!slot)
             continue; /* a capability we see no user of stays as it is */
         uint32_t cond;
-        if ((r = spvcond_annotate_condition(a, a->cap_cond + i * a->set_words, &cond)) != SPVCOND_OK || !cond)
+        if ((r = spvcond_annotate_condition(a, a->cap_cond + (slot - 1) * a->set_words, &cond)) != SPVCOND_OK || !cond)
             continue;
-        uint32_t cc[3] = {(3u << 16) | SPVCOND_OP_CONDITIONAL_CAPABILITY, cond, w[1]};
+        uint32_t cc[3] = {(3u << 16) | SPVCOND_OP_CONDITIONAL_CAPABILITY, cond, cap};
         r = spvcond_edit_replace(m, i, cc, 3);
         a->stats.conditional_capabilities++;
         *any = true;
@@ -356,7 +361,8 @@ release(struct annotate *a)
     spvcond_dealloc(ctx, a->global_cond);
     spvcond_dealloc(ctx, a->var_set);
     spvcond_dealloc(ctx, a->cap_cond);
-    spvcond_dealloc(ctx, a->cap_used);
+    spvcond_dealloc(ctx, a->cap_slot);
+    spvcond_declared_caps_release(a->m, &a->caps);
     spvcond_dealloc(ctx, a->scratch);
     spvcond_dealloc(ctx, a->defer);
 }

@@ -67,8 +67,10 @@ struct annotate {
     uint64_t *global_cond;        /* per module-level item (EXTINST_IMPORT..GLOBAL): set_words words */
     uint32_t *var_set;            /* per module-level item: requirement set + 1 of exported variables */
     size_t global_begin, global_end;
-    uint64_t *cap_cond;           /* per capability instruction: set_words words */
-    uint8_t *cap_used;
+    struct spvcond_declared_caps caps; /* the distinct capabilities declared */
+    uint32_t *cap_slot;           /* per distinct capability: 1 + its row of cap_cond once a user is seen */
+    uint64_t *cap_cond;           /* per capability with a user: set_words words */
+    size_t cap_rows, cap_cond_cap;
     uint64_t *scratch;
     uint32_t bool_type;
     uint32_t next_spec_id;

@@ -2,6 +2,8 @@
 
 #include "operands.h"
 
+#include <stdlib.h>
+
 #define CAP_FLOAT16 9u
 #define CAP_FLOAT64 10u
 #define CAP_INT64 11u
@@ -151,4 +153,65 @@ spvcond_instruction_capabilities(const struct spvcond_module *m, size_t i, spvco
             return one(&k, CAP_INT64_ATOMICS);
     }
     return SPVCOND_OK;
+}
+
+uint32_t
+spvcond_declared_cap_of(const struct spvcond_module *m, size_t i, bool conditional)
+{
+    const uint32_t *w = spvcond_inst_words(m, i);
+    uint32_t op = w[0] & 0xffffu;
+    if (op == 17 /* OpCapability */)
+        return w[1];
+    return conditional && op == SPVCOND_OP_CONDITIONAL_CAPABILITY ? w[2] : UINT32_MAX;
+}
+
+static int
+compare_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+spvcond_result
+spvcond_declared_caps_build(const struct spvcond_module *m, bool conditional, struct spvcond_declared_caps *out)
+{
+    size_t ncap = m->section[SPVCOND_SECTION_CAPABILITY + 1], n = 0;
+    out->count = 0;
+    out->values = spvcond_alloc_array(m->ctx, ncap + 1, sizeof(uint32_t));
+    if (!out->values)
+        return spvcond_oom(m->ctx);
+    for (size_t i = 0; i < ncap; i++) {
+        uint32_t cap = spvcond_declared_cap_of(m, i, conditional);
+        if (cap != UINT32_MAX)
+            out->values[n++] = cap;
+    }
+    qsort(out->values, n, sizeof(uint32_t), compare_u32);
+    for (size_t i = 0; i < n; i++)
+        if (out->count == 0 || out->values[out->count - 1] != out->values[i])
+            out->values[out->count++] = out->values[i];
+    return SPVCOND_OK;
+}
+
+size_t
+spvcond_declared_caps_find(const struct spvcond_declared_caps *d, uint32_t cap)
+{
+    size_t lo = 0, hi = d->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (d->values[mid] == cap)
+            return mid;
+        if (d->values[mid] < cap)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return SIZE_MAX;
+}
+
+void
+spvcond_declared_caps_release(const struct spvcond_module *m, struct spvcond_declared_caps *d)
+{
+    spvcond_dealloc(m->ctx, d->values);
+    d->values = NULL;
+    d->count = 0;
 }

@@ -13,4 +13,20 @@ spvcond_result spvcond_instruction_capabilities(const struct spvcond_module *m, 
 
 bool spvcond_is_atomic_opcode(uint32_t opcode);
 
+/* The distinct capabilities a module declares (OpCapability, and OpConditionalCapabilityINTEL when
+ * `conditional`), sorted: a lookup costs O(log n) however many declarations repeat one (a module may
+ * declare Kernel a million times; a scan of the declarations per user would be quadratic). */
+struct spvcond_declared_caps {
+    uint32_t *values;
+    size_t count;
+};
+
+spvcond_result spvcond_declared_caps_build(const struct spvcond_module *m, bool conditional,
+                                           struct spvcond_declared_caps *out);
+/* Index of `cap` in out->values, or SIZE_MAX. */
+size_t spvcond_declared_caps_find(const struct spvcond_declared_caps *d, uint32_t cap);
+/* The capability instruction i declares, or UINT32_MAX if it declares none of the kinds asked for. */
+uint32_t spvcond_declared_cap_of(const struct spvcond_module *m, size_t i, bool conditional);
+void spvcond_declared_caps_release(const struct spvcond_module *m, struct spvcond_declared_caps *d);
+
 #endif

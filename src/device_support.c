@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "aspects.h"
+#include "condition_leaves.h"
 #include "devices.h"
 #include "evaluate.h"
 #include "index.h"
@@ -145,6 +146,81 @@ append(char *buf, size_t size, const char *text)
     snprintf(buf + len, size - len, "%s", text);
 }
 
+/* Spec values and evaluated conditions for one device: computed once, whatever number of kernels is
+ * then asked about. */
+struct support {
+    spvcond_module *m;
+    struct spvcond_values v;
+    struct spvcond_leaf_walk walk;
+    /* Kernels often share a condition: its reason is found once (per id: 1 + offset in reasons). */
+    uint32_t *memo;
+    char *reasons;
+    size_t reasons_len, reasons_cap;
+};
+
+static spvcond_result
+support_begin(spvcond_module *m, const spvcond_device_info *d, struct support *s)
+{
+    *s = (struct support){m, {NULL, NULL}, {0}, NULL, NULL, 0, 0};
+    spvcond_spec_value *values;
+    size_t count;
+    spvcond_result r = spvcond_device_spec_values(m, d, &values, &count);
+    if (r != SPVCOND_OK)
+        return r;
+    r = spvcond_evaluate(m, values, count, NULL, &s->v);
+    spvcond_dealloc(m->ctx, values);
+    if (r == SPVCOND_OK)
+        r = spvcond_leaf_walk_init(m, &s->walk);
+    return r;
+}
+
+static void
+support_end(struct support *s)
+{
+    spvcond_dealloc(s->m->ctx, s->memo);
+    spvcond_dealloc(s->m->ctx, s->reasons);
+    spvcond_leaf_walk_release(&s->walk);
+    spvcond_values_release(s->m, &s->v);
+}
+
+/* The verdict for entry point instruction `entry`, and why not: every false requirement leaf under its
+ * condition, in definition order. */
+static spvcond_result
+support_of(struct support *s, size_t entry, bool *supported, char *reason, size_t reason_size)
+{
+    spvcond_module *m = s->m;
+    if (reason_size)
+        reason[0] = 0;
+    *supported = true;
+    if (spvcond_inst_opcode(m, entry) != SPVCOND_OP_CONDITIONAL_ENTRY_POINT)
+        return SPVCOND_OK;
+    uint32_t cond = spvcond_inst_words(m, entry)[1];
+    bool value = false;
+    spvcond_result r = spvcond_condition_value(m, &s->v, entry, cond, &value);
+    if (r != SPVCOND_OK || value)
+        return r;
+    *supported = false;
+    if ((r = spvcond_condition_leaves(&s->walk, cond)) != SPVCOND_OK)
+        return r;
+    for (size_t k = 0; k < s->walk.leaf_count; k++) {
+        const uint32_t *w = spvcond_inst_words(m, s->walk.leaves[k]);
+        struct spvcond_requirement q;
+        if ((w[0] & 0xffffu) != 48 || s->v.value[w[2]] || spvcond_requirement_of(m, w[2], &q) != 1)
+            continue;
+        char msg[160];
+        spvcond_requirement_message(&q, msg, sizeof(msg));
+        if (reason_size)
+            append(reason, reason_size, msg);
+    }
+    return SPVCOND_OK;
+}
+
+static const char *
+entry_name(const spvcond_module *m, size_t i)
+{
+    return spvcond_inst_string(m, i, spvcond_inst_opcode(m, i) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT ? 4 : 3);
+}
+
 spvcond_result
 spvcond_kernel_supported(spvcond_module *m, const spvcond_device_info *d, const char *kernel, bool *supported,
                          char *reason, size_t reason_size)
@@ -154,54 +230,55 @@ spvcond_kernel_supported(spvcond_module *m, const spvcond_device_info *d, const 
     if (reason_size)
         reason[0] = 0;
     size_t entry = SIZE_MAX;
-    for (size_t k = 0; k < m->entry_point_count && entry == SIZE_MAX; k++) {
-        size_t i = m->entry_points[k];
-        bool conditional = spvcond_inst_opcode(m, i) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT;
-        if (strcmp(spvcond_inst_string(m, i, conditional ? 4 : 3), kernel) == 0)
-            entry = i;
-    }
+    for (size_t k = 0; k < m->entry_point_count && entry == SIZE_MAX; k++)
+        if (strcmp(entry_name(m, m->entry_points[k]), kernel) == 0)
+            entry = m->entry_points[k];
     if (entry == SIZE_MAX)
         return spvcond_report(m->ctx, SPVCOND_ERROR_NOT_FOUND, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
                               "the module has no kernel named '%s'", kernel);
     *supported = true;
     if (spvcond_inst_opcode(m, entry) != SPVCOND_OP_CONDITIONAL_ENTRY_POINT)
         return SPVCOND_OK;
+    struct support s;
+    spvcond_result r = support_begin(m, d, &s);
+    if (r == SPVCOND_OK)
+        r = support_of(&s, entry, supported, reason, reason_size);
+    support_end(&s);
+    return r;
+}
 
-    spvcond_spec_value *values;
-    size_t count;
-    spvcond_result r = spvcond_device_spec_values(m, d, &values, &count);
-    if (r != SPVCOND_OK)
-        return r;
-    struct spvcond_values v;
-    r = spvcond_evaluate(m, values, count, NULL, &v);
-    spvcond_dealloc(m->ctx, values);
-    if (r != SPVCOND_OK)
-        return r;
-    uint32_t cond = spvcond_inst_words(m, entry)[1];
-    bool value = false;
-    r = spvcond_condition_value(m, &v, entry, cond, &value);
-    if (r == SPVCOND_OK && !value) {
-        *supported = false;
-        /* Why: every false requirement leaf under the condition, in definition order. */
-        uint8_t *reach = spvcond_alloc_array(m->ctx, m->bound, 1);
-        if (!reach) {
-            r = spvcond_oom(m->ctx);
-        } else {
-            reach[cond] = 1;
-            spvcond_close_condition_trees(m, reach);
-            for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
-                const uint32_t *w = spvcond_inst_words(m, i);
-                struct spvcond_requirement q;
-                if ((w[0] & 0xffffu) != 48 || !reach[w[2]] || v.value[w[2]] || spvcond_requirement_of(m, w[2], &q) != 1)
-                    continue;
-                char msg[160];
-                spvcond_requirement_message(&q, msg, sizeof(msg));
-                if (reason_size)
-                    append(reason, reason_size, msg);
-            }
-            spvcond_dealloc(m->ctx, reach);
+spvcond_result
+spvcond_kernels_supported(spvcond_module *m, const spvcond_device_info *d, spvcond_kernel_verdict_fn fn, void *user)
+{
+    if (!m || !d || !fn)
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    struct support s;
+    spvcond_result r = support_begin(m, d, &s);
+    if (r == SPVCOND_OK && !(s.memo = spvcond_alloc_array(m->ctx, m->bound + 1, sizeof(uint32_t))))
+        r = spvcond_oom(m->ctx);
+    for (size_t k = 0; k < m->entry_point_count && r == SPVCOND_OK; k++) {
+        size_t entry = m->entry_points[k];
+        uint32_t cond = spvcond_inst_words(m, entry)[1];
+        bool conditional = spvcond_inst_opcode(m, entry) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT && cond < m->bound;
+        if (conditional && s.memo[cond]) { /* the verdict ('y' or 'n'), then the reason */
+            const char *memo = s.reasons + s.memo[cond] - 1;
+            fn(user, entry_name(m, entry), memo[0] == 'y', memo + 1);
+            continue;
         }
+        bool supported;
+        char reason[SPVCOND_REASON_MAX];
+        r = support_of(&s, entry, &supported, reason, sizeof(reason));
+        size_t len = strlen(reason) + 2;
+        if (r == SPVCOND_OK && conditional && s.reasons_len + len < UINT32_MAX &&
+            (r = spvcond_grow(m->ctx, (void **)&s.reasons, &s.reasons_cap, s.reasons_len + len, 1)) == SPVCOND_OK) {
+            s.reasons[s.reasons_len] = supported ? 'y' : 'n';
+            memcpy(s.reasons + s.reasons_len + 1, reason, len - 1);
+            s.memo[cond] = (uint32_t)s.reasons_len + 1;
+            s.reasons_len += len;
+        }
+        if (r == SPVCOND_OK)
+            fn(user, entry_name(m, entry), supported, reason);
     }
-    spvcond_values_release(m, &v);
+    support_end(&s);
     return r;
 }

@@ -240,20 +240,25 @@ spvcond_walk_operands(const struct spvcond_module *m, size_t i, spvcond_operand_
 {
     struct walk k = {m, i, spvcond_inst_words(m, i), spvcond_inst_word_count(m, i), 1, fn, user};
     uint32_t opcode = k.w[0] & 0xffffu;
+    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(opcode);
+    spvcond_result r;
     switch (opcode) {
     case 12: /* OpExtInst */
-        return walk_ext_inst(&k);
+        r = walk_ext_inst(&k);
+        break;
     case 52: /* OpSpecConstantOp */
-        return walk_spec_constant_op(&k);
+        r = walk_spec_constant_op(&k);
+        break;
     case 251: /* OpSwitch */
-        return walk_switch(&k);
+        r = walk_switch(&k);
+        break;
     default:
+        r = gi ? walk_operand_list(&k, gi->first_operand, gi->operand_count, false) : emit_rest_unknown(&k);
         break;
     }
-    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(opcode);
-    if (!gi)
-        return emit_rest_unknown(&k);
-    spvcond_result r = walk_operand_list(&k, gi->first_operand, gi->operand_count, false);
+    /* Words past the last operand would be read as operands by no one, yet passes that know an
+     * instruction's shape (an OpSpecConstantOp's operands from word 4 on) would take them for ids
+     * (found by fuzzing: a 42-word OpSpecConstantOp LogicalOr overran validate's per-id table). */
     if (r == SPVCOND_OK && k.pos < k.wc)
         return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_BINARY, i, 0,
                                  "%u words left over after the last operand (word count %u)", k.wc - k.pos, k.wc);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base64.h"
+#include "condition_leaves.h"
 #include "devices.h"
 #include "evaluate.h"
 #include "index.h"
@@ -88,30 +89,47 @@ spvcond_requirements_from_module(spvcond_module *m, spvcond_requirements **out)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
     *out = NULL;
     spvcond_requirements *r = new_table(m->ctx);
-    uint8_t *reach = spvcond_alloc_array(m->ctx, m->bound, 1);
-    spvcond_result res = r && reach ? SPVCOND_OK : spvcond_oom(m->ctx);
+    struct spvcond_leaf_walk walk = {0};
+    /* Kernels often share a condition: each tree is walked once (memo: per id, 1 + its row of rows). */
+    uint32_t *memo = spvcond_alloc_array(m->ctx, m->bound + 1, sizeof(uint32_t));
+    struct { uint32_t first, count; } *rows = NULL;
+    uint32_t *pool = NULL;
+    size_t row_count = 0, row_cap = 0, pool_len = 0, pool_cap = 0;
+    spvcond_result res = r && memo ? spvcond_leaf_walk_init(m, &walk) : spvcond_oom(m->ctx);
     for (size_t e = 0; e < m->entry_point_count && res == SPVCOND_OK; e++) {
         size_t i = m->entry_points[e];
         bool conditional = spvcond_inst_opcode(m, i) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT;
         const char *name = spvcond_inst_string(m, i, conditional ? 4 : 3);
         if ((res = add_kernel(r, name, strlen(name))) != SPVCOND_OK || !conditional)
             continue;
-        /* The requirement leaves under the kernel's condition. */
-        memset(reach, 0, m->bound);
-        reach[spvcond_inst_words(m, i)[1]] = 1;
-        spvcond_close_condition_trees(m, reach);
-        for (size_t j = m->section[SPVCOND_SECTION_GLOBAL]; j < m->section[SPVCOND_SECTION_FUNCTION] && res == SPVCOND_OK; j++) {
-            const uint32_t *w = spvcond_inst_words(m, j);
+        /* The requirement leaves under the kernel's condition, in definition order. */
+        uint32_t cond = spvcond_inst_words(m, i)[1];
+        if (cond < m->bound && !memo[cond]) {
+            if ((res = spvcond_condition_leaves(&walk, cond)) != SPVCOND_OK ||
+                (res = spvcond_grow(m->ctx, (void **)&rows, &row_cap, row_count + 1, sizeof(*rows))) != SPVCOND_OK ||
+                (res = spvcond_grow(m->ctx, (void **)&pool, &pool_cap, pool_len + walk.leaf_count + 1,
+                                    sizeof(uint32_t))) != SPVCOND_OK)
+                break;
+            rows[row_count].first = (uint32_t)pool_len;
+            rows[row_count].count = (uint32_t)walk.leaf_count;
+            for (size_t k = 0; k < walk.leaf_count; k++)
+                pool[pool_len++] = walk.leaves[k];
+            memo[cond] = (uint32_t)++row_count;
+        }
+        for (uint32_t k = 0; cond < m->bound && k < rows[memo[cond] - 1].count && res == SPVCOND_OK; k++) {
+            const uint32_t *w = spvcond_inst_words(m, pool[rows[memo[cond] - 1].first + k]);
             uint32_t spec_id;
             struct spvcond_requirement q;
-            if ((w[0] & 0xffffu) != 48 || !reach[w[2]] || !spvcond_spec_id_of(m, w[2], &spec_id) ||
-                spvcond_requirement_of(m, w[2], &q) != 1)
+            if ((w[0] & 0xffffu) != 48 || !spvcond_spec_id_of(m, w[2], &spec_id) || spvcond_requirement_of(m, w[2], &q) != 1)
                 continue;
             spvcond_kernel_requirement kq = from_internal(&q, spec_id);
             res = add_requirement(r, &kq);
         }
     }
-    spvcond_dealloc(m->ctx, reach);
+    spvcond_leaf_walk_release(&walk);
+    spvcond_dealloc(m->ctx, memo);
+    spvcond_dealloc(m->ctx, rows);
+    spvcond_dealloc(m->ctx, pool);
     if (res != SPVCOND_OK) {
         spvcond_requirements_destroy(r);
         return res;

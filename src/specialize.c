@@ -2,6 +2,7 @@
  * instructions, freeze and drop the condition trees, and refuse to produce a module that refers to
  * anything removed (extension.md 2.1-2.2, without the translator's bugs listed in 5.4). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "edit.h"
@@ -203,6 +204,86 @@ is_extension_name(const char *name)
     return strcmp(name, SPVCOND_EXTENSION_NAME) == 0 || strcmp(name, "SPV_INTEL_spec_conditional") == 0;
 }
 
+/* Extension declarations grouped by name (sorted once), so that finding an earlier declaration of the
+ * same name costs O(log n), not a scan per conditional declaration. */
+struct ext_name {
+    const char *name;
+    size_t inst;
+};
+
+static int
+compare_ext_name(const void *a, const void *b)
+{
+    const struct ext_name *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : x->inst < y->inst ? -1 : x->inst > y->inst;
+}
+
+static const char *
+extension_name_of(const struct spvcond_module *m, size_t i)
+{
+    return spvcond_inst_string(m, i, spvcond_inst_opcode(m, i) == OP_EXTENSION ? 1 : 2);
+}
+
+/* The extension's own declarations go; a true conditional one becomes OpExtension unless the name is
+ * declared already (plainly, or by an earlier true conditional one); a false one goes. */
+static spvcond_result
+resolve_extensions(struct spec *s)
+{
+    struct spvcond_module *m = s->m;
+    size_t begin = m->section[SPVCOND_SECTION_EXTENSION], n = m->section[SPVCOND_SECTION_EXTENSION + 1] - begin;
+    if (n == 0)
+        return SPVCOND_OK;
+    struct ext_name *sorted = spvcond_alloc_array(m->ctx, n, sizeof(*sorted));
+    uint32_t *group = spvcond_alloc_array(m->ctx, n, sizeof(uint32_t));
+    uint8_t *plain = spvcond_alloc_array(m->ctx, n, 1), *kept = spvcond_alloc_array(m->ctx, n, 1);
+    spvcond_result r = sorted && group && plain && kept ? SPVCOND_OK : spvcond_oom(m->ctx);
+    for (size_t k = 0; k < n && r == SPVCOND_OK; k++)
+        sorted[k] = (struct ext_name){extension_name_of(m, begin + k), begin + k};
+    if (r == SPVCOND_OK)
+        qsort(sorted, n, sizeof(*sorted), compare_ext_name);
+    for (size_t k = 0, g = 0; k < n && r == SPVCOND_OK; k++) {
+        if (k > 0 && strcmp(sorted[k - 1].name, sorted[k].name) != 0)
+            g++;
+        group[sorted[k].inst - begin] = (uint32_t)g;
+        if (spvcond_inst_opcode(m, sorted[k].inst) == OP_EXTENSION)
+            plain[g] = 1;
+    }
+    for (size_t k = 0; k < n && r == SPVCOND_OK; k++) {
+        size_t i = begin + k;
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = w[0] & 0xffffu;
+        const char *name = extension_name_of(m, i);
+        if (op == OP_EXTENSION && is_extension_name(name)) {
+            r = delete_inst(s, i);
+        } else if (op == SPVCOND_OP_CONDITIONAL_EXTENSION) {
+            bool keep;
+            if ((r = condition(s, i, w[1], &keep)) != SPVCOND_OK)
+                break;
+            keep = keep && !plain[group[k]] && !kept[group[k]] && !is_extension_name(name);
+            if (keep) {
+                uint32_t words = spvcond_string_words(m, i, 2);
+                uint32_t ext[64];
+                if (words + 1 > 64) {
+                    r = spvcond_fail_inst(m, SPVCOND_ERROR_LIMIT, i, 0, "extension name longer than 250 bytes");
+                    break;
+                }
+                kept[group[k]] = 1;
+                ext[0] = ((words + 1) << 16) | OP_EXTENSION;
+                memcpy(ext + 1, w + 2, words * sizeof(uint32_t));
+                r = spvcond_edit_replace(m, i, ext, words + 1);
+            } else {
+                r = delete_inst(s, i);
+            }
+        }
+    }
+    spvcond_dealloc(m->ctx, sorted);
+    spvcond_dealloc(m->ctx, group);
+    spvcond_dealloc(m->ctx, plain);
+    spvcond_dealloc(m->ctx, kept);
+    return r;
+}
+
 /* Conditional capabilities and extensions; the extension's own declarations go (nothing of it remains
  * once every condition is resolved). A false conditional never removes a plain declaration. */
 static spvcond_result
@@ -234,40 +315,7 @@ resolve_capabilities_and_extensions(struct spec *s)
             }
         }
     }
-    size_t ext_begin = m->section[SPVCOND_SECTION_EXTENSION], ext_end = m->section[SPVCOND_SECTION_EXTENSION + 1];
-    for (size_t i = ext_begin; i < ext_end && r == SPVCOND_OK; i++) {
-        const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = w[0] & 0xffffu;
-        if (op == OP_EXTENSION && is_extension_name(spvcond_inst_string(m, i, 1))) {
-            r = delete_inst(s, i);
-        } else if (op == SPVCOND_OP_CONDITIONAL_EXTENSION) {
-            bool keep;
-            if ((r = condition(s, i, w[1], &keep)) != SPVCOND_OK)
-                break;
-            const char *name = spvcond_inst_string(m, i, 2);
-            /* Already declared by a plain OpExtension or by an earlier true conditional one? */
-            for (size_t j = ext_begin; j < ext_end && keep; j++) {
-                if (j == i || spvcond_edit_is_deleted(m, j))
-                    continue;
-                uint32_t oj = spvcond_inst_opcode(m, j);
-                if ((oj == OP_EXTENSION && strcmp(spvcond_inst_string(m, j, 1), name) == 0) ||
-                    (oj == SPVCOND_OP_CONDITIONAL_EXTENSION && j < i && strcmp(spvcond_inst_string(m, j, 2), name) == 0))
-                    keep = false;
-            }
-            if (keep && !is_extension_name(name)) {
-                uint32_t words = spvcond_string_words(m, i, 2);
-                uint32_t ext[64];
-                if (words + 1 > 64)
-                    return spvcond_fail_inst(m, SPVCOND_ERROR_LIMIT, i, 0, "extension name longer than 250 bytes");
-                ext[0] = ((words + 1) << 16) | OP_EXTENSION;
-                memcpy(ext + 1, w + 2, words * sizeof(uint32_t));
-                r = spvcond_edit_replace(m, i, ext, words + 1);
-            } else {
-                r = delete_inst(s, i);
-            }
-        }
-    }
-    return r;
+    return r == SPVCOND_OK ? resolve_extensions(s) : r;
 }
 
 /* OpConditionalCopyObjectINTEL in surviving functions becomes OpCopyObject of its one true operand. */
@@ -552,6 +600,16 @@ check_and_count_uses(struct spec *s)
     return r;
 }
 
+static spvcond_result
+uncount_use(void *user, size_t inst, uint32_t word, uint32_t id)
+{
+    struct spec *s = user;
+    (void)inst;
+    (void)word;
+    s->uses[id]--;
+    return SPVCOND_OK;
+}
+
 /* Condition-tree constants nobody uses any more go, operands after users. */
 static spvcond_result
 drop_unused_trees(struct spec *s)
@@ -565,11 +623,15 @@ drop_unused_trees(struct spec *s)
         uint32_t id = w[2];
         if (!s->cond_tree[id] || s->uses[id] != 0)
             continue;
+        /* Undo what check_and_count_uses counted: the type of a frozen constant, every id of a node (its
+         * literal operands, a CompositeExtract index say, are no uses). */
+        spvcond_result r = SPVCOND_OK;
         if (op == 52 && !s->frozen[id])
-            for (uint32_t k = 4; k < (w[0] >> 16); k++)
-                s->uses[w[k]]--;
-        s->uses[w[1]]--;
-        spvcond_result r = remove_defining(s, i, 0);
+            r = spvcond_walk_ids(m, i, uncount_use, s);
+        else
+            s->uses[w[1]]--;
+        if (r == SPVCOND_OK)
+            r = remove_defining(s, i, 0);
         if (r != SPVCOND_OK)
             return r;
     }
@@ -579,14 +641,16 @@ drop_unused_trees(struct spec *s)
 /* Capabilities that some instruction of the input needed but no surviving one does: their only users
  * were stripped, so they go (a module stripped of its fp64 code stops declaring Float64). Survivors are
  * scanned until every declared capability has a user, then removed instructions only for the capabilities
- * left without one: most specializations stop early in both scans. */
-enum { CAP_UNSEEN, CAP_USED, CAP_ORPHANED, CAP_IGNORED };
+ * left without one: most specializations stop early in both scans. State is per capability, not per
+ * declaration, so that repeated declarations cost nothing per user. */
+enum { CAP_UNDECLARED, CAP_UNSEEN, CAP_USED, CAP_ORPHANED };
 
 struct cap_users {
-    struct spec *s;
-    uint8_t *state; /* per capability instruction */
-    size_t open;    /* declarations the current scan still looks for */
-    uint8_t from, to; /* the current scan moves declarations from this state to that */
+    struct spvcond_module *m;
+    struct spvcond_declared_caps caps;
+    uint8_t *state; /* per distinct capability */
+    size_t open;    /* capabilities the current scan still looks for */
+    uint8_t to;     /* the current scan moves capabilities from CAP_UNSEEN to this */
 };
 
 static spvcond_result
@@ -594,38 +658,28 @@ note_cap_user(void *user, size_t inst, const uint32_t *caps, size_t count)
 {
     (void)inst;
     struct cap_users *u = user;
-    struct spvcond_module *m = u->s->m;
-    for (size_t i = 0; i < m->section[SPVCOND_SECTION_CAPABILITY + 1]; i++) {
-        if (u->state[i] != u->from)
-            continue;
-        const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = w[0] & 0xffffu;
-        uint32_t cap = op == OP_CAPABILITY ? w[1] : op == SPVCOND_OP_CONDITIONAL_CAPABILITY ? w[2] : UINT32_MAX;
-        for (size_t c = 0; c < count; c++) {
-            if (caps[c] == cap) {
-                u->state[i] = u->to;
-                u->open--;
-                break;
-            }
+    for (size_t c = 0; c < count; c++) {
+        size_t d = spvcond_declared_caps_find(&u->caps, caps[c]);
+        if (d != SIZE_MAX && u->state[d] == CAP_UNSEEN) {
+            u->state[d] = u->to;
+            u->open--;
         }
     }
     return SPVCOND_OK;
 }
 
-/* Scan the surviving or the removed instructions until no declaration is left in state `from`. */
+/* Scan the surviving or the removed instructions until no capability is left unseen. */
 static spvcond_result
-scan_cap_users(struct cap_users *u, bool removed, uint8_t from, uint8_t to)
+scan_cap_users(struct cap_users *u, bool removed, uint8_t to)
 {
-    struct spvcond_module *m = u->s->m;
-    size_t ncap = m->section[SPVCOND_SECTION_CAPABILITY + 1];
-    u->from = from;
+    struct spvcond_module *m = u->m;
     u->to = to;
     u->open = 0;
-    for (size_t i = 0; i < ncap; i++)
-        u->open += u->state[i] == from;
+    for (size_t d = 0; d < u->caps.count; d++)
+        u->open += u->state[d] == CAP_UNSEEN;
     spvcond_result r = SPVCOND_OK;
     /* Capability declarations themselves are not users. */
-    for (size_t i = ncap; i < m->inst_count && r == SPVCOND_OK && u->open; i++)
+    for (size_t i = m->section[SPVCOND_SECTION_CAPABILITY + 1]; i < m->inst_count && r == SPVCOND_OK && u->open; i++)
         if (spvcond_edit_is_deleted(m, i) == removed)
             r = spvcond_instruction_capabilities(m, i, note_cap_user, u);
     return r;
@@ -636,25 +690,34 @@ trim_capabilities(struct spec *s)
 {
     struct spvcond_module *m = s->m;
     size_t ncap = m->section[SPVCOND_SECTION_CAPABILITY + 1];
-    struct cap_users u = {s, spvcond_alloc_array(m->ctx, ncap + 1, 1), 0, 0, 0};
-    if (!u.state)
-        return spvcond_oom(m->ctx);
-    for (size_t i = 0; i < ncap; i++) {
-        const uint32_t *w = spvcond_inst_words(m, i);
-        /* A module without entry points must declare Linkage even when nothing names it. */
-        bool linkage = (w[0] & 0xffffu) == OP_CAPABILITY && w[1] == 5 && s->stats.entry_points_kept == 0;
-        u.state[i] = spvcond_edit_is_deleted(m, i) || linkage ? CAP_IGNORED : CAP_UNSEEN;
-    }
-    spvcond_result r = scan_cap_users(&u, false, CAP_UNSEEN, CAP_USED);
-    if (r == SPVCOND_OK)
-        r = scan_cap_users(&u, true, CAP_UNSEEN, CAP_ORPHANED);
+    struct cap_users u = {m, {NULL, 0}, NULL, 0, 0};
+    spvcond_result r = spvcond_declared_caps_build(m, true, &u.caps);
+    if (r == SPVCOND_OK && !(u.state = spvcond_alloc_array(m->ctx, u.caps.count + 1, 1)))
+        r = spvcond_oom(m->ctx);
+    /* Only capabilities with a surviving declaration are looked for. A module without entry points
+     * must declare Linkage even when nothing names it. */
     for (size_t i = 0; i < ncap && r == SPVCOND_OK; i++) {
-        if (u.state[i] == CAP_ORPHANED) {
-            r = delete_inst(s, i);
-            s->stats.capabilities_removed++;
-        }
+        uint32_t cap = spvcond_declared_cap_of(m, i, true);
+        bool linkage = cap == 5 && spvcond_inst_opcode(m, i) == OP_CAPABILITY && s->stats.entry_points_kept == 0;
+        if (cap != UINT32_MAX && !spvcond_edit_is_deleted(m, i) && !linkage)
+            u.state[spvcond_declared_caps_find(&u.caps, cap)] = CAP_UNSEEN;
+    }
+    if (r == SPVCOND_OK)
+        r = scan_cap_users(&u, false, CAP_USED);
+    if (r == SPVCOND_OK)
+        r = scan_cap_users(&u, true, CAP_ORPHANED);
+    for (size_t i = 0; i < ncap && r == SPVCOND_OK; i++) {
+        uint32_t cap = spvcond_declared_cap_of(m, i, true);
+        if (cap == UINT32_MAX || spvcond_edit_is_deleted(m, i) ||
+            u.state[spvcond_declared_caps_find(&u.caps, cap)] != CAP_ORPHANED)
+            continue;
+        if (cap == 5 && spvcond_inst_opcode(m, i) == OP_CAPABILITY && s->stats.entry_points_kept == 0)
+            continue;
+        r = delete_inst(s, i);
+        s->stats.capabilities_removed++;
     }
     spvcond_dealloc(m->ctx, u.state);
+    spvcond_declared_caps_release(m, &u.caps);
     return r;
 }
 

@@ -118,7 +118,8 @@ collect_trees(struct check *c)
             if (!boolean)
                 c->enumerable = false;
             for (uint32_t k = 4; k < (w[0] >> 16); k++)
-                c->node[w[k]] = 1;
+                if (w[k] < m->bound) /* the reader checked these ids; never index by a stray word */
+                    c->node[w[k]] = 1;
         }
     }
     /* Number the nodes in definition order. */

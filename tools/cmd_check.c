@@ -5,7 +5,6 @@
 
 #include "device_options.h"
 #include "json_writer.h"
-#include "module.h"
 
 static const char check_usage[] =
     "USAGE: spvcond check --device NAME [--device-config FILE] [--json] <input> [KERNEL...]\n"
@@ -13,6 +12,27 @@ static const char check_usage[] =
     "For each kernel of an annotated module (all of them if none is named), say whether the device\n"
     "supports it and, if not, why, in DPC++'s kernel_not_supported wording. Prints the spec-constant\n"
     "values for the device too. Exit status 0 when the check ran, whatever the verdicts.\n";
+
+struct verdicts {
+    struct json *json; /* NULL: text */
+};
+
+static void
+print_verdict(void *user, const char *kernel, bool supported, const char *reason)
+{
+    struct verdicts *v = user;
+    if (v->json) {
+        json_object_begin(v->json);
+        json_kv_string(v->json, "kernel", kernel);
+        json_kv_bool(v->json, "supported", supported);
+        if (!supported)
+            json_kv_string(v->json, "reason", reason);
+        json_object_end(v->json);
+    } else {
+        printf("%s: %s%s%s\n", kernel, supported ? "supported" : "not supported", supported ? "" : ": ",
+               supported ? "" : reason);
+    }
+}
 
 int
 cmd_check(struct cli *cli, int argc, char **argv)
@@ -81,32 +101,17 @@ cmd_check(struct cli *cli, int argc, char **argv)
         }
     }
     spvcond_free(cli->ctx, values);
-    /* The kernels: the ones named, or every entry point. */
+    /* The kernels: the ones named, or every entry point (in one pass over the module). */
+    struct verdicts out = {json ? &j : NULL};
     size_t named = (size_t)(argc - optind - 1);
-    size_t total = named ? named : m->entry_point_count;
-    for (size_t k = 0; k < total && r == SPVCOND_OK; k++) {
-        const char *kernel;
-        if (named) {
-            kernel = argv[optind + 1 + k];
-        } else {
-            size_t i = m->entry_points[k];
-            kernel = spvcond_inst_string(m, i, spvcond_inst_opcode(m, i) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT ? 4 : 3);
-        }
+    if (!named && r == SPVCOND_OK)
+        r = spvcond_kernels_supported(m, &d.info, print_verdict, &out);
+    for (size_t k = 0; k < named && r == SPVCOND_OK; k++) {
         bool ok;
-        char reason[1024];
-        r = spvcond_kernel_supported(m, &d.info, kernel, &ok, reason, sizeof(reason));
-        if (r != SPVCOND_OK)
-            break;
-        if (json) {
-            json_object_begin(&j);
-            json_kv_string(&j, "kernel", kernel);
-            json_kv_bool(&j, "supported", ok);
-            if (!ok)
-                json_kv_string(&j, "reason", reason);
-            json_object_end(&j);
-        } else {
-            printf("%s: %s%s%s\n", kernel, ok ? "supported" : "not supported", ok ? "" : ": ", ok ? "" : reason);
-        }
+        char reason[SPVCOND_REASON_MAX];
+        r = spvcond_kernel_supported(m, &d.info, argv[optind + 1 + k], &ok, reason, sizeof(reason));
+        if (r == SPVCOND_OK)
+            print_verdict(&out, argv[optind + 1 + k], ok, reason);
     }
     if (json && r == SPVCOND_OK) {
         json_array_end(&j);

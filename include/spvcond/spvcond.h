@@ -224,6 +224,15 @@ SPVCOND_API spvcond_result spvcond_kernel_supported(spvcond_module *module, cons
                                                     const char *kernel, bool *supported, char *reason,
                                                     size_t reason_size);
 
+/* The same for every kernel of the module, in module order, for the cost of one call above (which
+ * evaluates the module's conditions each time: asking it about each of n kernels costs n times that).
+ * fn gets each kernel's name and verdict, and the reason ("" when supported; at most
+ * SPVCOND_REASON_MAX - 1 bytes, cut at the end); the strings live until fn returns. */
+#define SPVCOND_REASON_MAX 1024
+typedef void (*spvcond_kernel_verdict_fn)(void *user, const char *kernel, bool supported, const char *reason);
+SPVCOND_API spvcond_result spvcond_kernels_supported(spvcond_module *module, const spvcond_device_info *device,
+                                                     spvcond_kernel_verdict_fn fn, void *user);
+
 /* ---- requirement tables ("SYCL/kernel reqs") --------------------------------------------------- */
 
 typedef enum spvcond_requirement_type {

@@ -124,6 +124,24 @@ Test(devices, duplicate_device_warns_and_last_wins)
     spvcond_context_destroy(ctx);
 }
 
+struct batch {
+    spvcond_module *m;
+    const spvcond_device_info *d;
+    size_t seen;
+};
+
+static void
+compare_with_single(void *user, const char *kernel, bool supported, const char *reason)
+{
+    struct batch *b = user;
+    bool ok;
+    char single[SPVCOND_REASON_MAX];
+    cr_assert_eq(spvcond_kernel_supported(b->m, b->d, kernel, &ok, single, sizeof(single)), SPVCOND_OK);
+    cr_assert_eq(ok, supported, "%s", kernel);
+    cr_assert_str_eq(reason, single, "%s", kernel);
+    b->seen++;
+}
+
 Test(devices, values_and_support_check)
 {
     spvcond_context *ctx;
@@ -159,6 +177,11 @@ Test(devices, values_and_support_check)
     cr_assert_eq(spvcond_kernel_supported(a, &d, "k_half", &ok, reason, sizeof(reason)), SPVCOND_OK);
     cr_assert_str_eq(reason, "Required aspect fp16 is not supported on the device");
     cr_assert_eq(spvcond_kernel_supported(a, &d, "nope", &ok, reason, sizeof(reason)), SPVCOND_ERROR_NOT_FOUND);
+    /* Every kernel at once gives the same verdicts and reasons as one by one. */
+    struct batch b = {a, &d, 0};
+    cr_assert_eq(spvcond_kernels_supported(a, &d, compare_with_single, &b), SPVCOND_OK);
+    cr_assert_eq(b.seen, a->entry_point_count);
+    cr_assert_gt(b.seen, 3);
     spvcond_module_destroy(a);
     spvcond_free(ctx, w);
     destroy_module(m, ctx);

@@ -2,6 +2,7 @@
  * of decorations on one id, long condition chains. Each must finish well inside a loose time budget
  * (about 10x what it takes here under the sanitizers), without recursion on input-controlled depth. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -332,5 +333,163 @@ Test(limits, use_above_every_definition_is_never_defined)
     cr_assert(strstr(spvcond_context_first_error(ctx)->message, "%900 is used but never defined") != NULL, "%s",
               spvcond_context_first_error(ctx)->message);
     spvcond_context_destroy(ctx);
+    free(b.w);
+}
+
+/* 100000 declarations of one capability and 100000 users of it: capability bookkeeping is per
+ * capability, not per declaration (a scan of the declarations per user took seconds at 30000). */
+Test(limits, many_declarations_of_one_capability)
+{
+    const uint32_t n = 100000;
+    struct words b = {0};
+    header(&b);
+    size_t memory_model = b.n - 3; /* the last instruction: OpMemoryModel, 3 words */
+    uint32_t saved[3];
+    memcpy(saved, b.w + memory_model, sizeof(saved));
+    b.n = memory_model;
+    for (uint32_t k = 0; k < n; k++)
+        PUT(&b, 17, 6);
+    put(&b, 14, 2, saved + 1);
+    uint32_t k = FIRST, ptr = FIRST + 2, var = FIRST + 3;
+    PUT(&b, 15, 6, k, 0x0000006b);
+    for (uint32_t d = 0; d < n; d++)
+        PUT(&b, 71, var, 44 /* Alignment: needs Kernel */, 8);
+    types(&b);
+    PUT(&b, 32, ptr, 7 /* Function */, DOUBLE);
+    PUT(&b, 54, VOID, k, 0, FN);
+    PUT(&b, 248, k + 1);
+    PUT(&b, 59, ptr, var, 7);
+    PUT0(&b, 253);
+    PUT0(&b, 56);
+    b.w[3] = var + 1;
+    double t = run_passes(&b);
+    cr_log_info("%u declarations and users of one capability: %.2f s", n, t);
+    cr_assert_lt(t, 20.0);
+    free(b.w);
+}
+
+/* 50000 conditional extensions of two names and 50000 conditional capabilities under one condition:
+ * a true condition keeps one OpExtension per name, found without comparing every pair. */
+Test(limits, many_conditional_extensions)
+{
+    const uint32_t n = 50000;
+    struct words b = {0};
+    uint32_t h[5] = {0x07230203, 0x00010200, 0, 0, 0};
+    b.cap = 1 << 16;
+    b.w = malloc(b.cap * 4);
+    memcpy(b.w, h, sizeof(h));
+    b.n = 5;
+    uint32_t bool_t = FIRST, leaf = FIRST + 1;
+    PUT(&b, 17, 4);
+    PUT(&b, 17, 5);
+    PUT(&b, 17, 6);
+    PUT(&b, 17, 6245);
+    for (uint32_t c = 0; c < n; c++)
+        PUT(&b, 6250, leaf, 11 /* Int64 */);
+    uint32_t ext[16];
+    put(&b, 10, spvcond_encode_string("SPV_INTEL_function_variants", ext, 16), ext);
+    for (uint32_t c = 0; c < n; c++) {
+        uint32_t cond_ext[17] = {leaf};
+        uint32_t words = spvcond_encode_string(c % 2 ? "SPV_KHR_linkonce_odr" : "SPV_KHR_expect_assume", cond_ext + 1, 16);
+        put(&b, 6248, words + 1, cond_ext);
+    }
+    PUT(&b, 14, 2, 2);
+    PUT(&b, 71, leaf, 1, 7);
+    PUT(&b, 20, bool_t);
+    PUT(&b, 48, bool_t, leaf);
+    b.w[3] = leaf + 1;
+    double t0 = now();
+    spvcond_context *ctx;
+    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    for (uint32_t value = 0; value < 2; value++) {
+        spvcond_module *m = parse_or_die(ctx, b.w, b.n);
+        spvcond_spec_value v[1] = {{7, value, false}};
+        spvcond_specialize_options o = {v, 1, NULL, 0};
+        cr_assert_eq(spvcond_specialize(m, &o, NULL), SPVCOND_OK, "%s", spvcond_context_first_error(ctx)->message);
+        uint32_t *w;
+        size_t count;
+        cr_assert_eq(spvcond_module_emit(m, &w, &count), SPVCOND_OK);
+        spvcond_module *out = parse_or_die(ctx, w, count);
+        cr_assert_eq(count_opcode(out, 10), value ? 2 : 0, "one OpExtension per name when true, none when false");
+        cr_assert_eq(count_opcode(out, 17), value ? 4 : 3, "Addresses, Linkage, Kernel (and Int64 once)");
+        spvcond_module_destroy(out);
+        spvcond_free(ctx, w);
+        spvcond_module_destroy(m);
+    }
+    spvcond_context_destroy(ctx);
+    double t = now() - t0;
+    cr_log_info("%u conditional extensions and capabilities: %.2f s", n, t);
+    cr_assert_lt(t, 20.0);
+    free(b.w);
+}
+
+static void
+count_verdict(void *user, const char *kernel, bool supported, const char *reason)
+{
+    (void)kernel;
+    (void)reason;
+    *(size_t *)user += !supported;
+}
+
+/* 20000 conditional entry points over 500000 constants: listing every kernel's requirements and
+ * checking every kernel against a device walk each condition tree, not the module per kernel (the
+ * check took 32 s here, kernel by kernel). */
+Test(limits, many_conditional_entry_points)
+{
+    const uint32_t entries = 20000, constants = 500000;
+    struct words b = {0};
+    uint32_t h[5] = {0x07230203, 0x00010200, 0, 0, 0};
+    b.cap = 1 << 16;
+    b.w = malloc(b.cap * 4);
+    memcpy(b.w, h, sizeof(h));
+    b.n = 5;
+    enum { INT = FIRST, BOOL, LEAF, F, LABEL, CONSTANT0 };
+    PUT(&b, 17, 4);
+    PUT(&b, 17, 5);
+    PUT(&b, 17, 6);
+    PUT(&b, 17, 6245);
+    uint32_t text[16];
+    put(&b, 10, spvcond_encode_string("SPV_INTEL_function_variants", text, 16), text);
+    PUT(&b, 14, 2, 2);
+    for (uint32_t e = 0; e < entries; e++) {
+        uint32_t entry[20] = {LEAF, 6, F};
+        char name[16];
+        snprintf(name, sizeof(name), "k%u", e);
+        put(&b, 6249, 3 + spvcond_encode_string(name, entry + 3, 16), entry);
+    }
+    uint32_t name[16] = {LEAF};
+    put(&b, 5, 1 + spvcond_encode_string("spvcond.aspect.fp64", name + 1, 15), name);
+    PUT(&b, 71, LEAF, 1, 1);
+    PUT(&b, 19, VOID);
+    PUT(&b, 33, FN, VOID);
+    PUT(&b, 21, INT, 32, 0);
+    PUT(&b, 20, BOOL);
+    PUT(&b, 48, BOOL, LEAF);
+    for (uint32_t c = 0; c < constants; c++)
+        PUT(&b, 43, INT, CONSTANT0 + c, c);
+    PUT(&b, 54, VOID, F, 0, FN);
+    PUT(&b, 248, LABEL);
+    PUT0(&b, 253);
+    PUT0(&b, 56);
+    b.w[3] = CONSTANT0 + constants;
+    double t0 = now();
+    spvcond_context *ctx;
+    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    spvcond_module *m = parse_or_die(ctx, b.w, b.n);
+    spvcond_requirements *reqs;
+    cr_assert_eq(spvcond_requirements_from_module(m, &reqs), SPVCOND_OK, "%s", spvcond_context_first_error(ctx)->message);
+    cr_assert_eq(spvcond_requirements_kernel_count(reqs), entries);
+    cr_assert_eq(spvcond_requirements_count(reqs, entries - 1), 1, "fp64, under the shared condition");
+    spvcond_requirements_destroy(reqs);
+    spvcond_device_info d;
+    cr_assert(spvcond_builtin_device_find("intel_gpu_acm_g10", &d)); /* no fp64 */
+    size_t unsupported = 0;
+    cr_assert_eq(spvcond_kernels_supported(m, &d, count_verdict, &unsupported), SPVCOND_OK);
+    cr_assert_eq(unsupported, entries);
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+    double t = now() - t0;
+    cr_log_info("%u conditional entry points over %u constants: %.2f s", entries, constants, t);
+    cr_assert_lt(t, 20.0);
     free(b.w);
 }
