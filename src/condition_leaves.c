@@ -70,7 +70,7 @@ spvcond_condition_leaves(struct spvcond_leaf_walk *w, uint32_t root)
                 r = push(w, &depth, words[k]);
         }
     }
-    if (r == SPVCOND_OK)
+    if (r == SPVCOND_OK && w->leaf_count > 1)
         qsort(w->leaves, w->leaf_count, sizeof(uint32_t), compare_u32);
     return r;
 }

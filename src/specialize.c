@@ -219,10 +219,16 @@ compare_ext_name(const void *a, const void *b)
     return c ? c : x->inst < y->inst ? -1 : x->inst > y->inst;
 }
 
+/* NULL for anything else in the section (an instruction we cannot see into may stand there). */
 static const char *
 extension_name_of(const struct spvcond_module *m, size_t i)
 {
-    return spvcond_inst_string(m, i, spvcond_inst_opcode(m, i) == OP_EXTENSION ? 1 : 2);
+    uint32_t op = spvcond_inst_opcode(m, i), wc = spvcond_inst_word_count(m, i);
+    if (op == OP_EXTENSION && wc >= 2)
+        return spvcond_inst_string(m, i, 1);
+    if (op == SPVCOND_OP_CONDITIONAL_EXTENSION && wc >= 3)
+        return spvcond_inst_string(m, i, 2);
+    return NULL;
 }
 
 /* The extension's own declarations go; a true conditional one becomes OpExtension unless the name is
@@ -238,11 +244,13 @@ resolve_extensions(struct spec *s)
     uint32_t *group = spvcond_alloc_array(m->ctx, n, sizeof(uint32_t));
     uint8_t *plain = spvcond_alloc_array(m->ctx, n, 1), *kept = spvcond_alloc_array(m->ctx, n, 1);
     spvcond_result r = sorted && group && plain && kept ? SPVCOND_OK : spvcond_oom(m->ctx);
+    size_t named = 0;
     for (size_t k = 0; k < n && r == SPVCOND_OK; k++)
-        sorted[k] = (struct ext_name){extension_name_of(m, begin + k), begin + k};
-    if (r == SPVCOND_OK)
-        qsort(sorted, n, sizeof(*sorted), compare_ext_name);
-    for (size_t k = 0, g = 0; k < n && r == SPVCOND_OK; k++) {
+        if (extension_name_of(m, begin + k))
+            sorted[named++] = (struct ext_name){extension_name_of(m, begin + k), begin + k};
+    if (r == SPVCOND_OK && named > 1)
+        qsort(sorted, named, sizeof(*sorted), compare_ext_name);
+    for (size_t k = 0, g = 0; k < named && r == SPVCOND_OK; k++) {
         if (k > 0 && strcmp(sorted[k - 1].name, sorted[k].name) != 0)
             g++;
         group[sorted[k].inst - begin] = (uint32_t)g;
@@ -254,6 +262,8 @@ resolve_extensions(struct spec *s)
         const uint32_t *w = spvcond_inst_words(m, i);
         uint32_t op = w[0] & 0xffffu;
         const char *name = extension_name_of(m, i);
+        if (!name)
+            continue;
         if (op == OP_EXTENSION && is_extension_name(name)) {
             r = delete_inst(s, i);
         } else if (op == SPVCOND_OP_CONDITIONAL_EXTENSION) {
