@@ -41,7 +41,16 @@ b_free(void *user, void *p)
     free(p);
 }
 
-enum pass { ANNOTATE, SPECIALIZE, VALIDATE, REQUIREMENTS };
+enum pass { ANNOTATE, SPECIALIZE, VALIDATE, REQUIREMENTS, SUPPORT };
+
+static void
+ignore_verdict(void *user, const char *kernel, bool supported, const char *reason)
+{
+    (void)user;
+    (void)kernel;
+    (void)supported;
+    (void)reason;
+}
 
 /* Run one pass with the N-th allocation failing; true once it ran to completion. */
 static bool
@@ -68,6 +77,14 @@ run(enum pass pass, const uint32_t *words, size_t count, long fail_at)
             r = spvcond_specialize(m, &o, NULL);
         } else if (pass == VALIDATE) {
             r = spvcond_validate(m, NULL);
+        } else if (pass == SUPPORT) {
+            spvcond_device_info d;
+            cr_assert(spvcond_builtin_device_find("intel_gpu_acm_g10", &d));
+            bool ok;
+            char reason[SPVCOND_REASON_MAX];
+            r = spvcond_kernels_supported(m, &d, ignore_verdict, NULL);
+            if (r == SPVCOND_OK)
+                r = spvcond_kernel_supported(m, &d, "k_double", &ok, reason, sizeof(reason));
         } else {
             spvcond_requirements *q = NULL;
             char *text = NULL;
@@ -112,7 +129,7 @@ every_allocation(enum pass pass, const char *name)
 {
     size_t count;
     uint32_t *words;
-    if (pass == SPECIALIZE || pass == VALIDATE || pass == REQUIREMENTS) {
+    if (pass != ANNOTATE) {
         /* These passes take the annotated module. */
         spvcond_context *ctx;
         spvcond_module *m = load_module(fixture(name), &ctx);
@@ -139,4 +156,5 @@ Test(oom, annotate) { every_allocation(ANNOTATE, "annotate_graph"); }
 Test(oom, specialize) { every_allocation(SPECIALIZE, "annotate_graph"); }
 Test(oom, validate) { every_allocation(VALIDATE, "annotate_graph"); }
 Test(oom, requirements) { every_allocation(REQUIREMENTS, "annotate_graph"); }
+Test(oom, support_check) { every_allocation(SUPPORT, "annotate_graph"); }
 Test(oom, specialize_linker_output) { every_allocation(ANNOTATE, "kernels_fp64"); }
