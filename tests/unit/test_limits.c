@@ -44,14 +44,21 @@ now(void)
 
 enum { VOID = 1, FN, DOUBLE, FN_D, D1, FIRST };
 
+/* The header alone (SPIR-V 1.2, bound set by the caller). */
 static void
-header_caps(struct words *b, bool spec_conditional)
+start_module(struct words *b)
 {
     uint32_t h[5] = {0x07230203, 0x00010200, 0, 0, 0};
     b->cap = 1 << 16;
     b->w = malloc(b->cap * 4);
     memcpy(b->w, h, sizeof(h));
     b->n = 5;
+}
+
+static void
+header_caps(struct words *b, bool spec_conditional)
+{
+    start_module(b);
     PUT(b, 17, 4);
     PUT(b, 17, 5);
     PUT(b, 17, 6);
@@ -374,11 +381,7 @@ Test(limits, many_conditional_extensions)
 {
     const uint32_t n = 50000;
     struct words b = {0};
-    uint32_t h[5] = {0x07230203, 0x00010200, 0, 0, 0};
-    b.cap = 1 << 16;
-    b.w = malloc(b.cap * 4);
-    memcpy(b.w, h, sizeof(h));
-    b.n = 5;
+    start_module(&b);
     uint32_t bool_t = FIRST, leaf = FIRST + 1;
     PUT(&b, 17, 4);
     PUT(&b, 17, 5);
@@ -438,11 +441,7 @@ Test(limits, many_conditional_entry_points)
 {
     const uint32_t entries = 20000, constants = 500000;
     struct words b = {0};
-    uint32_t h[5] = {0x07230203, 0x00010200, 0, 0, 0};
-    b.cap = 1 << 16;
-    b.w = malloc(b.cap * 4);
-    memcpy(b.w, h, sizeof(h));
-    b.n = 5;
+    start_module(&b);
     enum { INT = FIRST, BOOL, LEAF, F, LABEL, CONSTANT0 };
     PUT(&b, 17, 4);
     PUT(&b, 17, 5);
