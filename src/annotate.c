@@ -7,18 +7,18 @@
 
 /* ---- module-level items: conditions from their users ---------------------------------------- */
 
-static uint64_t *
+static uint32_t *
 global_cond(struct annotate *a, uint32_t id)
 {
     size_t d = spvcond_def(a->m, id);
     if (d == SIZE_MAX || !spvcond_annotate_is_global_item(a, d))
         return NULL;
-    return a->global_cond + (d - a->global_begin) * a->set_words;
+    return &a->global_cond[d - a->global_begin];
 }
 
 struct user {
     struct annotate *a;
-    const uint64_t *cond;
+    uint32_t cond;
 };
 
 static spvcond_result
@@ -27,10 +27,8 @@ add_user(void *user, size_t inst, uint32_t word, uint32_t id)
     struct user *u = user;
     (void)inst;
     (void)word;
-    uint64_t *c = global_cond(u->a, id);
-    if (c)
-        bitset_or(c, u->cond, u->a->set_words);
-    return SPVCOND_OK;
+    uint32_t *c = global_cond(u->a, id);
+    return c ? spvcond_cond_union(u->a, *c, u->cond, c) : SPVCOND_OK;
 }
 
 /* A module-level item that may be guarded. Global debug OpExtInst are left unconditional: they describe
@@ -43,9 +41,9 @@ may_carry_condition(const struct spvcond_module *m, size_t i)
     return gi && gi->has_result && op != 12 && spvcond_may_carry_condition(op);
 }
 
-/* The condition under which instruction i is kept, as a reach set. */
-static const uint64_t *
-inst_cond(struct annotate *a, size_t i, const uint64_t *always)
+/* The condition under which instruction i is kept. */
+static uint32_t
+inst_cond(struct annotate *a, size_t i)
 {
     struct spvcond_module *m = a->m;
     if (i >= m->section[SPVCOND_SECTION_FUNCTION]) {
@@ -53,37 +51,31 @@ inst_cond(struct annotate *a, size_t i, const uint64_t *always)
         size_t c = a->function_cursor;
         for (int step = 0; step < 2 && c < m->function_count; step++, c++)
             if (m->functions[c].begin <= i && i <= m->functions[c].end)
-                return a->function_cursor = c, spvcond_annotate_reach_of(a, c);
+                return a->function_cursor = c, a->reach[c];
         const struct spvcond_function *f = spvcond_function_of_inst(m, i);
         if (f)
             a->function_cursor = (size_t)(f - m->functions);
-        return f ? spvcond_annotate_reach_of(a, (size_t)(f - m->functions)) : always;
+        return f ? a->reach[f - m->functions] : a->always;
     }
     if (spvcond_annotate_is_global_item(a, i)) {
-        const uint64_t *c = a->global_cond + (i - a->global_begin) * a->set_words;
-        return bitset_empty(c, a->set_words) ? always : c;
+        uint32_t c = a->global_cond[i - a->global_begin];
+        return c ? c : a->always;
     }
     const uint32_t *w = spvcond_inst_words(m, i);
     uint32_t op = w[0] & 0xffffu;
     size_t f = SIZE_MAX;
     if (op == 15 || op == 16 || op == 331) /* entry point, execution modes: their function */
         f = spvcond_callgraph_function(&a->g, m, w[op == 15 ? 2 : 1]);
-    if (f != SIZE_MAX)
-        return spvcond_annotate_reach_of(a, f);
-    return always;
+    return f != SIZE_MAX ? a->reach[f] : a->always;
 }
 
 static spvcond_result
 global_conditions(struct annotate *a)
 {
     struct spvcond_module *m = a->m;
-    a->global_cond = spvcond_alloc_array(m->ctx, (a->global_end - a->global_begin + 1) * a->set_words,
-                                         sizeof(uint64_t));
-    uint64_t *always = a->scratch + 2 * a->set_words;
+    a->global_cond = spvcond_alloc_array(m->ctx, a->global_end - a->global_begin + 1, sizeof(uint32_t));
     if (!a->global_cond)
         return spvcond_oom(m->ctx);
-    memset(always, 0, a->set_words * sizeof(uint64_t));
-    bitset_set(always, a->empty_set);
     spvcond_result r = SPVCOND_OK;
     /* Users in functions and at module level (names and decoration targets are not uses). */
     for (size_t i = 0; i < m->inst_count && r == SPVCOND_OK; i++) {
@@ -92,40 +84,41 @@ global_conditions(struct annotate *a)
         uint32_t op = spvcond_inst_opcode(m, i);
         if (op == 5 || op == 6 || op == 74 || op == 75)
             continue;
-        struct user u = {a, inst_cond(a, i, always)};
+        struct user u = {a, inst_cond(a, i)};
         if (i >= m->section[SPVCOND_SECTION_ANNOTATION] && i < m->section[SPVCOND_SECTION_ANNOTATION + 1]) {
             /* Decoration operands other than the target are used unconditionally. */
             const uint32_t *w = spvcond_inst_words(m, i);
-            for (uint32_t k = 3; k < (w[0] >> 16) && op == 332; k++)
+            for (uint32_t k = 3; k < (w[0] >> 16) && op == 332 && r == SPVCOND_OK; k++)
                 r = add_user(&u, i, k, w[k]);
             continue;
         }
         r = spvcond_walk_ids(m, i, add_user, &u);
     }
-    for (size_t i = a->global_begin; i < a->global_end; i++)
-        if (a->var_set[i - a->global_begin])
-            bitset_set(a->global_cond + (i - a->global_begin) * a->set_words, a->var_set[i - a->global_begin] - 1);
-    if (a->bool_type) {
-        uint64_t *c = global_cond(a, a->bool_type);
-        if (c)
-            bitset_or(c, always, a->set_words);
+    for (size_t i = a->global_begin; i < a->global_end && r == SPVCOND_OK; i++) {
+        uint32_t *c = &a->global_cond[i - a->global_begin], set;
+        if (a->var_set[i - a->global_begin] &&
+            (r = spvcond_cond_of_set(a, a->var_set[i - a->global_begin] - 1, &set)) == SPVCOND_OK)
+            r = spvcond_cond_union(a, *c, set, c);
     }
+    uint32_t *bool_cond = a->bool_type ? global_cond(a, a->bool_type) : NULL;
+    if (bool_cond)
+        *bool_cond = a->always;
     /* Then module-level items in reverse: users come after what they use. */
     for (size_t i = a->global_end; i-- > a->global_begin && r == SPVCOND_OK;) {
         if (!spvcond_annotate_is_global_item(a, i))
             continue;
-        uint64_t *c = a->global_cond + (i - a->global_begin) * a->set_words;
+        uint32_t *c = &a->global_cond[i - a->global_begin];
         const uint32_t *w = spvcond_inst_words(m, i);
-        if (bitset_empty(c, a->set_words) && (w[0] & 0xffffu) == 5600 && (w[0] >> 16) >= 4) {
+        if (!*c && (w[0] & 0xffffu) == 5600 && (w[0] >> 16) >= 4) {
             /* An unused function pointer is kept with its function (found by fuzzing: kept always, it
              * named a function that a specialization removes). */
             size_t f = spvcond_callgraph_function(&a->g, m, w[3]);
             if (f != SIZE_MAX)
-                bitset_or(c, spvcond_annotate_reach_of(a, f), a->set_words);
+                *c = a->reach[f];
         }
-        if (bitset_empty(c, a->set_words) || !may_carry_condition(m, i))
-            bitset_or(c, always, a->set_words); /* unused, or cannot be guarded: keep it, and what it uses */
-        struct user u = {a, c};
+        if (!*c || !may_carry_condition(m, i))
+            *c = a->always; /* unused, or cannot be guarded: keep it, and what it uses */
+        struct user u = {a, *c};
         r = spvcond_walk_ids(m, i, add_user, &u);
     }
     return r;
@@ -133,32 +126,18 @@ global_conditions(struct annotate *a)
 
 /* ---- capabilities -------------------------------------------------------------------------- */
 
-struct cap_user {
-    struct annotate *a;
-    const uint64_t *always;
-};
-
 static spvcond_result
 note_capability(void *user, size_t inst, const uint32_t *caps, size_t count)
 {
-    struct cap_user *u = user;
-    struct annotate *a = u->a;
-    const uint64_t *cond = inst_cond(a, inst, u->always);
-    for (size_t c = 0; c < count; c++) {
+    struct annotate *a = user;
+    uint32_t cond = inst_cond(a, inst);
+    spvcond_result r = SPVCOND_OK;
+    for (size_t c = 0; c < count && r == SPVCOND_OK; c++) {
         size_t d = spvcond_declared_caps_find(&a->caps, caps[c]);
-        if (d == SIZE_MAX)
-            continue;
-        if (!a->cap_slot[d]) { /* first user: a row of its own (only capabilities with users get one) */
-            spvcond_result r = spvcond_grow(a->m->ctx, (void **)&a->cap_cond, &a->cap_cond_cap,
-                                            (a->cap_rows + 1) * a->set_words, sizeof(uint64_t));
-            if (r != SPVCOND_OK)
-                return r;
-            memset(a->cap_cond + a->cap_rows * a->set_words, 0, a->set_words * sizeof(uint64_t));
-            a->cap_slot[d] = (uint32_t)++a->cap_rows;
-        }
-        bitset_or(a->cap_cond + (a->cap_slot[d] - 1) * a->set_words, cond, a->set_words);
+        if (d != SIZE_MAX)
+            r = spvcond_cond_union(a, a->cap_cond[d], cond, &a->cap_cond[d]);
     }
-    return SPVCOND_OK;
+    return r;
 }
 
 static spvcond_result
@@ -169,19 +148,17 @@ conditional_capabilities(struct annotate *a, bool *any)
     spvcond_result r = spvcond_declared_caps_build(m, false, &a->caps);
     if (r != SPVCOND_OK)
         return r;
-    if (!(a->cap_slot = spvcond_alloc_array(m->ctx, a->caps.count + 1, sizeof(uint32_t))))
+    if (!(a->cap_cond = spvcond_alloc_array(m->ctx, a->caps.count + 1, sizeof(uint32_t))))
         return spvcond_oom(m->ctx);
-    uint64_t *always = a->scratch + 2 * a->set_words;
-    struct cap_user u = {a, always};
     for (size_t i = 0; i < m->inst_count && r == SPVCOND_OK; i++)
-        r = spvcond_instruction_capabilities(m, i, note_capability, &u);
+        r = spvcond_instruction_capabilities(m, i, note_capability, a);
     for (size_t i = 0; i < ncap && r == SPVCOND_OK; i++) {
         uint32_t cap = spvcond_declared_cap_of(m, i, false);
-        uint32_t slot = cap == UINT32_MAX ? 0 : a->cap_slot[spvcond_declared_caps_find(&a->caps, cap)];
-        if (!slot)
+        uint32_t users = cap == UINT32_MAX ? 0 : a->cap_cond[spvcond_declared_caps_find(&a->caps, cap)];
+        if (!users)
             continue; /* a capability we see no user of stays as it is */
         uint32_t cond;
-        if ((r = spvcond_annotate_condition(a, a->cap_cond + (slot - 1) * a->set_words, &cond)) != SPVCOND_OK || !cond)
+        if ((r = spvcond_annotate_condition(a, users, &cond)) != SPVCOND_OK || !cond)
             continue;
         uint32_t cc[3] = {(3u << 16) | SPVCOND_OP_CONDITIONAL_CAPABILITY, cond, cap};
         r = spvcond_edit_replace(m, i, cc, 3);
@@ -235,20 +212,16 @@ run(struct annotate *a)
     a->var_set = spvcond_alloc_array(ctx, a->global_end - a->global_begin + 1, sizeof(uint32_t));
     if (!a->var_set)
         return spvcond_oom(ctx);
-    if ((r = spvcond_annotate_roots(a)) != SPVCOND_OK)
-        return r;
-    a->scratch = spvcond_alloc_array(ctx, 3 * a->set_words, sizeof(uint64_t));
-    if (!a->scratch)
-        return spvcond_oom(ctx);
-    if ((r = spvcond_annotate_reach(a)) != SPVCOND_OK)
+    if ((r = spvcond_annotate_roots(a)) != SPVCOND_OK || (r = spvcond_cond_init(a)) != SPVCOND_OK ||
+        (r = spvcond_annotate_reach(a)) != SPVCOND_OK)
         return r;
 
     /* Nothing conditional at all: leave the module untouched. */
     bool any = false;
     for (size_t f = 0; f < nf && !any; f++)
-        any = !bitset_test(spvcond_annotate_reach_of(a, f), a->empty_set);
+        any = a->reach[f] != a->always;
     for (size_t g = 0; g < a->global_end - a->global_begin && !any; g++)
-        any = a->var_set[g] && a->var_set[g] != a->empty_set + 1;
+        any = a->var_set[g] > 1; /* a set other than the empty set 0 */
     if (!any)
         return SPVCOND_OK;
 
@@ -268,7 +241,7 @@ run(struct annotate *a)
     /* Functions, and kernels' entry points. */
     for (size_t f = 0; f < nf; f++) {
         uint32_t cond;
-        if ((r = spvcond_annotate_condition(a, spvcond_annotate_reach_of(a, f), &cond)) != SPVCOND_OK)
+        if ((r = spvcond_annotate_condition(a, a->reach[f], &cond)) != SPVCOND_OK)
             return r;
         if (a->is_root[f] && cond)
             a->stats.conditional_roots++;
@@ -283,7 +256,7 @@ run(struct annotate *a)
         const uint32_t *w = spvcond_inst_words(m, i);
         size_t f = spvcond_callgraph_function(&a->g, m, w[2]);
         uint32_t cond, wc = w[0] >> 16;
-        if (f == SIZE_MAX || (r = spvcond_annotate_condition(a, spvcond_annotate_reach_of(a, f), &cond)) != SPVCOND_OK || !cond) {
+        if (f == SIZE_MAX || (r = spvcond_annotate_condition(a, a->reach[f], &cond)) != SPVCOND_OK || !cond) {
             if (r != SPVCOND_OK)
                 return r;
             continue;
@@ -305,7 +278,7 @@ run(struct annotate *a)
         if (!spvcond_annotate_is_global_item(a, i) || !may_carry_condition(m, i))
             continue;
         uint32_t cond;
-        if ((r = spvcond_annotate_condition(a, a->global_cond + (i - a->global_begin) * a->set_words, &cond)) != SPVCOND_OK)
+        if ((r = spvcond_annotate_condition(a, a->global_cond[i - a->global_begin], &cond)) != SPVCOND_OK)
             return r;
         if (!cond)
             continue;
@@ -347,23 +320,18 @@ release(struct annotate *a)
     spvcond_dealloc(ctx, a->wg);
     spvcond_dealloc(ctx, a->sg);
     spvcond_dealloc(ctx, a->leaves);
-    for (size_t s = 0; s < a->set_count; s++)
-        spvcond_dealloc(ctx, a->sets[s].leaves);
+    spvcond_table_release(ctx, &a->leaf_table);
+    spvcond_dealloc(ctx, a->leaf_hashes);
     spvcond_dealloc(ctx, a->sets);
+    spvcond_dealloc(ctx, a->set_leaves);
     spvcond_table_release(ctx, &a->set_table);
     spvcond_dealloc(ctx, a->set_hashes);
-    spvcond_table_release(ctx, &a->or_table);
-    spvcond_dealloc(ctx, a->or_hashes);
-    for (size_t k = 0; k < a->or_count; k++)
-        spvcond_dealloc(ctx, a->ors[k].sets);
-    spvcond_dealloc(ctx, a->ors);
+    spvcond_cond_release(a);
     spvcond_dealloc(ctx, a->reach);
     spvcond_dealloc(ctx, a->global_cond);
     spvcond_dealloc(ctx, a->var_set);
     spvcond_dealloc(ctx, a->cap_cond);
-    spvcond_dealloc(ctx, a->cap_slot);
     spvcond_declared_caps_release(a->m, &a->caps);
-    spvcond_dealloc(ctx, a->scratch);
     spvcond_dealloc(ctx, a->defer);
 }
 

@@ -3,7 +3,6 @@
 #ifndef SPVCOND_ANNOTATE_H
 #define SPVCOND_ANNOTATE_H
 
-#include "bitset.h"
 #include "capabilities.h"
 #include "edit.h"
 #include "index.h"
@@ -22,17 +21,26 @@ struct leaf {
     uint32_t id, spec_id;
 };
 
-/* A requirement set: the leaves one root needs, And-ed. */
+/* A requirement set: the leaves one root needs, And-ed; set 0 is the empty set (always true). */
 struct reqset {
-    uint64_t *leaves; /* bitset over leaves */
-    uint32_t id;      /* condition node; 0 for the empty set (always true) */
-    uint32_t first;   /* its lowest leaf, a cheap first test of "subset of"; UINT32_MAX when empty */
+    uint32_t first, count; /* its leaves: set_leaves[first .. first + count), ascending */
+    uint64_t signature;    /* bit (leaf % 64) of each leaf: a quick "cannot be a subset" */
+    uint32_t id;           /* condition node; 0 for the empty set */
 };
 
-struct or_node {
-    uint64_t *sets; /* bitset over requirement sets, absorbed */
-    uint32_t id;
+/* A condition, named by a handle (its index; 0 is "no user seen"): the Or of a list of requirement
+ * sets, ascending and none implied by another, or, once that list would pass COND_LIST_MAX sets, the
+ * Or of two other conditions. Both kinds are interned, so equal lists share one handle and one node. */
+struct cond {
+    uint32_t x, y; /* a list: its offset in cond_sets and its length; an Or: the two handles */
+    uint32_t id;   /* its node once emitted, else 0 */
+    bool is_or;
 };
+
+#define COND_LIST_MAX 16
+/* Steps of subset tests spent dropping implied sets from Or lists; past it, lists are merged as they
+ * are (still correct, only less compact), so adversarial shapes stay linear. */
+#define COND_ABSORB_BUDGET (UINT64_C(1) << 27)
 
 struct annotate {
     struct spvcond_module *m;
@@ -50,28 +58,36 @@ struct annotate {
     uint32_t *sg;                 /* per function: required sub-group size */
 
     struct leaf *leaves;
-    size_t leaf_count, leaf_cap, leaf_words;
+    size_t leaf_count, leaf_cap;
+    struct spvcond_index_table leaf_table; /* leaf hash -> index + 1 */
+    uint64_t *leaf_hashes;
+    size_t leaf_hash_cap;
     struct reqset *sets;
-    size_t set_count, set_cap, set_words;
+    size_t set_count, set_cap;
+    uint32_t *set_leaves;         /* the sets' leaf lists */
+    size_t set_leaves_len, set_leaves_cap;
     struct spvcond_index_table set_table; /* set hash -> index + 1 */
     uint64_t *set_hashes;
     size_t set_hash_cap;
-    struct spvcond_index_table or_table;  /* Or key hash -> index + 1 */
-    uint64_t *or_hashes;
-    size_t or_hash_cap;
-    uint32_t empty_set;           /* index of the empty requirement set */
-    struct or_node *ors;
-    size_t or_count, or_cap;
 
-    uint64_t *reach;              /* per function: set_words words */
-    uint64_t *global_cond;        /* per module-level item (EXTINST_IMPORT..GLOBAL): set_words words */
+    struct cond *conds;           /* by handle; conds[0] is "no user seen" */
+    size_t cond_count, cond_cap;
+    uint32_t *cond_sets;          /* the lists' set indices */
+    size_t cond_sets_len, cond_sets_cap;
+    struct spvcond_index_table cond_table; /* cond hash -> handle + 1 */
+    uint64_t *cond_hashes;
+    size_t cond_hash_cap;
+    uint32_t always;              /* the handle of the list {empty set} */
+    uint64_t absorb_budget;
+    uint32_t *emit_stack;         /* handles waiting for their children's nodes */
+    size_t emit_stack_cap;
+
+    uint32_t *reach;              /* per function: the condition of the sets that reach it */
+    uint32_t *global_cond;        /* per module-level item (EXTINST_IMPORT..GLOBAL) */
     uint32_t *var_set;            /* per module-level item: requirement set + 1 of exported variables */
     size_t global_begin, global_end;
     struct spvcond_declared_caps caps; /* the distinct capabilities declared */
-    uint32_t *cap_slot;           /* per distinct capability: 1 + its row of cap_cond once a user is seen */
-    uint64_t *cap_cond;           /* per capability with a user: set_words words */
-    size_t cap_rows, cap_cond_cap;
-    uint64_t *scratch;
+    uint32_t *cap_cond;           /* per distinct capability: the condition of its users (0: none seen) */
     uint32_t bool_type;
     uint32_t next_spec_id;
     uint32_t *defer;              /* words of new constants, emitted in order */
@@ -89,20 +105,19 @@ spvcond_annotate_is_global_item(const struct annotate *a, size_t i)
            (i >= m->section[SPVCOND_SECTION_GLOBAL] && i < m->section[SPVCOND_SECTION_FUNCTION]);
 }
 
-/* Which requirement sets reach function f (set_words words). */
-static inline uint64_t *
-spvcond_annotate_reach_of(struct annotate *a, size_t f)
-{
-    return a->reach + f * a->set_words;
-}
-
 /* annotate_roots.c: stated requirements, roots, leaves and requirement sets. */
 spvcond_result spvcond_annotate_roots(struct annotate *a);
+/* annotate_union.c: conditions as values. */
+spvcond_result spvcond_cond_init(struct annotate *a);
+spvcond_result spvcond_cond_of_set(struct annotate *a, uint32_t set, uint32_t *out);
+spvcond_result spvcond_cond_union(struct annotate *a, uint32_t x, uint32_t y, uint32_t *out);
+void spvcond_cond_release(struct annotate *a);
 /* annotate_conditions.c */
 spvcond_result spvcond_annotate_reach(struct annotate *a);
 spvcond_result spvcond_annotate_push(struct annotate *a, const uint32_t *w, uint32_t n);
 spvcond_result spvcond_annotate_emit_leaves(struct annotate *a);
-spvcond_result spvcond_annotate_condition(struct annotate *a, const uint64_t *reach, uint32_t *out);
+/* The node of condition `cond`: 0 when always true. */
+spvcond_result spvcond_annotate_condition(struct annotate *a, uint32_t cond, uint32_t *out);
 spvcond_result spvcond_annotate_decorate(struct annotate *a, uint32_t target, uint32_t cond);
 
 #endif

@@ -24,31 +24,31 @@ spvcond_annotate_reach(struct annotate *a)
 {
     struct spvcond_module *m = a->m;
     struct spvcond_inference *inf = &a->inf;
-    a->reach = spvcond_alloc_array(m->ctx, (m->function_count + 1) * a->set_words, sizeof(uint64_t));
+    a->reach = spvcond_alloc_array(m->ctx, m->function_count + 1, sizeof(uint32_t));
     if (!a->reach)
         return spvcond_oom(m->ctx);
-    for (size_t f = 0; f < m->function_count; f++)
+    spvcond_result r = SPVCOND_OK;
+    for (size_t f = 0; f < m->function_count && r == SPVCOND_OK; f++)
         if (a->root_set[f])
-            bitset_set(spvcond_annotate_reach_of(a, f), a->root_set[f] - 1);
+            r = spvcond_cond_of_set(a, a->root_set[f] - 1, &a->reach[f]);
     /* Components callers-first: the reverse of the order they were found in. */
-    for (size_t c = inf->scc_count; c-- > 0;) {
-        uint64_t *acc = a->scratch;
-        memset(acc, 0, a->set_words * sizeof(uint64_t));
-        for (uint32_t k = inf->scc_start[c]; k < inf->scc_start[c + 1]; k++)
-            bitset_or(acc, spvcond_annotate_reach_of(a, inf->scc_members[k]), a->set_words);
-        for (uint32_t k = inf->scc_start[c]; k < inf->scc_start[c + 1]; k++) {
+    for (size_t c = inf->scc_count; c-- > 0 && r == SPVCOND_OK;) {
+        uint32_t acc = 0;
+        for (uint32_t k = inf->scc_start[c]; k < inf->scc_start[c + 1] && r == SPVCOND_OK; k++)
+            r = spvcond_cond_union(a, acc, a->reach[inf->scc_members[k]], &acc);
+        for (uint32_t k = inf->scc_start[c]; k < inf->scc_start[c + 1] && r == SPVCOND_OK; k++) {
             uint32_t f = inf->scc_members[k];
-            memcpy(spvcond_annotate_reach_of(a, f), acc, a->set_words * sizeof(uint64_t));
-            for (uint32_t e = a->g.callee_start[f]; e < a->g.callee_start[f + 1]; e++)
+            a->reach[f] = acc;
+            for (uint32_t e = a->g.callee_start[f]; e < a->g.callee_start[f + 1] && r == SPVCOND_OK; e++)
                 if (inf->scc_of[a->g.callees[e]] != c)
-                    bitset_or(spvcond_annotate_reach_of(a, a->g.callees[e]), acc, a->set_words);
+                    r = spvcond_cond_union(a, a->reach[a->g.callees[e]], acc, &a->reach[a->g.callees[e]]);
         }
     }
     /* Functions no root reaches are left alone: unconditional. */
     for (size_t f = 0; f < m->function_count; f++)
-        if (bitset_empty(spvcond_annotate_reach_of(a, f), a->set_words))
-            bitset_set(spvcond_annotate_reach_of(a, f), a->empty_set);
-    return SPVCOND_OK;
+        if (!a->reach[f])
+            a->reach[f] = a->always;
+    return r;
 }
 
 /* ---- condition nodes ------------------------------------------------------------------------ */
@@ -110,13 +110,13 @@ spvcond_annotate_emit_leaves(struct annotate *a)
         a->stats.requirements++;
     }
     for (size_t s = 0; s < a->set_count; s++) {
+        const struct reqset *set = &a->sets[s];
         uint32_t acc = 0;
-        for (size_t k = 0; k < a->leaf_count; k++) {
-            if (!bitset_test(a->sets[s].leaves, k))
-                continue;
+        for (uint32_t k = set->first; k < set->first + set->count; k++) {
+            uint32_t leaf = a->leaves[a->set_leaves[k]].id;
             if (!acc)
-                acc = a->leaves[k].id;
-            else if ((r = new_node(a, 167 /* LogicalAnd */, acc, a->leaves[k].id, &acc)) != SPVCOND_OK)
+                acc = leaf;
+            else if ((r = new_node(a, 167 /* LogicalAnd */, acc, leaf, &acc)) != SPVCOND_OK)
                 return r;
         }
         a->sets[s].id = acc;
@@ -124,81 +124,62 @@ spvcond_annotate_emit_leaves(struct annotate *a)
     return SPVCOND_OK;
 }
 
-/* The condition of a reach set: 0 when always true, else the id of the Or of its sets after
- * absorption (a set whose leaves include another present set's leaves adds nothing). */
-/* The next set bit at or after i, or SIZE_MAX. */
-static size_t
-next_bit(const uint64_t *b, size_t words, size_t i)
+/* A list's node: the Or of its sets' And nodes, ascending (a one-set list is its set's node). */
+static spvcond_result
+emit_list(struct annotate *a, const struct cond *c, uint32_t *out)
 {
-    for (size_t w = i / 64; w < words; w++) {
-        uint64_t v = b[w] & (w == i / 64 ? ~UINT64_C(0) << (i % 64) : ~UINT64_C(0));
-        if (v)
-            return w * 64 + (size_t)__builtin_ctzll(v);
-    }
-    return SIZE_MAX;
-}
-
-spvcond_result
-spvcond_annotate_condition(struct annotate *a, const uint64_t *reach, uint32_t *out)
-{
-    *out = 0;
-    size_t sw = a->set_words;
-    if (bitset_empty(reach, sw) || bitset_test(reach, a->empty_set))
-        return SPVCOND_OK;
-    size_t only = next_bit(reach, sw, 0);
-    if (next_bit(reach, sw, only + 1) == SIZE_MAX) {
-        *out = a->sets[only].id; /* one set: its own And node, no Or needed */
-        return SPVCOND_OK;
-    }
-    uint64_t *key = a->scratch + sw;
-    memcpy(key, reach, sw * sizeof(uint64_t));
-    for (size_t s = next_bit(reach, sw, 0); s != SIZE_MAX; s = next_bit(reach, sw, s + 1)) {
-        for (size_t t = next_bit(key, sw, 0); t != SIZE_MAX; t = next_bit(key, sw, t + 1)) {
-            /* Distinct sets are never equal (they are interned), so t absorbs s iff t's leaves are in s. */
-            const struct reqset *st = &a->sets[t], *ss = &a->sets[s];
-            if (t == s || (st->first != UINT32_MAX && !bitset_test(ss->leaves, st->first)))
-                continue;
-            if (bitset_subset(st->leaves, ss->leaves, a->leaf_words)) {
-                key[s / 64] &= ~(UINT64_C(1) << (s % 64));
-                break;
-            }
-        }
-    }
-    uint64_t hash = spvcond_hash_words(key, sw);
-    size_t cursor = SIZE_MAX;
-    for (uint32_t e; (e = spvcond_table_next(&a->or_table, hash, &cursor)) != 0;) {
-        if (a->or_hashes[e - 1] == hash && bitset_equal(a->ors[e - 1].sets, key, sw)) {
-            *out = a->ors[e - 1].id;
-            return SPVCOND_OK;
-        }
-    }
     uint32_t acc = 0;
     spvcond_result r = SPVCOND_OK;
-    for (size_t s = next_bit(key, sw, 0); s != SIZE_MAX && r == SPVCOND_OK; s = next_bit(key, sw, s + 1)) {
+    for (uint32_t k = c->x; k < c->x + c->y && r == SPVCOND_OK; k++) {
+        uint32_t set = a->sets[a->cond_sets[k]].id;
         if (!acc)
-            acc = a->sets[s].id;
+            acc = set;
         else
-            r = new_node(a, 166 /* LogicalOr */, acc, a->sets[s].id, &acc);
+            r = new_node(a, 166 /* LogicalOr */, acc, set, &acc);
     }
-    if (r == SPVCOND_OK)
-        r = spvcond_grow(a->m->ctx, (void **)&a->ors, &a->or_cap, a->or_count + 1, sizeof(*a->ors));
-    if (r == SPVCOND_OK)
-        r = spvcond_grow(a->m->ctx, (void **)&a->or_hashes, &a->or_hash_cap, a->or_count + 1, sizeof(uint64_t));
-    uint64_t *copy = r == SPVCOND_OK ? spvcond_alloc_array(a->m->ctx, sw, sizeof(uint64_t)) : NULL;
-    if (r == SPVCOND_OK && !copy)
-        r = spvcond_oom(a->m->ctx);
-    if (r != SPVCOND_OK)
-        return r;
-    memcpy(copy, key, sw * sizeof(uint64_t));
-    a->ors[a->or_count] = (struct or_node){copy, acc};
-    a->or_hashes[a->or_count] = hash;
-    if ((r = spvcond_table_insert(a->m->ctx, &a->or_table, a->or_hashes, (uint32_t)a->or_count)) != SPVCOND_OK) {
-        spvcond_dealloc(a->m->ctx, copy);
-        return r;
-    }
-    a->or_count++;
     *out = acc;
-    return SPVCOND_OK;
+    return r;
+}
+
+/* Nodes are made once per condition, children first; an explicit stack, as Or conditions nest as deep
+ * as the call graph. */
+spvcond_result
+spvcond_annotate_condition(struct annotate *a, uint32_t cond, uint32_t *out)
+{
+    *out = 0;
+    if (cond == 0 || cond == a->always)
+        return SPVCOND_OK;
+    size_t depth = 0;
+    spvcond_result r = spvcond_grow(a->m->ctx, (void **)&a->emit_stack, &a->emit_stack_cap, 1, sizeof(uint32_t));
+    if (r == SPVCOND_OK)
+        a->emit_stack[depth++] = cond;
+    while (depth && r == SPVCOND_OK) {
+        uint32_t h = a->emit_stack[depth - 1];
+        struct cond *c = &a->conds[h];
+        if (c->id) {
+            depth--;
+        } else if (!c->is_or) {
+            uint32_t id;
+            if ((r = emit_list(a, c, &id)) == SPVCOND_OK)
+                a->conds[h].id = id, depth--;
+        } else if (!a->conds[c->x].id || !a->conds[c->y].id) {
+            uint32_t x = c->x, y = c->y;
+            if ((r = spvcond_grow(a->m->ctx, (void **)&a->emit_stack, &a->emit_stack_cap, depth + 2, sizeof(uint32_t))) ==
+                SPVCOND_OK) {
+                if (!a->conds[x].id)
+                    a->emit_stack[depth++] = x;
+                if (!a->conds[y].id)
+                    a->emit_stack[depth++] = y;
+            }
+        } else {
+            uint32_t id;
+            if ((r = new_node(a, 166 /* LogicalOr */, a->conds[c->x].id, a->conds[c->y].id, &id)) == SPVCOND_OK)
+                a->conds[h].id = id, depth--;
+        }
+    }
+    if (r == SPVCOND_OK)
+        *out = a->conds[cond].id;
+    return r;
 }
 
 spvcond_result

@@ -138,16 +138,25 @@ find_roots(struct annotate *a)
 static spvcond_result
 leaf_index(struct annotate *a, uint8_t kind, const uint32_t v[3], size_t *out)
 {
-    for (size_t k = 0; k < a->leaf_count; k++) {
-        if (a->leaves[k].kind == kind && memcmp(a->leaves[k].v, v, sizeof(a->leaves[k].v)) == 0) {
-            *out = k;
+    const uint32_t key[4] = {kind, v[0], v[1], v[2]};
+    uint64_t hash = spvcond_hash_u32(key, 4, 0);
+    size_t cursor = SIZE_MAX;
+    for (uint32_t e; (e = spvcond_table_next(&a->leaf_table, hash, &cursor)) != 0;) {
+        const struct leaf *l = &a->leaves[e - 1];
+        if (l->kind == kind && memcmp(l->v, v, sizeof(l->v)) == 0) {
+            *out = e - 1;
             return SPVCOND_OK;
         }
     }
     spvcond_result r = spvcond_grow(a->m->ctx, (void **)&a->leaves, &a->leaf_cap, a->leaf_count + 1, sizeof(*a->leaves));
+    if (r == SPVCOND_OK)
+        r = spvcond_grow(a->m->ctx, (void **)&a->leaf_hashes, &a->leaf_hash_cap, a->leaf_count + 1, sizeof(uint64_t));
     if (r != SPVCOND_OK)
         return r;
     a->leaves[a->leaf_count] = (struct leaf){kind, {v[0], v[1], v[2]}, 0, 0};
+    a->leaf_hashes[a->leaf_count] = hash;
+    if ((r = spvcond_table_insert(a->m->ctx, &a->leaf_table, a->leaf_hashes, (uint32_t)a->leaf_count)) != SPVCOND_OK)
+        return r;
     *out = a->leaf_count++;
     return SPVCOND_OK;
 }
@@ -255,37 +264,51 @@ is_exported_variable(const struct spvcond_module *m, size_t i)
     return (w[0] & 0xffffu) == 59 && (w[0] >> 16) >= 4 && spvcond_is_exported(m, w[2]);
 }
 
-/* The index of the set with exactly these leaves, added if new. */
+/* The index of the set with exactly these leaves (ascending), added if new. */
 static spvcond_result
-intern_set(struct annotate *a, const uint64_t *leaves, uint32_t *index)
+intern_set(struct annotate *a, const uint32_t *leaves, uint32_t n, uint32_t *index)
 {
-    uint64_t hash = spvcond_hash_words(leaves, a->leaf_words);
+    uint64_t hash = spvcond_hash_u32(leaves, n, 0);
     size_t cursor = SIZE_MAX;
     for (uint32_t e; (e = spvcond_table_next(&a->set_table, hash, &cursor)) != 0;) {
-        if (a->set_hashes[e - 1] == hash && bitset_equal(a->sets[e - 1].leaves, leaves, a->leaf_words)) {
+        const struct reqset *s = &a->sets[e - 1];
+        if (a->set_hashes[e - 1] == hash && s->count == n &&
+            memcmp(a->set_leaves + s->first, leaves, n * sizeof(uint32_t)) == 0) {
             *index = e - 1;
             return SPVCOND_OK;
         }
     }
-    spvcond_result r = spvcond_grow(a->m->ctx, (void **)&a->sets, &a->set_cap, a->set_count + 1, sizeof(*a->sets));
+    spvcond_context *ctx = a->m->ctx;
+    spvcond_result r = spvcond_grow(ctx, (void **)&a->sets, &a->set_cap, a->set_count + 1, sizeof(*a->sets));
     if (r == SPVCOND_OK)
-        r = spvcond_grow(a->m->ctx, (void **)&a->set_hashes, &a->set_hash_cap, a->set_count + 1, sizeof(uint64_t));
-    uint64_t *copy = r == SPVCOND_OK ? spvcond_alloc_array(a->m->ctx, a->leaf_words, sizeof(uint64_t)) : NULL;
-    if (!copy)
-        return r == SPVCOND_OK ? spvcond_oom(a->m->ctx) : r;
-    memcpy(copy, leaves, a->leaf_words * sizeof(uint64_t));
-    uint32_t first = UINT32_MAX;
-    for (size_t k = 0; k < a->leaf_count && first == UINT32_MAX; k++)
-        if (bitset_test(leaves, k))
-            first = (uint32_t)k;
-    a->sets[a->set_count] = (struct reqset){copy, 0, first};
-    a->set_hashes[a->set_count] = hash;
-    if ((r = spvcond_table_insert(a->m->ctx, &a->set_table, a->set_hashes, (uint32_t)a->set_count)) != SPVCOND_OK) {
-        spvcond_dealloc(a->m->ctx, copy);
+        r = spvcond_grow(ctx, (void **)&a->set_hashes, &a->set_hash_cap, a->set_count + 1, sizeof(uint64_t));
+    if (r == SPVCOND_OK)
+        r = spvcond_grow(ctx, (void **)&a->set_leaves, &a->set_leaves_cap, a->set_leaves_len + n + 1, sizeof(uint32_t));
+    if (r != SPVCOND_OK)
         return r;
-    }
+    uint64_t signature = 0;
+    for (uint32_t k = 0; k < n; k++)
+        signature |= UINT64_C(1) << (leaves[k] % 64);
+    memcpy(a->set_leaves + a->set_leaves_len, leaves, n * sizeof(uint32_t));
+    a->sets[a->set_count] = (struct reqset){(uint32_t)a->set_leaves_len, n, signature, 0};
+    a->set_leaves_len += n;
+    a->set_hashes[a->set_count] = hash;
+    if ((r = spvcond_table_insert(ctx, &a->set_table, a->set_hashes, (uint32_t)a->set_count)) != SPVCOND_OK)
+        return r;
     *index = (uint32_t)a->set_count++;
     return SPVCOND_OK;
+}
+
+/* A root has at most 130 leaves, each once: insertion sort. */
+static void
+sort_leaves(uint32_t *list, uint32_t n)
+{
+    for (uint32_t k = 1; k < n; k++) {
+        uint32_t v = list[k], j = k;
+        for (; j > 0 && list[j - 1] > v; j--)
+            list[j] = list[j - 1];
+        list[j] = v;
+    }
 }
 
 static spvcond_result
@@ -300,7 +323,6 @@ build_sets(struct annotate *a)
     uint32_t *flat = NULL, *first = spvcond_alloc_array(m->ctx, owners + 1, sizeof(uint32_t));
     size_t flat_len = 0, flat_cap = 0;
     uint8_t *is_owner = spvcond_alloc_array(m->ctx, owners, 1);
-    uint64_t *tmp = NULL;
     spvcond_result r = first && is_owner ? SPVCOND_OK : spvcond_oom(m->ctx);
     bool infer = !(a->o->flags & SPVCOND_ANNOTATE_NO_INFERENCE);
     for (size_t k = 0; k + 1 < owners && r == SPVCOND_OK; k++) {
@@ -332,32 +354,25 @@ build_sets(struct annotate *a)
     }
     if (first)
         first[owners - 1] = first[owners] = (uint32_t)flat_len;
-    /* Pass 2: distinct sets as bitsets over the leaves; the empty set always exists. */
-    a->leaf_words = bitset_words(a->leaf_count);
-    if (r == SPVCOND_OK && !(tmp = spvcond_alloc_array(m->ctx, a->leaf_words, sizeof(uint64_t))))
-        r = spvcond_oom(m->ctx);
-    for (size_t k = 0; k < owners && r == SPVCOND_OK; k++) {
-        bool empty_pass = k == owners - 1;
-        if (!empty_pass && !is_owner[k])
+    /* Pass 2: the distinct sets, each a sorted list of leaves; the empty set is set 0. */
+    uint32_t s = 0, none[1] = {0};
+    if (r == SPVCOND_OK)
+        r = intern_set(a, none, 0, &s);
+    for (size_t k = 0; k + 1 < owners && r == SPVCOND_OK; k++) {
+        if (!is_owner[k])
             continue;
-        memset(tmp, 0, a->leaf_words * sizeof(uint64_t));
-        for (uint32_t x = empty_pass ? 0 : first[k]; !empty_pass && x < first[k + 1]; x++)
-            bitset_set(tmp, flat[x]);
-        uint32_t s = 0;
-        if ((r = intern_set(a, tmp, &s)) != SPVCOND_OK)
+        uint32_t n = first[k + 1] - first[k], *list = n ? flat + first[k] : none;
+        sort_leaves(list, n);
+        if ((r = intern_set(a, list, n, &s)) != SPVCOND_OK)
             break;
-        if (empty_pass)
-            a->empty_set = s;
-        else if (k < nf)
+        if (k < nf)
             a->root_set[k] = s + 1;
         else
             a->var_set[k - nf] = s + 1;
     }
-    spvcond_dealloc(m->ctx, tmp);
     spvcond_dealloc(m->ctx, flat);
     spvcond_dealloc(m->ctx, first);
     spvcond_dealloc(m->ctx, is_owner);
-    a->set_words = bitset_words(a->set_count);
     return r;
 }
 

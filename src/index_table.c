@@ -1,11 +1,16 @@
 #include "index_table.h"
 
 uint64_t
-spvcond_hash_words(const uint64_t *w, size_t n)
+spvcond_hash_u32(const uint32_t *w, size_t n, uint64_t seed)
 {
-    uint64_t h = 0xcbf29ce484222325u;
+    uint64_t h = 0xcbf29ce484222325u ^ seed;
     for (size_t k = 0; k < n; k++)
         h = (h ^ w[k]) * 0x100000001b3u;
+    /* The table masks the low bits, which a multiply leaves depending on the inputs' low bits only:
+     * fold the high half down (found by profiling: sets differing in high bits shared probe chains). */
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdu;
+    h ^= h >> 33;
     return h;
 }
 

@@ -361,3 +361,61 @@ Test(annotate, dead_functions_are_roots)
     cr_assert_eq(spvcond_validate(a.out, NULL), SPVCOND_OK);
     release(&a);
 }
+
+/* The SpecId of the requirement constant named `name`. */
+static uint32_t
+spec_id_named(const spvcond_module *m, const char *name)
+{
+    for (size_t k = 0; k < m->spec_id_count; k++) {
+        const char *n = name_of(m, m->spec_ids[k].id);
+        if (n && strcmp(n, name) == 0)
+            return m->spec_ids[k].spec_id;
+    }
+    cr_assert_fail("no requirement constant %s", name);
+    return 0;
+}
+
+/* Conditions past the Or-list limit (Ors of conditions, not of sets) prove and specialize the same:
+ * a shared function is kept exactly when a kernel calling it is. */
+Test(annotate, conditions_past_the_list_limit)
+{
+    spvcond_annotate_options o = {0};
+    struct annotated a = annotate_file(fixture("many_sets"), &o);
+    cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
+    cr_assert_eq(a.stats.requirements, 25, "24 work-group sizes and fp64");
+    cr_assert_eq(spvcond_validate(a.out, NULL), SPVCOND_OK, "%s", spvcond_context_first_error(a.ctx)->message);
+    /* Which kernel's leaf is true (-1: none, 24: fp64 only, 25: all). */
+    static const int cases[] = {-1, 0, 5, 11, 12, 23, 24, 25};
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        int on = cases[c];
+        spvcond_spec_value v[25];
+        for (int k = 0; k < 25; k++) {
+            char name[64];
+            if (k < 24)
+                snprintf(name, sizeof(name), "spvcond.reqd_work_group_size.%d.1.1", k + 1);
+            else
+                snprintf(name, sizeof(name), "spvcond.aspect.fp64");
+            v[k] = (spvcond_spec_value){spec_id_named(a.out, name), on == k || on == 25, false};
+        }
+        spvcond_module *m = parse_or_die(a.ctx, a.words, a.count);
+        spvcond_specialize_options so = {v, 25, NULL, SPVCOND_SPECIALIZE_STRICT};
+        cr_assert_eq(spvcond_specialize(m, &so, NULL), SPVCOND_OK, "case %d: %s", on,
+                     spvcond_context_first_error(a.ctx)->message);
+        uint32_t *w;
+        size_t n;
+        cr_assert_eq(spvcond_module_emit(m, &w, &n), SPVCOND_OK);
+        char *val;
+        cr_assert_eq(spirv_val(w, n, "spv1.2", &val), 0, "case %d: %s", on, val);
+        free(val);
+        spvcond_module *s = parse_or_die(a.ctx, w, n);
+        cr_assert_eq(function_named(s, "shared") != 0, on >= 0, "case %d: shared", on);
+        cr_assert_eq(function_named(s, "half_shared") != 0, on >= 0 && (on < 12 || on == 25), "case %d: half_shared",
+                     on);
+        cr_assert_eq(function_named(s, "k5") != 0, on == 5 || on == 25, "case %d: k5", on);
+        cr_assert_eq(function_named(s, "k_fp64") != 0, on >= 24, "case %d: k_fp64", on);
+        spvcond_module_destroy(s);
+        spvcond_free(a.ctx, w);
+        spvcond_module_destroy(m);
+    }
+    release(&a);
+}

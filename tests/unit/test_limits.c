@@ -42,6 +42,73 @@ now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* Counts the bytes live at once, to bound what a pass allocates. */
+struct tally {
+    size_t live, peak;
+};
+
+static void *
+tally_alloc(void *user, size_t size)
+{
+    struct tally *t = user;
+    size_t *p = malloc(size + sizeof(size_t));
+    if (!p)
+        return NULL;
+    *p = size;
+    t->live += size;
+    t->peak = t->live > t->peak ? t->live : t->peak;
+    return p + 1;
+}
+
+static void
+tally_free(void *user, void *ptr)
+{
+    struct tally *t = user;
+    if (!ptr)
+        return;
+    size_t *p = (size_t *)ptr - 1;
+    t->live -= *p;
+    free(p);
+}
+
+static void *
+tally_realloc(void *user, void *ptr, size_t size)
+{
+    void *n = tally_alloc(user, size);
+    if (n && ptr) {
+        size_t old = ((size_t *)ptr)[-1];
+        memcpy(n, ptr, old < size ? old : size);
+        tally_free(user, ptr);
+    }
+    return n;
+}
+
+/* Generous: about 4x what the passes take here (see the logged ratios). */
+#define MEMORY_PER_INPUT_BYTE 64
+
+/* A context whose allocator tallies the bytes live at once. */
+static spvcond_context *
+tallied_context(struct tally *t)
+{
+    *t = (struct tally){0, 0};
+    spvcond_allocator a = {tally_alloc, tally_realloc, tally_free, t};
+    spvcond_context *ctx;
+    cr_assert_eq(spvcond_context_create(&a, NULL, NULL, &ctx), SPVCOND_OK);
+    return ctx;
+}
+
+/* After the context is gone: nothing left allocated, and the peak stays within a small multiple of
+ * the input (the passes keep per-id and per-instruction tables, never per-pair ones). */
+static void
+check_memory(const struct tally *t, size_t input_bytes, const char *what)
+{
+    cr_log_info("%s: peak %.1f MB for %.1f MB of input (%.1fx)", what, t->peak / 1e6, input_bytes / 1e6,
+                (double)t->peak / (double)input_bytes);
+    cr_assert_eq(t->live, 0, "%s: %zu bytes still allocated", what, t->live);
+    cr_assert_lt(t->peak, MEMORY_PER_INPUT_BYTE * input_bytes + (1u << 20), "%s: peak %zu bytes for %zu bytes of input",
+                 what, t->peak, input_bytes);
+}
+
 enum { VOID = 1, FN, DOUBLE, FN_D, D1, FIRST };
 
 /* The header alone (SPIR-V 1.2, bound set by the caller). */
@@ -88,13 +155,14 @@ types(struct words *b)
     PUT(b, 43, DOUBLE, D1, 0, 0x3ff00000);
 }
 
-/* Annotate, validate and specialize (fp64 false) the module; return the seconds taken. */
+/* Annotate, validate and specialize (fp64 false) the module within the memory budget; return the seconds
+ * taken. */
 static double
-run_passes(struct words *b)
+run_passes(struct words *b, const char *what)
 {
     double t0 = now();
-    spvcond_context *ctx;
-    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    struct tally tally;
+    spvcond_context *ctx = tallied_context(&tally);
     spvcond_module *m = parse_or_die(ctx, b->w, b->n);
     spvcond_annotate_options o = {0};
     cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_OK, "%s", spvcond_context_first_error(ctx)->message);
@@ -112,7 +180,9 @@ run_passes(struct words *b)
     spvcond_free(ctx, w);
     spvcond_module_destroy(m);
     spvcond_context_destroy(ctx);
-    return now() - t0;
+    double t = now() - t0;
+    check_memory(&tally, b->n * 4, what);
+    return t;
 }
 
 Test(limits, deep_call_chain, .timeout = 120)
@@ -134,7 +204,7 @@ Test(limits, deep_call_chain, .timeout = 120)
         PUT0(&b, 56);
     }
     b.w[3] = FIRST + 4 * (depth + 1) + 1;
-    double t = run_passes(&b);
+    double t = run_passes(&b, "call chain");
     cr_log_info("call chain of %u: %.2f s", depth, t);
     cr_assert_lt(t, 30.0);
     free(b.w);
@@ -158,7 +228,7 @@ Test(limits, many_kernels_with_distinct_requirements, .timeout = 120)
         PUT0(&b, 56);
     }
     b.w[3] = FIRST + 2 * kernels;
-    double t = run_passes(&b);
+    double t = run_passes(&b, "distinct requirements");
     cr_log_info("%u kernels: %.2f s", kernels, t);
     cr_assert_lt(t, 30.0);
     free(b.w);
@@ -190,7 +260,7 @@ Test(limits, huge_fan_out_and_many_decorations_on_one_id, .timeout = 120)
     PUT0(&b, 253);
     PUT0(&b, 56);
     b.w[3] = call0 + helpers + 1;
-    double t = run_passes(&b);
+    double t = run_passes(&b, "fan-out");
     cr_log_info("fan-out of %u: %.2f s", helpers, t);
     cr_assert_lt(t, 30.0);
     free(b.w);
@@ -224,8 +294,8 @@ Test(limits, long_condition_chain, .timeout = 120)
     PUT0(&b, 56);
     b.w[3] = f + 2;
     double t0 = now();
-    spvcond_context *ctx;
-    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    struct tally tally;
+    spvcond_context *ctx = tallied_context(&tally);
     for (uint32_t bits = 0; bits < 4; bits++) {
         spvcond_module *m = parse_or_die(ctx, b.w, b.n);
         cr_assert_eq(spvcond_validate(m, NULL), SPVCOND_OK);
@@ -236,50 +306,10 @@ Test(limits, long_condition_chain, .timeout = 120)
     }
     spvcond_context_destroy(ctx);
     double t = now() - t0;
+    check_memory(&tally, b.n * 4, "condition chain");
     cr_log_info("condition chain of %u: %.2f s", length, t);
     cr_assert_lt(t, 30.0);
     free(b.w);
-}
-
-/* Counts the bytes live at once, to bound what a pass allocates. */
-struct tally {
-    size_t live, peak;
-};
-
-static void *
-tally_alloc(void *user, size_t size)
-{
-    struct tally *t = user;
-    size_t *p = malloc(size + sizeof(size_t));
-    if (!p)
-        return NULL;
-    *p = size;
-    t->live += size;
-    t->peak = t->live > t->peak ? t->live : t->peak;
-    return p + 1;
-}
-
-static void
-tally_free(void *user, void *ptr)
-{
-    struct tally *t = user;
-    if (!ptr)
-        return;
-    size_t *p = (size_t *)ptr - 1;
-    t->live -= *p;
-    free(p);
-}
-
-static void *
-tally_realloc(void *user, void *ptr, size_t size)
-{
-    void *n = tally_alloc(user, size);
-    if (n && ptr) {
-        size_t old = ((size_t *)ptr)[-1];
-        memcpy(n, ptr, old < size ? old : size);
-        tally_free(user, ptr);
-    }
-    return n;
 }
 
 /* One function, under a header that claims `bound` ids; calling `callee` if it is not 0. */
@@ -303,10 +333,8 @@ Test(limits, header_bound_does_not_size_the_tables)
 {
     struct words b;
     one_function(&b, 0x3fffff, 0);
-    struct tally t = {0, 0};
-    spvcond_allocator a = {tally_alloc, tally_realloc, tally_free, &t};
-    spvcond_context *ctx;
-    cr_assert_eq(spvcond_context_create(&a, NULL, NULL, &ctx), SPVCOND_OK);
+    struct tally t;
+    spvcond_context *ctx = tallied_context(&t);
     spvcond_module *m;
     cr_assert_eq(spvcond_module_parse(ctx, b.w, b.n, 0, &m), SPVCOND_OK);
     cr_assert_eq(spvcond_module_bound(m), 0x3fffff, "the header's bound is still the module's");
@@ -369,7 +397,7 @@ Test(limits, many_declarations_of_one_capability)
     PUT0(&b, 253);
     PUT0(&b, 56);
     b.w[3] = var + 1;
-    double t = run_passes(&b);
+    double t = run_passes(&b, "declarations of one capability");
     cr_log_info("%u declarations and users of one capability: %.2f s", n, t);
     cr_assert_lt(t, 20.0);
     free(b.w);
@@ -402,8 +430,8 @@ Test(limits, many_conditional_extensions)
     PUT(&b, 48, bool_t, leaf);
     b.w[3] = leaf + 1;
     double t0 = now();
-    spvcond_context *ctx;
-    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    struct tally tally;
+    spvcond_context *ctx = tallied_context(&tally);
     for (uint32_t value = 0; value < 2; value++) {
         spvcond_module *m = parse_or_die(ctx, b.w, b.n);
         spvcond_spec_value v[1] = {{7, value, false}};
@@ -421,6 +449,7 @@ Test(limits, many_conditional_extensions)
     }
     spvcond_context_destroy(ctx);
     double t = now() - t0;
+    check_memory(&tally, b.n * 4, "conditional extensions");
     cr_log_info("%u conditional extensions and capabilities: %.2f s", n, t);
     cr_assert_lt(t, 20.0);
     free(b.w);
@@ -472,8 +501,8 @@ Test(limits, many_conditional_entry_points)
     PUT0(&b, 56);
     b.w[3] = CONSTANT0 + constants;
     double t0 = now();
-    spvcond_context *ctx;
-    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    struct tally tally;
+    spvcond_context *ctx = tallied_context(&tally);
     spvcond_module *m = parse_or_die(ctx, b.w, b.n);
     spvcond_requirements *reqs;
     cr_assert_eq(spvcond_requirements_from_module(m, &reqs), SPVCOND_OK, "%s", spvcond_context_first_error(ctx)->message);
@@ -488,6 +517,7 @@ Test(limits, many_conditional_entry_points)
     spvcond_module_destroy(m);
     spvcond_context_destroy(ctx);
     double t = now() - t0;
+    check_memory(&tally, b.n * 4, "conditional entry points");
     cr_log_info("%u conditional entry points over %u constants: %.2f s", entries, constants, t);
     cr_assert_lt(t, 20.0);
     free(b.w);
