@@ -4,45 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bitset.h"
 #include "evaluate.h"
-#include "index.h"
 #include "operands.h"
-
-#define MAX_ENUMERATED_LEAVES 16
-
-struct guard {        /* a conjunction of up to two condition ids (own decoration, enclosing function) */
-    uint32_t a, b;
-};
-
-struct check {
-    struct spvcond_module *m;
-    const struct spvcond_function *last_function; /* function_holding's memory */
-    spvcond_result first;
-    size_t violations;
-    uint32_t *decorated;   /* per id: its ConditionalINTEL condition, 0 if none */
-    uint8_t *cond_ok;      /* per id: 1 checked good, 2 checked bad */
-    uint32_t *node;        /* per id: index + 1 among condition-tree nodes */
-    uint32_t *nodes;       /* condition-tree nodes in definition order */
-    size_t node_count;
-    uint32_t *leaves;      /* node indices that are enumerated leaves */
-    size_t leaf_count;
-    bool enumerable;       /* every tree is boolean over boolean leaves */
-    struct guard *pairs;   /* distinct (user guard, definition guard) pairs to prove */
-    size_t pair_count, pair_cap;
-    size_t *pair_inst;     /* an instruction showing each pair, for the message */
-    uint32_t *pair_id;
-    uint32_t *mark, *eval, *stack; /* scratch for structural proofs, per id; stack holds 2 per id */
-    uint32_t stamp;
-    struct proof *proofs;          /* direct-mapped cache of structural proofs */
-};
-
-#define PROOF_CACHE 4096
-
-struct proof {
-    struct guard user, def;
-    uint8_t valid, holds;
-};
+#include "validate.h"
 
 static void
 violation(struct check *c, size_t inst, uint32_t id, spvcond_result code, const char *fmt, ...)
@@ -140,100 +104,6 @@ collect_trees(struct check *c)
         c->enumerable = false;
 }
 
-/* Evaluate every node for one assignment of the leaves (bit k of `bits` for leaf k). */
-static void
-evaluate_nodes(const struct check *c, uint32_t bits, uint8_t *value)
-{
-    const struct spvcond_module *m = c->m;
-    uint32_t leaf = 0;
-    for (size_t n = 0; n < c->node_count; n++) {
-        const uint32_t *w = spvcond_inst_words(m, spvcond_def(m, c->nodes[n]));
-        uint32_t op = w[0] & 0xffffu;
-        if (op == 41 || op == 42) {
-            value[n] = op == 41;
-        } else if (op != 52) {
-            value[n] = (bits >> leaf++) & 1;
-        } else {
-            uint8_t x = value[c->node[w[4]] - 1];
-            uint8_t y = (w[0] >> 16) > 5 ? value[c->node[w[5]] - 1] : 0;
-            uint8_t z = (w[0] >> 16) > 6 ? value[c->node[w[6]] - 1] : 0;
-            switch (w[3]) {
-            case 166: value[n] = x | y; break;
-            case 167: value[n] = x & y; break;
-            case 168: value[n] = !x; break;
-            case 164: value[n] = x == y; break;
-            case 165: value[n] = x != y; break;
-            default: value[n] = x ? y : z; break; /* Select */
-            }
-        }
-    }
-}
-
-static bool
-guard_value(const struct check *c, const uint8_t *value, struct guard g)
-{
-    return (!g.a || value[c->node[g.a] - 1]) && (!g.b || value[c->node[g.b] - 1]);
-}
-
-/* Structural proof that the user's guard implies `d`: d is one of the user's conditions or an operand of
- * an And among them (transitively), an Or with an implied operand, or an And of implied operands.
- * Iterative with stamps, since chains are as deep as the input makes them. */
-static bool
-implies_one(struct check *c, struct guard u, uint32_t d)
-{
-    const struct spvcond_module *m = c->m;
-    if (!d || d == u.a || d == u.b)
-        return true;
-    uint32_t known = ++c->stamp, evaluated = ++c->stamp;
-    size_t sp = 0;
-    /* Everything the user's guard makes true: its conditions and, through Ands, their operands. */
-    if (u.a)
-        c->stack[sp++] = u.a;
-    if (u.b)
-        c->stack[sp++] = u.b;
-    while (sp) {
-        uint32_t x = c->stack[--sp];
-        if (c->mark[x] == known)
-            continue;
-        c->mark[x] = known;
-        const uint32_t *w = spvcond_inst_words(m, spvcond_def(m, x));
-        if ((w[0] & 0xffffu) == 52 && w[3] == 167 && (w[0] >> 16) >= 6) {
-            c->stack[sp++] = w[4];
-            c->stack[sp++] = w[5];
-        }
-    }
-    /* Evaluate d bottom-up over Or/And, with everything else false unless known. */
-    c->stack[sp++] = d;
-    while (sp) {
-        uint32_t x = c->stack[sp - 1];
-        if (c->eval[x] == evaluated || c->eval[x] == evaluated + 1) {
-            sp--;
-            continue;
-        }
-        const uint32_t *w = spvcond_inst_words(m, spvcond_def(m, x));
-        bool node = (w[0] & 0xffffu) == 52 && (w[3] == 166 || w[3] == 167) && (w[0] >> 16) >= 6;
-        if (c->mark[x] == known || !node) {
-            c->eval[x] = c->mark[x] == known ? evaluated + 1 : evaluated; /* +1: true */
-            sp--;
-            continue;
-        }
-        bool pending = false;
-        for (int k = 4; k < 6; k++) {
-            if (c->eval[w[k]] != evaluated && c->eval[w[k]] != evaluated + 1) {
-                c->stack[sp++] = w[k];
-                pending = true;
-            }
-        }
-        if (pending)
-            continue;
-        bool l = c->eval[w[4]] == evaluated + 1, r = c->eval[w[5]] == evaluated + 1;
-        c->eval[x] = (w[3] == 166 ? (l || r) : (l && r)) ? evaluated + 1 : evaluated;
-        sp--;
-    }
-    c->stamp++; /* evaluated + 1 was used as "true" */
-    return c->eval[d] == evaluated + 1;
-}
-
 /* The function holding instruction inst: most questions are about the function last asked about
  * (an instruction and the local ids it uses), so that one is tried before a binary search. */
 static const struct spvcond_function *
@@ -286,34 +156,7 @@ note_use(void *user, size_t inst, uint32_t word, uint32_t id)
     struct guard dg = guard_of(c, d, def_id);
     if (!dg.a)
         return SPVCOND_OK;
-    /* Uses repeat the same (user, definition) guards: remember recent proofs. */
-    uint32_t h = (s->user.a * 2654435761u) ^ (s->user.b * 40503u) ^ (dg.a * 2246822519u) ^ (dg.b * 3266489917u);
-    struct proof *p = &c->proofs[(h ^ (h >> 15)) % PROOF_CACHE];
-    bool holds;
-    if (p->valid && !memcmp(&p->user, &s->user, sizeof(s->user)) && !memcmp(&p->def, &dg, sizeof(dg))) {
-        holds = p->holds;
-    } else {
-        holds = implies_one(c, s->user, dg.a) && implies_one(c, s->user, dg.b);
-        *p = (struct proof){s->user, dg, 1, holds};
-    }
-    if (holds)
-        return SPVCOND_OK;
-    for (size_t k = 0; k < c->pair_count; k++)
-        if (memcmp(&c->pairs[2 * k], &s->user, sizeof(s->user)) == 0 && memcmp(&c->pairs[2 * k + 1], &dg, sizeof(dg)) == 0)
-            return SPVCOND_OK;
-    spvcond_result r = spvcond_grow(m->ctx, (void **)&c->pairs, &c->pair_cap, 2 * (c->pair_count + 1), sizeof(*c->pairs));
-    if (r != SPVCOND_OK)
-        return r;
-    c->pair_inst = spvcond_realloc(m->ctx, c->pair_inst, (c->pair_count + 1) * sizeof(size_t));
-    c->pair_id = spvcond_realloc(m->ctx, c->pair_id, (c->pair_count + 1) * sizeof(uint32_t));
-    if (!c->pair_inst || !c->pair_id)
-        return spvcond_oom(m->ctx);
-    c->pairs[2 * c->pair_count] = s->user;
-    c->pairs[2 * c->pair_count + 1] = dg;
-    c->pair_inst[c->pair_count] = inst;
-    c->pair_id[c->pair_count] = id;
-    c->pair_count++;
-    return SPVCOND_OK;
+    return spvcond_validate_note_pair(c, s->user, dg, inst, id);
 }
 
 static void
@@ -327,45 +170,24 @@ describe_guard(struct guard g, char *buf, size_t n)
         snprintf(buf, n, "%%%u and %%%u", g.a, g.b);
 }
 
-/* Prove the pairs that structure alone did not: by enumeration when possible. */
-static spvcond_result
-prove_pairs(struct check *c)
+/* Report the pairs no proof settled. */
+static void
+report_failed_pairs(struct check *c)
 {
     struct spvcond_module *m = c->m;
-    if (!c->pair_count)
-        return SPVCOND_OK;
-    uint8_t *failed = spvcond_alloc_array(m->ctx, c->pair_count, 1);
-    uint8_t *value = spvcond_alloc_array(m->ctx, c->node_count + 1, 1);
-    if (!failed || !value) {
-        spvcond_dealloc(m->ctx, failed);
-        spvcond_dealloc(m->ctx, value);
-        return spvcond_oom(m->ctx);
-    }
-    if (c->enumerable) {
-        for (uint32_t bits = 0; bits < (1u << c->leaf_count); bits++) {
-            evaluate_nodes(c, bits, value);
-            for (size_t k = 0; k < c->pair_count; k++)
-                if (!failed[k] && guard_value(c, value, c->pairs[2 * k]) && !guard_value(c, value, c->pairs[2 * k + 1]))
-                    failed[k] = 1;
-        }
-    } else {
-        memset(failed, 1, c->pair_count);
-    }
     for (size_t k = 0; k < c->pair_count; k++) {
-        if (!failed[k])
+        const struct pair *p = &c->pairs[k];
+        if (!p->failed)
             continue;
         char u[64], d[64];
-        describe_guard(c->pairs[2 * k], u, sizeof(u));
-        describe_guard(c->pairs[2 * k + 1], d, sizeof(d));
-        violation(c, c->pair_inst[k], c->pair_id[k], SPVCOND_ERROR_INVALID_ID,
+        describe_guard(p->user, u, sizeof(u));
+        describe_guard(p->def, d, sizeof(d));
+        violation(c, p->inst, p->id, SPVCOND_ERROR_INVALID_ID,
                   "%s uses %%%u under condition %s, which does not imply %%%u's condition %s: some specialization "
                   "would remove %%%u and keep this use%s",
-                  spvcond_grammar_opcode_name(spvcond_inst_opcode(m, c->pair_inst[k])), c->pair_id[k], u,
-                  c->pair_id[k], d, c->pair_id[k], c->enumerable ? "" : " (not provable structurally)");
+                  spvcond_grammar_opcode_name(spvcond_inst_opcode(m, p->inst)), p->id, u, p->id, d, p->id,
+                  c->enumerable ? "" : " (not provable structurally)");
     }
-    spvcond_dealloc(m->ctx, failed);
-    spvcond_dealloc(m->ctx, value);
-    return SPVCOND_OK;
 }
 
 static void
@@ -522,8 +344,8 @@ run(struct check *c)
             continue; /* debug information follows what it describes: consumers drop it with its subject */
         r = spvcond_walk_ids(m, i, note_use, &s);
     }
-    if (r == SPVCOND_OK)
-        r = prove_pairs(c);
+    if (r == SPVCOND_OK && (r = spvcond_validate_prove(c)) == SPVCOND_OK)
+        report_failed_pairs(c);
     return r;
 }
 
@@ -547,9 +369,11 @@ spvcond_validate(spvcond_module *m, size_t *violations)
     c.mark = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
     c.eval = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
     c.stack = spvcond_alloc_array(ctx, 2 * (size_t)m->bound + 4, sizeof(uint32_t));
+    c.closure = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
     c.proofs = spvcond_alloc_array(ctx, PROOF_CACHE, sizeof(struct proof));
+    c.budget = PROOF_BUDGET;
     spvcond_result r = c.decorated && c.cond_ok && c.node && c.nodes && c.leaves && c.mark && c.eval && c.stack &&
-                               c.proofs
+                               c.closure && c.proofs
                            ? run(&c)
                            : spvcond_oom(ctx);
     spvcond_dealloc(ctx, c.decorated);
@@ -560,10 +384,9 @@ spvcond_validate(spvcond_module *m, size_t *violations)
     spvcond_dealloc(ctx, c.mark);
     spvcond_dealloc(ctx, c.eval);
     spvcond_dealloc(ctx, c.stack);
+    spvcond_dealloc(ctx, c.closure);
     spvcond_dealloc(ctx, c.proofs);
-    spvcond_dealloc(ctx, c.pairs);
-    spvcond_dealloc(ctx, c.pair_inst);
-    spvcond_dealloc(ctx, c.pair_id);
+    spvcond_validate_release_proofs(&c);
     if (violations)
         *violations = c.violations;
     if (r != SPVCOND_OK)

@@ -213,7 +213,7 @@ Test(limits, deep_call_chain, .timeout = 120)
 Test(limits, many_kernels_with_distinct_requirements, .timeout = 120)
 {
     /* 5000 kernels, each with its own LocalSize: 5000 requirement sets and leaves. */
-    const uint32_t kernels = 5000;
+    const uint32_t kernels = 20000;
     struct words b = {0};
     header(&b);
     for (uint32_t k = 0; k < kernels; k++)
@@ -520,5 +520,49 @@ Test(limits, many_conditional_entry_points)
     check_memory(&tally, b.n * 4, "conditional entry points");
     cr_log_info("%u conditional entry points over %u constants: %.2f s", entries, constants, t);
     cr_assert_lt(t, 20.0);
+    free(b.w);
+}
+
+/* Sixteen leaves under 4200 condition nodes and one use its guard does not imply structurally:
+ * enumerating would cost 2^16 evaluations of every node, past the proof budget, so validation stops
+ * with SPVCOND_ERROR_LIMIT at once instead of spending seconds. */
+Test(limits, proofs_past_the_budget_stop_with_a_limit_error)
+{
+    const uint32_t chain = 4200;
+    struct words b = {0};
+    header_caps(&b, true);
+    enum { BOOL = FIRST, LEAF0, F = LEAF0 + 16, G = F + 2, NODE0 = G + 2 };
+    for (uint32_t k = 0; k < 16; k++)
+        PUT(&b, 71, LEAF0 + k, 1, k + 1);
+    PUT(&b, 71, F, 6247, LEAF0);
+    PUT(&b, 71, DOUBLE, 6247, LEAF0 + 1);       /* the unguarded type of f returns it: not implied */
+    PUT(&b, 71, G, 6247, NODE0 + chain - 1);    /* g holds the long tree */
+    types(&b);
+    PUT(&b, 20, BOOL);
+    for (uint32_t k = 0; k < 16; k++)
+        PUT(&b, 48, BOOL, LEAF0 + k);
+    for (uint32_t n = 0; n < chain; n++)
+        PUT(&b, 52, BOOL, NODE0 + n, 166, n ? NODE0 + n - 1 : LEAF0, LEAF0 + n % 16);
+    PUT(&b, 54, VOID, F, 0, FN_D);
+    PUT(&b, 248, F + 1);
+    PUT0(&b, 253);
+    PUT0(&b, 56);
+    PUT(&b, 54, VOID, G, 0, FN);
+    PUT(&b, 248, G + 1);
+    PUT0(&b, 253);
+    PUT0(&b, 56);
+    b.w[3] = NODE0 + chain;
+    double t0 = now();
+    spvcond_context *ctx;
+    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    spvcond_module *m = parse_or_die(ctx, b.w, b.n);
+    cr_assert_eq(spvcond_validate(m, NULL), SPVCOND_ERROR_LIMIT);
+    cr_assert(strstr(spvcond_context_first_error(ctx)->message, "needs more than") != NULL, "%s",
+              spvcond_context_first_error(ctx)->message);
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+    double t = now() - t0;
+    cr_log_info("16 leaves under %u nodes: %.2f s", chain, t);
+    cr_assert_lt(t, 5.0);
     free(b.w);
 }

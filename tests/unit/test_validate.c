@@ -104,3 +104,14 @@ Test(validate, annotated_output_is_clean)
         destroy_module(m, ctx);
     }
 }
+
+/* An Or in the user's guard is proved case by case, with too many leaves to enumerate: f's guard
+ * s1 | s3 implies %g's (s1 | s2) | s3; bad's s1 | s4 does not (s4 alone keeps bad and removes %g). */
+Test(validate, or_in_the_user_guard_is_proved_by_cases)
+{
+    struct collected c;
+    size_t v = 0;
+    cr_assert_eq(validate_file(fixture("or_cases"), &c, &v), SPVCOND_ERROR_INVALID_ID);
+    cr_assert_eq(v, 1, "only bad's load: %s", c.text);
+    cr_assert(strstr(c.text, "OpLoad uses") != NULL, "%s", c.text);
+}

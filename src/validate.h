@@ -1,0 +1,67 @@
+/* The checker's shared state: validate.c walks the module and reports, validate_proof.c proves that
+ * every use is guarded at least as strongly as its definition. */
+#ifndef SPVCOND_VALIDATE_H
+#define SPVCOND_VALIDATE_H
+
+#include "index.h"
+#include "index_table.h"
+
+#define MAX_ENUMERATED_LEAVES 16
+/* Node visits that proofs may spend in all (about a second); past it validation stops with
+ * SPVCOND_ERROR_LIMIT rather than grow quadratic on adversarial condition trees. */
+#define PROOF_BUDGET (UINT64_C(1) << 28)
+#define PROOF_CACHE 4096
+
+struct guard {        /* a conjunction of up to two condition ids (own decoration, enclosing function) */
+    uint32_t a, b;
+};
+
+/* A distinct (user guard, definition guard) pair no quick proof settled, and a use that shows it. */
+struct pair {
+    struct guard user, def;
+    size_t inst;
+    uint32_t id;
+    uint8_t state;    /* validate_proof.c's progress */
+    bool failed;      /* after spvcond_validate_prove: some assignment keeps the use and removes the id */
+};
+
+struct proof {        /* a remembered quick proof */
+    struct guard user, def;
+    uint8_t valid, holds;
+};
+
+struct check {
+    struct spvcond_module *m;
+    const struct spvcond_function *last_function; /* function_holding's memory */
+    spvcond_result first;
+    size_t violations;
+    uint32_t *decorated;   /* per id: its ConditionalINTEL condition, 0 if none */
+    uint8_t *cond_ok;      /* per id: 1 checked good, 2 checked bad */
+    uint32_t *node;        /* per id: index + 1 among condition-tree nodes */
+    uint32_t *nodes;       /* condition-tree nodes in definition order */
+    size_t node_count;
+    uint32_t *leaves;      /* node indices that are enumerated leaves */
+    size_t leaf_count;
+    bool enumerable;       /* every tree is boolean over boolean leaves */
+    struct pair *pairs;
+    size_t pair_count, pair_cap;
+    uint64_t *pair_hashes;
+    size_t pair_hash_cap;
+    struct spvcond_index_table pair_table;
+    uint32_t *mark, *eval, *stack; /* scratch for structural proofs, per id; stack holds 2 per id */
+    uint32_t *closure;     /* per id: the stamp of the condition whose Or-closure last held it */
+    uint32_t *cases;       /* the cases of an Or in a user's guard */
+    size_t case_cap;
+    uint32_t stamp;
+    uint64_t budget;       /* node visits left for proofs */
+    struct proof *proofs;  /* direct-mapped cache of quick proofs */
+};
+
+/* Prove the pair now if a few steps do, else keep it for spvcond_validate_prove (once per pair). */
+spvcond_result spvcond_validate_note_pair(struct check *c, struct guard user, struct guard def, size_t inst,
+                                          uint32_t id);
+/* Settle every kept pair: structurally, grouped by definition guard, then by enumerating the leaves. */
+spvcond_result spvcond_validate_prove(struct check *c);
+void spvcond_validate_release_proofs(struct check *c);
+
+#endif
