@@ -1,6 +1,57 @@
-/* annotate: never crashes; its output parses and passes our own validate (the producer's promise). */
+/* annotate: never crashes; its output parses and passes our own validate (the producer's promise).
+ * Requirements are also stated by name for the strings the input holds (entry points, OpNames), with
+ * uses, declared sets and sizes drawn from the name's bytes. */
+#include <string.h>
+
 #include "fuzz_common.h"
 #include "structure_mutator.h"
+
+enum { MAX_NAMES = 8 };
+
+struct stated {
+    spvcond_function_requirements q[MAX_NAMES];
+    uint32_t aspects[MAX_NAMES][4];
+    size_t count;
+};
+
+/* Word-aligned nul-terminated printable runs, as SPIR-V literal strings are laid out; the header's
+ * generator word (free for any value) picks: its low bit states requirements at all, its second byte
+ * which of the first eight strings (names of things other than functions make annotate refuse). */
+static void
+state_requirements(const uint8_t *data, size_t size, struct stated *s)
+{
+    s->count = 0;
+    if (size < 20 || !(data[8] & 1))
+        return;
+    for (size_t at = 20, seen = 0; at + 1 < size && s->count < MAX_NAMES && seen < MAX_NAMES; at += 4) {
+        size_t n = 0;
+        while (at + n < size && n < 64 && data[at + n] > 0x20 && data[at + n] < 0x7f)
+            n++;
+        if (n == 0 || at + n >= size || data[at + n] != 0)
+            continue;
+        if (!((data[9] >> seen++) & 1)) {
+            at += n & ~(size_t)3;
+            continue;
+        }
+        const char *name = (const char *)data + at;
+        const uint8_t *b = data + at;
+        uint32_t *asp = s->aspects[s->count];
+        for (int k = 0; k < 4; k++)
+            asp[k] = b[k % n] % 128u;
+        s->q[s->count] = (spvcond_function_requirements){
+            .function = name,
+            .uses = asp,
+            .use_count = b[0] % 3u,
+            .has_declared = (b[n - 1] & 1) != 0,
+            .declared = asp + 2,
+            .declared_count = b[n - 1] % 3u,
+            .reqd_work_group_size = {b[0] & 4 ? (uint32_t)n : 0, b[0] & 4 ? 2u : 0, 0},
+            .reqd_sub_group_size = b[0] & 8 ? 16u : 0,
+        };
+        s->count++;
+        at += n & ~(size_t)3; /* the next string starts after this one */
+    }
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -12,7 +63,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     spvcond_module *m;
     if (spvcond_module_parse_bytes(ctx, data, size, &m) == SPVCOND_OK) {
-        spvcond_annotate_options o = {0};
+        struct stated stated;
+        state_requirements(data, size, &stated);
+        spvcond_annotate_options o = {.requirements = stated.q, .requirement_count = stated.count};
         if (spvcond_annotate(m, &o, NULL) == SPVCOND_OK) {
             uint32_t *w;
             size_t n;

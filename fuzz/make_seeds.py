@@ -8,6 +8,33 @@ import subprocess
 import sys
 import tempfile
 
+
+def function_name_mask(data):
+    """Generator word for fuzz_annotate's stated requirements: low bit on, second byte selecting, among
+    the first eight word-aligned strings (as the harness finds them), those naming functions."""
+    words = [int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data) - 3, 4)]
+    functions, names, p = set(), set(), 5
+    insts = []
+    while p < len(words) and words[p] >> 16:
+        insts.append(words[p:p + (words[p] >> 16)])
+        p += words[p] >> 16
+    text = lambda ws: b"".join(w.to_bytes(4, "little") for w in ws).split(b"\0")[0]
+    functions = {w[2] for w in insts if w[0] & 0xffff == 54 and len(w) > 2}
+    names = {text(w[3:]) for w in insts if w[0] & 0xffff == 15 and len(w) > 3}
+    names |= {text(w[2:]) for w in insts if w[0] & 0xffff == 5 and len(w) > 2 and w[1] in functions}
+    mask, seen, at = 0, 0, 20
+    while at + 1 < len(data) and seen < 8:
+        n = 0
+        while at + n < len(data) and n < 64 and 0x20 < data[at + n] < 0x7f:
+            n += 1
+        if n and at + n < len(data) and data[at + n] == 0:
+            mask |= (data[at:at + n] in names) << seen
+            seen += 1
+            at += n & ~3
+        at += 4
+    return mask
+
+
 out = sys.argv[1]
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 corpus = os.path.join(root, "..", "shared", "corpus", "modules")
@@ -25,6 +52,10 @@ with tempfile.TemporaryDirectory() as tmp:
         data = open(path, "rb").read()
         for t in ["fuzz_roundtrip", "fuzz_annotate", "fuzz_validate"]:
             open(os.path.join(out, t, "seed%03d.spv" % k), "wb").write(data)
+        mask = function_name_mask(data)
+        if mask:
+            stated = data[:8] + bytes([data[8] | 1, mask]) + data[10:]
+            open(os.path.join(out, "fuzz_annotate", "req%03d.spv" % k), "wb").write(stated)
         ann = os.path.join(tmp, "a.spv")
         cli = os.path.join(root, "build-fuzz", "tools", "spvcond")
         if os.path.exists(cli) and subprocess.run([cli, "annotate", "-q", path, "-o", ann],

@@ -5,35 +5,9 @@
 
 #include "annotate.h"
 #include "aspects.h"
+#include "function_names.h"
 
 /* ---- naming and requirements from the caller ---------------------------------------------- */
-
-/* Function index for a name: entry-point name, OpName, or Linkage export name. */
-static size_t
-function_by_name(struct annotate *a, const char *name)
-{
-    struct spvcond_module *m = a->m;
-    for (size_t k = 0; k < m->entry_point_count; k++) {
-        size_t i = m->entry_points[k];
-        if (strcmp(spvcond_inst_string(m, i, 3), name) == 0)
-            return spvcond_callgraph_function(&a->g, m, spvcond_inst_words(m, i)[2]);
-    }
-    for (size_t f = 0; f < m->function_count; f++) {
-        uint32_t id = m->functions[f].id, b, e;
-        spvcond_refs_range(&m->names, id, &b, &e);
-        for (uint32_t k = b; k < e; k++)
-            if (spvcond_inst_opcode(m, m->names.inst[k]) == 5 && strcmp(spvcond_inst_string(m, m->names.inst[k], 2), name) == 0)
-                return f;
-        spvcond_refs_range(&m->decorations, id, &b, &e);
-        for (uint32_t k = b; k < e; k++) {
-            const uint32_t *w = spvcond_inst_words(m, m->decorations.inst[k]);
-            if ((w[0] & 0xffffu) == 71 && w[2] == 41 /* LinkageAttributes */ &&
-                strcmp(spvcond_inst_string(m, m->decorations.inst[k], 3), name) == 0)
-                return f;
-        }
-    }
-    return SIZE_MAX;
-}
 
 static spvcond_result
 check_aspect(struct annotate *a, uint32_t aspect, const char *function)
@@ -46,37 +20,47 @@ check_aspect(struct annotate *a, uint32_t aspect, const char *function)
 }
 
 static spvcond_result
+apply_one(struct annotate *a, const struct spvcond_function_names *names, const spvcond_function_requirements *q)
+{
+    if (!q->function)
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    size_t f = spvcond_function_names_find(names, q->function);
+    if (f == SIZE_MAX)
+        return spvcond_report(a->m->ctx, SPVCOND_ERROR_NOT_FOUND, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                              "%s%srequirements name function '%s', but no entry point, OpName or export has that "
+                              "name", q->origin ? q->origin : "", q->origin ? ": " : "", q->function);
+    spvcond_result r;
+    for (size_t u = 0; u < q->use_count; u++) {
+        if ((r = check_aspect(a, q->uses[u], q->function)) != SPVCOND_OK)
+            return r;
+        spvcond_aspects_add(&a->inf.own[f], q->uses[u]);
+    }
+    if (q->has_declared) {
+        a->has_declared[f] = 1;
+        for (size_t u = 0; u < q->declared_count; u++) {
+            if ((r = check_aspect(a, q->declared[u], q->function)) != SPVCOND_OK)
+                return r;
+            spvcond_aspects_add(&a->declared[f], q->declared[u]);
+        }
+    }
+    if (q->reqd_work_group_size[0] || q->reqd_work_group_size[1] || q->reqd_work_group_size[2])
+        memcpy(a->wg[f], q->reqd_work_group_size, sizeof(a->wg[f]));
+    if (q->reqd_sub_group_size)
+        a->sg[f] = q->reqd_sub_group_size;
+    return SPVCOND_OK;
+}
+
+static spvcond_result
 apply_stated_requirements(struct annotate *a)
 {
-    for (size_t k = 0; k < a->o->requirement_count; k++) {
-        const spvcond_function_requirements *q = &a->o->requirements[k];
-        if (!q->function)
-            return SPVCOND_ERROR_INVALID_ARGUMENT;
-        size_t f = function_by_name(a, q->function);
-        if (f == SIZE_MAX)
-            return spvcond_report(a->m->ctx, SPVCOND_ERROR_NOT_FOUND, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
-                                  "%s%srequirements name function '%s', but no entry point, OpName or export has that "
-                                  "name", q->origin ? q->origin : "", q->origin ? ": " : "", q->function);
-        spvcond_result r;
-        for (size_t u = 0; u < q->use_count; u++) {
-            if ((r = check_aspect(a, q->uses[u], q->function)) != SPVCOND_OK)
-                return r;
-            spvcond_aspects_add(&a->inf.own[f], q->uses[u]);
-        }
-        if (q->has_declared) {
-            a->has_declared[f] = 1;
-            for (size_t u = 0; u < q->declared_count; u++) {
-                if ((r = check_aspect(a, q->declared[u], q->function)) != SPVCOND_OK)
-                    return r;
-                spvcond_aspects_add(&a->declared[f], q->declared[u]);
-            }
-        }
-        if (q->reqd_work_group_size[0] || q->reqd_work_group_size[1] || q->reqd_work_group_size[2])
-            memcpy(a->wg[f], q->reqd_work_group_size, sizeof(a->wg[f]));
-        if (q->reqd_sub_group_size)
-            a->sg[f] = q->reqd_sub_group_size;
-    }
-    return SPVCOND_OK;
+    if (!a->o->requirement_count)
+        return SPVCOND_OK;
+    struct spvcond_function_names names;
+    spvcond_result r = spvcond_function_names_build(a->m, &a->g, &names);
+    for (size_t k = 0; k < a->o->requirement_count && r == SPVCOND_OK; k++)
+        r = apply_one(a, &names, &a->o->requirements[k]);
+    spvcond_function_names_release(a->m, &names);
+    return r;
 }
 
 /* ---- roots and their requirement sets ------------------------------------------------------ */

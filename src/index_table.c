@@ -14,6 +14,18 @@ spvcond_hash_u32(const uint32_t *w, size_t n, uint64_t seed)
     return h;
 }
 
+uint64_t
+spvcond_hash_string(const char *text)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        h = (h ^ *p) * 0x100000001b3u;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdu;
+    h ^= h >> 33;
+    return h;
+}
+
 spvcond_result
 spvcond_table_insert(spvcond_context *ctx, struct spvcond_index_table *t, const uint64_t *hashes, uint32_t index)
 {

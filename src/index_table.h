@@ -12,6 +12,7 @@ struct spvcond_index_table {
 
 /* A hash of n words whose low bits are usable as a table index; seed tells kinds of key apart. */
 uint64_t spvcond_hash_u32(const uint32_t *w, size_t n, uint64_t seed);
+uint64_t spvcond_hash_string(const char *text);
 /* Insert `index`, whose hash is hashes[index]; hashes[0..index) are those already in the table. */
 spvcond_result spvcond_table_insert(spvcond_context *ctx, struct spvcond_index_table *t, const uint64_t *hashes,
                                     uint32_t index);

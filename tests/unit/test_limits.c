@@ -566,3 +566,45 @@ Test(limits, proofs_past_the_budget_stop_with_a_limit_error)
     cr_assert_lt(t, 5.0);
     free(b.w);
 }
+
+/* 20000 kernels named k0..k19999, each given a work-group size by name in the options: names are found
+ * through an index built once (a scan of the entry points per requirement took seconds). */
+Test(limits, many_requirements_stated_by_name)
+{
+    const uint32_t kernels = 20000;
+    struct words b = {0};
+    header(&b);
+    char (*names)[16] = calloc(kernels, sizeof(*names));
+    spvcond_function_requirements *q = calloc(kernels, sizeof(*q));
+    for (uint32_t k = 0; k < kernels; k++) {
+        uint32_t entry[8] = {6, FIRST + 2 * k};
+        snprintf(names[k], sizeof(names[k]), "k%u", k);
+        put(&b, 15, 2 + spvcond_encode_string(names[k], entry + 2, 6), entry);
+        q[k] = (spvcond_function_requirements){.function = names[k], .reqd_work_group_size = {k + 1, 1, 1}};
+    }
+    types(&b);
+    for (uint32_t k = 0; k < kernels; k++) {
+        PUT(&b, 54, VOID, FIRST + 2 * k, 0, FN);
+        PUT(&b, 248, FIRST + 2 * k + 1);
+        PUT0(&b, 253);
+        PUT0(&b, 56);
+    }
+    b.w[3] = FIRST + 2 * kernels;
+    double t0 = now();
+    struct tally tally;
+    spvcond_context *ctx = tallied_context(&tally);
+    spvcond_module *m = parse_or_die(ctx, b.w, b.n);
+    spvcond_annotate_options o = {.requirements = q, .requirement_count = kernels};
+    spvcond_annotate_stats stats;
+    cr_assert_eq(spvcond_annotate(m, &o, &stats), SPVCOND_OK, "%s", spvcond_context_first_error(ctx)->message);
+    cr_assert_eq(stats.requirements, kernels, "one work-group size per kernel");
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+    double t = now() - t0;
+    check_memory(&tally, b.n * 4, "requirements by name");
+    cr_log_info("%u requirements by name: %.2f s", kernels, t);
+    cr_assert_lt(t, 20.0);
+    free(q);
+    free(names);
+    free(b.w);
+}
