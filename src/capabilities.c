@@ -1,5 +1,6 @@
 #include "capabilities.h"
 
+#include "index_table.h"
 #include "operands.h"
 
 #include <stdlib.h>
@@ -165,13 +166,6 @@ spvcond_declared_cap_of(const struct spvcond_module *m, size_t i, bool condition
     return conditional && op == SPVCOND_OP_CONDITIONAL_CAPABILITY ? w[2] : UINT32_MAX;
 }
 
-static int
-compare_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 spvcond_result
 spvcond_declared_caps_build(const struct spvcond_module *m, bool conditional, struct spvcond_declared_caps *out)
 {
@@ -185,7 +179,7 @@ spvcond_declared_caps_build(const struct spvcond_module *m, bool conditional, st
         if (cap != UINT32_MAX)
             out->values[n++] = cap;
     }
-    qsort(out->values, n, sizeof(uint32_t), compare_u32);
+    qsort(out->values, n, sizeof(uint32_t), spvcond_compare_u32);
     for (size_t i = 0; i < n; i++)
         if (out->count == 0 || out->values[out->count - 1] != out->values[i])
             out->values[out->count++] = out->values[i];

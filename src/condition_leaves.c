@@ -2,6 +2,8 @@
 
 #include <stdlib.h>
 
+#include "index_table.h"
+
 #define OP_SPEC_CONSTANT_TRUE 48u
 #define OP_SPEC_CONSTANT_FALSE 49u
 #define OP_SPEC_CONSTANT_OP 52u
@@ -17,13 +19,6 @@ spvcond_leaf_walk_init(const struct spvcond_module *m, struct spvcond_leaf_walk 
     if (!(w->stamp = spvcond_alloc_array(m->ctx, m->bound + 1, sizeof(uint32_t))))
         return spvcond_oom(m->ctx);
     return SPVCOND_OK;
-}
-
-static int
-compare_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
 }
 
 static spvcond_result
@@ -71,7 +66,7 @@ spvcond_condition_leaves(struct spvcond_leaf_walk *w, uint32_t root)
         }
     }
     if (r == SPVCOND_OK && w->leaf_count > 1)
-        qsort(w->leaves, w->leaf_count, sizeof(uint32_t), compare_u32);
+        qsort(w->leaves, w->leaf_count, sizeof(uint32_t), spvcond_compare_u32);
     return r;
 }
 

@@ -67,3 +67,17 @@ spvcond_table_release(spvcond_context *ctx, struct spvcond_index_table *t)
     t->slots = NULL;
     t->size = 0;
 }
+
+int
+spvcond_compare_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int
+spvcond_compare_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}

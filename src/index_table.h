@@ -19,5 +19,8 @@ spvcond_result spvcond_table_insert(spvcond_context *ctx, struct spvcond_index_t
 /* Candidates for `hash`: call with *cursor = SIZE_MAX first; returns index + 1, or 0 when exhausted. */
 uint32_t spvcond_table_next(const struct spvcond_index_table *t, uint64_t hash, size_t *cursor);
 void spvcond_table_release(spvcond_context *ctx, struct spvcond_index_table *t);
+/* qsort comparators for keys. */
+int spvcond_compare_u32(const void *a, const void *b);
+int spvcond_compare_u64(const void *a, const void *b);
 
 #endif

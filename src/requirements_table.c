@@ -10,6 +10,7 @@
 #include "devices.h"
 #include "evaluate.h"
 #include "index.h"
+#include "index_table.h"
 
 struct kernel_entry {
     char *name;
@@ -417,20 +418,37 @@ spvcond_requirements_device_values(const spvcond_requirements *r, const spvcond_
     spvcond_spec_value *v = spvcond_alloc_array(r->ctx, total + 1, sizeof(*v));
     if (!v)
         return spvcond_oom(r->ctx);
-    size_t n = 0;
-    for (size_t k = 0; k < r->count; k++) {
-        for (size_t i = 0; i < r->kernels[k].count; i++) {
-            const spvcond_kernel_requirement *q = &r->kernels[k].reqs[i];
-            struct spvcond_requirement internal = {(enum spvcond_requirement_kind)q->type,
-                                                   {q->values[0], q->values[1], q->values[2]}};
-            bool seen = false;
-            for (size_t x = 0; x < n && !seen; x++)
-                seen = v[x].spec_id == q->spec_id;
-            if (!seen)
-                v[n++] = (spvcond_spec_value){q->spec_id, spvcond_device_supports(d, &internal), false};
-        }
+    /* One value per SpecId, from its first requirement: sort (SpecId, position) keys, keep the first of
+     * each SpecId, then restore the order they came in (a scan per SpecId was quadratic). */
+    uint64_t *keys = spvcond_alloc_array(r->ctx, total + 1, sizeof(uint64_t));
+    const spvcond_kernel_requirement **at = spvcond_alloc_array(r->ctx, total + 1, sizeof(*at));
+    if (!keys || !at || total > UINT32_MAX) {
+        spvcond_dealloc(r->ctx, keys);
+        spvcond_dealloc(r->ctx, (void *)at);
+        spvcond_dealloc(r->ctx, v);
+        return spvcond_oom(r->ctx);
     }
+    size_t n = 0;
+    for (size_t k = 0; k < r->count; k++)
+        for (size_t i = 0; i < r->kernels[k].count; i++, n++) {
+            at[n] = &r->kernels[k].reqs[i];
+            keys[n] = (uint64_t)at[n]->spec_id << 32 | n;
+        }
+    qsort(keys, n, sizeof(*keys), spvcond_compare_u64);
+    size_t kept = 0;
+    for (size_t x = 0; x < n; x++)
+        if (x == 0 || keys[x] >> 32 != keys[x - 1] >> 32)
+            keys[kept++] = (uint32_t)keys[x];
+    qsort(keys, kept, sizeof(*keys), spvcond_compare_u64);
+    for (size_t x = 0; x < kept; x++) {
+        const spvcond_kernel_requirement *q = at[keys[x]];
+        struct spvcond_requirement internal = {(enum spvcond_requirement_kind)q->type,
+                                               {q->values[0], q->values[1], q->values[2]}};
+        v[x] = (spvcond_spec_value){q->spec_id, spvcond_device_supports(d, &internal), false};
+    }
+    spvcond_dealloc(r->ctx, keys);
+    spvcond_dealloc(r->ctx, (void *)at);
     *values = v;
-    *count = n;
+    *count = kept;
     return SPVCOND_OK;
 }

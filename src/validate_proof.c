@@ -209,13 +209,6 @@ over_budget(struct check *c)
                           (unsigned long long)PROOF_BUDGET);
 }
 
-static int
-compare_keys(const void *x, const void *y)
-{
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return a < b ? -1 : a > b;
-}
-
 /* A user guard with an Or among its conditions implies d when each case of the Or does: the Or's
  * operands (through nested Ors) with the guard's other condition, each meeting d's closure. Returns 1,
  * 0, -1 when the allowance ran out, -2 when memory did (reported). */
@@ -265,7 +258,7 @@ prove_by_closure(struct check *c, bool second, uint64_t *keys)
         if (!(c->pairs[k].state & (bit | REFUTED_PAIR)))
             keys[n++] = (uint64_t)(second ? c->pairs[k].def.b : c->pairs[k].def.a) << 32 | k;
     if (n > 1)
-        qsort(keys, n, sizeof(*keys), compare_keys);
+        qsort(keys, n, sizeof(*keys), spvcond_compare_u64);
     struct allowance a = {0, UINT64_MAX};
     for (size_t g = 0; g < n;) {
         uint32_t d = (uint32_t)(keys[g] >> 32), stamp = ++c->stamp;

@@ -268,7 +268,9 @@ SPVCOND_API const char *spvcond_requirements_kernel_name(const spvcond_requireme
 SPVCOND_API size_t spvcond_requirements_count(const spvcond_requirements *reqs, size_t kernel);
 SPVCOND_API const spvcond_kernel_requirement *spvcond_requirements_get(const spvcond_requirements *reqs,
                                                                        size_t kernel, size_t index);
-/* Values for every SpecId in the table: true iff the device supports the requirement. */
+/* Values for every SpecId in the table, once each, in the order the SpecIds first appear: true iff the
+ * device supports the requirement (the first one stated, should a SpecId stand for two). The caller frees
+ * *values with spvcond_free. */
 SPVCOND_API spvcond_result spvcond_requirements_device_values(const spvcond_requirements *reqs,
                                                               const spvcond_device_info *device,
                                                               spvcond_spec_value **values, size_t *count);
