@@ -5,6 +5,7 @@
 
 #include "aspects.h"
 #include "devices.h"
+#include "index_table.h"
 
 #include "yaml_util.h"
 
@@ -22,6 +23,9 @@ struct spvcond_device_config {
     spvcond_context *ctx;
     struct entry *entries;
     size_t count, cap;
+    uint64_t *hashes;  /* of the names, for the index */
+    size_t hash_cap;
+    struct spvcond_index_table table; /* name -> entry + 1 (a scan per name was quadratic in devices) */
 };
 
 static void
@@ -41,6 +45,8 @@ spvcond_device_config_destroy(spvcond_device_config *c)
     for (size_t k = 0; k < c->count; k++)
         free_entry(c->ctx, &c->entries[k]);
     spvcond_dealloc(c->ctx, c->entries);
+    spvcond_dealloc(c->ctx, c->hashes);
+    spvcond_table_release(c->ctx, &c->table);
     spvcond_dealloc(c->ctx, c);
 }
 
@@ -61,13 +67,22 @@ spvcond_device_config_get(const spvcond_device_config *c, size_t index, spvcond_
     return true;
 }
 
+static size_t
+entry_named(const spvcond_device_config *c, const char *name)
+{
+    uint64_t hash = spvcond_hash_string(name);
+    size_t cursor = SIZE_MAX;
+    for (uint32_t e; (e = spvcond_table_next(&c->table, hash, &cursor)) != 0;)
+        if (c->hashes[e - 1] == hash && strcmp(c->entries[e - 1].name, name) == 0)
+            return e - 1;
+    return SIZE_MAX;
+}
+
 bool
 spvcond_device_config_find(const spvcond_device_config *c, const char *name, spvcond_device_info *out)
 {
-    for (size_t k = 0; c && name && k < c->count; k++)
-        if (strcmp(c->entries[k].name, name) == 0)
-            return spvcond_device_config_get(c, k, out);
-    return false;
+    size_t k = c && name ? entry_named(c, name) : SIZE_MAX;
+    return k != SIZE_MAX && spvcond_device_config_get(c, k, out);
 }
 
 #ifndef SPVCOND_HAVE_YAML
@@ -170,24 +185,27 @@ spvcond_device_config_parse(spvcond_context *ctx, const char *text, size_t size,
             break;
         }
         /* A repeated name: DPC++ warns and the last one wins. */
-        size_t slot = c->count;
-        for (size_t x = 0; x < c->count; x++) {
-            if (strcmp(c->entries[x].name, name) == 0) {
-                spvcond_report(ctx, SPVCOND_OK, SPVCOND_SEVERITY_WARNING, SPVCOND_NOWHERE,
-                               "%s:%zu: device %s is described twice; the last description wins", r.source,
-                               k->start_mark.line + 1, name);
-                free_entry(ctx, &c->entries[x]);
-                slot = x;
-            }
+        size_t slot = entry_named(c, name);
+        if (slot != SIZE_MAX) {
+            spvcond_report(ctx, SPVCOND_OK, SPVCOND_SEVERITY_WARNING, SPVCOND_NOWHERE,
+                           "%s:%zu: device %s is described twice; the last description wins", r.source,
+                           k->start_mark.line + 1, name);
+            free_entry(ctx, &c->entries[slot]);
+            c->entries[slot] = e;
+            continue;
         }
-        if (slot == c->count) {
-            if ((res = spvcond_grow(ctx, (void **)&c->entries, &c->cap, c->count + 1, sizeof(*c->entries))) != SPVCOND_OK) {
-                free_entry(ctx, &e);
-                break;
-            }
-            c->count++;
+        if ((res = spvcond_grow(ctx, (void **)&c->entries, &c->cap, c->count + 1, sizeof(*c->entries))) != SPVCOND_OK ||
+            (res = spvcond_grow(ctx, (void **)&c->hashes, &c->hash_cap, c->count + 1, sizeof(uint64_t))) != SPVCOND_OK) {
+            free_entry(ctx, &e);
+            break;
         }
-        c->entries[slot] = e;
+        c->entries[c->count] = e;
+        c->hashes[c->count] = spvcond_hash_string(e.name);
+        if ((res = spvcond_table_insert(ctx, &c->table, c->hashes, (uint32_t)c->count)) != SPVCOND_OK) {
+            free_entry(ctx, &c->entries[c->count]);
+            break;
+        }
+        c->count++;
     }
     spvcond_yaml_unload(&r);
     if (res != SPVCOND_OK) {
