@@ -46,9 +46,11 @@ pick_cond(uint32_t *s, const uint32_t *leaf_id, size_t leaves, const uint32_t *n
 enum { VOID = 1, BOOL, UINT, DOUBLE, FN_VOID, FN_UINT, FN_DOUBLE, UINT_1, DOUBLE_1, FIRST_FREE };
 
 /* A module with `leaves` SpecId'd leaves, some And/Or/Not nodes, functions with calls (a DAG), and
- * ConditionalINTEL placed at random: on functions, calls, the double type and constant, entry points. */
+ * ConditionalINTEL placed at random: on functions, calls, the double type and constant, entry points.
+ * Padded: 16 more leaves, And-ed into the condition of an extra function, so that validate cannot
+ * enumerate and must prove everything structurally. */
 static size_t
-generate(uint32_t seed, struct builder *b, size_t *leaves_out)
+generate(uint32_t seed, struct builder *b, size_t *leaves_out, bool padded)
 {
     uint32_t s = seed;
     b->n = 0;
@@ -88,6 +90,14 @@ generate(uint32_t seed, struct builder *b, size_t *leaves_out)
     }
     for (size_t k = 0; k < leaves; k++)
         EMIT(b, 71, leaf_id[k], 1, (uint32_t)k + 1);
+    enum { PAD_LEAVES = 16 };
+    uint32_t pad_leaf = next, pad_node = pad_leaf + PAD_LEAVES, pad_fn = pad_node + PAD_LEAVES - 1;
+    if (padded) {
+        next = pad_fn + 2; /* and its label */
+        for (uint32_t k = 0; k < PAD_LEAVES; k++)
+            EMIT(b, 71, pad_leaf + k, 1, 100 + k);
+        EMIT(b, 71, pad_fn, 6247, pad_node + PAD_LEAVES - 2);
+    }
     /* Calls get their ids now so decorations can name them. */
     for (size_t f = 0; f < nf; f++)
         for (size_t g = f + 1; g < nf; g++)
@@ -126,6 +136,10 @@ generate(uint32_t seed, struct builder *b, size_t *leaves_out)
         else
             EMIT(b, 52, BOOL, node_id[k], op, x, y);
     }
+    for (uint32_t k = 0; padded && k < PAD_LEAVES; k++)
+        EMIT(b, 48, BOOL, pad_leaf + k);
+    for (uint32_t k = 0; padded && k + 1 < PAD_LEAVES; k++)
+        EMIT(b, 52, BOOL, pad_node + k, 167, k ? pad_node + k - 1 : pad_leaf, pad_leaf + k + 1);
     static const uint32_t ret[3] = {VOID, UINT, DOUBLE}, type[3] = {FN_VOID, FN_UINT, FN_DOUBLE};
     static const uint32_t arg[3] = {0, UINT_1, DOUBLE_1};
     for (size_t f = nf; f-- > 0;) {
@@ -147,18 +161,26 @@ generate(uint32_t seed, struct builder *b, size_t *leaves_out)
             EMIT(b, 254, param);
         emit(b, 56, 0, NULL); /* OpFunctionEnd */
     }
+    if (padded) {
+        EMIT(b, 54, VOID, pad_fn, 0, FN_VOID);
+        EMIT(b, 248, pad_fn + 1);
+        emit(b, 253, 0, NULL);
+        emit(b, 56, 0, NULL);
+    }
     b->w[3] = next;
     *leaves_out = leaves;
     return b->n;
 }
 
-Test(random, specialize_never_breaks_modules, .timeout = 600)
+/* Returns the number of modules validate found clean. */
+static size_t
+run_random(bool padded, size_t *succeeded_out, size_t *refused_out)
 {
     size_t succeeded = 0, refused = 0, clean_modules = 0;
     for (uint32_t seed = 1; seed <= 250; seed++) {
         struct builder b;
         size_t leaves;
-        size_t n = generate(seed, &b, &leaves);
+        size_t n = generate(seed, &b, &leaves, padded);
         spvcond_context *ctx;
         cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
         spvcond_module *probe = NULL;
@@ -196,9 +218,25 @@ Test(random, specialize_never_breaks_modules, .timeout = 600)
         }
         spvcond_context_destroy(ctx);
     }
-    cr_log_info("%zu specializations validated, %zu refused as inconsistent; %zu of 250 modules clean", succeeded,
-                refused, clean_modules);
+    cr_log_info("%s: %zu specializations validated, %zu refused as inconsistent; %zu of 250 modules clean",
+                padded ? "padded" : "plain", succeeded, refused, clean_modules);
+    *succeeded_out = succeeded;
+    *refused_out = refused;
+    return clean_modules;
+}
+
+Test(random, specialize_never_breaks_modules, .timeout = 600)
+{
+    size_t succeeded, refused, clean = run_random(false, &succeeded, &refused);
     cr_assert_gt(succeeded, 100, "the generator should produce many consistent cases");
     cr_assert_gt(refused, 10, "and some inconsistent ones");
-    cr_assert_gt(clean_modules, 10);
+    cr_assert_gt(clean, 10);
+}
+
+/* With more leaves than validate enumerates, its structural proofs alone decide: whatever they call
+ * clean must specialize for every assignment (the pad leaves keep their defaults). */
+Test(random, structural_proofs_are_sound, .timeout = 600)
+{
+    size_t succeeded, refused, clean = run_random(true, &succeeded, &refused);
+    cr_assert_gt(clean, 10, "structural proofs settle many modules");
 }
