@@ -439,6 +439,18 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
             r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, w[word], "%%%u is not an OpFunction (it is %s)",
                                   w[word], spvcond_grammar_opcode_name(spvcond_def_opcode(m, w[word])));
     }
+    /* Group decorations name a decoration group (found by fuzzing: a condition constant named as the
+     * group was not a use, so specialize dropped it and left the OpGroupDecorate dangling). */
+    for (size_t i = m->section[SPVCOND_SECTION_ANNOTATION]; r == SPVCOND_OK && i < m->section[SPVCOND_SECTION_ANNOTATION + 1];
+         i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = w[0] & 0xffffu;
+        if ((op == 74 || op == 75) && (w[0] >> 16) >= 2 && m->opaque_count == 0 && spvcond_def_opcode(m, w[1]) != 73)
+            r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, w[1],
+                                  "%s names %%%u as its group, which is not an OpDecorationGroup (it is %s)",
+                                  spvcond_grammar_opcode_name(op), w[1],
+                                  spvcond_grammar_opcode_name(spvcond_def_opcode(m, w[1])));
+    }
     return r;
 }
 

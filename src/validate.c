@@ -370,10 +370,11 @@ spvcond_validate(spvcond_module *m, size_t *violations)
     c.eval = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
     c.stack = spvcond_alloc_array(ctx, 2 * (size_t)m->bound + 4, sizeof(uint32_t));
     c.closure = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
+    c.visit = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
     c.proofs = spvcond_alloc_array(ctx, PROOF_CACHE, sizeof(struct proof));
     c.budget = PROOF_BUDGET;
     spvcond_result r = c.decorated && c.cond_ok && c.node && c.nodes && c.leaves && c.mark && c.eval && c.stack &&
-                               c.closure && c.proofs
+                               c.closure && c.visit && c.proofs
                            ? run(&c)
                            : spvcond_oom(ctx);
     spvcond_dealloc(ctx, c.decorated);
@@ -385,6 +386,7 @@ spvcond_validate(spvcond_module *m, size_t *violations)
     spvcond_dealloc(ctx, c.eval);
     spvcond_dealloc(ctx, c.stack);
     spvcond_dealloc(ctx, c.closure);
+    spvcond_dealloc(ctx, c.visit);
     spvcond_dealloc(ctx, c.proofs);
     spvcond_validate_release_proofs(&c);
     if (violations)

@@ -50,6 +50,7 @@ struct check {
     struct spvcond_index_table pair_table;
     uint32_t *mark, *eval, *stack; /* scratch for structural proofs, per id; stack holds 2 per id */
     uint32_t *closure;     /* per id: the stamp of the condition whose Or-closure last held it */
+    uint32_t *visit;       /* per id: the stamp of the Or split that last visited it */
     uint32_t *cases;       /* the cases of an Or in a user's guard */
     size_t case_cap;
     uint32_t stamp;

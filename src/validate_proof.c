@@ -210,10 +210,11 @@ over_budget(struct check *c)
 }
 
 /* A user guard with an Or among its conditions implies d when each case of the Or does: the Or's
- * operands (through nested Ors) with the guard's other condition, each meeting d's closure. Returns 1,
- * 0, -1 when the allowance ran out, -2 when memory did (reported). */
+ * operands (through nested Ors) with the guard's other condition, each meeting d's closure or, failing
+ * that, implying d by evaluation (a case's set may include a set of d that absorbed it, as a node of its
+ * own). Returns 1, 0, -1 when the allowance ran out, -2 when memory did (reported). */
 static int
-split_meets(struct check *c, struct guard u, uint32_t closure_stamp, struct allowance *a)
+split_meets(struct check *c, struct guard u, uint32_t d, uint32_t closure_stamp, struct allowance *a)
 {
     bool first = logical_node(c->m, u.a, 166) != NULL;
     if (!first && !(u.b && logical_node(c->m, u.b, 166)))
@@ -227,14 +228,19 @@ split_meets(struct check *c, struct guard u, uint32_t closure_stamp, struct allo
     /* Breadth-first over the Or-tree: cases[done..n) wait; an Or is replaced by its operands. */
     while (done < n) {
         uint32_t x = c->cases[done++];
-        if (c->eval[x] == stamp)
+        if (c->visit[x] == stamp)
             continue;
         if (!spend(c, a))
             return -1;
-        c->eval[x] = stamp;
+        c->visit[x] = stamp;
         const uint32_t *w = logical_node(c->m, x, 166);
         if (!w) {
-            int met = mark_known(c, (struct guard){x, other}, ++c->stamp, closure_stamp, a);
+            struct guard one = {x, other};
+            int met = mark_known(c, one, ++c->stamp, closure_stamp, a);
+            if (met == 0) {
+                enum verdict v = implies_one(c, one, d, UINT64_MAX);
+                met = v == PROVEN ? 1 : v == REFUTED ? 0 : -1;
+            }
             if (met <= 0)
                 return met;
             continue;
@@ -281,7 +287,7 @@ prove_by_closure(struct check *c, bool second, uint64_t *keys)
             struct pair *p = &c->pairs[(uint32_t)keys[g]];
             int met = mark_known(c, p->user, ++c->stamp, stamp, &a);
             if (met == 0)
-                met = split_meets(c, p->user, stamp, &a);
+                met = split_meets(c, p->user, d, stamp, &a);
             if (met < 0)
                 return met == -2 ? SPVCOND_ERROR_OUT_OF_MEMORY : over_budget(c);
             if (met)

@@ -437,3 +437,15 @@ Test(reader, rejects_use_before_definition_among_types)
     w[23] = 5;            /* OpFunction %5 None %2 */
     expect_reject(w, BASE_WORDS, SPVCOND_ERROR_INVALID_ID, "%5 is used before its definition", 17);
 }
+
+Test(reader, rejects_a_group_decoration_of_something_not_a_group)
+{
+    /* OpGroupDecorate %1 %3: the void type named as the decoration group (found by fuzzing: a condition
+     * constant named so was no use of it, and specialize left the group decoration dangling). */
+    uint32_t w[BASE_WORDS + 3];
+    memcpy(w, base, 17 * 4);
+    memcpy(w + 17, (uint32_t[]){0x0003004a, 1, 3}, 12);
+    memcpy(w + 20, base + 17, (BASE_WORDS - 17) * 4);
+    expect_reject(w, BASE_WORDS + 3, SPVCOND_ERROR_INVALID_ID,
+                  "OpGroupDecorate names %1 as its group, which is not an OpDecorationGroup (it is OpTypeVoid)", 17);
+}
