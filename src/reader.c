@@ -73,23 +73,26 @@ build_instruction_table(struct spvcond_module *m)
     m->inst = spvcond_alloc_array(m->ctx, count + 1, sizeof(uint32_t));
     if (!m->inst)
         return spvcond_oom(m->ctx);
-    /* Per-id tables are sized by 1 + the largest result id, when every instruction is known (an unknown
-     * one might define any id below the header's bound). */
+    /* Per-id tables are sized by 1 + the largest id anything may define: a known instruction's result,
+     * or any word of an instruction we cannot see into below the header's bound (its result, if it has
+     * one, is one of them). A 36-byte module claiming 4M ids took 16 MB per table before. */
     size_t i = 0;
-    uint32_t max_result = 0;
-    bool all_known = true;
+    uint32_t max_id = 0;
     for (size_t p = SPVCOND_HEADER_WORDS; p < m->word_count; p += m->words[p] >> 16) {
         m->inst[i++] = (uint32_t)p;
         const uint32_t *w = m->words + p;
+        uint32_t wc = w[0] >> 16;
         const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(w[0] & 0xffffu);
         uint32_t at = gi && gi->has_type ? 2 : 1;
-        all_known &= gi != NULL;
-        if (gi && gi->has_result && (w[0] >> 16) > at && w[at] > max_result)
-            max_result = w[at];
+        if (gi && gi->has_result && wc > at && w[at] > max_id)
+            max_id = w[at];
+        for (uint32_t k = 1; !gi && k < wc; k++)
+            if (w[k] > max_id && w[k] < m->header_bound)
+                max_id = w[k];
     }
     m->inst[count] = (uint32_t)m->word_count; /* sentinel: end of the last instruction */
     m->inst_count = count;
-    m->bound = all_known && max_result < m->header_bound ? max_result + 1 : m->header_bound;
+    m->bound = max_id < m->header_bound ? max_id + 1 : m->header_bound;
     return SPVCOND_OK;
 }
 
