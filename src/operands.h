@@ -75,7 +75,7 @@ typedef spvcond_result (*spvcond_fast_fn)(void *user, uint32_t word, uint8_t ope
 /* The id uses among fast-layout operands o[1..n-1] (see spvcond_grammar_fits_fast), reported as words
  * `base + k`, leaving out the words whose bit k - 1 is in `skip`: the fixed part from its id mask, the
  * tail by its kind, without testing word by word. */
-static inline spvcond_result
+static inline __attribute__((always_inline)) spvcond_result
 spvcond_fast_ids(const struct spvcond_grammar_instruction *gi, const uint32_t *o, uint32_t n, uint32_t base,
                  uint32_t skip, spvcond_fast_fn fn, void *user)
 {
@@ -104,7 +104,7 @@ spvcond_fast_ids(const struct spvcond_grammar_instruction *gi, const uint32_t *o
     return r;
 }
 
-static inline spvcond_result
+static inline __attribute__((always_inline)) spvcond_result
 spvcond_fast_for_each(struct spvcond_fast f, const uint32_t *w, spvcond_fast_fn fn, void *user)
 {
     uint32_t wc = w[0] >> 16;

@@ -49,39 +49,37 @@ check_header(spvcond_context *ctx, const uint32_t *w, size_t n, uint32_t *bound)
     return SPVCOND_OK;
 }
 
-/* Count instructions and build the offset table; word counts are checked here, once. */
+/* Build the offset table in one pass; word counts are checked here, once. Per-id tables are sized by
+ * 1 + the largest id anything may define: a known instruction's result, or any word of an instruction
+ * we cannot see into below the header's bound (its result, if it has one, is one of them). A 36-byte
+ * module claiming 4M ids took 16 MB per table before. */
 static spvcond_result
 build_instruction_table(struct spvcond_module *m)
 {
-    size_t count = 0;
-    for (size_t p = SPVCOND_HEADER_WORDS; p < m->word_count; count++) {
-        uint32_t wc = m->words[p] >> 16;
-        if (wc == 0)
-            return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_BINARY, SPVCOND_SEVERITY_ERROR,
-                                  (struct spvcond_where){p, count, m->words[p] & 0xffffu, 0},
-                                  "instruction has word count 0");
-        if (wc > m->word_count - p)
-            return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_BINARY, SPVCOND_SEVERITY_ERROR,
-                                  (struct spvcond_where){p, count, m->words[p] & 0xffffu, 0},
-                                  "instruction of %u words runs past the end of the module (%zu words left)", wc,
-                                  m->word_count - p);
-        p += wc;
-    }
-    if (count > UINT32_MAX - 1)
-        return spvcond_report(m->ctx, SPVCOND_ERROR_LIMIT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
-                              "module has more than 2^32 instructions");
-    m->inst = spvcond_alloc_array(m->ctx, count + 1, sizeof(uint32_t));
-    if (!m->inst)
+    size_t count = 0, cap = (m->word_count - SPVCOND_HEADER_WORDS) / 4 + 16; /* grown if too small */
+    if (!(m->inst = spvcond_alloc_array(m->ctx, cap, sizeof(uint32_t))))
         return spvcond_oom(m->ctx);
-    /* Per-id tables are sized by 1 + the largest id anything may define: a known instruction's result,
-     * or any word of an instruction we cannot see into below the header's bound (its result, if it has
-     * one, is one of them). A 36-byte module claiming 4M ids took 16 MB per table before. */
-    size_t i = 0;
     uint32_t max_id = 0;
-    for (size_t p = SPVCOND_HEADER_WORDS; p < m->word_count; p += m->words[p] >> 16) {
-        m->inst[i++] = (uint32_t)p;
+    for (size_t p = SPVCOND_HEADER_WORDS; p < m->word_count; count++) {
         const uint32_t *w = m->words + p;
         uint32_t wc = w[0] >> 16;
+        if (wc == 0)
+            return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_BINARY, SPVCOND_SEVERITY_ERROR,
+                                  (struct spvcond_where){p, count, w[0] & 0xffffu, 0}, "instruction has word count 0");
+        if (wc > m->word_count - p)
+            return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_BINARY, SPVCOND_SEVERITY_ERROR,
+                                  (struct spvcond_where){p, count, w[0] & 0xffffu, 0},
+                                  "instruction of %u words runs past the end of the module (%zu words left)", wc,
+                                  m->word_count - p);
+        if (count + 1 >= cap) {
+            if (count >= UINT32_MAX - 1)
+                return spvcond_report(m->ctx, SPVCOND_ERROR_LIMIT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                                      "module has more than 2^32 instructions");
+            spvcond_result r = spvcond_grow(m->ctx, (void **)&m->inst, &cap, count + 2, sizeof(uint32_t));
+            if (r != SPVCOND_OK)
+                return r;
+        }
+        m->inst[count] = (uint32_t)p;
         const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(w[0] & 0xffffu);
         uint32_t at = gi && gi->has_type ? 2 : 1;
         if (gi && gi->has_result && wc > at && w[at] > max_id)
@@ -89,6 +87,7 @@ build_instruction_table(struct spvcond_module *m)
         for (uint32_t k = 1; !gi && k < wc; k++)
             if (w[k] > max_id && w[k] < m->header_bound)
                 max_id = w[k];
+        p += wc;
     }
     m->inst[count] = (uint32_t)m->word_count; /* sentinel: end of the last instruction */
     m->inst_count = count;
@@ -210,7 +209,7 @@ note_forward_use(struct parse_state *s, const uint32_t *words, uint32_t id)
 }
 
 /* Check and record one id operand (a definition or a use) of the instruction being read. */
-static inline spvcond_result
+static inline __attribute__((always_inline)) spvcond_result
 note_id(struct parse_state *s, const uint32_t *words, uint32_t word, uint8_t operand_class, uint16_t kind)
 {
     struct spvcond_module *m = s->m;
@@ -260,7 +259,7 @@ note_operand(void *user, const uint32_t *words, const struct spvcond_operand *op
     return note_id(s, words, op->word, op->operand_class, op->kind);
 }
 
-static spvcond_result
+static inline __attribute__((always_inline)) spvcond_result
 note_fast_id(void *user, uint32_t word, uint8_t operand_class)
 {
     struct parse_state *s = user;
