@@ -309,6 +309,9 @@ spvcond_walk_ids(const struct spvcond_module *m, size_t i, spvcond_id_fn fn, voi
     if (op == 71 /* OpDecorate */ && wc >= 3 && (words[2] == 41 /* LinkageAttributes */ || words[2] == 5635 /* UserSemantic */))
         return fn(user, i, 1, words[1]);
     struct id_walk w = {i, fn, user, words};
+    if (m->core_layout[i]) /* the reader found the layout: no need to test it again */
+        return spvcond_fast_for_each((struct spvcond_fast){SPVCOND_FAST_CORE, &spvcond_grammar_core[m->core_layout[i] - 1]},
+                                     words, fast_id, &w);
     struct spvcond_fast f = spvcond_fast_shape(m, words, spvcond_grammar_instruction(words[0] & 0xffffu));
     if (f.kind != SPVCOND_FAST_NONE)
         return spvcond_fast_for_each(f, words, fast_id, &w);

@@ -272,6 +272,8 @@ static spvcond_result
 note_operands(struct parse_state *s, size_t i, const struct spvcond_grammar_instruction *gi)
 {
     struct spvcond_fast f = spvcond_fast_shape(s->m, spvcond_inst_words(s->m, i), gi);
+    if (f.kind == SPVCOND_FAST_CORE) /* f.gi is the opcode's entry: its index + 1 is in the opcode table */
+        s->m->core_layout[i] = spvcond_grammar_opcode_index[spvcond_inst_words(s->m, i)[0] & 0xffffu];
     if (f.kind == SPVCOND_FAST_NONE)
         return spvcond_walk_operands(s->m, i, note_operand, s);
     return spvcond_fast_for_each(f, spvcond_inst_words(s->m, i), note_fast_id, s);
@@ -482,7 +484,8 @@ parse(spvcond_context *ctx, const uint32_t *words, size_t word_count, uint32_t *
     if ((r = build_instruction_table(m)) == SPVCOND_OK) {
         m->edits.bound = m->bound;
         m->def = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
-        if (!m->def)
+        m->core_layout = spvcond_alloc_array(ctx, m->inst_count + 1, sizeof(uint16_t));
+        if (!m->def || !m->core_layout)
             r = spvcond_oom(ctx);
     }
     if (r == SPVCOND_OK)
@@ -562,6 +565,7 @@ spvcond_module_destroy(spvcond_module *m)
     spvcond_index_release(m);
     spvcond_dealloc(ctx, m->inst);
     spvcond_dealloc(ctx, m->def);
+    spvcond_dealloc(ctx, m->core_layout);
     spvcond_dealloc(ctx, m->functions);
     spvcond_dealloc(ctx, m->owned_words);
     spvcond_dealloc(ctx, m);

@@ -539,12 +539,14 @@ count_use(void *user, size_t inst, uint32_t word, uint32_t id)
     struct use_walk *u = user;
     struct spec *s = u->s;
     struct spvcond_module *m = s->m;
-    uint32_t op = spvcond_inst_opcode(m, inst);
     /* The target of a name or decoration is not a use: they go with their target. */
-    if (word == 1 && (op == OP_NAME || op == OP_MEMBER_NAME || inst >= m->section[SPVCOND_SECTION_ANNOTATION]) &&
-        inst < m->section[SPVCOND_SECTION_GLOBAL])
-        return SPVCOND_OK;
+    if (word == 1 && inst < m->section[SPVCOND_SECTION_GLOBAL]) {
+        uint32_t op = spvcond_inst_opcode(m, inst);
+        if (op == OP_NAME || op == OP_MEMBER_NAME || inst >= m->section[SPVCOND_SECTION_ANNOTATION])
+            return SPVCOND_OK;
+    }
     if (s->removed[id]) {
+        uint32_t op = spvcond_inst_opcode(m, inst);
         char why[256];
         reason_text(s, id, why, sizeof(why));
         return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, inst, id,
