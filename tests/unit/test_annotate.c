@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotate.h"
 #include "helpers.h"
 
 struct annotated {
@@ -418,4 +419,33 @@ Test(annotate, conditions_past_the_list_limit)
         spvcond_module_destroy(m);
     }
     release(&a);
+}
+
+/* The union of conditions, on hand-made sets: {fp16} implies {fp16, fp64}'s Or away while the absorption
+ * budget lasts; once it is spent, lists merge as they are (larger, the same truth value). */
+Test(annotate, union_absorbs_while_the_budget_lasts)
+{
+    spvcond_context *ctx;
+    spvcond_module *m = load_module(fixture("annotate_graph"), &ctx);
+    struct annotate a;
+    memset(&a, 0, sizeof(a));
+    a.m = m;
+    static uint32_t leaves[3] = {0, 0, 1};
+    struct reqset sets[3] = {{0, 0, 0, 0}, {1, 1, 1, 0}, {1, 2, 3, 0}}; /* {}, {leaf 0}, {leaf 0, leaf 1} */
+    a.sets = sets;
+    a.set_count = 3;
+    a.set_leaves = leaves;
+    cr_assert_eq(spvcond_cond_init(&a), SPVCOND_OK);
+    uint32_t one, two, both;
+    cr_assert_eq(spvcond_cond_of_set(&a, 1, &one), SPVCOND_OK);
+    cr_assert_eq(spvcond_cond_of_set(&a, 2, &two), SPVCOND_OK);
+    cr_assert_eq(spvcond_cond_union(&a, one, two, &both), SPVCOND_OK);
+    cr_assert_eq(both, one, "{leaf 0} | {leaf 0, leaf 1} is {leaf 0}");
+    cr_assert_eq(spvcond_cond_union(&a, two, a.always, &both), SPVCOND_OK);
+    cr_assert_eq(both, a.always);
+    a.absorb_budget = 0;
+    cr_assert_eq(spvcond_cond_union(&a, one, two, &both), SPVCOND_OK);
+    cr_assert(both != one && !a.conds[both].is_or && a.conds[both].y == 2, "both sets kept, as one list");
+    spvcond_cond_release(&a);
+    destroy_module(m, ctx);
 }
