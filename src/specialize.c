@@ -580,7 +580,9 @@ check_and_count_uses(struct spec *s)
         uint32_t op = w[0] & 0xffffu;
         if (i >= m->section[SPVCOND_SECTION_GLOBAL] && i < m->section[SPVCOND_SECTION_FUNCTION] &&
             spvcond_is_spec_constant_opcode(op) && s->frozen[w[2]]) {
-            s->uses[w[1]]++; /* a frozen constant uses only its type */
+            /* A frozen constant uses only its type, which must survive too (found by fuzzing: a device
+             * constant typed by a conditional pointer type was emitted naming the removed type). */
+            r = count_use(&u, i, 1, w[1]);
             continue;
         }
         const uint32_t *e = emitted_words(m, i);
