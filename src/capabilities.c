@@ -69,20 +69,46 @@ int_width_through_pointer(const struct spvcond_module *m, uint32_t type)
     return spvcond_def_opcode(m, type) == 21 ? spvcond_scalar_width(m, type) : 0;
 }
 
-/* Whether an operand of instruction w may be an enumerant that needs a capability: only then is the
- * general walker worth running. OpSpecConstantOp hides its operation behind a selector. */
+/* Whether an operand of instruction w may be an enumerant that needs a capability and only the general
+ * walker can find it. OpSpecConstantOp hides its operation behind a selector. */
 static bool
-may_name_enumerants(const struct spvcond_module *m, const uint32_t *w, const struct spvcond_grammar_instruction *gi)
+needs_walker(const struct spvcond_module *m, const uint32_t *w, const struct spvcond_grammar_instruction *gi,
+             bool fits)
 {
     uint32_t op = w[0] & 0xffffu;
-    if (!gi || gi->has_enum_operands || op == 52)
+    if (!gi || op == 52)
         return true;
     if (op == 12) {
         struct spvcond_fast f = spvcond_fast_shape(m, w, gi);
         return f.kind == SPVCOND_FAST_NONE || (f.kind == SPVCOND_FAST_EXT && f.gi->has_enum_operands);
     }
-    return (gi->tail == SPVCOND_TAIL_OPTIONAL_MASK || gi->tail == SPVCOND_TAIL_ENUM) &&
-           !spvcond_grammar_fits_fast(gi, w, w[0] >> 16);
+    return !fits && (gi->has_enum_operands || gi->tail == SPVCOND_TAIL_OPTIONAL_MASK || gi->tail == SPVCOND_TAIL_ENUM);
+}
+
+static spvcond_result
+enumerant_caps(struct walk *k, const struct spvcond_grammar_enumerant *e)
+{
+    return e && e->cap_count ? k->fn(k->user, k->inst, spvcond_grammar_capabilities + e->first_cap, e->cap_count)
+                             : SPVCOND_OK;
+}
+
+/* A fitting simple layout: the capabilities of the enumerants among its fixed one-word operands
+ * (OpVariable's and OpTypePointer's storage class, OpFunction's control), read in place. */
+static spvcond_result
+fixed_enum_caps(struct walk *k, const uint32_t *w, const struct spvcond_grammar_instruction *gi)
+{
+    spvcond_result r = SPVCOND_OK;
+    for (uint32_t bits = gi->enum_mask; bits && r == SPVCOND_OK; bits &= bits - 1) {
+        uint32_t n = (uint32_t)__builtin_ctz(bits), v = w[1 + n];
+        uint16_t kind = spvcond_grammar_operands[gi->first_operand + n].kind;
+        if (spvcond_grammar_kinds[kind].operand_class == SPVCOND_OC_VALUE_ENUM) {
+            r = enumerant_caps(k, spvcond_grammar_enumerant(kind, v));
+            continue;
+        }
+        for (; v && r == SPVCOND_OK; v &= v - 1)
+            r = enumerant_caps(k, spvcond_grammar_enumerant(kind, v & -v));
+    }
+    return r;
 }
 
 /* A fitting SPVCOND_TAIL_ENUM instruction: the trailing enumerant's capabilities and those of any
@@ -112,12 +138,18 @@ spvcond_instruction_capabilities(const struct spvcond_module *m, size_t i, spvco
     const uint32_t *w = spvcond_inst_words(m, i);
     uint32_t op = w[0] & 0xffffu, wc = w[0] >> 16;
     const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
+    /* Most instructions (arithmetic, calls, branches...) can need none: no capability of their own, no
+     * enumerant operand, no type or atomic rule below. */
+    if (gi && !gi->cap_count && !gi->has_enum_operands && gi->tail != SPVCOND_TAIL_OPTIONAL_MASK &&
+        gi->tail != SPVCOND_TAIL_ENUM && op != 12 && op != 52 && (op < 21 || op > 27) && !spvcond_is_atomic_opcode(op))
+        return SPVCOND_OK;
     spvcond_result r = SPVCOND_OK;
     if (gi && gi->cap_count)
         r = fn(user, i, spvcond_grammar_capabilities + gi->first_cap, gi->cap_count);
-    if (r == SPVCOND_OK && may_name_enumerants(m, w, gi))
+    bool fits = op != 12 && spvcond_grammar_fits_fast(gi, w, wc);
+    if (r == SPVCOND_OK && needs_walker(m, w, gi, fits))
         r = spvcond_walk_operands(m, i, operand_caps, &k);
-    else if (r == SPVCOND_OK && gi->tail == SPVCOND_TAIL_ENUM)
+    else if (r == SPVCOND_OK && fits && (r = fixed_enum_caps(&k, w, gi)) == SPVCOND_OK && gi->tail == SPVCOND_TAIL_ENUM)
         r = tail_enum_caps(&k, w, gi);
     if (r != SPVCOND_OK)
         return r;

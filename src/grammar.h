@@ -76,6 +76,8 @@ struct spvcond_grammar_instruction {
     uint8_t has_enum_operands; /* some operand is an enumerant, which may need capabilities; a trailing
                                   SPVCOND_TAIL_OPTIONAL_MASK or SPVCOND_TAIL_ENUM is left out (when the
                                   layout fits, the capability scan reads those itself) */
+    uint16_t enum_mask; /* with `simple`: bit k set when fixed operand k (word k + 1) is an enumerant,
+                           which takes no parameters there: the capability scan reads it in place */
 };
 
 enum spvcond_tail {

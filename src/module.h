@@ -99,8 +99,9 @@ struct spvcond_module {
                               header claiming 4M ids costs nothing unless the ids exist */
 
     uint32_t *inst; /* word offset of each instruction */
-    uint16_t *core_layout; /* per instruction: 1 + its core grammar entry when its ids sit where the
-                              generated layout says (spvcond_fast_shape), else 0; walks skip the test */
+    uint32_t *id_words; /* per instruction: bit k set when word k is an id use (result type included,
+                           result id not), as the reader found them; bit 0 (the opcode word, never an
+                           id) set when some id lies past word 31 or words are opaque: walk again */
     size_t inst_count;
     uint32_t section[SPVCOND_SECTION_COUNT + 1]; /* first instruction of each section */
 

@@ -303,15 +303,16 @@ spvcond_result
 spvcond_walk_ids(const struct spvcond_module *m, size_t i, spvcond_id_fn fn, void *user)
 {
     const uint32_t *words = spvcond_inst_words(m, i);
-    uint32_t op = words[0] & 0xffffu, wc = words[0] >> 16;
-    /* Read instructions are well formed: decorations with a string parameter, which the fast layouts
-     * leave out, name one id, their target (linkage attributes: one per function in libclc). */
-    if (op == 71 /* OpDecorate */ && wc >= 3 && (words[2] == 41 /* LinkageAttributes */ || words[2] == 5635 /* UserSemantic */))
-        return fn(user, i, 1, words[1]);
+    uint32_t ids = m->id_words[i];
+    if (!(ids & 1u)) { /* the reader found them all below word 32 */
+        spvcond_result r = SPVCOND_OK;
+        for (; ids && r == SPVCOND_OK; ids &= ids - 1) {
+            uint32_t k = (uint32_t)__builtin_ctz(ids);
+            r = fn(user, i, k, words[k]);
+        }
+        return r;
+    }
     struct id_walk w = {i, fn, user, words};
-    if (m->core_layout[i]) /* the reader found the layout: no need to test it again */
-        return spvcond_fast_for_each((struct spvcond_fast){SPVCOND_FAST_CORE, &spvcond_grammar_core[m->core_layout[i] - 1]},
-                                     words, fast_id, &w);
     struct spvcond_fast f = spvcond_fast_shape(m, words, spvcond_grammar_instruction(words[0] & 0xffffu));
     if (f.kind != SPVCOND_FAST_NONE)
         return spvcond_fast_for_each(f, words, fast_id, &w);

@@ -147,6 +147,7 @@ struct parse_state {
     size_t function_begin; /* its OpFunction */
     int section;       /* the layout section of the instruction being read */
     uint32_t result;   /* the result id of the instruction being read, 0 if none yet */
+    uint32_t id_words; /* its id uses so far (spvcond_module.id_words) */
     const uint32_t *words; /* its words */
 };
 
@@ -224,6 +225,7 @@ note_id(struct parse_state *s, const uint32_t *words, uint32_t word, uint8_t ope
         s->result = id;
         return SPVCOND_OK;
     }
+    s->id_words |= word < 32 ? 1u << word : 1u;
     /* Constants form a DAG: an OpPhi may name itself, a constant may not. */
     if (id == s->result && s->section == SPVCOND_SECTION_GLOBAL)
         return id_fault(s, word, kind, id, FAULT_SELF);
@@ -249,6 +251,7 @@ note_operand(void *user, const uint32_t *words, const struct spvcond_operand *op
 {
     struct parse_state *s = user;
     if (op->operand_class == SPVCOND_OC_UNKNOWN) {
+        s->id_words |= 1u; /* walks must see these words as the walker does */
         if (s->m->opaque_count++ == 0)
             s->m->first_opaque = (uint32_t)s->inst;
         return SPVCOND_OK;
@@ -267,16 +270,16 @@ note_fast_id(void *user, uint32_t word, uint8_t operand_class)
 }
 
 /* Check and record the ids of instruction i: directly for fast-layout instructions, through the
- * general walker otherwise. */
+ * general walker otherwise; then keep where its id uses are, so later walks need no grammar. */
 static spvcond_result
 note_operands(struct parse_state *s, size_t i, const struct spvcond_grammar_instruction *gi)
 {
-    struct spvcond_fast f = spvcond_fast_shape(s->m, spvcond_inst_words(s->m, i), gi);
-    if (f.kind == SPVCOND_FAST_CORE) /* f.gi is the opcode's entry: its index + 1 is in the opcode table */
-        s->m->core_layout[i] = spvcond_grammar_opcode_index[spvcond_inst_words(s->m, i)[0] & 0xffffu];
-    if (f.kind == SPVCOND_FAST_NONE)
-        return spvcond_walk_operands(s->m, i, note_operand, s);
-    return spvcond_fast_for_each(f, spvcond_inst_words(s->m, i), note_fast_id, s);
+    struct spvcond_fast f = spvcond_fast_shape(s->m, s->words, gi);
+    s->id_words = 0;
+    spvcond_result r = f.kind == SPVCOND_FAST_NONE ? spvcond_walk_operands(s->m, i, note_operand, s)
+                                                   : spvcond_fast_for_each(f, s->words, note_fast_id, s);
+    s->m->id_words[i] = s->id_words;
+    return r;
 }
 
 /* Function structure: OpFunction, parameters, blocks, OpFunctionEnd; nothing else between functions. */
@@ -351,7 +354,7 @@ track_function(struct spvcond_module *m, struct function_state *f, size_t i, uin
 static spvcond_result
 index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
 {
-    struct parse_state s = {m, 0, b, NULL, 0, 0, NULL, 0, 0, 0, 0, NULL};
+    struct parse_state s = {m, 0, b, NULL, 0, 0, NULL, 0, 0, 0, 0, 0, NULL};
     struct function_state f = {false, {0, 0, 0, 0}, 0};
     int section = 0;
     spvcond_result r = SPVCOND_OK;
@@ -484,8 +487,8 @@ parse(spvcond_context *ctx, const uint32_t *words, size_t word_count, uint32_t *
     if ((r = build_instruction_table(m)) == SPVCOND_OK) {
         m->edits.bound = m->bound;
         m->def = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
-        m->core_layout = spvcond_alloc_array(ctx, m->inst_count + 1, sizeof(uint16_t));
-        if (!m->def || !m->core_layout)
+        m->id_words = spvcond_alloc_array(ctx, m->inst_count + 1, sizeof(uint32_t));
+        if (!m->def || !m->id_words)
             r = spvcond_oom(ctx);
     }
     if (r == SPVCOND_OK)
@@ -565,7 +568,7 @@ spvcond_module_destroy(spvcond_module *m)
     spvcond_index_release(m);
     spvcond_dealloc(ctx, m->inst);
     spvcond_dealloc(ctx, m->def);
-    spvcond_dealloc(ctx, m->core_layout);
+    spvcond_dealloc(ctx, m->id_words);
     spvcond_dealloc(ctx, m->functions);
     spvcond_dealloc(ctx, m->owned_words);
     spvcond_dealloc(ctx, m);

@@ -264,11 +264,14 @@ def instruction_rows(t, instructions, scope, classes):
         ops = i.get("operands", [])
         if shape[4] in (OPTIONAL_MASK_TAIL, ENUM_TAIL):
             ops = ops[:-1]
-        enums = int(any(t.kinds[t.kind_ref(o["kind"], scope)][1] in ("SPVCOND_OC_VALUE_ENUM", "SPVCOND_OC_BIT_ENUM")
-                        for o in ops))
-        rows.append("{%d, %s, %d, %d, %d, %d, %d, %d, %d, %d, 0x%x, %d, %d, %d, 0x%x, %d, %d, 0x%x, 0x%x, %d}"
+        is_enum = [t.kinds[t.kind_ref(o["kind"], scope)][1] in ("SPVCOND_OC_VALUE_ENUM", "SPVCOND_OC_BIT_ENUM")
+                   for o in ops]
+        enums = int(any(is_enum))
+        # In a simple layout the fixed operands come first, one word each, in the grammar's order.
+        enum_mask = sum(1 << n for n in range(shape[1]) if is_enum[n]) if shape[0] else 0
+        rows.append("{%d, %s, %d, %d, %d, %d, %d, %d, %d, %d, 0x%x, %d, %d, %d, 0x%x, %d, %d, 0x%x, 0x%x, %d, 0x%x}"
                     % ((i["opcode"], c_string(i["opname"]), has_type, has_result, of, oc, cf, cc, xf, xc,
-                        parse_version(i.get("version")), classes.index(cls)) + shape + (enums,)))
+                        parse_version(i.get("version")), classes.index(cls)) + shape + (enums, enum_mask)))
     return rows
 
 
