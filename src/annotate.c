@@ -92,7 +92,7 @@ global_conditions(struct annotate *a)
                 r = add_user(&u, i, k, w[k]);
             continue;
         }
-        r = spvcond_walk_ids(m, i, add_user, &u);
+        r = spvcond_for_each_id(m, i, add_user, &u);
     }
     for (size_t i = a->global_begin; i < a->global_end && r == SPVCOND_OK; i++) {
         uint32_t *c = &a->global_cond[i - a->global_begin], set;
@@ -119,7 +119,7 @@ global_conditions(struct annotate *a)
         if (!*c || !may_carry_condition(m, i))
             *c = a->always; /* unused, or cannot be guarded: keep it, and what it uses */
         struct user u = {a, *c};
-        r = spvcond_walk_ids(m, i, add_user, &u);
+        r = spvcond_for_each_id(m, i, add_user, &u);
     }
     return r;
 }

@@ -50,7 +50,7 @@ function_edges(struct edge_walk *e, const struct spvcond_function *fn)
     spvcond_result r = SPVCOND_OK;
     for (size_t i = fn->first_block; i < fn->end && r == SPVCOND_OK; i++) {
         if (spvcond_inst_opcode(m, i) != OP_FUNCTION_CALL) {
-            r = spvcond_walk_ids(m, i, note_function_use, e);
+            r = spvcond_for_each_id(m, i, note_function_use, e);
             continue;
         }
         uint32_t callee_id = spvcond_inst_words(m, i)[3];

@@ -131,18 +131,12 @@ tail_enum_caps(struct walk *k, const uint32_t *w, const struct spvcond_grammar_i
     return r;
 }
 
-spvcond_result
-spvcond_instruction_capabilities(const struct spvcond_module *m, size_t i, spvcond_capability_fn fn, void *user)
+static spvcond_result
+instruction_capabilities(const struct spvcond_module *m, size_t i, const uint32_t *w,
+                         const struct spvcond_grammar_instruction *gi, spvcond_capability_fn fn, void *user)
 {
     struct walk k = {fn, user, i};
-    const uint32_t *w = spvcond_inst_words(m, i);
     uint32_t op = w[0] & 0xffffu, wc = w[0] >> 16;
-    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
-    /* Most instructions (arithmetic, calls, branches...) can need none: no capability of their own, no
-     * enumerant operand, no type or atomic rule below. */
-    if (gi && !gi->cap_count && !gi->has_enum_operands && gi->tail != SPVCOND_TAIL_OPTIONAL_MASK &&
-        gi->tail != SPVCOND_TAIL_ENUM && op != 12 && op != 52 && (op < 21 || op > 27) && !spvcond_is_atomic_opcode(op))
-        return SPVCOND_OK;
     spvcond_result r = SPVCOND_OK;
     if (gi && gi->cap_count)
         r = fn(user, i, spvcond_grammar_capabilities + gi->first_cap, gi->cap_count);
@@ -186,6 +180,20 @@ spvcond_instruction_capabilities(const struct spvcond_module *m, size_t i, spvco
             return one(&k, CAP_INT64_ATOMICS);
     }
     return SPVCOND_OK;
+}
+
+spvcond_result
+spvcond_instruction_capabilities(const struct spvcond_module *m, size_t i, spvcond_capability_fn fn, void *user)
+{
+    const uint32_t *w = spvcond_inst_words(m, i);
+    uint32_t op = w[0] & 0xffffu;
+    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
+    /* Most instructions (arithmetic, calls, branches...) can need none: no capability of their own, no
+     * enumerant operand, no type or atomic rule; they leave here, before the full scan is set up. */
+    if (gi && !gi->cap_count && !gi->has_enum_operands && gi->tail != SPVCOND_TAIL_OPTIONAL_MASK &&
+        gi->tail != SPVCOND_TAIL_ENUM && op != 12 && op != 52 && (op < 21 || op > 27) && !spvcond_is_atomic_opcode(op))
+        return SPVCOND_OK;
+    return instruction_capabilities(m, i, w, gi, fn, user);
 }
 
 uint32_t

@@ -1,6 +1,7 @@
 /* Per-id tables built while reading: which annotation, debug-name and execution-mode instructions
  * target each id, stored as compressed rows so a lookup is two array reads. */
 #include "index.h"
+#include "operands.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -85,8 +86,9 @@ spvcond_index_note(struct spvcond_index_builder *b, size_t inst, uint32_t opcode
         if (r != SPVCOND_OK)
             return r;
         const char *name = spvcond_inst_string(m, inst, 2);
-        m->imports[m->import_count++] =
-            (struct spvcond_import){w[1], spvcond_grammar_extinst_set(name), strncmp(name, "NonSemantic.", 12) == 0};
+        bool non_semantic = strncmp(name, "NonSemantic.", 12) == 0;
+        m->imports[m->import_count++] = (struct spvcond_import){w[1], spvcond_grammar_extinst_set(name), non_semantic,
+                                                                non_semantic || strstr(name, "DebugInfo") != NULL};
         return SPVCOND_OK;
     }
     case 15: case SPVCOND_OP_CONDITIONAL_ENTRY_POINT:
@@ -237,11 +239,8 @@ spvcond_is_debug_info(const struct spvcond_module *m, size_t i)
     const uint32_t *w = spvcond_inst_words(m, i);
     if ((w[0] & 0xffffu) != 12 || (w[0] >> 16) < 5)
         return false;
-    size_t set = spvcond_def(m, w[3]);
-    if (set == SIZE_MAX || spvcond_inst_opcode(m, set) != 11)
-        return false;
-    const char *name = spvcond_inst_string(m, set, 2);
-    return strncmp(name, "NonSemantic.", 12) == 0 || strstr(name, "DebugInfo") != NULL;
+    const struct spvcond_import *imp = spvcond_import_of(m, w[3]);
+    return imp && imp->debug_info;
 }
 
 bool

@@ -85,15 +85,12 @@ own_aspects(const struct spvcond_module *m, const uint8_t *facts, spvcond_aspect
     for (size_t f = 0; f < m->function_count; f++) {
         struct own_walk o = {m, facts, 0};
         for (size_t i = m->functions[f].begin; i <= m->functions[f].end; i++) {
-            spvcond_result r = spvcond_walk_ids(m, i, note_id, &o);
+            spvcond_result r = spvcond_for_each_id(m, i, note_id, &o);
             if (r == SPVCOND_OK && spvcond_is_atomic_opcode(spvcond_inst_opcode(m, i)))
                 r = spvcond_instruction_capabilities(m, i, note_atomic64, &o);
             if (r != SPVCOND_OK)
                 return r;
-            /* A result's own type counts too (e.g. an OpFConvert to double). */
-            const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(spvcond_inst_opcode(m, i));
-            if (gi && gi->has_type)
-                o.seen |= facts[spvcond_inst_words(m, i)[1]];
+            /* A result's own type counts too (e.g. an OpFConvert to double): the walk reports it. */
         }
         own[f] = spvcond_aspects_of_facts(o.seen);
         if (o.seen & 0x80)

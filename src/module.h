@@ -60,6 +60,7 @@ struct spvcond_import {
     uint32_t id;
     const struct spvcond_grammar_extinst_set *set;
     bool non_semantic;
+    bool debug_info; /* non-semantic, or a DebugInfo set: its instructions may stand outside functions */
 };
 
 struct spvcond_spec_id {

@@ -27,6 +27,24 @@ spvcond_result spvcond_walk_operands(const struct spvcond_module *m, size_t i, s
 typedef spvcond_result (*spvcond_id_fn)(void *user, size_t inst, uint32_t word, uint32_t id);
 spvcond_result spvcond_walk_ids(const struct spvcond_module *m, size_t i, spvcond_id_fn fn, void *user);
 
+/* spvcond_walk_ids for hot loops: inlined, so that a static `fn` is inlined too. The reader kept where
+ * each instruction's id uses are (spvcond_module.id_words); only instructions with ids past word 31
+ * or opaque words take the general walk. */
+static inline __attribute__((always_inline)) spvcond_result
+spvcond_for_each_id(const struct spvcond_module *m, size_t i, spvcond_id_fn fn, void *user)
+{
+    uint32_t ids = m->id_words[i];
+    if (ids & 1u)
+        return spvcond_walk_ids(m, i, fn, user);
+    const uint32_t *w = spvcond_inst_words(m, i);
+    spvcond_result r = SPVCOND_OK;
+    for (; ids && r == SPVCOND_OK; ids &= ids - 1) {
+        uint32_t k = (uint32_t)__builtin_ctz(ids);
+        r = fn(user, i, k, w[k]);
+    }
+    return r;
+}
+
 /* The OpExtInstImport defining `id`, or NULL. */
 const struct spvcond_import *spvcond_import_of(const struct spvcond_module *m, uint32_t id);
 

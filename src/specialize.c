@@ -386,6 +386,11 @@ static spvcond_result
 strip_debug_info(struct spec *s)
 {
     struct spvcond_module *m = s->m;
+    size_t k = 0;
+    while (k < m->import_count && !m->imports[k].debug_info)
+        k++;
+    if (k == m->import_count) /* no debug information to look at */
+        return SPVCOND_OK;
     /* Debug instructions may refer forward; repeat until nothing changes (a handful of rounds). */
     for (int round = 0; round < 16; round++) {
         bool changed = false;
@@ -533,27 +538,38 @@ reason_text(struct spec *s, uint32_t id, char *buf, size_t n)
     return SPVCOND_OK;
 }
 
+/* The target of a name or decoration is not a use: they go with their target. */
+static bool
+names_target(const struct spvcond_module *m, size_t inst, uint32_t word)
+{
+    if (word != 1 || inst >= m->section[SPVCOND_SECTION_GLOBAL])
+        return false;
+    uint32_t op = spvcond_inst_opcode(m, inst);
+    return op == OP_NAME || op == OP_MEMBER_NAME || inst >= m->section[SPVCOND_SECTION_ANNOTATION];
+}
+
+__attribute__((noinline, cold)) static spvcond_result
+use_of_removed(struct spec *s, size_t inst, uint32_t id)
+{
+    struct spvcond_module *m = s->m;
+    uint32_t op = spvcond_inst_opcode(m, inst);
+    char why[256];
+    reason_text(s, id, why, sizeof(why));
+    return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, inst, id,
+                             "%s would refer to %%%u after specialization, but %s; the input's conditions are "
+                             "inconsistent (a use is not guarded by its definition's condition)",
+                             spvcond_grammar_opcode_name(op), id, why);
+}
+
 static spvcond_result
 count_use(void *user, size_t inst, uint32_t word, uint32_t id)
 {
     struct use_walk *u = user;
     struct spec *s = u->s;
-    struct spvcond_module *m = s->m;
-    /* The target of a name or decoration is not a use: they go with their target. */
-    if (word == 1 && inst < m->section[SPVCOND_SECTION_GLOBAL]) {
-        uint32_t op = spvcond_inst_opcode(m, inst);
-        if (op == OP_NAME || op == OP_MEMBER_NAME || inst >= m->section[SPVCOND_SECTION_ANNOTATION])
-            return SPVCOND_OK;
-    }
-    if (s->removed[id]) {
-        uint32_t op = spvcond_inst_opcode(m, inst);
-        char why[256];
-        reason_text(s, id, why, sizeof(why));
-        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, inst, id,
-                                 "%s would refer to %%%u after specialization, but %s; the input's conditions are "
-                                 "inconsistent (a use is not guarded by its definition's condition)",
-                                 spvcond_grammar_opcode_name(op), id, why);
-    }
+    if (names_target(s->m, inst, word))
+        return SPVCOND_OK;
+    if (s->removed[id])
+        return use_of_removed(s, inst, id);
     s->uses[id]++;
     return SPVCOND_OK;
 }
@@ -609,7 +625,24 @@ check_and_count_uses(struct spec *s)
             continue;
         }
         u.inst = i;
-        r = spvcond_walk_ids(m, i, count_use, &u);
+        uint32_t ids = m->id_words[i];
+        if (ids & 1u) {
+            r = spvcond_walk_ids(m, i, count_use, &u);
+            continue;
+        }
+        /* spvcond_for_each_id by hand: the target test once per instruction, and the tables in locals
+         * (stores into `uses` would otherwise reload them per id). */
+        if (names_target(m, i, 1))
+            ids &= ~2u;
+        const uint8_t *removed = s->removed;
+        uint32_t *uses = s->uses;
+        for (; ids && r == SPVCOND_OK; ids &= ids - 1) {
+            uint32_t id = w[__builtin_ctz(ids)];
+            if (removed[id])
+                r = use_of_removed(s, i, id);
+            else
+                uses[id]++;
+        }
     }
     return r;
 }
