@@ -351,6 +351,36 @@ track_function(struct spvcond_module *m, struct function_state *f, size_t i, uin
     return SPVCOND_OK;
 }
 
+/* Before types, a function may be named only as the function of an entry point or execution mode, or
+ * as the target of a name or decoration: annotate keeps functions by their callers, so any other use
+ * would escape its conditions (found by fuzzing: a function in an entry point's interface list). */
+static bool
+may_name_function(uint32_t opcode, uint32_t word)
+{
+    switch (opcode) {
+    case 15: return word == 2;                               /* OpEntryPoint */
+    case SPVCOND_OP_CONDITIONAL_ENTRY_POINT: return word == 3;
+    case 16: case 331: return word == 1;                     /* OpExecutionMode(Id) */
+    case 5: case 6: case 71: case 72: case 332: case 5632: case 5633: return word == 1; /* names, decorations */
+    case 74: return word >= 2;                               /* OpGroupDecorate targets */
+    case 75: return word >= 2 && word % 2 == 0;              /* OpGroupMemberDecorate (target, member) */
+    default: return false;
+    }
+}
+
+static spvcond_result
+check_function_named(void *user, size_t inst, uint32_t word, uint32_t id)
+{
+    struct spvcond_module *m = user;
+    uint32_t op = spvcond_inst_opcode(m, inst);
+    if (spvcond_def_opcode(m, id) != 54 || may_name_function(op, word))
+        return SPVCOND_OK;
+    return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, inst, id,
+                             "%s names function %%%u at word %u, where a function cannot stand (only entry points, "
+                             "execution modes, names, decorations and calls name functions)",
+                             spvcond_grammar_opcode_name(op), id, word);
+}
+
 static spvcond_result
 index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
 {
@@ -387,6 +417,10 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
             r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_LAYOUT, i, 0,
                                   "OpExtInst outside a function must be debug information (a non-semantic or "
                                   "debug-info set)");
+        /* A line's file is an OpString, which the debug section defined already (a function there would
+         * be a use that annotate's conditions do not see). */
+        if (r == SPVCOND_OK && opcode == 8 && m->opaque_count == 0 && spvcond_def_opcode(m, s.words[1]) != 7)
+            r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, s.words[1], "OpLine's file %%%u is not an OpString", s.words[1]);
         /* Functions follow every constant: a function-pointer constant naming an id defined already
          * names something else (a later function is checked with the forward uses). */
         if (r == SPVCOND_OK && opcode == 5600 && (s.words[0] >> 16) >= 4 && m->def[s.words[3]] &&
@@ -446,6 +480,8 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
             r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, w[word], "%%%u is not an OpFunction (it is %s)",
                                   w[word], spvcond_grammar_opcode_name(spvcond_def_opcode(m, w[word])));
     }
+    for (size_t i = 0; r == SPVCOND_OK && m->opaque_count == 0 && i < m->section[SPVCOND_SECTION_GLOBAL]; i++)
+        r = spvcond_walk_ids(m, i, check_function_named, m);
     /* Group decorations name a decoration group (found by fuzzing: a condition constant named as the
      * group was not a use, so specialize dropped it and left the OpGroupDecorate dangling). */
     for (size_t i = m->section[SPVCOND_SECTION_ANNOTATION]; r == SPVCOND_OK && i < m->section[SPVCOND_SECTION_ANNOTATION + 1];

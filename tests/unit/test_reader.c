@@ -449,3 +449,38 @@ Test(reader, rejects_a_group_decoration_of_something_not_a_group)
     expect_reject(w, BASE_WORDS + 3, SPVCOND_ERROR_INVALID_ID,
                   "OpGroupDecorate names %1 as its group, which is not an OpDecorationGroup (it is OpTypeVoid)", 17);
 }
+
+Test(reader, rejects_a_function_named_where_a_variable_stands)
+{
+    /* OpEntryPoint Kernel %3 "k" %3: the kernel's own function in its interface list (found by
+     * fuzzing: annotate keeps functions by their callers, so this use escaped its conditions). */
+    static const uint32_t w[] = {
+        0x07230203, 0x00010000, 0, 5, 0,
+        0x00020011, 6, 0x00020011, 4,
+        0x0003000e, 2, 2,
+        0x0005000f, 6, 3, 0x0000006b, 3, /* OpEntryPoint Kernel %3 "k" %3 */
+        0x00020013, 1,                   /* %1 = OpTypeVoid */
+        0x00030021, 2, 1,                /* %2 = OpTypeFunction %1 */
+        0x00050036, 1, 3, 0, 2,          /* %3 = OpFunction */
+        0x000200f8, 4,                   /* %4 = OpLabel */
+        0x000100fd, 0x00010038,
+    };
+    expect_reject(w, sizeof(w) / 4, SPVCOND_ERROR_INVALID_ID, "OpEntryPoint names function %3 at word 4", 12);
+}
+
+Test(reader, rejects_a_line_whose_file_is_not_a_string)
+{
+    /* OpLine %3 1 1 among the types, %3 a function: the file of a line is an OpString. */
+    static const uint32_t w[] = {
+        0x07230203, 0x00010000, 0, 5, 0,
+        0x00020011, 6, 0x00020011, 4, 0x00020011, 5,
+        0x0003000e, 2, 2,
+        0x00020013, 1,                   /* %1 = OpTypeVoid */
+        0x00040008, 3, 1, 1,             /* OpLine %3 1 1 */
+        0x00030021, 2, 1,                /* %2 = OpTypeFunction %1 */
+        0x00050036, 1, 3, 0, 2,          /* %3 = OpFunction */
+        0x000200f8, 4,                   /* %4 = OpLabel */
+        0x000100fd, 0x00010038,
+    };
+    expect_reject(w, sizeof(w) / 4, SPVCOND_ERROR_INVALID_ID, "OpLine's file %3 is not an OpString", 16);
+}
