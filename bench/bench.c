@@ -8,10 +8,11 @@
  *
  * Stages: parse (read + index), emit (parse + emit without edits), annotate (parse + annotate + emit),
  * specialize-<device> (parse of the annotated module + specialize + emit), validate (parse + validate
- * of the annotated module). spirv-opt: `--skip-validation` (load + store) against emit, and
- * `--skip-validation --freeze-spec-const --fold-spec-const-op-composite --eliminate-dead-functions`
- * against specialize (on the original module: bookworm's spirv-opt cannot load the annotated one);
- * modules over --opt-max-mb (default 30) skip spirv-opt, which needs minutes for them. */
+ * of the annotated module). References, timed in the same run on the original module (bookworm's
+ * SPIRV-Tools cannot load the annotated one): spirv-opt `--skip-validation` (load + store) against
+ * parse and emit; `--skip-validation --freeze-spec-const --fold-spec-const-op-composite
+ * --eliminate-dead-functions` against annotate and specialize; spirv-val against validate. Modules
+ * over --opt-max-mb (default 30) skip them, as spirv-opt needs minutes for those. */
 #include <spvcond/spvcond.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,16 +184,30 @@ run_child(const char *self, enum stage s, int runs, const char *path)
     return res;
 }
 
-/* spirv-opt in a child process (system() itself forks): median wall time of the whole command. */
+/* The reference pipelines, each timed as a whole command (process start and file I/O included): the
+ * closest thing the SPIRV-Tools on this machine do to each stage. */
+enum reference { REF_LOAD_STORE, REF_SPECIALIZE, REF_VALIDATE, REFS };
+static const char *const reference_names[REFS] = {"spirv-opt load+store", "spirv-opt specialization",
+                                                  "spirv-val"};
+/* parse and emit against load+store; annotate and specialize against the specialization pipeline (the
+ * issue's yardstick for both); validate against spirv-val. */
+static const enum reference stage_reference[STAGES] = {REF_LOAD_STORE, REF_LOAD_STORE, REF_SPECIALIZE,
+                                                       REF_SPECIALIZE, REF_SPECIALIZE, REF_VALIDATE};
+
+/* Median wall time of a reference command in a child process (system() itself forks); 0 if it failed. */
 static double
-spirv_opt_ms(int runs, enum stage s, const char *path, const char *tmpdir)
+reference_ms(int runs, enum reference ref, const char *path, const char *tmpdir)
 {
     char cmd[4096];
-    snprintf(cmd, sizeof(cmd), s == EMIT ? "spirv-opt --skip-validation '%s' -o %s/o.spv"
-                                         : "spirv-opt --skip-validation --freeze-spec-const "
-                                           "--fold-spec-const-op-composite --eliminate-dead-functions "
-                                           "'%s' -o %s/o.spv",
-             path, tmpdir);
+    if (ref == REF_LOAD_STORE)
+        snprintf(cmd, sizeof(cmd), "spirv-opt --skip-validation '%s' -o %s/o.spv", path, tmpdir);
+    else if (ref == REF_SPECIALIZE)
+        snprintf(cmd, sizeof(cmd),
+                 "spirv-opt --skip-validation --freeze-spec-const --fold-spec-const-op-composite "
+                 "--eliminate-dead-functions '%s' -o %s/o.spv",
+                 path, tmpdir);
+    else
+        snprintf(cmd, sizeof(cmd), "spirv-val '%s'", path);
     int ok;
     double ms = median_ms(runs, command_fn, cmd, &ok);
     return ok ? ms : 0;
@@ -235,8 +250,9 @@ main(int argc, char **argv)
     FILE *csv = fopen(csv_path, "w");
     if (!csv)
         return 3;
-    fprintf(csv, "module,bytes,instructions,stage,median_ms,mb_per_s,minstr_per_s,peak_rss_kb,spirv_opt_ms,ratio\n");
-    printf("| module | MB | stage | median ms | MB/s | Minstr/s | peak RSS MB | RSS / input | spirv-opt ms | ratio |\n");
+    fprintf(csv, "module,bytes,instructions,stage,median_ms,mb_per_s,minstr_per_s,peak_rss_kb,spirv_opt_ms,ratio,"
+                 "reference\n");
+    printf("| module | MB | stage | median ms | MB/s | Minstr/s | peak RSS MB | RSS / input | reference ms | ratio |\n");
     printf("|---|---|---|---|---|---|---|---|---|---|\n");
     fflush(stdout);
     char tmpdir[] = "/tmp/spvcond-bench-XXXXXX";
@@ -279,23 +295,24 @@ main(int argc, char **argv)
         free(words);
         const char *base = strrchr(argv[f], '/') ? strrchr(argv[f], '/') + 1 : argv[f];
         double mb = (double)size / 1e6;
+        double ref_ms[REFS] = {0, 0, 0};
+        for (int k = 0; spirv_opt && mb <= opt_max_mb && k < REFS; k++)
+            ref_ms[k] = reference_ms(runs, (enum reference)k, argv[f], tmpdir);
         for (int s = 0; s < STAGES; s++) {
             struct measure me = run_child(argv[0], (enum stage)s, runs, s >= SPECIALIZE_A ? annotated_path : argv[f]);
             status |= !me.ok;
-            double opt_ms = 0;
-            if (spirv_opt && mb <= opt_max_mb && (s == EMIT || s == SPECIALIZE_A))
-                opt_ms = spirv_opt_ms(runs, (enum stage)s, argv[f], tmpdir);
+            double opt_ms = ref_ms[stage_reference[s]];
             double mbs = me.median_ms > 0 ? mb / (me.median_ms / 1e3) : 0;
             double ips = me.median_ms > 0 ? (double)instructions / 1e6 / (me.median_ms / 1e3) : 0;
             char ratio[32] = "";
-            if (opt_ms > 0)
+            if (opt_ms > 0 && me.median_ms > 0)
                 snprintf(ratio, sizeof(ratio), "%.1fx", opt_ms / me.median_ms);
             printf("| %s | %.2f | %s | %s%.2f | %.0f | %.1f | %.1f | %.2f | %.1f | %s |\n", base, mb, stage_names[s],
                    me.ok ? "" : "FAILED ", me.median_ms, mbs, ips, me.rss_kb / 1024.0,
                    me.rss_kb * 1024.0 / (double)size, opt_ms, ratio);
             fflush(stdout);
-            fprintf(csv, "%s,%zu,%zu,%s,%.3f,%.1f,%.2f,%ld,%.3f,%s\n", base, size, instructions, stage_names[s],
-                    me.median_ms, mbs, ips, me.rss_kb, opt_ms, ratio);
+            fprintf(csv, "%s,%zu,%zu,%s,%.3f,%.1f,%.2f,%ld,%.3f,%s,%s\n", base, size, instructions, stage_names[s],
+                    me.median_ms, mbs, ips, me.rss_kb, opt_ms, ratio, opt_ms > 0 ? reference_names[stage_reference[s]] : "");
         }
     }
     fclose(csv);
