@@ -300,21 +300,18 @@ fast_id(void *user, uint32_t word, uint8_t operand_class)
 }
 
 spvcond_result
-spvcond_walk_ids(const struct spvcond_module *m, size_t i, spvcond_id_fn fn, void *user)
+spvcond_walk_ids_decoded(const struct spvcond_module *m, size_t i, spvcond_id_fn fn, void *user)
 {
     const uint32_t *words = spvcond_inst_words(m, i);
-    uint32_t ids = m->id_words[i];
-    if (!(ids & 1u)) { /* the reader found them all below word 32 */
-        spvcond_result r = SPVCOND_OK;
-        for (; ids && r == SPVCOND_OK; ids &= ids - 1) {
-            uint32_t k = (uint32_t)__builtin_ctz(ids);
-            r = fn(user, i, k, words[k]);
-        }
-        return r;
-    }
     struct id_walk w = {i, fn, user, words};
     struct spvcond_fast f = spvcond_fast_shape(m, words, spvcond_grammar_instruction(words[0] & 0xffffu));
     if (f.kind != SPVCOND_FAST_NONE)
         return spvcond_fast_for_each(f, words, fast_id, &w);
     return spvcond_walk_operands(m, i, id_filter, &w);
+}
+
+spvcond_result
+spvcond_walk_ids(const struct spvcond_module *m, size_t i, spvcond_id_fn fn, void *user)
+{
+    return spvcond_for_each_id(m, i, fn, user);
 }

@@ -23,19 +23,22 @@ typedef spvcond_result (*spvcond_operand_fn)(void *user, const uint32_t *words, 
  * so during parsing they must already have been seen. */
 spvcond_result spvcond_walk_operands(const struct spvcond_module *m, size_t i, spvcond_operand_fn fn, void *user);
 
-/* The same, restricted to id uses (SPVCOND_OC_ID and SPVCOND_OC_RESULT_TYPE). */
+/* The same, restricted to id uses (SPVCOND_OC_ID and SPVCOND_OC_RESULT_TYPE), in word order. */
 typedef spvcond_result (*spvcond_id_fn)(void *user, size_t inst, uint32_t word, uint32_t id);
 spvcond_result spvcond_walk_ids(const struct spvcond_module *m, size_t i, spvcond_id_fn fn, void *user);
 
-/* spvcond_walk_ids for hot loops: inlined, so that a static `fn` is inlined too. The reader kept where
+/* The same by decoding the instruction again: for those whose id uses the reader could not record. */
+spvcond_result spvcond_walk_ids_decoded(const struct spvcond_module *m, size_t i, spvcond_id_fn fn, void *user);
+
+/* spvcond_walk_ids, inlined for hot loops so that a static `fn` is inlined too. The reader kept where
  * each instruction's id uses are (spvcond_module.id_words); only instructions with ids past word 31
- * or opaque words take the general walk. */
+ * or opaque words are decoded again. */
 static inline __attribute__((always_inline)) spvcond_result
 spvcond_for_each_id(const struct spvcond_module *m, size_t i, spvcond_id_fn fn, void *user)
 {
     uint32_t ids = m->id_words[i];
     if (ids & 1u)
-        return spvcond_walk_ids(m, i, fn, user);
+        return spvcond_walk_ids_decoded(m, i, fn, user);
     const uint32_t *w = spvcond_inst_words(m, i);
     spvcond_result r = SPVCOND_OK;
     for (; ids && r == SPVCOND_OK; ids &= ids - 1) {

@@ -627,7 +627,7 @@ check_and_count_uses(struct spec *s)
         u.inst = i;
         uint32_t ids = m->id_words[i];
         if (ids & 1u) {
-            r = spvcond_walk_ids(m, i, count_use, &u);
+            r = spvcond_walk_ids_decoded(m, i, count_use, &u);
             continue;
         }
         /* spvcond_for_each_id by hand: the target test once per instruction, and the tables in locals
