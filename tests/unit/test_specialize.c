@@ -280,6 +280,22 @@ Test(specialize, refuses_bad_arguments_and_second_runs)
     destroy_module(m, ctx);
 }
 
+Test(specialize, trims_a_capability_named_only_by_a_storage_class)
+{
+    /* GenericPointer's only user is OpTypePointer Generic: kept with it, trimmed without it. */
+    spvcond_spec_value on[1] = {{1, 1, false}};
+    struct result used = specialize("trim_storage_class", on, 1, NULL, 0);
+    cr_assert_eq(used.code, SPVCOND_OK, "%s", used.message);
+    cr_assert(has_capability(used.out, 38), "GenericPointer is still used by the kept pointer type");
+    done(&used);
+    spvcond_spec_value off[1] = {{1, 0, false}};
+    struct result r = specialize("trim_storage_class", off, 1, NULL, 0);
+    cr_assert_eq(r.code, SPVCOND_OK, "%s", r.message);
+    cr_assert(!has_capability(r.out, 38), "GenericPointer had its only user in the stripped type");
+    cr_assert_eq(r.stats.capabilities_removed, 1);
+    done(&r);
+}
+
 Test(specialize, trims_capabilities_whose_users_were_stripped)
 {
     spvcond_spec_value off[1] = {{1, 0, false}};
