@@ -250,7 +250,7 @@ main(int argc, char **argv)
     FILE *csv = fopen(csv_path, "w");
     if (!csv)
         return 3;
-    fprintf(csv, "module,bytes,instructions,stage,median_ms,mb_per_s,minstr_per_s,peak_rss_kb,spirv_opt_ms,ratio,"
+    fprintf(csv, "module,bytes,instructions,stage,median_ms,mb_per_s,minstr_per_s,peak_rss_kb,reference_ms,ratio,"
                  "reference\n");
     printf("| module | MB | stage | median ms | MB/s | Minstr/s | peak RSS MB | RSS / input | reference ms | ratio |\n");
     printf("|---|---|---|---|---|---|---|---|---|---|\n");
