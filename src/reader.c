@@ -484,9 +484,11 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
     size_t cursor = 0;
     for (size_t n = 0; r == SPVCOND_OK && n < s.forward_len; n += 2) {
         uint32_t id = s.forward[n], user = s.forward[n + 1];
+        if (is_function_id(&s, id)) /* a call or function pointer of a later function: fine */
+            continue;
         if (!m->def[id] && m->opaque_count == 0) {
             r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, user, id, "id %%%u is used but never defined", id);
-        } else if (m->def[id] && m->def[id] - 1 >= m->section[SPVCOND_SECTION_FUNCTION] && !is_function_id(&s, id)) {
+        } else if (m->def[id] && m->def[id] - 1 >= m->section[SPVCOND_SECTION_FUNCTION]) {
             /* A forward use of a function-local id (a later block, say) must be in the same function.
              * Users come in module order: a cursor finds their function. */
             while (cursor < m->function_count && m->functions[cursor].end < user)
@@ -504,7 +506,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
                                       id);
         }
         /* A function-pointer constant names a function, nothing else. */
-        if (r == SPVCOND_OK && m->def[id] && !is_function_id(&s, id) && spvcond_inst_opcode(m, user) == 5600)
+        if (r == SPVCOND_OK && m->def[id] && spvcond_inst_opcode(m, user) == 5600)
             r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, user, id, "%%%u is not an OpFunction (it is %s)", id,
                                   spvcond_grammar_opcode_name(spvcond_def_opcode(m, id)));
     }
