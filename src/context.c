@@ -1,5 +1,4 @@
 /* Context lifetime, allocation through the caller's hooks, and diagnostics. */
-#define _DEFAULT_SOURCE /* madvise and MADV_HUGEPAGE */
 #include "context.h"
 
 #include <stdint.h>
@@ -9,66 +8,36 @@
 
 #include "grammar.h"
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
-/* Blocks of 2 MB and more (the instruction table, id tables, the output of a module) are asked for as
- * transparent huge pages where Linux offers them, rounded up to whole 2 MB pages: their first touch
- * then faults once per 2 MB instead of once per 4 KB, which is most of the cost of a fresh buffer on a
- * virtual machine (a 4 KB fault costs 11 us here: 280 ms against 14 ms for 100 MB). Measured on libclc
- * and hashcat (README, Benchmark): a 4 MB threshold left libclc's 2.7 MB output in small pages, and
- * not rounding up left every block's last partial 2 MB there. free() and realloc() accept
- * aligned_alloc blocks, so nothing else changes. */
-#define HUGE_BLOCK (2u << 20)
-
+#if !SPVCOND_HAVE_HEAP || defined(SPVCOND_LIBC_ALLOCATOR)
+/* The C library's allocator, for builds whose tools watch malloc and where heap.c has no mappings. */
 static void *
-default_alloc(void *user, size_t size)
+libc_alloc(void *user, size_t size)
 {
     (void)user;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (size >= HUGE_BLOCK && size <= SIZE_MAX - HUGE_BLOCK) {
-        size_t rounded = (size + HUGE_BLOCK - 1) & ~(size_t)(HUGE_BLOCK - 1);
-        void *p = aligned_alloc(HUGE_BLOCK, rounded);
-        if (p)
-            (void)madvise(p, rounded, MADV_HUGEPAGE); /* advice only: failure changes nothing */
-        return p;
-    }
-#endif
     return malloc(size);
 }
 
-/* Zeroed memory: calloc hands out fresh pages without writing them, so a table that stays mostly
- * zero (ids a hostile header claims but no instruction defines) costs nothing until touched. */
 static void *
-default_calloc(size_t count, size_t size)
+libc_calloc(void *user, size_t count, size_t size)
 {
-    void *p = calloc(count, size);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    size_t bytes = count * size;
-    if (p && bytes >= HUGE_BLOCK) {
-        uintptr_t begin = ((uintptr_t)p + HUGE_BLOCK - 1) & ~(uintptr_t)(HUGE_BLOCK - 1);
-        uintptr_t end = ((uintptr_t)p + bytes) & ~(uintptr_t)(HUGE_BLOCK - 1);
-        if (end > begin)
-            (void)madvise((void *)begin, end - begin, MADV_HUGEPAGE);
-    }
-#endif
-    return p;
+    (void)user;
+    return calloc(count, size);
 }
 
 static void *
-default_realloc(void *user, void *ptr, size_t size)
+libc_realloc(void *user, void *ptr, size_t size)
 {
     (void)user;
     return realloc(ptr, size);
 }
 
 static void
-default_free(void *user, void *ptr)
+libc_free(void *user, void *ptr)
 {
     (void)user;
     free(ptr);
 }
+#endif
 
 spvcond_result
 spvcond_context_create(const spvcond_allocator *allocator, spvcond_diag_fn diag_fn, void *diag_user,
@@ -77,19 +46,28 @@ spvcond_context_create(const spvcond_allocator *allocator, spvcond_diag_fn diag_
     if (!out)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
     *out = NULL;
-    spvcond_allocator a = {default_alloc, default_realloc, default_free, NULL};
-    if (allocator) {
+    spvcond_context *ctx;
+    if (!allocator) {
+        /* The default allocator's state lives in the context, which itself is plain malloc's. */
+        if (!(ctx = calloc(1, sizeof(*ctx))))
+            return SPVCOND_ERROR_OUT_OF_MEMORY;
+#if SPVCOND_HAVE_HEAP && !defined(SPVCOND_LIBC_ALLOCATOR)
+        ctx->allocator = (spvcond_allocator){spvcond_heap_alloc, spvcond_heap_realloc, spvcond_heap_free, &ctx->heap};
+        ctx->zeroed_alloc = spvcond_heap_calloc;
+#else
+        ctx->allocator = (spvcond_allocator){libc_alloc, libc_realloc, libc_free, NULL};
+        ctx->zeroed_alloc = libc_calloc;
+#endif
+        ctx->default_allocator = true;
+    } else {
         /* All three or none: realloc cannot be emulated without knowing the old size. */
         if (!allocator->alloc || !allocator->realloc || !allocator->free)
             return SPVCOND_ERROR_INVALID_ARGUMENT;
-        a = *allocator;
+        if (!(ctx = allocator->alloc(allocator->user, sizeof(*ctx))))
+            return SPVCOND_ERROR_OUT_OF_MEMORY;
+        memset(ctx, 0, sizeof(*ctx));
+        ctx->allocator = *allocator;
     }
-    spvcond_context *ctx = a.alloc(a.user, sizeof(*ctx));
-    if (!ctx)
-        return SPVCOND_ERROR_OUT_OF_MEMORY;
-    memset(ctx, 0, sizeof(*ctx));
-    ctx->allocator = a;
-    ctx->default_allocator = allocator == NULL;
     ctx->diag_fn = diag_fn;
     ctx->diag_user = diag_user;
     *out = ctx;
@@ -99,8 +77,16 @@ spvcond_context_create(const spvcond_allocator *allocator, spvcond_diag_fn diag_
 void
 spvcond_context_destroy(spvcond_context *ctx)
 {
-    if (ctx)
+    if (!ctx)
+        return;
+    if (ctx->default_allocator) {
+#if SPVCOND_HAVE_HEAP
+        spvcond_heap_release(&ctx->heap);
+#endif
+        free(ctx);
+    } else {
         ctx->allocator.free(ctx->allocator.user, ctx);
+    }
 }
 
 const spvcond_diag *
@@ -142,8 +128,8 @@ spvcond_alloc_array(spvcond_context *ctx, size_t count, size_t size)
 {
     if (size && count > SIZE_MAX / size)
         return NULL;
-    if (ctx->default_allocator)
-        return default_calloc(count ? count : 1, size ? size : 1);
+    if (ctx->zeroed_alloc)
+        return ctx->zeroed_alloc(ctx->allocator.user, count ? count : 1, size ? size : 1);
     void *p = spvcond_alloc(ctx, count * size);
     if (p)
         memset(p, 0, count * size > 0 ? count * size : 1);

@@ -4,11 +4,16 @@
 
 #include <stdarg.h>
 
+#include "heap.h"
 #include "spvcond/spvcond.h"
 
 struct spvcond_context {
     spvcond_allocator allocator;
-    bool default_allocator; /* libc's: zeroed arrays come from calloc, untouched pages stay unmapped */
+    /* Zeroed blocks from the default allocator, which knows which memory is zero already; NULL
+     * for a caller's allocator (its blocks are cleared). */
+    void *(*zeroed_alloc)(void *user, size_t count, size_t size);
+    bool default_allocator;
+    spvcond_heap heap; /* the default allocator's state (heap.c) */
     spvcond_diag_fn diag_fn;
     void *diag_user;
     spvcond_diag first_error;

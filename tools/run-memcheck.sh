@@ -3,12 +3,13 @@
 # info, validate, check, reqs and specialize for two devices, and every hostile regression input
 # (tests/data/fuzz) through annotate, validate, specialize and info. Any memcheck error or leak fails
 # the run; the CLI's own exit status (refusing hostile input is expected) does not.
-# valgrind cannot run ASan binaries, so this uses a build without sanitizers: build-memcheck.
+# valgrind cannot run ASan binaries, so this uses a build without sanitizers: build-memcheck, with the
+# C library's allocator (valgrind watches malloc, not the huge-page mappings of src/heap.c).
 # Usage: sh tools/run-memcheck.sh [JOBS]   (default: the number of cores)
 set -eu
 cd "$(dirname "$0")/.."
 sh tools/setup-debian.sh
-[ -d build-memcheck ] || meson setup build-memcheck --buildtype=debugoptimized -Dtests=disabled \
+[ -d build-memcheck ] || meson setup build-memcheck --buildtype=debugoptimized -Dtests=disabled -Ddefault_allocator=libc \
     -Dopencl=disabled -Dfuzz=disabled >/dev/null
 ninja -C build-memcheck >/dev/null
 jobs=${1:-$(nproc)}

@@ -1,0 +1,28 @@
+/* The allocator a context uses when the caller gives none (see heap.c). Its state lives in the
+ * context; the hooks take it as their `user` pointer. */
+#ifndef SPVCOND_HEAP_H
+#define SPVCOND_HEAP_H
+
+#include <stddef.h>
+
+#if defined(__linux__)
+#define SPVCOND_HAVE_HEAP 1
+#else
+#define SPVCOND_HAVE_HEAP 0
+#endif
+
+typedef struct spvcond_heap {
+    struct slab *slab; /* where blocks of 64 KB to 1 MB are carved now, or NULL */
+} spvcond_heap;
+
+#if SPVCOND_HAVE_HEAP
+void *spvcond_heap_alloc(void *heap, size_t size);
+/* Zeroed, without clearing memory that is zero already. */
+void *spvcond_heap_calloc(void *heap, size_t count, size_t size);
+void *spvcond_heap_realloc(void *heap, void *ptr, size_t size);
+void spvcond_heap_free(void *heap, void *ptr);
+/* Unmaps what the heap keeps for reuse; every block must have been freed. */
+void spvcond_heap_release(spvcond_heap *heap);
+#endif
+
+#endif

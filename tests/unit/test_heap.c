@@ -1,0 +1,175 @@
+/* The default allocator's huge-page heap (src/heap.c). Sanitizer builds give contexts the C library's
+ * allocator, so this suite drives the heap directly, and through whole passes as a caller's allocator. */
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "heap.h"
+#include "helpers.h"
+
+#if SPVCOND_HAVE_HEAP
+
+#define KB 1024u
+#define MB (1024u * 1024u)
+
+static void
+fill(uint8_t *p, size_t n, uint8_t seed)
+{
+    for (size_t k = 0; k < n; k++)
+        p[k] = (uint8_t)(seed + k * 7);
+}
+
+static bool
+filled(const uint8_t *p, size_t n, uint8_t seed)
+{
+    for (size_t k = 0; k < n; k++)
+        if (p[k] != (uint8_t)(seed + k * 7))
+            return false;
+    return true;
+}
+
+static bool
+zero(const uint8_t *p, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (p[k])
+            return false;
+    return true;
+}
+
+/* Small (malloc), slab and mapped sizes, and the edges between them. */
+static const size_t sizes[] = {1, 100, 64 * KB - 17, 64 * KB - 16, 100 * KB, MB - 17, MB - 16, MB, 3 * MB + 5};
+
+Test(heap, blocks_of_every_kind_are_aligned_writable_and_zeroed_on_request)
+{
+    spvcond_heap h = {0};
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        uint8_t *a = spvcond_heap_alloc(&h, sizes[i]);
+        cr_assert(a && (uintptr_t)a % 16 == 0, "size %zu", sizes[i]);
+        fill(a, sizes[i], 1);
+        spvcond_heap_free(&h, a);
+        /* Slab space comes back dirty; a zeroed block must be cleared all the same. */
+        uint8_t *z = spvcond_heap_calloc(&h, sizes[i], 1);
+        cr_assert(z && zero(z, sizes[i]), "size %zu", sizes[i]);
+        spvcond_heap_free(&h, z);
+    }
+    cr_assert_null(spvcond_heap_calloc(&h, SIZE_MAX / 2, 4));
+    cr_assert_null(spvcond_heap_alloc(&h, SIZE_MAX - 100));
+    spvcond_heap_release(&h);
+    cr_assert_null(h.slab);
+}
+
+Test(heap, realloc_keeps_contents_across_every_kind)
+{
+    spvcond_heap h = {0};
+    const size_t steps[] = {10, 50 * KB, 200 * KB, 900 * KB, 2 * MB, 9 * MB, 40 * MB, 5 * MB, 300 * KB, 20, 0};
+    uint8_t *p = spvcond_heap_alloc(&h, steps[0]);
+    fill(p, steps[0], 3);
+    for (size_t i = 1; steps[i]; i++) {
+        size_t kept = steps[i] < steps[i - 1] ? steps[i] : steps[i - 1];
+        p = spvcond_heap_realloc(&h, p, steps[i]);
+        cr_assert(p && filled(p, kept, 3), "step %zu -> %zu bytes", i, steps[i]);
+        fill(p, steps[i], 3);
+    }
+    spvcond_heap_free(&h, p);
+    spvcond_heap_release(&h);
+}
+
+Test(heap, a_slab_is_refilled_once_its_blocks_are_freed)
+{
+    spvcond_heap h = {0};
+    uint8_t *a = spvcond_heap_alloc(&h, 100 * KB), *b = spvcond_heap_alloc(&h, 100 * KB);
+    cr_assert_eq(b, a + 100 * KB + 16, "blocks are carved in order");
+    spvcond_heap_free(&h, a);
+    cr_assert_neq(spvcond_heap_alloc(&h, 100 * KB), a, "space is not reused while a block lives");
+    spvcond_heap_free(&h, b);
+    spvcond_heap_free(&h, b + 100 * KB + 16); /* the block from the line above */
+    cr_assert_eq(spvcond_heap_alloc(&h, 100 * KB), a, "an empty current slab starts again");
+    spvcond_heap_free(&h, a);
+    spvcond_heap_release(&h);
+}
+
+Test(heap, the_last_block_of_a_slab_grows_in_place)
+{
+    spvcond_heap h = {0};
+    uint8_t *a = spvcond_heap_alloc(&h, 70 * KB);
+    fill(a, 70 * KB, 9);
+    uint8_t *b = spvcond_heap_realloc(&h, a, 600 * KB);
+    cr_assert_eq(a, b);
+    cr_assert(filled(b, 70 * KB, 9));
+    spvcond_heap_free(&h, b);
+    spvcond_heap_release(&h);
+}
+
+/* Many blocks over several slabs, freed in a scrambled order: every slab but the current one is
+ * unmapped when its last block goes (ASan would report a block handed out twice as corruption of
+ * its neighbour's pattern). */
+Test(heap, blocks_over_many_slabs_keep_their_contents)
+{
+    spvcond_heap h = {0};
+    enum { N = 200 };
+    uint8_t *p[N];
+    size_t n[N];
+    for (int i = 0; i < N; i++) {
+        n[i] = 64 * KB + (size_t)(i * 7919 % 900) * KB;
+        p[i] = spvcond_heap_alloc(&h, n[i]);
+        cr_assert(p[i]);
+        fill(p[i], n[i], (uint8_t)i);
+    }
+    for (int k = 0; k < N; k++) {
+        int i = k * 37 % N;
+        cr_assert(filled(p[i], n[i], (uint8_t)i), "block %d", i);
+        spvcond_heap_free(&h, p[i]);
+    }
+    spvcond_heap_release(&h);
+}
+
+static void *
+heap_alloc(void *user, size_t size)
+{
+    return spvcond_heap_alloc(user, size);
+}
+
+/* The whole library on the heap: libclc annotated and specialized gives the same words as with
+ * the C library's allocator. */
+Test(heap, passes_on_the_heap_match_passes_on_malloc)
+{
+    size_t count;
+    uint32_t *words = read_words("/usr/lib/clc/spirv64-mesa3d-.spv", &count);
+    uint32_t *out[2];
+    size_t out_count[2];
+    spvcond_heap h = {0};
+    spvcond_allocator on_heap = {heap_alloc, spvcond_heap_realloc, spvcond_heap_free, &h};
+    for (int k = 0; k < 2; k++) {
+        spvcond_context *ctx;
+        cr_assert_eq(spvcond_context_create(k ? &on_heap : NULL, NULL, NULL, &ctx), SPVCOND_OK);
+        spvcond_module *m = parse_or_die(ctx, words, count);
+        spvcond_annotate_options ao = {0};
+        uint32_t *annotated, *emitted;
+        size_t annotated_count;
+        cr_assert_eq(spvcond_annotate(m, &ao, NULL), SPVCOND_OK);
+        cr_assert_eq(spvcond_module_emit(m, &annotated, &annotated_count), SPVCOND_OK);
+        spvcond_module_destroy(m);
+        m = parse_or_die(ctx, annotated, annotated_count);
+        spvcond_spec_value v = {65536, 0, false}; /* the first requirement annotate made: fp64 */
+        spvcond_specialize_options so = {&v, 1, NULL, 0};
+        cr_assert_eq(spvcond_specialize(m, &so, NULL), SPVCOND_OK, "%s", spvcond_context_first_error(ctx)->message);
+        cr_assert_eq(spvcond_module_emit(m, &emitted, &out_count[k]), SPVCOND_OK);
+        out[k] = malloc(out_count[k] * 4);
+        memcpy(out[k], emitted, out_count[k] * 4);
+        spvcond_free(ctx, emitted);
+        spvcond_free(ctx, annotated);
+        spvcond_module_destroy(m);
+        spvcond_context_destroy(ctx);
+    }
+    cr_assert_eq(out_count[0], out_count[1]);
+    cr_assert(memcmp(out[0], out[1], out_count[0] * 4) == 0);
+    cr_assert_lt(out_count[0], count, "fp64 false removed the fp64 functions (%zu words of %zu)", out_count[0], count);
+    spvcond_heap_release(&h);
+    free(out[0]);
+    free(out[1]);
+    free(words);
+}
+
+#endif
