@@ -414,6 +414,39 @@ check_function_named(void *user, size_t inst, uint32_t word, uint32_t id)
                              spvcond_grammar_opcode_name(op), id, word);
 }
 
+/* The sections before the types, in one pass once every id is known: entry points and execution modes
+ * name functions; group decorations name a decoration group (found by fuzzing: a condition constant
+ * named as the group was not a use, so specialize dropped it and left the OpGroupDecorate dangling);
+ * and a function is named nowhere else (see may_name_function). */
+static spvcond_result
+check_names_before_types(struct spvcond_module *m, const uint64_t *function_ids)
+{
+    spvcond_result r = SPVCOND_OK;
+    for (size_t i = 0; r == SPVCOND_OK && i < m->section[SPVCOND_SECTION_GLOBAL]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = w[0] & 0xffffu, ids = m->id_words[i];
+        uint32_t fn_word = op == 15 ? 2 : op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT ? 3 : op == 16 || op == 331 ? 1 : 0;
+        if (fn_word && !(function_ids && bitset_test(function_ids, w[fn_word])))
+            return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, w[fn_word], "%%%u is not an OpFunction (it is %s)",
+                                     w[fn_word], spvcond_grammar_opcode_name(spvcond_def_opcode(m, w[fn_word])));
+        if ((op == 74 || op == 75) && (w[0] >> 16) >= 2 && spvcond_def_opcode(m, w[1]) != 73)
+            return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, w[1],
+                                     "%s names %%%u as its group, which is not an OpDecorationGroup (it is %s)",
+                                     spvcond_grammar_opcode_name(op), w[1],
+                                     spvcond_grammar_opcode_name(spvcond_def_opcode(m, w[1])));
+        if (ids & 1u) { /* ids past word 31: the walker finds them */
+            r = spvcond_walk_ids(m, i, check_function_named, m);
+            continue;
+        }
+        for (; ids; ids &= ids - 1) {
+            uint32_t k = (uint32_t)__builtin_ctz(ids);
+            if (function_ids && bitset_test(function_ids, w[k]) && !may_name_function(op, k))
+                return check_function_named(m, i, k, w[k]);
+        }
+    }
+    return r;
+}
+
 static spvcond_result
 index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
 {
@@ -512,37 +545,9 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
     }
     spvcond_dealloc(m->ctx, s.forward);
     spvcond_dealloc(m->ctx, s.forward_pointers);
+    if (r == SPVCOND_OK && m->opaque_count == 0)
+        r = check_names_before_types(m, s.function_ids);
     spvcond_dealloc(m->ctx, s.function_ids);
-    /* Entry points and execution modes name functions. */
-    for (size_t i = m->section[SPVCOND_SECTION_ENTRY_POINT]; r == SPVCOND_OK && i < m->section[SPVCOND_SECTION_EXECUTION_MODE + 1];
-         i++) {
-        const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = w[0] & 0xffffu, word = op == 15 ? 2 : op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT ? 3
-                                                  : op == 16 || op == 331 ? 1 : 0;
-        if (word && spvcond_def_opcode(m, w[word]) != 54 && m->opaque_count == 0)
-            r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, w[word], "%%%u is not an OpFunction (it is %s)",
-                                  w[word], spvcond_grammar_opcode_name(spvcond_def_opcode(m, w[word])));
-    }
-    for (size_t i = 0; r == SPVCOND_OK && m->opaque_count == 0 && i < m->section[SPVCOND_SECTION_GLOBAL]; i++) {
-        /* Names and decorations, most of these sections, name one id at word 1, where a function may
-         * stand: skip them without looking the id up (10% of reading a 100 MB module). */
-        uint32_t ids = m->id_words[i];
-        if (ids == 0 || (ids == 1u << 1 && may_name_function(spvcond_inst_opcode(m, i), 1)))
-            continue;
-        r = spvcond_walk_ids(m, i, check_function_named, m);
-    }
-    /* Group decorations name a decoration group (found by fuzzing: a condition constant named as the
-     * group was not a use, so specialize dropped it and left the OpGroupDecorate dangling). */
-    for (size_t i = m->section[SPVCOND_SECTION_ANNOTATION]; r == SPVCOND_OK && i < m->section[SPVCOND_SECTION_ANNOTATION + 1];
-         i++) {
-        const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = w[0] & 0xffffu;
-        if ((op == 74 || op == 75) && (w[0] >> 16) >= 2 && m->opaque_count == 0 && spvcond_def_opcode(m, w[1]) != 73)
-            r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, w[1],
-                                  "%s names %%%u as its group, which is not an OpDecorationGroup (it is %s)",
-                                  spvcond_grammar_opcode_name(op), w[1],
-                                  spvcond_grammar_opcode_name(spvcond_def_opcode(m, w[1])));
-    }
     return r;
 }
 
