@@ -119,6 +119,7 @@ struct spvcond_module {
     struct spvcond_spec_id *spec_ids; /* sorted by spec_id, then id */
     size_t spec_id_count;
     size_t call_count;
+    size_t conditional_copy_count; /* OpConditionalCopyObjectINTEL: specialize looks for them only if any */
     size_t opaque_count;  /* instructions the grammar cannot see into */
     uint32_t first_opaque; /* index of the first of them */
 

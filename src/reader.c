@@ -381,6 +381,8 @@ track_function(struct spvcond_module *m, struct function_state *f, size_t i, uin
     }
     if (opcode == 57)
         m->call_count++;
+    else if (opcode == SPVCOND_OP_CONDITIONAL_COPY_OBJECT)
+        m->conditional_copy_count++;
     return SPVCOND_OK;
 }
 

@@ -43,8 +43,8 @@ spvcond_module_emit(spvcond_module *m, uint32_t **out_words, size_t *out_count)
         for (size_t i = 0; i < m->inst_count; i++) {
             if (e->deleted && e->deleted[i])
                 continue;
-            total += e->replacement && e->replacement[i] ? e->pool[e->replacement[i] - 1]
-                                                         : spvcond_inst_word_count(m, i);
+            /* The length from the offsets, not the opcode word: the copy below reads the words once. */
+            total += e->replacement && e->replacement[i] ? e->pool[e->replacement[i] - 1] : m->inst[i + 1] - m->inst[i];
         }
     }
     uint32_t *w = total <= SIZE_MAX / sizeof(uint32_t) ? spvcond_alloc(m->ctx, total * sizeof(uint32_t)) : NULL; /* every word is written below */
