@@ -50,9 +50,10 @@ check_header(spvcond_context *ctx, const uint32_t *w, size_t n, uint32_t *bound)
 }
 
 /* Build the offset table in one pass; word counts are checked here, once. Per-id tables are sized by
- * 1 + the largest id anything may define: a known instruction's result, or any word of an instruction
- * we cannot see into below the header's bound (its result, if it has one, is one of them). A 36-byte
- * module claiming 4M ids took 16 MB per table before. */
+ * the header's bound when that is no more than the module's word count, otherwise by 1 + the largest
+ * id anything may define: a known instruction's result, or any word of an instruction we cannot see
+ * into below the header's bound (its result, if it has one, is one of them). A 36-byte module
+ * claiming 4M ids took 16 MB per table before. */
 static spvcond_result
 build_instruction_table(struct spvcond_module *m)
 {
@@ -60,6 +61,9 @@ build_instruction_table(struct spvcond_module *m)
     if (!(m->inst = spvcond_alloc_array(m->ctx, cap, sizeof(uint32_t))))
         return spvcond_oom(m->ctx);
     uint32_t max_id = 0;
+    /* A header bound no larger than the module's word count costs tables no larger than the module:
+     * trusted, it spares this pass a grammar lookup per instruction. */
+    bool trust_bound = m->header_bound <= m->word_count;
     for (size_t p = SPVCOND_HEADER_WORDS; p < m->word_count; count++) {
         const uint32_t *w = m->words + p;
         uint32_t wc = w[0] >> 16;
@@ -80,18 +84,20 @@ build_instruction_table(struct spvcond_module *m)
                 return r;
         }
         m->inst[count] = (uint32_t)p;
-        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(w[0] & 0xffffu);
-        uint32_t at = gi && gi->has_type ? 2 : 1;
-        if (gi && gi->has_result && wc > at && w[at] > max_id)
-            max_id = w[at];
-        for (uint32_t k = 1; !gi && k < wc; k++)
-            if (w[k] > max_id && w[k] < m->header_bound)
-                max_id = w[k];
+        if (!trust_bound) {
+            const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(w[0] & 0xffffu);
+            uint32_t at = gi && gi->has_type ? 2 : 1;
+            if (gi && gi->has_result && wc > at && w[at] > max_id)
+                max_id = w[at];
+            for (uint32_t k = 1; !gi && k < wc; k++)
+                if (w[k] > max_id && w[k] < m->header_bound)
+                    max_id = w[k];
+        }
         p += wc;
     }
     m->inst[count] = (uint32_t)m->word_count; /* sentinel: end of the last instruction */
     m->inst_count = count;
-    m->bound = max_id < m->header_bound ? max_id + 1 : m->header_bound;
+    m->bound = trust_bound || max_id >= m->header_bound ? m->header_bound : max_id + 1;
     return SPVCOND_OK;
 }
 
