@@ -3,15 +3,17 @@
  *
  * Why not plain malloc: a fresh 4 KB page costs a fault, 11 us on the virtual machines we measure on
  * (280 ms of faults against 14 ms of work for 100 MB), and our tables are fresh on every call. So:
- *  - blocks of 1 MB and more (instruction and id tables, the output of a module) are mappings of
- *    whole 2 MB transparent huge pages: one fault per 2 MB; zero when fresh; grown in place by
+ *  - blocks larger than 4 MB (instruction and id tables of large modules, the output) are mappings
+ *    of whole 2 MB transparent huge pages: one fault per 2 MB; zero when fresh; grown in place by
  *    mremap when the address space allows. (Through glibc, once a large block had been freed, blocks
  *    up to 32 MB came from its heap: calloc cleared them in small pages and realloc copied: 9,250
  *    faults per specialize of the 100 MB synthetic module.)
- *  - blocks from 64 KB to 1 MB share 2 MB slabs of huge pages, carved in order. Through glibc each
- *    was a fresh small-page mapping (about 1,300 faults per annotate of libclc); alone, each would
- *    round up to 2 MB of memory. A slab is unmapped when its last block is freed; the current slab
- *    is kept and refilled from the start instead.
+ *  - blocks from 64 KB to 4 MB are carved in order from slabs: 64 MB of address space in huge pages,
+ *    touched as they fill. Through glibc each was a fresh small-page mapping (about 1,300 faults per
+ *    annotate of libclc); a 2 MB slab, or a mapping each, rounded every block up to 2 MB (validate of
+ *    an 8 MB module peaked at 35 MB, against 26 MB now). Space comes back when the last block carved
+ *    is freed, and when all of a slab's blocks are: the current slab is then refilled from the start
+ *    (its pages stay until the context goes), another is unmapped. calloc clears only space used before.
  *  - smaller blocks are malloc's.
  * Every block carries a 16-byte header saying which kind it is and its size. The state (the current
  * slab) belongs to one context, so a context and its modules are used by one thread at a time. */
@@ -30,8 +32,10 @@
 #if SPVCOND_HAVE_HEAP
 
 #define HUGE_PAGE (2u << 20)
-#define MAPPED_FROM (1u << 20) /* blocks this large (header included) are mappings of their own */
-#define SLAB_FROM (64u << 10)  /* blocks this large share slabs */
+#define SLAB_SIZE ((size_t)64 << 20) /* address space a slab reserves; pages are touched as it fills */
+#define SLAB_FROM (64u << 10)  /* blocks this large (header included) share slabs... */
+#define SLAB_MAX (4u << 20)    /* ...up to this; larger ones are mappings of their own */
+#define SLAB_START 32u         /* the slab's own header, rounded to HEADER */
 #define HEADER 16u             /* keeps malloc's 16-byte alignment */
 enum { MALLOC_BLOCK = 0x4d4cu, SLAB_BLOCK = 0x5342u, MAPPED_BLOCK = 0x4d50u };
 
@@ -40,10 +44,11 @@ struct header {
     size_t kind;
 };
 
-/* At the start of its 2 MB-aligned mapping, so a block finds its slab by rounding down. */
-struct slab {
-    size_t live;  /* blocks not yet freed */
-    size_t used;  /* bytes carved, this header included */
+/* At the start of its SLAB_SIZE-aligned mapping, so a block finds its slab by rounding down. */
+struct slab { /* SLAB_START bytes at most */
+    size_t live; /* blocks not yet freed */
+    size_t used; /* bytes carved, this header included */
+    size_t high; /* bytes ever carved: past them the mapping is still zero */
 };
 
 static size_t
@@ -52,19 +57,19 @@ round_up(size_t bytes, size_t to)
     return (bytes + to - 1) & ~(to - 1);
 }
 
-/* A 2 MB-aligned anonymous mapping of `len` bytes (a multiple of 2 MB) in huge pages, or NULL. */
+/* An `align`-aligned anonymous mapping of `len` bytes (multiples of 2 MB) in huge pages, or NULL. */
 static void *
-map_huge(size_t len)
+map_huge(size_t len, size_t align)
 {
-    if (len > SIZE_MAX - HUGE_PAGE)
+    if (len > SIZE_MAX - align)
         return NULL;
-    uint8_t *p = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    uint8_t *p = mmap(NULL, len + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return NULL;
-    size_t lead = (size_t)(-(uintptr_t)p & (HUGE_PAGE - 1));
+    size_t lead = (size_t)(-(uintptr_t)p & (align - 1));
     if (lead)
         munmap(p, lead);
-    munmap(p + lead + len, HUGE_PAGE - lead);
+    munmap(p + lead + len, align - lead);
     (void)madvise(p + lead, len, MADV_HUGEPAGE); /* advice only: failure changes nothing */
     return p + lead;
 }
@@ -86,24 +91,28 @@ header_of(void *ptr)
 static struct slab *
 slab_of(struct header *h)
 {
-    return (struct slab *)((uintptr_t)h & ~(uintptr_t)(HUGE_PAGE - 1));
+    return (struct slab *)((uintptr_t)h & ~(uintptr_t)(SLAB_SIZE - 1));
 }
 
 static void *
-slab_alloc(spvcond_heap *heap, size_t size)
+slab_alloc(spvcond_heap *heap, size_t size, bool zero)
 {
     size_t need = round_up(size + HEADER, HEADER);
     struct slab *s = heap->slab;
-    if (!s || s->used + need > HUGE_PAGE) {
-        if (!(s = map_huge(HUGE_PAGE)))
+    if (!s || s->used + need > SLAB_SIZE) {
+        if (!(s = map_huge(SLAB_SIZE, SLAB_SIZE)))
             return NULL;
-        s->used = round_up(sizeof(*s), HEADER);
+        s->used = s->high = SLAB_START;
         if (heap->slab && heap->slab->live == 0)
-            munmap(heap->slab, HUGE_PAGE);
+            munmap(heap->slab, SLAB_SIZE);
         heap->slab = s;
     }
     struct header *h = (struct header *)((uint8_t *)s + s->used);
+    if (zero && s->used < s->high) /* only what an earlier block dirtied */
+        memset(h, 0, (s->high < s->used + need ? s->high : s->used + need) - s->used);
     s->used += need;
+    if (s->high < s->used)
+        s->high = s->used;
     s->live++;
     return user_part(h, size, SLAB_BLOCK);
 }
@@ -112,31 +121,31 @@ static void
 slab_free(spvcond_heap *heap, struct header *h)
 {
     struct slab *s = slab_of(h);
-    if (--s->live > 0)
+    if (--s->live > 0) {
+        /* The last block carved gives its space back (temporaries are often freed in reverse order). */
+        if ((uint8_t *)h + round_up(h->bytes + HEADER, HEADER) == (uint8_t *)s + s->used)
+            s->used = (size_t)((uint8_t *)h - (uint8_t *)s);
         return;
+    }
     if (s == heap->slab)
-        s->used = round_up(sizeof(*s), HEADER); /* refilled from the start: its pages stay */
+        s->used = SLAB_START; /* refilled from the start: its pages stay */
     else
-        munmap(s, HUGE_PAGE);
+        munmap(s, SLAB_SIZE);
 }
 
-/* Zeroed when `zero`. A fresh mapping is zero already; slab space may be reused, so it is cleared. */
+/* Zeroed when `zero`. A fresh mapping is zero already; slab space is cleared where it was used before. */
 static void *
 block_alloc(spvcond_heap *heap, size_t size, bool zero)
 {
     if (size > SIZE_MAX - HUGE_PAGE - HEADER)
         return NULL;
-    if (size + HEADER >= MAPPED_FROM) {
+    if (size + HEADER > SLAB_MAX) {
         size_t len = round_up(size + HEADER, HUGE_PAGE);
-        struct header *h = map_huge(len);
+        struct header *h = map_huge(len, HUGE_PAGE);
         return h ? user_part(h, len, MAPPED_BLOCK) : NULL;
     }
-    if (size + HEADER >= SLAB_FROM) {
-        void *p = slab_alloc(heap, size);
-        if (p && zero)
-            memset(p, 0, size);
-        return p;
-    }
+    if (size + HEADER >= SLAB_FROM)
+        return slab_alloc(heap, size, zero);
     struct header *h = zero ? calloc(1, size + HEADER) : malloc(size + HEADER);
     return h ? user_part(h, size, MALLOC_BLOCK) : NULL;
 }
@@ -181,7 +190,7 @@ spvcond_heap_realloc(void *heap, void *ptr, size_t size)
         struct header *n = realloc(h, size + HEADER);
         return n ? user_part(n, size, MALLOC_BLOCK) : NULL;
     }
-    if (h->kind == MAPPED_BLOCK && size + HEADER >= MAPPED_FROM) {
+    if (h->kind == MAPPED_BLOCK && size + HEADER > SLAB_MAX) {
         size_t len = round_up(size + HEADER, HUGE_PAGE);
         if (len <= h->bytes)
             return ptr; /* shrinking keeps the mapping: its pages are there already */
@@ -191,13 +200,15 @@ spvcond_heap_realloc(void *heap, void *ptr, size_t size)
             return user_part(h, len, MAPPED_BLOCK);
         }
     }
-    if (h->kind == SLAB_BLOCK && size + HEADER < MAPPED_FROM) {
+    if (h->kind == SLAB_BLOCK && size + HEADER <= SLAB_MAX) {
         struct slab *s = slab_of(h);
         size_t old = round_up(h->bytes + HEADER, HEADER), need = round_up(size + HEADER, HEADER);
         bool last = (uint8_t *)h + old == (uint8_t *)s + s->used; /* the slab's last block grows in place */
-        if (need <= old || (last && s->used - old + need <= HUGE_PAGE)) {
+        if (need <= old || (last && s->used - old + need <= SLAB_SIZE)) {
             if (last)
                 s->used = s->used - old + need;
+            if (s->high < s->used)
+                s->high = s->used;
             return user_part(h, size, SLAB_BLOCK);
         }
     }
@@ -215,7 +226,7 @@ void
 spvcond_heap_release(spvcond_heap *heap)
 {
     if (heap->slab && heap->slab->live == 0)
-        munmap(heap->slab, HUGE_PAGE);
+        munmap(heap->slab, SLAB_SIZE);
     heap->slab = NULL;
 }
 

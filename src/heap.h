@@ -12,7 +12,7 @@
 #endif
 
 typedef struct spvcond_heap {
-    struct slab *slab; /* where blocks of 64 KB to 1 MB are carved now, or NULL */
+    struct slab *slab; /* where blocks of 64 KB to 4 MB are carved now, or NULL */
 } spvcond_heap;
 
 #if SPVCOND_HAVE_HEAP

@@ -39,7 +39,7 @@ zero(const uint8_t *p, size_t n)
 }
 
 /* Small (malloc), slab and mapped sizes, and the edges between them. */
-static const size_t sizes[] = {1, 100, 64 * KB - 17, 64 * KB - 16, 100 * KB, MB - 17, MB - 16, MB, 3 * MB + 5};
+static const size_t sizes[] = {1, 100, 64 * KB - 17, 64 * KB - 16, 100 * KB, MB, 3 * MB + 5, 4 * MB - 16, 4 * MB - 15};
 
 Test(heap, blocks_of_every_kind_are_aligned_writable_and_zeroed_on_request)
 {
@@ -87,6 +87,35 @@ Test(heap, a_slab_is_refilled_once_its_blocks_are_freed)
     spvcond_heap_free(&h, b + 100 * KB + 16); /* the block from the line above */
     cr_assert_eq(spvcond_heap_alloc(&h, 100 * KB), a, "an empty current slab starts again");
     spvcond_heap_free(&h, a);
+    spvcond_heap_release(&h);
+}
+
+Test(heap, the_last_block_carved_gives_its_space_back)
+{
+    spvcond_heap h = {0};
+    uint8_t *a = spvcond_heap_alloc(&h, 100 * KB), *b = spvcond_heap_alloc(&h, 200 * KB);
+    spvcond_heap_free(&h, b);
+    cr_assert_eq(spvcond_heap_alloc(&h, 300 * KB), b);
+    spvcond_heap_free(&h, b);
+    spvcond_heap_free(&h, a);
+    spvcond_heap_release(&h);
+}
+
+/* A zeroed block is cleared where earlier blocks wrote, and only there: the rest is fresh. */
+Test(heap, a_zeroed_block_over_used_and_fresh_space_is_all_zero)
+{
+    spvcond_heap h = {0};
+    uint8_t *a = spvcond_heap_alloc(&h, 100 * KB);
+    fill(a, 100 * KB, 5);
+    spvcond_heap_free(&h, a);
+    uint8_t *z = spvcond_heap_calloc(&h, 300 * KB, 1);
+    cr_assert_eq(z, a);
+    cr_assert(zero(z, 300 * KB));
+    fill(z, 300 * KB, 6);
+    spvcond_heap_free(&h, z);
+    uint8_t *y = spvcond_heap_calloc(&h, 50 * KB, 2);
+    cr_assert(zero(y, 100 * KB));
+    spvcond_heap_free(&h, y);
     spvcond_heap_release(&h);
 }
 
