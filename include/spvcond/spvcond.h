@@ -7,8 +7,9 @@
  *    spvcond_free() on the same context.
  *  - Strings and tables the library returns by pointer stay valid until the object they came from
  *    is destroyed, unless a function says otherwise.
- *  - Objects are not internally locked: use one module from one thread at a time. Separate
- *    contexts and modules may be used concurrently; the library has no global state.
+ *  - Objects are not internally locked: use a context, and the modules made with it, from one thread
+ *    at a time (the default allocator keeps its state in the context). Separate contexts may be used
+ *    concurrently; the library has no global state.
  */
 #ifndef SPVCOND_H
 #define SPVCOND_H
@@ -69,7 +70,8 @@ typedef struct spvcond_diag {
  * that reports it returns. The record is only valid during the call. */
 typedef void (*spvcond_diag_fn)(void *user, const spvcond_diag *diag);
 
-/* Optional allocator. NULL members fall back to malloc/realloc/free. free(NULL) is never called. */
+/* Optional allocator: all three hooks, or no allocator at all for the default one (on Linux, huge
+ * pages and slabs kept in the context, src/heap.c; elsewhere malloc). free(NULL) is never called. */
 typedef struct spvcond_allocator {
     void *(*alloc)(void *user, size_t size);
     void *(*realloc)(void *user, void *ptr, size_t size);
