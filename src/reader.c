@@ -242,10 +242,17 @@ settle_local_forward_uses(struct parse_state *s, size_t from)
     s->forward_len = kept;
 }
 
+/* Whether `id` is an OpFunction's, by the bitset of function ids (NULL: none read yet). */
+static inline bool
+in_function_ids(const struct spvcond_module *m, const uint64_t *function_ids, uint32_t id)
+{
+    return function_ids && id < m->bound && bitset_test(function_ids, id);
+}
+
 static inline bool
 is_function_id(const struct parse_state *s, uint32_t id)
 {
-    return s->function_ids && bitset_test(s->function_ids, id);
+    return in_function_ids(s->m, s->function_ids, id);
 }
 
 /* Check and record one id operand (a definition or a use) of the instruction being read. */
@@ -434,7 +441,7 @@ check_names_before_types(struct spvcond_module *m, const uint64_t *function_ids)
         const uint32_t *w = spvcond_inst_words(m, i);
         uint32_t op = w[0] & 0xffffu, ids = m->id_words[i];
         uint32_t fn_word = op == 15 ? 2 : op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT ? 3 : op == 16 || op == 331 ? 1 : 0;
-        if (fn_word && !(function_ids && bitset_test(function_ids, w[fn_word])))
+        if (fn_word && !in_function_ids(m, function_ids, w[fn_word]))
             return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, w[fn_word], "%%%u is not an OpFunction (it is %s)",
                                      w[fn_word], spvcond_grammar_opcode_name(spvcond_def_opcode(m, w[fn_word])));
         if ((op == 74 || op == 75) && (w[0] >> 16) >= 2 && spvcond_def_opcode(m, w[1]) != 73)
@@ -448,7 +455,7 @@ check_names_before_types(struct spvcond_module *m, const uint64_t *function_ids)
         }
         for (; ids; ids &= ids - 1) {
             uint32_t k = (uint32_t)__builtin_ctz(ids);
-            if (function_ids && bitset_test(function_ids, w[k]) && !may_name_function(op, k))
+            if (in_function_ids(m, function_ids, w[k]) && !may_name_function(op, k))
                 return check_function_named(m, i, k, w[k]);
         }
     }
