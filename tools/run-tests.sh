@@ -1,6 +1,7 @@
 #!/bin/sh
 # Build with AddressSanitizer and UndefinedBehaviorSanitizer and run every test suite; without
-# arguments, then valgrind memcheck over the CLI on the real modules (tools/run-memcheck.sh).
+# arguments, then valgrind memcheck over the CLI on the real modules (tools/run-memcheck.sh) and the
+# corpus end to end with a release build (the default allocator, which the other builds replace).
 set -eu
 cd "$(dirname "$0")/.."
 sh tools/setup-debian.sh
@@ -10,3 +11,17 @@ meson test -C build-test --print-errorlogs "$@"
 # Criterion's per-suite closing lines, for the log.
 grep -h "Synthesis" build-test/meson-logs/testlog.txt || true
 [ $# -gt 0 ] || sh tools/run-memcheck.sh
+# The sanitizer and valgrind builds allocate with malloc; the CLI as shipped uses the huge-page heap
+# (src/heap.c): run the corpus end to end with a release build of it too.
+if [ $# -eq 0 ]; then
+    [ -d build-release ] || meson setup build-release --buildtype=release -Dtests=disabled >/dev/null
+    ninja -C build-release >/dev/null
+    log=$(mktemp)
+    if ! SPVCOND_CLI="$PWD/build-release/tools/spvcond" SPIRV_DIS="$(command -v spirv-dis)" \
+        SPIRV_VAL="$(command -v spirv-val)" SPVCOND_CORPUS="$(cd .. && pwd)/shared/corpus/modules" \
+        python3 tests/e2e_corpus.py > "$log" 2>&1; then
+        cat "$log"; rm -f "$log"; exit 1
+    fi
+    echo "release build (default allocator): e2e-corpus $(tail -n 1 "$log")"
+    rm -f "$log"
+fi
