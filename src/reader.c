@@ -399,16 +399,27 @@ track_function(struct spvcond_module *m, struct function_state *f, size_t i, uin
     return SPVCOND_OK;
 }
 
+/* The word of an entry point or execution mode that names its function, 0 for other opcodes. */
+static uint32_t
+function_word(uint32_t opcode)
+{
+    switch (opcode) {
+    case 15: return 2;                                       /* OpEntryPoint */
+    case SPVCOND_OP_CONDITIONAL_ENTRY_POINT: return 3;
+    case 16: case 331: return 1;                             /* OpExecutionMode(Id) */
+    default: return 0;
+    }
+}
+
 /* Before types, a function may be named only as the function of an entry point or execution mode, or
  * as the target of a name or decoration: annotate keeps functions by their callers, so any other use
  * would escape its conditions (found by fuzzing: a function in an entry point's interface list). */
 static bool
 may_name_function(uint32_t opcode, uint32_t word)
 {
+    if (function_word(opcode))
+        return word == function_word(opcode);
     switch (opcode) {
-    case 15: return word == 2;                               /* OpEntryPoint */
-    case SPVCOND_OP_CONDITIONAL_ENTRY_POINT: return word == 3;
-    case 16: case 331: return word == 1;                     /* OpExecutionMode(Id) */
     case 5: case 6: case 71: case 72: case 332: case 5632: case 5633: return word == 1; /* names, decorations */
     case 74: return word >= 2;                               /* OpGroupDecorate targets */
     case 75: return word >= 2 && word % 2 == 0;              /* OpGroupMemberDecorate (target, member) */
@@ -416,12 +427,20 @@ may_name_function(uint32_t opcode, uint32_t word)
     }
 }
 
+struct function_ids {
+    const struct spvcond_module *m;
+    const uint64_t *bits; /* see parse_state.function_ids */
+};
+
 static spvcond_result
 check_function_named(void *user, size_t inst, uint32_t word, uint32_t id)
 {
-    struct spvcond_module *m = user;
+    const struct function_ids *f = user;
+    const struct spvcond_module *m = f->m;
+    if (!in_function_ids(m, f->bits, id))
+        return SPVCOND_OK;
     uint32_t op = spvcond_inst_opcode(m, inst);
-    if (spvcond_def_opcode(m, id) != 54 || may_name_function(op, word))
+    if (may_name_function(op, word))
         return SPVCOND_OK;
     return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, inst, id,
                              "%s names function %%%u at word %u, where a function cannot stand (only entry points, "
@@ -436,11 +455,11 @@ check_function_named(void *user, size_t inst, uint32_t word, uint32_t id)
 static spvcond_result
 check_names_before_types(struct spvcond_module *m, const uint64_t *function_ids)
 {
+    struct function_ids f = {m, function_ids};
     spvcond_result r = SPVCOND_OK;
     for (size_t i = 0; r == SPVCOND_OK && i < m->section[SPVCOND_SECTION_GLOBAL]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = w[0] & 0xffffu, ids = m->id_words[i];
-        uint32_t fn_word = op == 15 ? 2 : op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT ? 3 : op == 16 || op == 331 ? 1 : 0;
+        uint32_t op = w[0] & 0xffffu, fn_word = function_word(op);
         if (fn_word && !in_function_ids(m, function_ids, w[fn_word]))
             return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, w[fn_word], "%%%u is not an OpFunction (it is %s)",
                                      w[fn_word], spvcond_grammar_opcode_name(spvcond_def_opcode(m, w[fn_word])));
@@ -449,15 +468,10 @@ check_names_before_types(struct spvcond_module *m, const uint64_t *function_ids)
                                      "%s names %%%u as its group, which is not an OpDecorationGroup (it is %s)",
                                      spvcond_grammar_opcode_name(op), w[1],
                                      spvcond_grammar_opcode_name(spvcond_def_opcode(m, w[1])));
-        if (ids & 1u) { /* ids past word 31: the walker finds them */
-            r = spvcond_walk_ids(m, i, check_function_named, m);
-            continue;
-        }
-        for (; ids; ids &= ids - 1) {
-            uint32_t k = (uint32_t)__builtin_ctz(ids);
-            if (in_function_ids(m, function_ids, w[k]) && !may_name_function(op, k))
-                return check_function_named(m, i, k, w[k]);
-        }
+        /* Names and decorations, most of these sections, name one id at word 1, where a function may
+         * stand: nothing to check. */
+        if (m->id_words[i] != 1u << 1 || !may_name_function(op, 1))
+            r = spvcond_for_each_id(m, i, check_function_named, &f);
     }
     return r;
 }
