@@ -58,7 +58,6 @@ spvcond_context_create(const spvcond_allocator *allocator, spvcond_diag_fn diag_
         ctx->allocator = (spvcond_allocator){libc_alloc, libc_realloc, libc_free, NULL};
         ctx->zeroed_alloc = libc_calloc;
 #endif
-        ctx->default_allocator = true;
     } else {
         /* All three or none: realloc cannot be emulated without knowing the old size. */
         if (!allocator->alloc || !allocator->realloc || !allocator->free)
@@ -79,7 +78,7 @@ spvcond_context_destroy(spvcond_context *ctx)
 {
     if (!ctx)
         return;
-    if (ctx->default_allocator) {
+    if (ctx->zeroed_alloc) { /* the default allocator: the context is malloc's */
 #if SPVCOND_HAVE_HEAP
         spvcond_heap_release(&ctx->heap);
 #endif

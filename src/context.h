@@ -10,9 +10,8 @@
 struct spvcond_context {
     spvcond_allocator allocator;
     /* Zeroed blocks from the default allocator, which knows which memory is zero already; NULL
-     * for a caller's allocator (its blocks are cleared). */
+     * exactly when the caller gave an allocator (its blocks are cleared). */
     void *(*zeroed_alloc)(void *user, size_t count, size_t size);
-    bool default_allocator;
     spvcond_heap heap; /* the default allocator's state (heap.c) */
     spvcond_diag_fn diag_fn;
     void *diag_user;

@@ -333,7 +333,9 @@ static spvcond_result
 resolve_copies(struct spec *s)
 {
     struct spvcond_module *m = s->m;
-    for (size_t f = 0; f < m->function_count && m->conditional_copy_count; f++) {
+    if (!m->conditional_copy_count) /* the reader counted them: no scan of every instruction */
+        return SPVCOND_OK;
+    for (size_t f = 0; f < m->function_count; f++) {
         if (s->fn_removed[f])
             continue;
         for (size_t i = m->functions[f].first_block; i < m->functions[f].end; i++) {

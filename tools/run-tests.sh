@@ -10,10 +10,10 @@ ninja -C build-test
 meson test -C build-test --print-errorlogs "$@"
 # Criterion's per-suite closing lines, for the log.
 grep -h "Synthesis" build-test/meson-logs/testlog.txt || true
-[ $# -gt 0 ] || sh tools/run-memcheck.sh
-# The sanitizer and valgrind builds allocate with malloc; the CLI as shipped uses the huge-page heap
-# (src/heap.c): run the corpus end to end with a release build of it too.
 if [ $# -eq 0 ]; then
+    sh tools/run-memcheck.sh
+    # The sanitizer and valgrind builds allocate with malloc; the CLI as shipped uses the huge-page
+    # heap (src/heap.c): run the corpus end to end with a release build of it too.
     [ -d build-release ] || meson setup build-release --buildtype=release -Dtests=disabled >/dev/null
     ninja -C build-release >/dev/null
     log=$(mktemp)
