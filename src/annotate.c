@@ -41,22 +41,12 @@ may_carry_condition(const struct spvcond_module *m, size_t i)
     return gi && gi->has_result && op != 12 && spvcond_may_carry_condition(op);
 }
 
-/* The condition under which instruction i is kept. */
+/* The condition under which module-level instruction i (before the functions) is kept; code goes
+ * function by function (for_each_code_inst). */
 static uint32_t
-inst_cond(struct annotate *a, size_t i)
+module_inst_cond(struct annotate *a, size_t i)
 {
     struct spvcond_module *m = a->m;
-    if (i >= m->section[SPVCOND_SECTION_FUNCTION]) {
-        /* Callers go through instructions in order: try the last function found, then the next. */
-        size_t c = a->function_cursor;
-        for (int step = 0; step < 2 && c < m->function_count; step++, c++)
-            if (m->functions[c].begin <= i && i <= m->functions[c].end)
-                return a->function_cursor = c, a->reach[c];
-        const struct spvcond_function *f = spvcond_function_of_inst(m, i);
-        if (f)
-            a->function_cursor = (size_t)(f - m->functions);
-        return f ? a->reach[f - m->functions] : a->always;
-    }
     if (spvcond_annotate_is_global_item(a, i)) {
         uint32_t c = a->global_cond[i - a->global_begin];
         return c ? c : a->always;
@@ -69,6 +59,36 @@ inst_cond(struct annotate *a, size_t i)
     return f != SIZE_MAX ? a->reach[f] : a->always;
 }
 
+typedef spvcond_result (*code_visit)(struct annotate *a, size_t i, uint32_t cond);
+
+/* Every instruction of the function section with its condition, function by function, so that passes
+ * over code need not ask each instruction's function. What stands between functions (debug lines) is
+ * kept always. Inlined, with `visit`. */
+static inline __attribute__((always_inline)) spvcond_result
+for_each_code_inst(struct annotate *a, code_visit visit)
+{
+    const struct spvcond_module *m = a->m;
+    spvcond_result r = SPVCOND_OK;
+    size_t i = m->section[SPVCOND_SECTION_FUNCTION];
+    for (size_t f = 0; f <= m->function_count && r == SPVCOND_OK; f++) {
+        size_t gap_end = f < m->function_count ? m->functions[f].begin : m->inst_count;
+        for (; i < gap_end && r == SPVCOND_OK; i++)
+            r = visit(a, i, a->always);
+        if (f == m->function_count)
+            break;
+        for (uint32_t cond = a->reach[f]; i <= m->functions[f].end && r == SPVCOND_OK; i++)
+            r = visit(a, i, cond);
+    }
+    return r;
+}
+
+static spvcond_result
+code_users(struct annotate *a, size_t i, uint32_t cond)
+{
+    struct user u = {a, cond};
+    return spvcond_for_each_id(a->m, i, add_user, &u);
+}
+
 static spvcond_result
 global_conditions(struct annotate *a)
 {
@@ -77,14 +97,15 @@ global_conditions(struct annotate *a)
     if (!a->global_cond)
         return spvcond_oom(m->ctx);
     spvcond_result r = SPVCOND_OK;
-    /* Users in functions and at module level (names and decoration targets are not uses). */
-    for (size_t i = 0; i < m->inst_count && r == SPVCOND_OK; i++) {
+    /* Users at module level (names and decoration targets are not uses), then in functions. */
+    size_t code = m->section[SPVCOND_SECTION_FUNCTION];
+    for (size_t i = 0; i < code && r == SPVCOND_OK; i++) {
         if (spvcond_annotate_is_global_item(a, i))
             continue;
         uint32_t op = spvcond_inst_opcode(m, i);
         if (op == 5 || op == 6 || op == 74 || op == 75)
             continue;
-        struct user u = {a, inst_cond(a, i)};
+        struct user u = {a, module_inst_cond(a, i)};
         if (i >= m->section[SPVCOND_SECTION_ANNOTATION] && i < m->section[SPVCOND_SECTION_ANNOTATION + 1]) {
             /* Decoration operands other than the target are used unconditionally. */
             const uint32_t *w = spvcond_inst_words(m, i);
@@ -94,6 +115,8 @@ global_conditions(struct annotate *a)
         }
         r = spvcond_for_each_id(m, i, add_user, &u);
     }
+    if (r == SPVCOND_OK)
+        r = for_each_code_inst(a, code_users);
     for (size_t i = a->global_begin; i < a->global_end && r == SPVCOND_OK; i++) {
         uint32_t *c = &a->global_cond[i - a->global_begin], set;
         if (a->var_set[i - a->global_begin] &&
@@ -129,8 +152,10 @@ global_conditions(struct annotate *a)
 static spvcond_result
 note_capability(void *user, size_t inst, const uint32_t *caps, size_t count)
 {
-    struct annotate *a = user;
-    uint32_t cond = inst_cond(a, inst);
+    struct user *u = user;
+    struct annotate *a = u->a;
+    uint32_t cond = u->cond;
+    (void)inst;
     spvcond_result r = SPVCOND_OK;
     for (size_t c = 0; c < count && r == SPVCOND_OK; c++) {
         size_t d = spvcond_declared_caps_find(&a->caps, caps[c]);
@@ -138,6 +163,13 @@ note_capability(void *user, size_t inst, const uint32_t *caps, size_t count)
             r = spvcond_cond_union(a, a->cap_cond[d], cond, &a->cap_cond[d]);
     }
     return r;
+}
+
+static spvcond_result
+code_capabilities(struct annotate *a, size_t i, uint32_t cond)
+{
+    struct user u = {a, cond};
+    return spvcond_declared_caps_users(a->m, &a->caps, i, note_capability, &u);
 }
 
 static spvcond_result
@@ -150,8 +182,12 @@ conditional_capabilities(struct annotate *a, bool *any)
         return r;
     if (!(a->cap_cond = spvcond_alloc_array(m->ctx, a->caps.count + 1, sizeof(uint32_t))))
         return spvcond_oom(m->ctx);
-    for (size_t i = 0; i < m->inst_count && r == SPVCOND_OK; i++)
-        r = spvcond_instruction_capabilities(m, i, note_capability, a);
+    for (size_t i = 0; i < m->section[SPVCOND_SECTION_FUNCTION] && r == SPVCOND_OK; i++) {
+        struct user u = {a, module_inst_cond(a, i)};
+        r = spvcond_declared_caps_users(m, &a->caps, i, note_capability, &u);
+    }
+    if (r == SPVCOND_OK)
+        r = for_each_code_inst(a, code_capabilities);
     for (size_t i = 0; i < ncap && r == SPVCOND_OK; i++) {
         uint32_t cap = spvcond_declared_cap_of(m, i, false);
         uint32_t users = cap == UINT32_MAX ? 0 : a->cap_cond[spvcond_declared_caps_find(&a->caps, cap)];

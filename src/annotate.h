@@ -49,7 +49,6 @@ struct annotate {
     struct spvcond_inference inf;
     spvcond_annotate_stats stats;
 
-    size_t function_cursor;       /* inst_cond: the function of the last instruction asked about */
     uint8_t *is_root;             /* per function */
     uint32_t *root_set;           /* per function: requirement set index + 1 */
     spvcond_aspects *declared;    /* per function, with has_declared */
@@ -100,9 +99,11 @@ struct annotate {
 static inline bool
 spvcond_annotate_is_global_item(const struct annotate *a, size_t i)
 {
+    /* One test leaves out function code, where most ids asked about are defined. */
+    if (i - a->global_begin >= a->global_end - a->global_begin)
+        return false;
     const struct spvcond_module *m = a->m;
-    return (i >= m->section[SPVCOND_SECTION_EXTINST_IMPORT] && i < m->section[SPVCOND_SECTION_EXTINST_IMPORT + 1]) ||
-           (i >= m->section[SPVCOND_SECTION_GLOBAL] && i < m->section[SPVCOND_SECTION_FUNCTION]);
+    return i < m->section[SPVCOND_SECTION_EXTINST_IMPORT + 1] || i >= m->section[SPVCOND_SECTION_GLOBAL];
 }
 
 /* annotate_roots.c: stated requirements, roots, leaves and requirement sets. */

@@ -218,8 +218,12 @@ spvcond_declared_caps_build(const struct spvcond_module *m, bool conditional, st
     size_t ncap = m->section[SPVCOND_SECTION_CAPABILITY + 1], n = 0;
     out->count = 0;
     out->values = spvcond_alloc_array(m->ctx, ncap + 1, sizeof(uint32_t));
-    if (!out->values)
+    out->opcode_verdict = spvcond_alloc_array(m->ctx, SPVCOND_GRAMMAR_MAX_OPCODE + 1 + SPVCOND_GRAMMAR_KIND_COUNT, 1);
+    out->kind_verdict = out->opcode_verdict ? out->opcode_verdict + SPVCOND_GRAMMAR_MAX_OPCODE + 1 : NULL;
+    if (!out->values || !out->opcode_verdict) {
+        spvcond_declared_caps_release(m, out);
         return spvcond_oom(m->ctx);
+    }
     for (size_t i = 0; i < ncap; i++) {
         uint32_t cap = spvcond_declared_cap_of(m, i, conditional);
         if (cap != UINT32_MAX)
@@ -252,6 +256,77 @@ void
 spvcond_declared_caps_release(const struct spvcond_module *m, struct spvcond_declared_caps *d)
 {
     spvcond_dealloc(m->ctx, d->values);
-    d->values = NULL;
-    d->count = 0;
+    spvcond_dealloc(m->ctx, d->opcode_verdict);
+    *d = (struct spvcond_declared_caps){NULL, 0, NULL, NULL};
+}
+
+enum { VERDICT_NONE = 1, VERDICT_SCAN = 2 };
+
+static bool
+any_declared(const struct spvcond_declared_caps *d, uint16_t first, uint16_t count)
+{
+    for (uint16_t c = 0; c < count; c++)
+        if (spvcond_declared_caps_find(d, spvcond_grammar_capabilities[first + c]) != SIZE_MAX)
+            return true;
+    return false;
+}
+
+static uint8_t operands_verdict(struct spvcond_declared_caps *d, uint16_t first, uint16_t count);
+
+/* Whether some enumerant of `kind`, or of its enumerants' parameters, needs a declared capability. */
+static uint8_t
+kind_verdict(struct spvcond_declared_caps *d, uint16_t kind)
+{
+    if (d->kind_verdict[kind])
+        return d->kind_verdict[kind];
+    const struct spvcond_grammar_kind *k = &spvcond_grammar_kinds[kind];
+    if (k->operand_class != SPVCOND_OC_VALUE_ENUM && k->operand_class != SPVCOND_OC_BIT_ENUM)
+        return d->kind_verdict[kind] = VERDICT_NONE;
+    d->kind_verdict[kind] = VERDICT_SCAN; /* while deciding: a kind reaching itself is scanned */
+    uint8_t v = VERDICT_NONE;
+    for (uint16_t n = 0; n < k->enumerant_count && v == VERDICT_NONE; n++) {
+        const struct spvcond_grammar_enumerant *e = &spvcond_grammar_enumerants[k->first_enumerant + n];
+        if (any_declared(d, e->first_cap, e->cap_count))
+            v = VERDICT_SCAN;
+        else
+            v = operands_verdict(d, e->first_param, e->param_count);
+    }
+    return d->kind_verdict[kind] = v;
+}
+
+static uint8_t
+operands_verdict(struct spvcond_declared_caps *d, uint16_t first, uint16_t count)
+{
+    for (uint16_t n = 0; n < count; n++)
+        if (kind_verdict(d, spvcond_grammar_operands[first + n].kind) == VERDICT_SCAN)
+            return VERDICT_SCAN;
+    return VERDICT_NONE;
+}
+
+/* Whether an instruction of `op` can need a declared capability: by the grammar's lists for the opcode
+ * and its operands' kinds; the opcodes with rules of their own (types, atomics, extended and
+ * spec-constant instructions) and unknown ones always are scanned. */
+static uint8_t
+opcode_verdict(struct spvcond_declared_caps *d, uint32_t op)
+{
+    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
+    if (!gi || op == 12 || op == 52 || (op >= 21 && op <= 27) || spvcond_is_atomic_opcode(op) ||
+        any_declared(d, gi->first_cap, gi->cap_count))
+        return VERDICT_SCAN;
+    return operands_verdict(d, gi->first_operand, gi->operand_count);
+}
+
+spvcond_result
+spvcond_declared_caps_users(const struct spvcond_module *m, struct spvcond_declared_caps *d, size_t i,
+                            spvcond_capability_fn fn, void *user)
+{
+    uint32_t op = spvcond_inst_opcode(m, i);
+    if (op <= SPVCOND_GRAMMAR_MAX_OPCODE) {
+        uint8_t v = d->opcode_verdict[op];
+        if (!v)
+            v = d->opcode_verdict[op] = opcode_verdict(d, op);
+        if (v == VERDICT_NONE)
+            return SPVCOND_OK;
+    }
+    return spvcond_instruction_capabilities(m, i, fn, user);
 }

@@ -19,12 +19,20 @@ bool spvcond_is_atomic_opcode(uint32_t opcode);
 struct spvcond_declared_caps {
     uint32_t *values;
     size_t count;
+    /* Per core opcode and per operand kind, whether it can need a declared capability: 0 not known
+     * yet, VERDICT_NONE, VERDICT_SCAN (capabilities.c); filled as opcodes are met. */
+    uint8_t *opcode_verdict, *kind_verdict;
 };
 
 spvcond_result spvcond_declared_caps_build(const struct spvcond_module *m, bool conditional,
                                            struct spvcond_declared_caps *out);
 /* Index of `cap` in out->values, or SIZE_MAX. */
 size_t spvcond_declared_caps_find(const struct spvcond_declared_caps *d, uint32_t cap);
+/* spvcond_instruction_capabilities for a scan that only cares about the declared capabilities:
+ * instructions whose opcode can need none of them (loads and stores, most often) are passed over
+ * after one table lookup. */
+spvcond_result spvcond_declared_caps_users(const struct spvcond_module *m, struct spvcond_declared_caps *d, size_t inst,
+                                           spvcond_capability_fn fn, void *user);
 /* The capability instruction i declares, or UINT32_MAX if it declares none of the kinds asked for. */
 uint32_t spvcond_declared_cap_of(const struct spvcond_module *m, size_t i, bool conditional);
 void spvcond_declared_caps_release(const struct spvcond_module *m, struct spvcond_declared_caps *d);

@@ -730,7 +730,7 @@ scan_cap_users(struct cap_users *u, bool removed, uint8_t to)
     /* Capability declarations themselves are not users. */
     for (size_t i = m->section[SPVCOND_SECTION_CAPABILITY + 1]; i < m->inst_count && r == SPVCOND_OK && u->open; i++)
         if (spvcond_edit_is_deleted(m, i) == removed)
-            r = spvcond_instruction_capabilities(m, i, note_cap_user, u);
+            r = spvcond_declared_caps_users(m, &u->caps, i, note_cap_user, u);
     return r;
 }
 
@@ -739,7 +739,7 @@ trim_capabilities(struct spec *s)
 {
     struct spvcond_module *m = s->m;
     size_t ncap = m->section[SPVCOND_SECTION_CAPABILITY + 1];
-    struct cap_users u = {m, {NULL, 0}, NULL, 0, 0};
+    struct cap_users u = {m, {NULL, 0, NULL, NULL}, NULL, 0, 0};
     spvcond_result r = spvcond_declared_caps_build(m, true, &u.caps);
     if (r == SPVCOND_OK && !(u.state = spvcond_alloc_array(m->ctx, u.caps.count + 1, 1)))
         r = spvcond_oom(m->ctx);
