@@ -1,7 +1,10 @@
 /* The generated grammar tables and the operand walker. */
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "capabilities.h"
 #include "helpers.h"
 #include "operands.h"
 
@@ -232,4 +235,67 @@ Test(walker, fast_layout_agrees_with_the_general_walker)
         cr_assert_gt(fast, m->inst_count * 9 / 10, "the fast layout covers most instructions (%zu of %zu in %s)", fast, m->inst_count, paths[p]);
         destroy_module(m, ctx);
     }
+}
+
+/* ---- the capability scan restricted to declared capabilities ---- */
+
+struct cap_hits {
+    const struct spvcond_declared_caps *caps;
+    uint64_t found; /* bit d: declared capability d reported */
+};
+
+static spvcond_result
+collect_declared(void *user, size_t inst, const uint32_t *caps, size_t count)
+{
+    struct cap_hits *h = user;
+    (void)inst;
+    for (size_t c = 0; c < count; c++) {
+        size_t d = spvcond_declared_caps_find(h->caps, caps[c]);
+        if (d != SIZE_MAX)
+            h->found |= UINT64_C(1) << (d % 64);
+    }
+    return SPVCOND_OK;
+}
+
+/* Passing over an opcode is only right when the full scan finds no declared capability in any of its
+ * instructions: compared instruction by instruction on libclc and every corpus module. */
+static void
+check_declared_scan(const char *path, size_t *skipped, size_t *total)
+{
+    spvcond_context *ctx;
+    spvcond_module *m = load_module(path, &ctx);
+    struct spvcond_declared_caps caps;
+    cr_assert_eq(spvcond_declared_caps_build(m, true, &caps), SPVCOND_OK);
+    for (size_t i = 0; i < m->inst_count; i++) {
+        struct cap_hits full = {&caps, 0}, filtered = {&caps, 0};
+        cr_assert_eq(spvcond_instruction_capabilities(m, i, collect_declared, &full), SPVCOND_OK);
+        cr_assert_eq(spvcond_declared_caps_users(m, &caps, i, collect_declared, &filtered), SPVCOND_OK);
+        cr_assert_eq(full.found, filtered.found, "%s: instruction %zu (%s): declared capabilities 0x%lx, filtered 0x%lx",
+                     path, i, spvcond_grammar_opcode_name(spvcond_inst_opcode(m, i)), (unsigned long)full.found,
+                     (unsigned long)filtered.found);
+        uint32_t op = spvcond_inst_opcode(m, i);
+        *skipped += op <= SPVCOND_GRAMMAR_MAX_OPCODE && caps.opcode_verdict[op] == 1;
+    }
+    *total += m->inst_count;
+    spvcond_declared_caps_release(m, &caps);
+    destroy_module(m, ctx);
+}
+
+Test(capabilities, declared_scan_agrees_with_the_full_scan)
+{
+    size_t skipped = 0, total = 0;
+    check_declared_scan("/usr/lib/clc/spirv64-mesa3d-.spv", &skipped, &total);
+    check_declared_scan("/usr/lib/clc/spirv-mesa3d-.spv", &skipped, &total);
+    const char *dir = getenv("SPVCOND_CORPUS");
+    cr_assert(dir != NULL);
+    DIR *d = opendir(dir);
+    cr_assert(d != NULL, "corpus directory %s is missing", dir);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len >= 4 && strcmp(e->d_name + len - 4, ".spv") == 0)
+            check_declared_scan(corpus(e->d_name), &skipped, &total);
+    }
+    closedir(d);
+    cr_assert_gt(skipped, total / 4, "most loads and stores are passed over (%zu of %zu instructions)", skipped, total);
 }
