@@ -261,6 +261,18 @@ run(struct annotate *a)
     if (!any)
         return SPVCOND_OK;
 
+    /* The extension's declarations first: every insertion below goes after them, and the writer sorts
+     * insertions only when they were not made in place order. At the start of the capability section,
+     * even an empty one (found by fuzzing: inserted before instruction 0, it took that instruction's
+     * section and landed after the extension). */
+    uint32_t cap[2] = {(2u << 16) | 17u, SPVCOND_CAP_SPEC_CONDITIONAL};
+    uint32_t ext[16];
+    uint32_t ext_words = 1 + spvcond_encode_string(SPVCOND_EXTENSION_NAME, ext + 1, 15);
+    ext[0] = (ext_words << 16) | 10u;
+    if ((r = spvcond_edit_prepend_to_section(m, SPVCOND_SECTION_CAPABILITY, cap, 2)) != SPVCOND_OK ||
+        (r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_EXTENSION, ext, ext_words)) != SPVCOND_OK)
+        return r;
+
     for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION] && !a->bool_type; i++)
         if (spvcond_inst_opcode(m, i) == 20)
             a->bool_type = spvcond_inst_words(m, i)[1];
@@ -328,18 +340,8 @@ run(struct annotate *a)
     if ((r = conditional_capabilities(a, &caps)) != SPVCOND_OK)
         return r;
 
-    /* The extension's declarations, then the condition constants at the end of the constants. */
-    uint32_t cap[2] = {(2u << 16) | 17u, SPVCOND_CAP_SPEC_CONDITIONAL};
-    uint32_t ext[16];
-    uint32_t ext_words = 1 + spvcond_encode_string(SPVCOND_EXTENSION_NAME, ext + 1, 15);
-    ext[0] = (ext_words << 16) | 10u;
-    /* At the start of the capability section, even an empty one (found by fuzzing: inserted before
-     * instruction 0, it took that instruction's section and landed after the extension). */
-    if ((r = spvcond_edit_prepend_to_section(m, SPVCOND_SECTION_CAPABILITY, cap, 2)) != SPVCOND_OK ||
-        (r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_EXTENSION, ext, ext_words)) != SPVCOND_OK ||
-        (r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_GLOBAL, a->defer, (uint32_t)a->defer_len)) != SPVCOND_OK)
-        return r;
-    return SPVCOND_OK;
+    /* The condition constants, at the end of the constants. */
+    return spvcond_edit_append_to_section(m, SPVCOND_SECTION_GLOBAL, a->defer, (uint32_t)a->defer_len);
 }
 
 static void

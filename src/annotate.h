@@ -111,7 +111,23 @@ spvcond_result spvcond_annotate_roots(struct annotate *a);
 /* annotate_union.c: conditions as values. */
 spvcond_result spvcond_cond_init(struct annotate *a);
 spvcond_result spvcond_cond_of_set(struct annotate *a, uint32_t set, uint32_t *out);
-spvcond_result spvcond_cond_union(struct annotate *a, uint32_t x, uint32_t y, uint32_t *out);
+spvcond_result spvcond_cond_union_new(struct annotate *a, uint32_t x, uint32_t y, uint32_t *out);
+
+/* x Or y into *out. Inline for the answers that are x or y: most calls are a use under the condition
+ * its item has already, or under "always". */
+static inline spvcond_result
+spvcond_cond_union(struct annotate *a, uint32_t x, uint32_t y, uint32_t *out)
+{
+    if (x == y || y == 0 || x == a->always) {
+        *out = x;
+        return SPVCOND_OK;
+    }
+    if (x == 0 || y == a->always) {
+        *out = y;
+        return SPVCOND_OK;
+    }
+    return spvcond_cond_union_new(a, x, y, out);
+}
 void spvcond_cond_release(struct annotate *a);
 /* annotate_conditions.c */
 spvcond_result spvcond_annotate_reach(struct annotate *a);

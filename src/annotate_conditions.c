@@ -86,7 +86,6 @@ spvcond_annotate_emit_leaves(struct annotate *a)
             }
         }
         uint32_t c[3] = {(3u << 16) | 48u, a->bool_type, l->id};
-        uint32_t d[4] = {(4u << 16) | 71u, l->id, 1 /* SpecId */, l->spec_id};
         char name[96];
         if (l->kind == LEAF_ASPECT) {
             const char *an = spvcond_aspect_name(l->v[0]);
@@ -103,11 +102,16 @@ spvcond_annotate_emit_leaves(struct annotate *a)
         uint32_t sw = spvcond_encode_string(name, nw + 2, 24);
         nw[0] = ((2 + sw) << 16) | 5u;
         if ((r = spvcond_annotate_push(a, c, 3)) != SPVCOND_OK ||
-            (r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_ANNOTATION, d, 4)) != SPVCOND_OK ||
             (r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_DEBUG_NAME, nw, 2 + sw)) != SPVCOND_OK)
             return r;
         a->stats.spec_constants++;
         a->stats.requirements++;
+    }
+    /* After the names, as decorations follow names: insertions in place order need no sorting. */
+    for (size_t k = 0; k < a->leaf_count; k++) {
+        uint32_t d[4] = {(4u << 16) | 71u, a->leaves[k].id, 1 /* SpecId */, a->leaves[k].spec_id};
+        if ((r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_ANNOTATION, d, 4)) != SPVCOND_OK)
+            return r;
     }
     for (size_t s = 0; s < a->set_count; s++) {
         const struct reqset *set = &a->sets[s];

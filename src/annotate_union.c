@@ -129,17 +129,10 @@ merge_lists(struct annotate *a, const struct cond *cx, const struct cond *cy, ui
     return n;
 }
 
+/* The union of two conditions neither of which contains the other trivially (spvcond_cond_union). */
 spvcond_result
-spvcond_cond_union(struct annotate *a, uint32_t x, uint32_t y, uint32_t *out)
+spvcond_cond_union_new(struct annotate *a, uint32_t x, uint32_t y, uint32_t *out)
 {
-    if (x == y || y == 0 || x == a->always) {
-        *out = x;
-        return SPVCOND_OK;
-    }
-    if (x == 0 || y == a->always) {
-        *out = y;
-        return SPVCOND_OK;
-    }
     const struct cond *cx = &a->conds[x], *cy = &a->conds[y];
     if (!cx->is_or && !cy->is_or) {
         uint32_t merged[2 * COND_LIST_MAX];

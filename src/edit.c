@@ -39,6 +39,18 @@ check_instructions(struct spvcond_module *m, const uint32_t *words, uint32_t cou
                                   "empty edit");
 }
 
+/* Words instruction `inst` takes in the output as edited so far. */
+static uint32_t
+out_words(const struct spvcond_module *m, size_t inst)
+{
+    const struct spvcond_edits *e = &m->edits;
+    if (e->deleted && e->deleted[inst])
+        return 0;
+    if (e->replacement && e->replacement[inst])
+        return e->pool[e->replacement[inst] - 1];
+    return m->inst[inst + 1] - m->inst[inst];
+}
+
 spvcond_result
 spvcond_edit_delete(struct spvcond_module *m, size_t inst)
 {
@@ -52,6 +64,7 @@ spvcond_edit_delete(struct spvcond_module *m, size_t inst)
     }
     if (!e->deleted[inst])
         e->count++;
+    e->word_delta -= out_words(m, inst);
     e->deleted[inst] = 1;
     if (e->replacement)
         e->replacement[inst] = 0;
@@ -76,9 +89,11 @@ spvcond_edit_replace(struct spvcond_module *m, size_t inst, const uint32_t *word
     uint32_t offset = 0, dummy;
     if ((r = pool_append(m, &count, 1, &offset)) != SPVCOND_OK || (r = pool_append(m, words, count, &dummy)) != SPVCOND_OK)
         return r;
+    e->word_delta -= out_words(m, inst);
     e->replacement[inst] = offset + 1;
     if (e->deleted)
         e->deleted[inst] = 0;
+    e->word_delta += count;
     e->count++;
     return SPVCOND_OK;
 }
@@ -98,8 +113,12 @@ insert_at(struct spvcond_module *m, size_t before, uint32_t section, const uint3
     if ((r = spvcond_grow(m->ctx, (void **)&e->inserts, &e->insert_cap, e->insert_len + 1, sizeof(*e->inserts))) !=
         SPVCOND_OK)
         return r;
+    struct spvcond_insert *last = e->insert_len ? &e->inserts[e->insert_len - 1] : NULL;
+    if (last && (last->before > before || (last->before == before && last->section > section)))
+        e->inserts_unordered = true;
     e->inserts[e->insert_len] = (struct spvcond_insert){(uint32_t)before, section, (uint32_t)e->insert_len, offset, count};
     e->insert_len++;
+    e->word_delta += count;
     e->count++;
     return SPVCOND_OK;
 }

@@ -86,6 +86,8 @@ struct spvcond_edits {
     size_t insert_len, insert_cap;
     uint32_t bound;        /* >= the module's bound once ids are allocated */
     size_t count;          /* number of edits recorded */
+    int64_t word_delta;    /* words the output gains over the input: the writer sizes it without a pass */
+    bool inserts_unordered; /* some insertion goes before an earlier one's place: the writer sorts */
 };
 
 struct spvcond_module {

@@ -22,6 +22,17 @@ edited(const struct spvcond_edits *e, size_t i)
     return (e->deleted && e->deleted[i]) || (e->replacement && e->replacement[i]);
 }
 
+/* Append n words at *o if they fit in `total`. */
+static bool
+put(uint32_t *w, size_t total, size_t *o, const uint32_t *src, size_t n)
+{
+    if (n > total - *o)
+        return false;
+    memcpy(w + *o, src, n * sizeof(uint32_t));
+    *o += n;
+    return true;
+}
+
 spvcond_result
 spvcond_module_emit(spvcond_module *m, uint32_t **out_words, size_t *out_count)
 {
@@ -30,23 +41,14 @@ spvcond_module_emit(spvcond_module *m, uint32_t **out_words, size_t *out_count)
     *out_words = NULL;
     *out_count = 0;
     struct spvcond_edits *e = &m->edits;
-    if (e->insert_len)
+    /* Insertions are mostly made in place order (a pass appends to one section at a time). */
+    if (e->inserts_unordered) {
         qsort(e->inserts, e->insert_len, sizeof(*e->inserts), compare_insert);
-
-    /* Size first, so the output is one allocation. */
-    size_t total = SPVCOND_HEADER_WORDS;
-    for (size_t k = 0; k < e->insert_len; k++)
-        total += e->inserts[k].count;
-    if (!e->deleted && !e->replacement) {
-        total += m->word_count - SPVCOND_HEADER_WORDS;
-    } else {
-        for (size_t i = 0; i < m->inst_count; i++) {
-            if (e->deleted && e->deleted[i])
-                continue;
-            /* The length from the offsets, not the opcode word: the copy below reads the words once. */
-            total += e->replacement && e->replacement[i] ? e->pool[e->replacement[i] - 1] : m->inst[i + 1] - m->inst[i];
-        }
+        e->inserts_unordered = false;
     }
+    /* The edits kept count of the words they add and remove, so the output is one allocation. */
+    int64_t signed_total = (int64_t)m->word_count + e->word_delta;
+    size_t total = signed_total >= SPVCOND_HEADER_WORDS ? (size_t)signed_total : 0;
     uint32_t *w = total <= SIZE_MAX / sizeof(uint32_t) ? spvcond_alloc(m->ctx, total * sizeof(uint32_t)) : NULL; /* every word is written below */
     if (!w)
         return spvcond_oom(m->ctx);
@@ -55,10 +57,10 @@ spvcond_module_emit(spvcond_module *m, uint32_t **out_words, size_t *out_count)
     w[3] = e->bound > m->header_bound ? e->bound : m->header_bound;
     size_t o = SPVCOND_HEADER_WORDS, next = 0;
     size_t i = 0;
-    while (i <= m->inst_count) {
-        while (next < e->insert_len && e->inserts[next].before == i) {
-            memcpy(w + o, e->pool + e->inserts[next].words, e->inserts[next].count * sizeof(uint32_t));
-            o += e->inserts[next].count;
+    bool fits = true; /* every copy is checked against the size the edits counted */
+    while (i <= m->inst_count && fits) {
+        while (next < e->insert_len && e->inserts[next].before == i && fits) {
+            fits = put(w, total, &o, e->pool + e->inserts[next].words, e->inserts[next].count);
             next++;
         }
         if (i == m->inst_count)
@@ -66,8 +68,7 @@ spvcond_module_emit(spvcond_module *m, uint32_t **out_words, size_t *out_count)
         if (edited(e, i)) {
             if (e->replacement && e->replacement[i]) {
                 uint32_t at = e->replacement[i] - 1;
-                memcpy(w + o, e->pool + at + 1, e->pool[at] * sizeof(uint32_t));
-                o += e->pool[at];
+                fits = put(w, total, &o, e->pool + at + 1, e->pool[at]);
             }
             i++;
             continue;
@@ -77,10 +78,14 @@ spvcond_module_emit(spvcond_module *m, uint32_t **out_words, size_t *out_count)
         size_t j = i + 1;
         while (j < stop && !edited(e, j))
             j++;
-        size_t words = m->inst[j] - m->inst[i];
-        memcpy(w + o, m->words + m->inst[i], words * sizeof(uint32_t));
-        o += words;
+        fits = put(w, total, &o, m->words + m->inst[i], m->inst[j] - m->inst[i]);
         i = j;
+    }
+    if (!fits || o != total) {
+        spvcond_dealloc(m->ctx, w);
+        return spvcond_report(m->ctx, SPVCOND_ERROR_LIMIT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                              "internal error: the edits counted %zu output words, emitting gave %s%zu", total,
+                              fits ? "" : "more than ", o);
     }
     *out_words = w;
     *out_count = o;

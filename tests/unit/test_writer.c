@@ -204,3 +204,94 @@ Test(writer, new_ids_stop_at_the_limit)
     cr_assert_eq(spvcond_edit_new_id(m, &id), SPVCOND_ERROR_LIMIT);
     destroy_module(m, ctx);
 }
+
+/* ---- random edits against a model of the output ---- */
+
+struct model_insert {
+    uint32_t before, section, seq, tag;
+};
+
+static uint32_t
+next_random(uint64_t *state)
+{
+    *state = *state * 6364136223846793005u + 1442695040888963407u;
+    return (uint32_t)(*state >> 33);
+}
+
+/* An edit's words: one instruction of 2 to 4 words carrying its tag, so the output shows which edit
+ * each came from (the writer only needs whole instructions). */
+static uint32_t
+tagged(uint32_t *w, uint32_t tag)
+{
+    uint32_t n = 2 + tag % 3;
+    w[0] = n << 16; /* OpNop's opcode */
+    for (uint32_t k = 1; k < n; k++)
+        w[k] = tag;
+    return n;
+}
+
+/* Deletions, repeated replacements, deletions of replaced instructions and the reverse, and insertions
+ * in any order (so the writer's count of output words and its sorting of insertions are both needed),
+ * compared word for word with a model of the result. */
+Test(writer, random_edits_match_a_model)
+{
+    spvcond_context *ctx;
+    spvcond_module *m = load_module(corpus("darktable__basecurve.spv"), &ctx);
+    size_t n = m->inst_count;
+    uint32_t *state = calloc(n, sizeof(uint32_t)); /* 0 kept, 1 deleted, 2 + tag replaced */
+    struct model_insert *ins = calloc(400, sizeof(*ins));
+    size_t nins = 0;
+    uint64_t seed = 12345;
+    for (uint32_t step = 0; step < 1200; step++) {
+        uint32_t what = next_random(&seed) % 4, tag = step, words[4];
+        uint32_t count = tagged(words, tag);
+        size_t i = next_random(&seed) % n;
+        if (what == 0) {
+            cr_assert_eq(spvcond_edit_delete(m, i), SPVCOND_OK);
+            state[i] = 1;
+        } else if (what == 1) {
+            cr_assert_eq(spvcond_edit_replace(m, i, words, count), SPVCOND_OK);
+            state[i] = 2 + tag;
+        } else if (nins < 400) {
+            uint32_t section = next_random(&seed) % SPVCOND_SECTION_COUNT;
+            bool append = what == 3;
+            uint32_t before = append ? m->section[section + 1] : m->section[section];
+            cr_assert_eq(append ? spvcond_edit_append_to_section(m, (int)section, words, count)
+                                : spvcond_edit_prepend_to_section(m, (int)section, words, count),
+                         SPVCOND_OK);
+            ins[nins] = (struct model_insert){before, section, (uint32_t)nins, tag};
+            nins++;
+        }
+    }
+    /* The model: insertions by place, then section, then creation (a stable insertion sort). */
+    for (size_t a = 1; a < nins; a++)
+        for (size_t b = a; b > 0 && (ins[b - 1].before > ins[b].before ||
+                                     (ins[b - 1].before == ins[b].before && ins[b - 1].section > ins[b].section));
+             b--) {
+            struct model_insert t = ins[b];
+            ins[b] = ins[b - 1];
+            ins[b - 1] = t;
+        }
+    size_t cap = m->word_count + 4 * 1200, len = 5, next = 0;
+    uint32_t *expect = malloc(cap * sizeof(uint32_t));
+    for (size_t i = 0; i <= n; i++) {
+        for (; next < nins && ins[next].before == i; next++)
+            len += tagged(expect + len, ins[next].tag);
+        if (i == n)
+            break;
+        if (state[i] >= 2)
+            len += tagged(expect + len, state[i] - 2);
+        else if (state[i] == 0)
+            for (uint32_t k = m->inst[i]; k < m->inst[i + 1]; k++)
+                expect[len++] = m->words[k];
+    }
+    size_t out_n;
+    uint32_t *out = emit(m, &out_n);
+    cr_assert_eq(out_n, len, "%zu words emitted, the model has %zu", out_n, len);
+    cr_assert(memcmp(out + 5, expect + 5, (len - 5) * sizeof(uint32_t)) == 0, "the output differs from the model");
+    spvcond_free(ctx, out);
+    free(expect);
+    free(ins);
+    free(state);
+    destroy_module(m, ctx);
+}
