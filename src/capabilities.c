@@ -140,9 +140,8 @@ instruction_capabilities(const struct spvcond_module *m, size_t i, const uint32_
     spvcond_result r = SPVCOND_OK;
     if (gi && gi->cap_count)
         r = fn(user, i, spvcond_grammar_capabilities + gi->first_cap, gi->cap_count);
-    if (r == SPVCOND_OK && op == 71 && wc >= 5 && w[2] == 41 && 3 + spvcond_string_words(m, i, 3) + 1 == wc) {
-        /* OpDecorate LinkageAttributes "name" Type, on every function of a library: its string kept
-         * it from the fast layouts, and the general walker took 6% of annotating libclc. */
+    if (r == SPVCOND_OK && spvcond_is_linkage_decoration(w)) {
+        /* The general walker took 6% of annotating libclc. */
         r = enumerant_caps(&k, spvcond_grammar_enumerant(SPVCOND_KIND_Decoration, 41));
         return r == SPVCOND_OK ? enumerant_caps(&k, spvcond_grammar_enumerant(SPVCOND_KIND_LinkageType, w[wc - 1])) : r;
     }

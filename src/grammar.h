@@ -116,6 +116,13 @@ spvcond_popcount32(uint32_t v)
     return n;
 }
 
+/* Whether a word of a literal string holds its terminating NUL. */
+static inline bool
+spvcond_word_has_nul(uint32_t v)
+{
+    return (v & 0xffu) == 0 || (v & 0xff00u) == 0 || (v & 0xff0000u) == 0 || (v & 0xff000000u) == 0;
+}
+
 /* Whether operands w[1..n-1] fit gi's fast layout (otherwise the general walker decides). For a core
  * instruction w is the instruction and n its word count; for an extended instruction, w + 4 and n - 4. */
 static inline bool
@@ -137,11 +144,9 @@ spvcond_grammar_fits_fast(const struct spvcond_grammar_instruction *gi, const ui
     }
     case SPVCOND_TAIL_STRING:
         /* The string (the first zero byte ends it) must fill the instruction exactly. */
-        for (uint32_t k = 1u + gi->fixed; k < n; k++) {
-            uint32_t v = w[k];
-            if ((v & 0xffu) == 0 || (v & 0xff00u) == 0 || (v & 0xff0000u) == 0 || (v & 0xff000000u) == 0)
+        for (uint32_t k = 1u + gi->fixed; k < n; k++)
+            if (spvcond_word_has_nul(w[k]))
                 return k == n - 1;
-        }
         return false;
     case SPVCOND_TAIL_OPTIONAL_MASK: {
         if (n == 1u + gi->fixed)

@@ -90,6 +90,20 @@ spvcond_fast_shape(const struct spvcond_module *m, const uint32_t *w,
     return f;
 }
 
+/* OpDecorate %target LinkageAttributes "name" LinkageType, exactly: on every function of a library, and
+ * its string keeps it from the fast layouts. Its one id is the target (word 1). */
+static inline bool
+spvcond_is_linkage_decoration(const uint32_t *w)
+{
+    uint32_t wc = w[0] >> 16;
+    if ((w[0] & 0xffffu) != 71 || wc < 5 || w[2] != 41)
+        return false;
+    for (uint32_t k = 3; k < wc; k++)
+        if (spvcond_word_has_nul(w[k]))
+            return k == wc - 2;
+    return false;
+}
+
 /* Calls fn(user, word, class) for each id word of a fast instruction, classes as the walker's. */
 typedef spvcond_result (*spvcond_fast_fn)(void *user, uint32_t word, uint8_t operand_class);
 

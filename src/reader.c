@@ -322,8 +322,13 @@ note_operands(struct parse_state *s, size_t i, const struct spvcond_grammar_inst
 {
     struct spvcond_fast f = spvcond_fast_shape(s->m, s->words, gi);
     s->id_words = 0;
-    spvcond_result r = f.kind == SPVCOND_FAST_NONE ? spvcond_walk_operands(s->m, i, note_operand, s)
-                                                   : spvcond_fast_for_each(f, s->words, note_fast_id, s);
+    spvcond_result r;
+    if (f.kind != SPVCOND_FAST_NONE)
+        r = spvcond_fast_for_each(f, s->words, note_fast_id, s);
+    else if (spvcond_is_linkage_decoration(s->words)) /* 3% of reading libclc through the walker */
+        r = note_fast_id(s, 1, SPVCOND_OC_ID);
+    else
+        r = spvcond_walk_operands(s->m, i, note_operand, s);
     s->m->id_words[i] = s->id_words;
     return r;
 }

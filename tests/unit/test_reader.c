@@ -484,3 +484,47 @@ Test(reader, rejects_a_line_whose_file_is_not_a_string)
     };
     expect_reject(w, sizeof(w) / 4, SPVCOND_ERROR_INVALID_ID, "OpLine's file %3 is not an OpString", 16);
 }
+
+/* base with OpDecorate %3 LinkageAttributes <4 string/type words> inserted among the annotations. */
+static size_t
+with_linkage_decoration(uint32_t *w, uint32_t target, const uint32_t *tail, uint32_t tail_words)
+{
+    memcpy(w, base, 17 * sizeof(uint32_t));
+    size_t n = 17;
+    w[n++] = ((3 + tail_words) << 16) | 71;
+    w[n++] = target;
+    w[n++] = 41;
+    for (uint32_t k = 0; k < tail_words; k++)
+        w[n++] = tail[k];
+    memcpy(w + n, base + 17, (BASE_WORDS - 17) * sizeof(uint32_t));
+    return n + BASE_WORDS - 17;
+}
+
+/* The reader reads OpDecorate LinkageAttributes without the general walker when its string fills it
+ * exactly; anything else goes to the walker, which reports it. */
+Test(reader, reads_linkage_decorations_in_place_and_checks_them)
+{
+    uint32_t w[64];
+    const uint32_t exact[2] = {0x66 /* "f" */, 0 /* Export */};
+    size_t n = with_linkage_decoration(w, 3, exact, 2);
+    spvcond_context *ctx;
+    cr_assert(spvcond_context_create(NULL, NULL, NULL, &ctx) == SPVCOND_OK);
+    spvcond_module *m = parse_or_die(ctx, w, n);
+    cr_assert_eq(m->id_words[5], 1u << 1, "the target is its one id use");
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+
+    n = with_linkage_decoration(w, 5, exact, 2);
+    w[3] = 6;
+    expect_reject(w, n, SPVCOND_ERROR_INVALID_ID, "id %5 is used but never defined", 17);
+    const uint32_t unterminated[2] = {0x66666666, 0x66666666};
+    n = with_linkage_decoration(w, 3, unterminated, 2);
+    expect_reject(w, n, SPVCOND_ERROR_INVALID_BINARY, "not NUL-terminated", 17);
+    const uint32_t extra[3] = {0x66, 0, 0};
+    n = with_linkage_decoration(w, 3, extra, 3);
+    expect_reject(w, n, SPVCOND_ERROR_INVALID_BINARY, "1 words left over", 17);
+    struct captured c;
+    const uint32_t long_name[3] = {0x66666666, 0x66, 1 /* Import */};
+    n = with_linkage_decoration(w, 3, long_name, 3);
+    cr_assert_eq(parse_words(w, n, &c), SPVCOND_OK, "%s", c.first.message);
+}
