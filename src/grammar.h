@@ -27,6 +27,27 @@ enum spvcond_operand_class {
 
 enum spvcond_quantifier { SPVCOND_Q_ONE, SPVCOND_Q_OPTIONAL, SPVCOND_Q_ANY };
 
+/* The logical layout of a module (SPIR-V 2.4), in order. */
+enum spvcond_section {
+    SPVCOND_SECTION_CAPABILITY,
+    SPVCOND_SECTION_EXTENSION,
+    SPVCOND_SECTION_EXTINST_IMPORT,
+    SPVCOND_SECTION_MEMORY_MODEL,
+    SPVCOND_SECTION_ENTRY_POINT,
+    SPVCOND_SECTION_EXECUTION_MODE,
+    SPVCOND_SECTION_DEBUG_SOURCE,
+    SPVCOND_SECTION_DEBUG_NAME,
+    SPVCOND_SECTION_DEBUG_PROCESSED,
+    SPVCOND_SECTION_ANNOTATION,
+    SPVCOND_SECTION_GLOBAL, /* types, constants, global variables */
+    SPVCOND_SECTION_FUNCTION,
+    SPVCOND_SECTION_COUNT
+};
+
+/* spvcond_grammar_instruction.layout: the first and last section an opcode may stand in. */
+#define SPVCOND_LAYOUT(first, last) ((uint8_t)((first) << 4 | (last)))
+#define SPVCOND_LAYOUT_ANYWHERE 0xffu /* OpNop: wherever it is */
+
 struct spvcond_grammar_operand {
     uint16_t kind;       /* index into spvcond_grammar_kinds */
     uint8_t quantifier;  /* enum spvcond_quantifier */
@@ -78,6 +99,7 @@ struct spvcond_grammar_instruction {
                                   layout fits, the capability scan reads those itself) */
     uint16_t enum_mask; /* with `simple`: bit k set when fixed operand k (word k + 1) is an enumerant,
                            which takes no parameters there: the capability scan reads it in place */
+    uint8_t layout;     /* core opcodes: SPVCOND_LAYOUT(first, last section), or SPVCOND_LAYOUT_ANYWHERE */
 };
 
 enum spvcond_tail {

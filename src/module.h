@@ -22,23 +22,6 @@
 #define SPVCOND_DECORATION_CONDITIONAL 6247u
 #define SPVCOND_EXTENSION_NAME "SPV_INTEL_function_variants"
 
-/* The logical layout of a module (SPIR-V 2.4), in order. */
-enum spvcond_section {
-    SPVCOND_SECTION_CAPABILITY,
-    SPVCOND_SECTION_EXTENSION,
-    SPVCOND_SECTION_EXTINST_IMPORT,
-    SPVCOND_SECTION_MEMORY_MODEL,
-    SPVCOND_SECTION_ENTRY_POINT,
-    SPVCOND_SECTION_EXECUTION_MODE,
-    SPVCOND_SECTION_DEBUG_SOURCE,
-    SPVCOND_SECTION_DEBUG_NAME,
-    SPVCOND_SECTION_DEBUG_PROCESSED,
-    SPVCOND_SECTION_ANNOTATION,
-    SPVCOND_SECTION_GLOBAL, /* types, constants, global variables */
-    SPVCOND_SECTION_FUNCTION,
-    SPVCOND_SECTION_COUNT
-};
-
 struct spvcond_function {
     uint32_t id;
     uint32_t begin;       /* index of OpFunction */

@@ -101,45 +101,17 @@ build_instruction_table(struct spvcond_module *m)
     return SPVCOND_OK;
 }
 
-/* Where an opcode may stand in the logical layout: [*lo, *hi]. Unknown opcodes stay where they are. */
-static void
-section_range(uint32_t opcode, const struct spvcond_grammar_instruction *gi, int current, int *lo, int *hi)
+/* Where an opcode may stand in the logical layout: [*lo, *hi] (the generated tables say). Unknown
+ * opcodes stay where they are. */
+static inline void
+section_range(const struct spvcond_grammar_instruction *gi, int current, int *lo, int *hi)
 {
-    int s;
-    switch (opcode) {
-    case 17: case SPVCOND_OP_CONDITIONAL_CAPABILITY: s = SPVCOND_SECTION_CAPABILITY; break;
-    case 10: case SPVCOND_OP_CONDITIONAL_EXTENSION: s = SPVCOND_SECTION_EXTENSION; break;
-    case 11: s = SPVCOND_SECTION_EXTINST_IMPORT; break;
-    case 14: s = SPVCOND_SECTION_MEMORY_MODEL; break;
-    case 15: case SPVCOND_OP_CONDITIONAL_ENTRY_POINT: s = SPVCOND_SECTION_ENTRY_POINT; break;
-    case 16: case 331: s = SPVCOND_SECTION_EXECUTION_MODE; break;
-    case 2: case 3: case 4: case 7: s = SPVCOND_SECTION_DEBUG_SOURCE; break;
-    case 5: case 6: s = SPVCOND_SECTION_DEBUG_NAME; break;
-    case 330: s = SPVCOND_SECTION_DEBUG_PROCESSED; break;
-    case 71: case 72: case 73: case 74: case 75: case 332: case 5632: case 5633:
-        s = SPVCOND_SECTION_ANNOTATION;
-        break;
-    case 0:   /* OpNop */
+    if (!gi || gi->layout == SPVCOND_LAYOUT_ANYWHERE) {
         *lo = *hi = current;
         return;
-    case 1: case 8: case 12: case 59: case 317: /* OpUndef, OpLine, OpExtInst, OpVariable, OpNoLine */
-        *lo = SPVCOND_SECTION_GLOBAL;
-        *hi = SPVCOND_SECTION_FUNCTION;
-        return;
-    default: {
-        if (!gi) {
-            *lo = *hi = current;
-            return;
-        }
-        if (gi->class_id == SPVCOND_CLASS_Type_Declaration || gi->class_id == SPVCOND_CLASS_Constant_Creation ||
-            opcode == 5609 || opcode == 5610 || opcode == 5600 /* OpAsmTargetINTEL, OpAsmINTEL, function pointers */)
-            s = SPVCOND_SECTION_GLOBAL;
-        else
-            s = SPVCOND_SECTION_FUNCTION;
-        break;
     }
-    }
-    *lo = *hi = s;
+    *lo = gi->layout >> 4;
+    *hi = gi->layout & 15;
 }
 
 struct parse_state {
@@ -481,6 +453,18 @@ check_names_before_types(struct spvcond_module *m, const uint64_t *function_ids)
     return r;
 }
 
+/* A known opcode with no rule of its own below (most): functions' structure (OpFunction, parameters,
+ * labels, calls, the end), debug lines, extended instructions, function pointers and the extension's
+ * conditional copies all have one. One comparison for most opcodes. */
+static inline bool
+is_ordinary(const struct spvcond_grammar_instruction *gi, uint32_t opcode)
+{
+    const uint64_t special = 1ull << 8 | 1ull << 12 | 1ull << 54 | 1ull << 55 | 1ull << 56 | 1ull << 57;
+    if (opcode < 64)
+        return gi && !((special >> opcode) & 1);
+    return gi && opcode != 248 && opcode != 317 && opcode < 5600;
+}
+
 static spvcond_result
 index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
 {
@@ -493,7 +477,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
         uint32_t opcode = spvcond_inst_opcode(m, i);
         const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(opcode);
         int lo, hi;
-        section_range(opcode, gi, section, &lo, &hi);
+        section_range(gi, section, &lo, &hi);
         if (section > hi) {
             r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_LAYOUT, i, 0,
                                   "%s is out of the logical layout order: it belongs before the %s already seen",
@@ -512,6 +496,14 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
         }
         if ((r = note_operands(&s, i, gi)) != SPVCOND_OK)
             break;
+        if (is_ordinary(gi, opcode)) {
+            /* Inside a function's blocks, track_function has nothing to say about it. */
+            if (section == SPVCOND_SECTION_FUNCTION && (!f.inside || f.current.first_block == UINT32_MAX))
+                r = track_function(m, &f, i, opcode);
+            else if (section < SPVCOND_SECTION_GLOBAL) /* what the index records precedes types */
+                r = spvcond_index_note(b, i, opcode);
+            continue;
+        }
         if (opcode == 54 && s.result && (r = note_function_id(&s, s.result)) != SPVCOND_OK)
             break;
         /* Outside functions only debug information may be an extended instruction (found by fuzzing:

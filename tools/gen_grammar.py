@@ -243,6 +243,39 @@ def fast_shape(t, operands, scope):
     return (1, fixed, mask, result, tail, 0, 0)
 
 
+# Where an opcode may stand in the logical layout of a module (SPIR-V 2.4), as (first, last) section of
+# enum spvcond_section (grammar.h); None: wherever it is (OpNop). Extended instructions have none.
+SECTIONS = ["CAPABILITY", "EXTENSION", "EXTINST_IMPORT", "MEMORY_MODEL", "ENTRY_POINT", "EXECUTION_MODE",
+            "DEBUG_SOURCE", "DEBUG_NAME", "DEBUG_PROCESSED", "ANNOTATION", "GLOBAL", "FUNCTION"]
+LAYOUT_BY_OPCODE = {
+    17: "CAPABILITY", 6250: "CAPABILITY",            # OpCapability, OpConditionalCapabilityINTEL
+    10: "EXTENSION", 6248: "EXTENSION",              # OpExtension, OpConditionalExtensionINTEL
+    11: "EXTINST_IMPORT", 14: "MEMORY_MODEL",
+    15: "ENTRY_POINT", 6249: "ENTRY_POINT",          # OpEntryPoint, OpConditionalEntryPointINTEL
+    16: "EXECUTION_MODE", 331: "EXECUTION_MODE",
+    2: "DEBUG_SOURCE", 3: "DEBUG_SOURCE", 4: "DEBUG_SOURCE", 7: "DEBUG_SOURCE",
+    5: "DEBUG_NAME", 6: "DEBUG_NAME", 330: "DEBUG_PROCESSED",
+    71: "ANNOTATION", 72: "ANNOTATION", 73: "ANNOTATION", 74: "ANNOTATION", 75: "ANNOTATION",
+    332: "ANNOTATION", 5632: "ANNOTATION", 5633: "ANNOTATION",
+    # OpUndef, OpLine, OpExtInst, OpVariable, OpNoLine: among the globals or in functions
+    1: ("GLOBAL", "FUNCTION"), 8: ("GLOBAL", "FUNCTION"), 12: ("GLOBAL", "FUNCTION"), 59: ("GLOBAL", "FUNCTION"),
+    317: ("GLOBAL", "FUNCTION"),
+    5609: "GLOBAL", 5610: "GLOBAL", 5600: "GLOBAL",  # OpAsmTargetINTEL, OpAsmINTEL, function pointers
+}
+
+
+def layout(instruction):
+    op = instruction["opcode"]
+    if op == 0:
+        return "SPVCOND_LAYOUT_ANYWHERE"
+    where = LAYOUT_BY_OPCODE.get(op)
+    if where is None:
+        declares = instruction.get("class") in ("Type-Declaration", "Constant-Creation")
+        where = "GLOBAL" if declares else "FUNCTION"
+    first, last = where if isinstance(where, tuple) else (where, where)
+    return "SPVCOND_LAYOUT(SPVCOND_SECTION_%s, SPVCOND_SECTION_%s)" % (first, last)
+
+
 def instruction_rows(t, instructions, scope, classes):
     rows = []
     for i in sorted(instructions, key=lambda i: i["opcode"]):
@@ -269,9 +302,10 @@ def instruction_rows(t, instructions, scope, classes):
         enums = int(any(is_enum))
         # In a simple layout the fixed operands come first, one word each, in the grammar's order.
         enum_mask = sum(1 << n for n in range(shape[1]) if is_enum[n]) if shape[0] else 0
-        rows.append("{%d, %s, %d, %d, %d, %d, %d, %d, %d, %d, 0x%x, %d, %d, %d, 0x%x, %d, %d, 0x%x, 0x%x, %d, 0x%x}"
+        rows.append("{%d, %s, %d, %d, %d, %d, %d, %d, %d, %d, 0x%x, %d, %d, %d, 0x%x, %d, %d, 0x%x, 0x%x, %d, 0x%x, %s}"
                     % ((i["opcode"], c_string(i["opname"]), has_type, has_result, of, oc, cf, cc, xf, xc,
-                        parse_version(i.get("version")), classes.index(cls)) + shape + (enums, enum_mask)))
+                        parse_version(i.get("version")), classes.index(cls)) + shape + (enums, enum_mask)
+                       + (layout(i) if scope is None else "0",)))
     return rows
 
 
