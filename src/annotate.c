@@ -82,7 +82,7 @@ for_each_code_inst(struct annotate *a, code_visit visit)
     return r;
 }
 
-static spvcond_result
+static inline __attribute__((always_inline)) spvcond_result
 code_users(struct annotate *a, size_t i, uint32_t cond)
 {
     struct user u = {a, cond};
@@ -165,7 +165,7 @@ note_capability(void *user, size_t inst, const uint32_t *caps, size_t count)
     return r;
 }
 
-static spvcond_result
+static inline __attribute__((always_inline)) spvcond_result
 code_capabilities(struct annotate *a, size_t i, uint32_t cond)
 {
     struct user u = {a, cond};

@@ -259,8 +259,6 @@ spvcond_declared_caps_release(const struct spvcond_module *m, struct spvcond_dec
     *d = (struct spvcond_declared_caps){NULL, 0, NULL, NULL};
 }
 
-enum { VERDICT_NONE = 1, VERDICT_SCAN = 2 };
-
 static bool
 any_declared(const struct spvcond_declared_caps *d, uint16_t first, uint16_t count)
 {
@@ -280,13 +278,13 @@ kind_verdict(struct spvcond_declared_caps *d, uint16_t kind)
         return d->kind_verdict[kind];
     const struct spvcond_grammar_kind *k = &spvcond_grammar_kinds[kind];
     if (k->operand_class != SPVCOND_OC_VALUE_ENUM && k->operand_class != SPVCOND_OC_BIT_ENUM)
-        return d->kind_verdict[kind] = VERDICT_NONE;
-    d->kind_verdict[kind] = VERDICT_SCAN; /* while deciding: a kind reaching itself is scanned */
-    uint8_t v = VERDICT_NONE;
-    for (uint16_t n = 0; n < k->enumerant_count && v == VERDICT_NONE; n++) {
+        return d->kind_verdict[kind] = SPVCOND_VERDICT_NONE;
+    d->kind_verdict[kind] = SPVCOND_VERDICT_SCAN; /* while deciding: a kind reaching itself is scanned */
+    uint8_t v = SPVCOND_VERDICT_NONE;
+    for (uint16_t n = 0; n < k->enumerant_count && v == SPVCOND_VERDICT_NONE; n++) {
         const struct spvcond_grammar_enumerant *e = &spvcond_grammar_enumerants[k->first_enumerant + n];
         if (any_declared(d, e->first_cap, e->cap_count))
-            v = VERDICT_SCAN;
+            v = SPVCOND_VERDICT_SCAN;
         else
             v = operands_verdict(d, e->first_param, e->param_count);
     }
@@ -297,9 +295,9 @@ static uint8_t
 operands_verdict(struct spvcond_declared_caps *d, uint16_t first, uint16_t count)
 {
     for (uint16_t n = 0; n < count; n++)
-        if (kind_verdict(d, spvcond_grammar_operands[first + n].kind) == VERDICT_SCAN)
-            return VERDICT_SCAN;
-    return VERDICT_NONE;
+        if (kind_verdict(d, spvcond_grammar_operands[first + n].kind) == SPVCOND_VERDICT_SCAN)
+            return SPVCOND_VERDICT_SCAN;
+    return SPVCOND_VERDICT_NONE;
 }
 
 /* Whether an instruction of `op` can need a declared capability: by the grammar's lists for the opcode
@@ -311,21 +309,13 @@ opcode_verdict(struct spvcond_declared_caps *d, uint32_t op)
     const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
     if (!gi || op == 12 || op == 52 || (op >= 21 && op <= 27) || spvcond_is_atomic_opcode(op) ||
         any_declared(d, gi->first_cap, gi->cap_count))
-        return VERDICT_SCAN;
+        return SPVCOND_VERDICT_SCAN;
     return operands_verdict(d, gi->first_operand, gi->operand_count);
 }
 
-spvcond_result
-spvcond_declared_caps_users(const struct spvcond_module *m, struct spvcond_declared_caps *d, size_t i,
-                            spvcond_capability_fn fn, void *user)
+/* The verdict for `op`, decided now and kept. */
+uint8_t
+spvcond_declared_caps_verdict(struct spvcond_declared_caps *d, uint32_t op)
 {
-    uint32_t op = spvcond_inst_opcode(m, i);
-    if (op <= SPVCOND_GRAMMAR_MAX_OPCODE) {
-        uint8_t v = d->opcode_verdict[op];
-        if (!v)
-            v = d->opcode_verdict[op] = opcode_verdict(d, op);
-        if (v == VERDICT_NONE)
-            return SPVCOND_OK;
-    }
-    return spvcond_instruction_capabilities(m, i, fn, user);
+    return d->opcode_verdict[op] = opcode_verdict(d, op);
 }

@@ -20,9 +20,11 @@ struct spvcond_declared_caps {
     uint32_t *values;
     size_t count;
     /* Per core opcode and per operand kind, whether it can need a declared capability: 0 not known
-     * yet, VERDICT_NONE, VERDICT_SCAN (capabilities.c); filled as opcodes are met. */
+     * yet, or a verdict below; filled as opcodes are met. */
     uint8_t *opcode_verdict, *kind_verdict;
 };
+
+enum { SPVCOND_VERDICT_NONE = 1, SPVCOND_VERDICT_SCAN = 2 };
 
 spvcond_result spvcond_declared_caps_build(const struct spvcond_module *m, bool conditional,
                                            struct spvcond_declared_caps *out);
@@ -31,8 +33,20 @@ size_t spvcond_declared_caps_find(const struct spvcond_declared_caps *d, uint32_
 /* spvcond_instruction_capabilities for a scan that only cares about the declared capabilities:
  * instructions whose opcode can need none of them (loads and stores, most often) are passed over
  * after one table lookup. */
-spvcond_result spvcond_declared_caps_users(const struct spvcond_module *m, struct spvcond_declared_caps *d, size_t inst,
-                                           spvcond_capability_fn fn, void *user);
+uint8_t spvcond_declared_caps_verdict(struct spvcond_declared_caps *d, uint32_t opcode);
+
+static inline spvcond_result
+spvcond_declared_caps_users(const struct spvcond_module *m, struct spvcond_declared_caps *d, size_t inst,
+                            spvcond_capability_fn fn, void *user)
+{
+    uint32_t op = spvcond_inst_opcode(m, inst);
+    if (op <= SPVCOND_GRAMMAR_MAX_OPCODE) {
+        uint8_t v = d->opcode_verdict[op];
+        if (v == SPVCOND_VERDICT_NONE || (!v && spvcond_declared_caps_verdict(d, op) == SPVCOND_VERDICT_NONE))
+            return SPVCOND_OK;
+    }
+    return spvcond_instruction_capabilities(m, inst, fn, user);
+}
 /* The capability instruction i declares, or UINT32_MAX if it declares none of the kinds asked for. */
 uint32_t spvcond_declared_cap_of(const struct spvcond_module *m, size_t i, bool conditional);
 void spvcond_declared_caps_release(const struct spvcond_module *m, struct spvcond_declared_caps *d);

@@ -274,7 +274,7 @@ check_declared_scan(const char *path, size_t *skipped, size_t *total)
                      path, i, spvcond_grammar_opcode_name(spvcond_inst_opcode(m, i)), (unsigned long)full.found,
                      (unsigned long)filtered.found);
         uint32_t op = spvcond_inst_opcode(m, i);
-        *skipped += op <= SPVCOND_GRAMMAR_MAX_OPCODE && caps.opcode_verdict[op] == 1;
+        *skipped += op <= SPVCOND_GRAMMAR_MAX_OPCODE && caps.opcode_verdict[op] == SPVCOND_VERDICT_NONE;
     }
     *total += m->inst_count;
     spvcond_declared_caps_release(m, &caps);
