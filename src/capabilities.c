@@ -15,12 +15,6 @@
 #define CAP_INT16 22u
 #define CAP_INT8 39u
 
-bool
-spvcond_is_atomic_opcode(uint32_t op)
-{
-    return op >= 227 && op <= 242; /* OpAtomicLoad .. OpAtomicXor */
-}
-
 struct walk {
     spvcond_capability_fn fn;
     void *user;

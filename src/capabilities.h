@@ -11,7 +11,11 @@ typedef spvcond_result (*spvcond_capability_fn)(void *user, size_t inst, const u
 spvcond_result spvcond_instruction_capabilities(const struct spvcond_module *m, size_t inst, spvcond_capability_fn fn,
                                                 void *user);
 
-bool spvcond_is_atomic_opcode(uint32_t opcode);
+static inline bool
+spvcond_is_atomic_opcode(uint32_t opcode)
+{
+    return opcode >= 227 && opcode <= 242; /* OpAtomicLoad .. OpAtomicXor */
+}
 
 /* The distinct capabilities a module declares (OpCapability, and OpConditionalCapabilityINTEL when
  * `conditional`), sorted: a lookup costs O(log n) however many declarations repeat one (a module may
