@@ -49,56 +49,66 @@ check_header(spvcond_context *ctx, const uint32_t *w, size_t n, uint32_t *bound)
     return SPVCOND_OK;
 }
 
-/* Build the offset table in one pass; word counts are checked here, once. Per-id tables are sized by
- * the header's bound when that is no more than the module's word count, otherwise by 1 + the largest
- * id anything may define: a known instruction's result, or any word of an instruction we cannot see
- * into below the header's bound (its result, if it has one, is one of them). A 36-byte module
- * claiming 4M ids took 16 MB per table before. */
-static spvcond_result
-build_instruction_table(struct spvcond_module *m)
+/* A word count of 0, or one that runs past the end of the module. */
+__attribute__((noinline, cold)) static spvcond_result
+bad_word_count(struct spvcond_module *m, size_t p, size_t count)
 {
-    size_t count = 0, cap = (m->word_count - SPVCOND_HEADER_WORDS) / 4 + 16; /* grown if too small */
-    if (!(m->inst = spvcond_alloc_array(m->ctx, cap, sizeof(uint32_t))))
-        return spvcond_oom(m->ctx);
+    const uint32_t *w = m->words + p;
+    uint32_t wc = w[0] >> 16;
+    if (wc == 0)
+        return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_BINARY, SPVCOND_SEVERITY_ERROR,
+                              (struct spvcond_where){p, count, w[0] & 0xffffu, 0}, "instruction has word count 0");
+    return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_BINARY, SPVCOND_SEVERITY_ERROR,
+                          (struct spvcond_where){p, count, w[0] & 0xffffu, 0},
+                          "instruction of %u words runs past the end of the module (%zu words left)", wc,
+                          m->word_count - p);
+}
+
+/* Per-id tables are sized by the header's bound when that is no more than the module's word count
+ * (then they are no larger than the module, and the bound is trusted), otherwise by 1 + the largest id
+ * anything may define: a known instruction's result, or any word of an instruction we cannot see into
+ * below the header's bound (its result, if it has one, is one of them). A 36-byte module claiming 4M
+ * ids took 16 MB per table before. Only that case costs a pass of its own. */
+static spvcond_result
+find_bound(struct spvcond_module *m)
+{
+    if (m->header_bound <= m->word_count)
+        return SPVCOND_OK;
     uint32_t max_id = 0;
-    /* A header bound no larger than the module's word count costs tables no larger than the module:
-     * trusted, it spares this pass a grammar lookup per instruction. */
-    bool trust_bound = m->header_bound <= m->word_count;
+    size_t count = 0;
     for (size_t p = SPVCOND_HEADER_WORDS; p < m->word_count; count++) {
         const uint32_t *w = m->words + p;
         uint32_t wc = w[0] >> 16;
-        if (wc == 0)
-            return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_BINARY, SPVCOND_SEVERITY_ERROR,
-                                  (struct spvcond_where){p, count, w[0] & 0xffffu, 0}, "instruction has word count 0");
-        if (wc > m->word_count - p)
-            return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_BINARY, SPVCOND_SEVERITY_ERROR,
-                                  (struct spvcond_where){p, count, w[0] & 0xffffu, 0},
-                                  "instruction of %u words runs past the end of the module (%zu words left)", wc,
-                                  m->word_count - p);
-        if (count + 1 >= cap) {
-            if (count >= UINT32_MAX - 1)
-                return spvcond_report(m->ctx, SPVCOND_ERROR_LIMIT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
-                                      "module has more than 2^32 instructions");
-            spvcond_result r = spvcond_grow(m->ctx, (void **)&m->inst, &cap, count + 2, sizeof(uint32_t));
-            if (r != SPVCOND_OK)
-                return r;
-        }
-        m->inst[count] = (uint32_t)p;
-        if (!trust_bound) {
-            const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(w[0] & 0xffffu);
-            uint32_t at = gi && gi->has_type ? 2 : 1;
-            if (gi && gi->has_result && wc > at && w[at] > max_id)
-                max_id = w[at];
-            for (uint32_t k = 1; !gi && k < wc; k++)
-                if (w[k] > max_id && w[k] < m->header_bound)
-                    max_id = w[k];
-        }
+        if (wc == 0 || wc > m->word_count - p)
+            return bad_word_count(m, p, count);
+        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(w[0] & 0xffffu);
+        uint32_t at = gi && gi->has_type ? 2 : 1;
+        if (gi && gi->has_result && wc > at && w[at] > max_id)
+            max_id = w[at];
+        for (uint32_t k = 1; !gi && k < wc; k++)
+            if (w[k] > max_id && w[k] < m->header_bound)
+                max_id = w[k];
         p += wc;
     }
-    m->inst[count] = (uint32_t)m->word_count; /* sentinel: end of the last instruction */
-    m->inst_count = count;
-    m->bound = trust_bound || max_id >= m->header_bound ? m->header_bound : max_id + 1;
+    m->bound = max_id >= m->header_bound ? m->header_bound : max_id + 1;
     return SPVCOND_OK;
+}
+
+/* Room for instruction `count` and the sentinel after it in the per-instruction tables (offsets and id
+ * uses), which the reader fills as it goes. */
+static spvcond_result
+instruction_room(struct spvcond_module *m, size_t count, size_t *cap)
+{
+    if (count + 1 < *cap)
+        return SPVCOND_OK;
+    if (count >= UINT32_MAX - 1)
+        return spvcond_report(m->ctx, SPVCOND_ERROR_LIMIT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                              "module has more than 2^32 instructions");
+    size_t id_cap = *cap;
+    spvcond_result r = spvcond_grow(m->ctx, (void **)&m->inst, cap, count + 2, sizeof(uint32_t));
+    if (r == SPVCOND_OK)
+        r = spvcond_grow(m->ctx, (void **)&m->id_words, &id_cap, *cap, sizeof(uint32_t));
+    return r;
 }
 
 /* Where an opcode may stand in the logical layout: [*lo, *hi] (the generated tables say). Unknown
@@ -465,16 +475,31 @@ is_ordinary(const struct spvcond_grammar_instruction *gi, uint32_t opcode)
     return gi && opcode != 248 && opcode != 317 && opcode < 5600;
 }
 
+/* One pass over the words: the offset table, then each instruction's layout, ids and function
+ * structure. (Two passes read a 100 MB module twice from memory.) `cap`: the tables' capacity. */
 static spvcond_result
-index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
+index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, size_t cap)
 {
     struct parse_state s = {.m = m, .b = b};
     struct function_state f = {false, {0, 0, 0, 0}, 0};
     int section = 0;
     size_t forward_at_function = 0; /* forward uses recorded before the current function */
     spvcond_result r = SPVCOND_OK;
-    for (size_t i = 0; i < m->inst_count && r == SPVCOND_OK; i++) {
-        uint32_t opcode = spvcond_inst_opcode(m, i);
+    size_t i = 0;
+    for (size_t p = SPVCOND_HEADER_WORDS; p < m->word_count && r == SPVCOND_OK; i++) {
+        const uint32_t *w = m->words + p;
+        uint32_t wc = w[0] >> 16;
+        if (wc == 0 || wc > m->word_count - p) {
+            r = bad_word_count(m, p, i);
+            break;
+        }
+        if ((r = instruction_room(m, i, &cap)) != SPVCOND_OK)
+            break;
+        m->inst[i] = (uint32_t)p;
+        m->inst[i + 1] = (uint32_t)(p + wc); /* diagnostics and walks of this instruction see its end */
+        m->inst_count = i + 1;
+        p += wc;
+        uint32_t opcode = w[0] & 0xffffu;
         const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(opcode);
         int lo, hi;
         section_range(gi, section, &lo, &hi);
@@ -487,7 +512,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
         while (section < lo)
             m->section[++section] = (uint32_t)i;
         s.inst = i;
-        s.words = spvcond_inst_words(m, i);
+        s.words = w;
         s.section = section;
         s.result = 0;
         if (opcode == 54 && section == SPVCOND_SECTION_FUNCTION && !f.inside) {
@@ -532,6 +557,10 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b)
             forward_at_function = s.forward_len;
         if (r == SPVCOND_OK && section < SPVCOND_SECTION_GLOBAL) /* what the index records precedes types */
             r = spvcond_index_note(b, i, opcode);
+    }
+    if (r == SPVCOND_OK) { /* the sentinel: the end of the last instruction */
+        m->inst[i] = (uint32_t)m->word_count;
+        m->id_words[i] = 0;
     }
     while (section < SPVCOND_SECTION_COUNT)
         m->section[++section] = (uint32_t)m->inst_count;
@@ -600,17 +629,19 @@ parse(spvcond_context *ctx, const uint32_t *words, size_t word_count, uint32_t *
     m->header_bound = m->bound = bound;
     m->schema = words[4];
     struct spvcond_index_builder *b = NULL;
-    if ((r = build_instruction_table(m)) == SPVCOND_OK) {
+    size_t cap = (word_count - SPVCOND_HEADER_WORDS) / 4 + 16; /* instructions; grown if too few */
+    if ((r = find_bound(m)) == SPVCOND_OK) {
         m->edits.bound = m->bound;
         m->def = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
-        m->id_words = spvcond_alloc_array(ctx, m->inst_count + 1, sizeof(uint32_t));
-        if (!m->def || !m->id_words)
+        m->inst = spvcond_alloc(ctx, cap * sizeof(uint32_t));    /* written as instructions are read */
+        m->id_words = spvcond_alloc(ctx, cap * sizeof(uint32_t)); /* likewise */
+        if (!m->def || !m->inst || !m->id_words)
             r = spvcond_oom(ctx);
     }
     if (r == SPVCOND_OK)
         r = spvcond_index_builder_create(m, &b);
     if (r == SPVCOND_OK)
-        r = index_instructions(m, b);
+        r = index_instructions(m, b, cap);
     if (r == SPVCOND_OK)
         r = spvcond_index_builder_finish(b);
     spvcond_index_builder_destroy(b);
