@@ -133,8 +133,10 @@ struct parse_state {
     uint64_t *forward_pointers; /* ids named by OpTypeForwardPointer (a bitset, made on first use) */
     uint64_t *function_ids; /* ids of OpFunctions read so far (a bitset, made at the first): asking the
                                module for a definition's opcode is a cache miss per call */
-    uint32_t function; /* index + 1 of the function being read, 0 outside functions */
-    size_t function_begin; /* its OpFunction */
+    /* While a function is read, the instructions of the functions before it are [earlier_code,
+     * earlier_code + earlier_count); outside functions the range is empty. A use of an id defined
+     * there is another function's local: one comparison finds it. */
+    uint32_t earlier_code, earlier_count;
     int section;       /* the layout section of the instruction being read */
     uint32_t result;   /* the result id of the instruction being read, 0 if none yet */
     uint32_t id_words; /* its id uses so far (spvcond_module.id_words) */
@@ -262,7 +264,7 @@ note_id(struct parse_state *s, const uint32_t *words, uint32_t word, uint8_t ope
         return checks_type ? id_fault(s, word, kind, id, FAULT_TYPE_UNDEFINED) : note_forward_use(s, words, id);
     /* Defined before the current function, yet inside the function section: only an earlier
      * function's own local id could be that (OpFunction's id belongs to the module). */
-    if (s->function && def - 1 < s->function_begin && def - 1 >= m->section[SPVCOND_SECTION_FUNCTION] &&
+    if (def - 1 - s->earlier_code < s->earlier_count &&
         !is_function_id(s, id) && spvcond_function_of_inst(m, def - 1))
         return id_fault(s, word, kind, id, FAULT_OTHER_FUNCTION);
     if (checks_type) { /* types precede their uses: a result type is known by now, and is a type */
@@ -516,8 +518,8 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
         s.section = section;
         s.result = 0;
         if (opcode == 54 && section == SPVCOND_SECTION_FUNCTION && !f.inside) {
-            s.function = (uint32_t)m->function_count + 1; /* the function this OpFunction starts */
-            s.function_begin = i;
+            s.earlier_code = m->section[SPVCOND_SECTION_FUNCTION]; /* this OpFunction starts a function */
+            s.earlier_count = (uint32_t)i - s.earlier_code;
         }
         if ((r = note_operands(&s, i, gi)) != SPVCOND_OK)
             break;
@@ -550,7 +552,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
         if (r == SPVCOND_OK && section == SPVCOND_SECTION_FUNCTION)
             r = track_function(m, &f, i, opcode);
         if (opcode == 56) {
-            s.function = 0;
+            s.earlier_count = 0;
             settle_local_forward_uses(&s, forward_at_function);
         }
         if (opcode == 54)
