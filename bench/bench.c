@@ -1,9 +1,12 @@
 /* Benchmark: per input, the library's stages and the closest spirv-opt pipelines, timed in the same
  * run. Each stage runs in a fresh process (this program again, with --child), which reads its input
  * file itself, so its peak RSS is the input plus what the library allocates: one warm-up, then the
- * median of --runs. Prints a table and writes CSV.
+ * median of --inner calls. The machine we measure on changes speed by up to 2x within minutes, so the
+ * stages and the references are timed in --runs interleaved rounds (every stage, then every reference,
+ * once a round): a stage's time is the median over rounds, its ratio the median of the rounds' ratios
+ * (each from timings seconds apart). Prints a table and writes CSV.
  *
- *   bench [--runs N] [--csv FILE] [--no-spirv-opt] [--opt-max-mb MB] MODULE.spv...
+ *   bench [--runs N] [--inner N] [--csv FILE] [--no-spirv-opt] [--opt-max-mb MB] MODULE.spv...
  *   bench --child STAGE RUNS FILE      (one stage on one file; also the entry point for profiling)
  *
  * Stages: parse (read + index), emit (parse + emit without edits), annotate (parse + annotate + emit),
@@ -14,6 +17,7 @@
  * --eliminate-dead-functions` against annotate and specialize; spirv-val against validate. Modules
  * over --opt-max-mb (default 30) skip them, as spirv-opt needs minutes for those. */
 #include <spvcond/spvcond.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,9 +198,10 @@ static const char *const reference_names[REFS] = {"spirv-opt load+store", "spirv
 static const enum reference stage_reference[STAGES] = {REF_LOAD_STORE, REF_LOAD_STORE, REF_SPECIALIZE,
                                                        REF_SPECIALIZE, REF_SPECIALIZE, REF_VALIDATE};
 
-/* Median wall time of a reference command in a child process (system() itself forks); 0 if it failed. */
+/* Wall time of one run of a reference command in a child process (system() itself forks); 0 if it
+ * failed. */
 static double
-reference_ms(int runs, enum reference ref, const char *path, const char *tmpdir)
+reference_ms(enum reference ref, const char *path, const char *tmpdir)
 {
     char cmd[4096];
     if (ref == REF_LOAD_STORE)
@@ -208,10 +213,20 @@ reference_ms(int runs, enum reference ref, const char *path, const char *tmpdir)
                  path, tmpdir);
     else
         snprintf(cmd, sizeof(cmd), "spirv-val '%s'", path);
-    int ok;
-    double ms = median_ms(runs, command_fn, cmd, &ok);
-    return ok ? ms : 0;
+    double t0 = now();
+    int ok = command_fn(cmd) == 0;
+    return ok ? (now() - t0) * 1e3 : 0;
 }
+
+/* Median of n values (reordered). */
+static double
+median_of(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof(double), compare_double);
+    return n ? v[n / 2] : 0;
+}
+
+#define MAX_ROUNDS 64
 
 static int
 write_file(const char *path, const uint32_t *words, size_t count)
@@ -228,13 +243,15 @@ main(int argc, char **argv)
 {
     if (argc == 5 && !strcmp(argv[1], "--child"))
         return child_main(argv[2], atoi(argv[3]), argv[4]);
-    int runs = 5, spirv_opt = 1;
+    int runs = 5, inner = 3, spirv_opt = 1;
     double opt_max_mb = 30;
     const char *csv_path = "bench-results.csv";
     int first = 1;
     for (; first < argc && argv[first][0] == '-'; first++) {
         if (!strcmp(argv[first], "--runs") && first + 1 < argc)
             runs = atoi(argv[++first]);
+        else if (!strcmp(argv[first], "--inner") && first + 1 < argc)
+            inner = atoi(argv[++first]);
         else if (!strcmp(argv[first], "--csv") && first + 1 < argc)
             csv_path = argv[++first];
         else if (!strcmp(argv[first], "--opt-max-mb") && first + 1 < argc)
@@ -242,9 +259,10 @@ main(int argc, char **argv)
         else if (!strcmp(argv[first], "--no-spirv-opt"))
             spirv_opt = 0;
     }
-    if (first >= argc || runs < 1) {
-        fprintf(stderr, "usage: %s [--runs N] [--csv FILE] [--no-spirv-opt] [--opt-max-mb MB] MODULE.spv...\n",
-                argv[0]);
+    if (first >= argc || runs < 1 || runs > MAX_ROUNDS || inner < 1) {
+        fprintf(stderr,
+                "usage: %s [--runs N (1..%d)] [--inner N] [--csv FILE] [--no-spirv-opt] [--opt-max-mb MB] MODULE.spv...\n",
+                argv[0], MAX_ROUNDS);
         return 2;
     }
     FILE *csv = fopen(csv_path, "w");
@@ -295,18 +313,38 @@ main(int argc, char **argv)
         free(words);
         const char *base = strrchr(argv[f], '/') ? strrchr(argv[f], '/') + 1 : argv[f];
         double mb = (double)size / 1e6;
-        double ref_ms[REFS] = {0, 0, 0};
-        for (int k = 0; spirv_opt && mb <= opt_max_mb && k < REFS; k++)
-            ref_ms[k] = reference_ms(runs, (enum reference)k, argv[f], tmpdir);
+        /* Rounds: every stage, then every reference, once each. */
+        static double ours[STAGES][MAX_ROUNDS], refs[REFS][MAX_ROUNDS], ratios[STAGES][MAX_ROUNDS];
+        struct measure worst[STAGES];
+        bool with_refs = spirv_opt && mb <= opt_max_mb;
+        for (int r = 0; r < runs; r++) {
+            for (int s = 0; s < STAGES; s++) {
+                struct measure me = run_child(argv[0], (enum stage)s, inner, s >= SPECIALIZE_A ? annotated_path : argv[f]);
+                ours[s][r] = me.median_ms;
+                if (r == 0 || me.rss_kb > worst[s].rss_kb)
+                    worst[s].rss_kb = me.rss_kb;
+                worst[s].ok = (r == 0 || worst[s].ok) && me.ok;
+            }
+            for (int k = 0; k < REFS; k++)
+                refs[k][r] = with_refs ? reference_ms((enum reference)k, argv[f], tmpdir) : 0;
+            for (int s = 0; s < STAGES; s++) {
+                double opt = refs[stage_reference[s]][r];
+                ratios[s][r] = opt > 0 && ours[s][r] > 0 ? opt / ours[s][r] : 0;
+            }
+        }
+        double ref_ms[REFS];
+        for (int k = 0; k < REFS; k++)
+            ref_ms[k] = median_of(refs[k], runs);
         for (int s = 0; s < STAGES; s++) {
-            struct measure me = run_child(argv[0], (enum stage)s, runs, s >= SPECIALIZE_A ? annotated_path : argv[f]);
+            struct measure me = {median_of(ours[s], runs), worst[s].rss_kb, worst[s].ok};
+            double median_ratio = median_of(ratios[s], runs);
             status |= !me.ok;
             double opt_ms = ref_ms[stage_reference[s]];
             double mbs = me.median_ms > 0 ? mb / (me.median_ms / 1e3) : 0;
             double ips = me.median_ms > 0 ? (double)instructions / 1e6 / (me.median_ms / 1e3) : 0;
             char ratio[32] = "";
-            if (opt_ms > 0 && me.median_ms > 0)
-                snprintf(ratio, sizeof(ratio), "%.1fx", opt_ms / me.median_ms);
+            if (median_ratio > 0)
+                snprintf(ratio, sizeof(ratio), "%.1fx", median_ratio);
             printf("| %s | %.2f | %s | %s%.2f | %.0f | %.1f | %.1f | %.2f | %.1f | %s |\n", base, mb, stage_names[s],
                    me.ok ? "" : "FAILED ", me.median_ms, mbs, ips, me.rss_kb / 1024.0,
                    me.rss_kb * 1024.0 / (double)size, opt_ms, ratio);
