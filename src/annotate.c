@@ -161,6 +161,8 @@ note_capability(void *user, size_t inst, const uint32_t *caps, size_t count)
         size_t d = spvcond_declared_caps_find(&a->caps, caps[c]);
         if (d != SIZE_MAX)
             r = spvcond_cond_union(a, a->cap_cond[d], cond, &a->cap_cond[d]);
+        if (d != SIZE_MAX && a->cap_cond[d] == a->always) /* no user can change it any more */
+            a->caps_always |= spvcond_declared_cap_done(d);
     }
     return r;
 }
@@ -169,7 +171,7 @@ static inline __attribute__((always_inline)) spvcond_result
 code_capabilities(struct annotate *a, size_t i, uint32_t cond)
 {
     struct user u = {a, cond};
-    return spvcond_declared_caps_users(a->m, &a->caps, i, note_capability, &u);
+    return spvcond_declared_caps_users(a->m, &a->caps, i, a->caps_always, note_capability, &u);
 }
 
 static spvcond_result
@@ -184,7 +186,7 @@ conditional_capabilities(struct annotate *a, bool *any)
         return spvcond_oom(m->ctx);
     for (size_t i = 0; i < m->section[SPVCOND_SECTION_FUNCTION] && r == SPVCOND_OK; i++) {
         struct user u = {a, module_inst_cond(a, i)};
-        r = spvcond_declared_caps_users(m, &a->caps, i, note_capability, &u);
+        r = spvcond_declared_caps_users(m, &a->caps, i, a->caps_always, note_capability, &u);
     }
     if (r == SPVCOND_OK)
         r = for_each_code_inst(a, code_capabilities);

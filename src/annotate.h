@@ -87,6 +87,7 @@ struct annotate {
     size_t global_begin, global_end;
     struct spvcond_declared_caps caps; /* the distinct capabilities declared */
     uint32_t *cap_cond;           /* per distinct capability: the condition of its users (0: none seen) */
+    uint64_t caps_always;         /* those whose condition is "always" (spvcond_declared_cap_done bits) */
     uint32_t bool_type;
     uint32_t next_spec_id;
     uint32_t *defer;              /* words of new constants, emitted in order */

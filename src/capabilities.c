@@ -211,9 +211,10 @@ spvcond_declared_caps_build(const struct spvcond_module *m, bool conditional, st
     size_t ncap = m->section[SPVCOND_SECTION_CAPABILITY + 1], n = 0;
     out->count = 0;
     out->values = spvcond_alloc_array(m->ctx, ncap + 1, sizeof(uint32_t));
-    out->opcode_verdict = spvcond_alloc_array(m->ctx, SPVCOND_GRAMMAR_MAX_OPCODE + 1 + SPVCOND_GRAMMAR_KIND_COUNT, 1);
-    out->kind_verdict = out->opcode_verdict ? out->opcode_verdict + SPVCOND_GRAMMAR_MAX_OPCODE + 1 : NULL;
-    if (!out->values || !out->opcode_verdict) {
+    out->opcode_caps = spvcond_alloc_array(m->ctx, SPVCOND_GRAMMAR_MAX_OPCODE + 1 + SPVCOND_GRAMMAR_KIND_COUNT,
+                                           sizeof(uint64_t));
+    out->kind_caps = out->opcode_caps ? out->opcode_caps + SPVCOND_GRAMMAR_MAX_OPCODE + 1 : NULL;
+    if (!out->values || !out->opcode_caps) {
         spvcond_declared_caps_release(m, out);
         return spvcond_oom(m->ctx);
     }
@@ -249,67 +250,70 @@ void
 spvcond_declared_caps_release(const struct spvcond_module *m, struct spvcond_declared_caps *d)
 {
     spvcond_dealloc(m->ctx, d->values);
-    spvcond_dealloc(m->ctx, d->opcode_verdict);
+    spvcond_dealloc(m->ctx, d->opcode_caps);
     *d = (struct spvcond_declared_caps){NULL, 0, NULL, NULL};
 }
 
-static bool
-any_declared(const struct spvcond_declared_caps *d, uint16_t first, uint16_t count)
+/* Masks of declared capabilities: bit d for values[d]; capabilities past the first 63 share bit 62
+ * (a mask only says what may be needed; the scan says what is). Bit 63 marks a mask as computed. */
+#define MASK_KNOWN (UINT64_C(1) << 63)
+
+static uint64_t
+declared_bit(const struct spvcond_declared_caps *d, uint32_t cap)
 {
-    for (uint16_t c = 0; c < count; c++)
-        if (spvcond_declared_caps_find(d, spvcond_grammar_capabilities[first + c]) != SIZE_MAX)
-            return true;
-    return false;
+    size_t at = spvcond_declared_caps_find(d, cap);
+    return at == SIZE_MAX ? 0 : UINT64_C(1) << (at < 62 ? at : 62);
 }
 
-static uint8_t operands_verdict(struct spvcond_declared_caps *d, uint16_t first, uint16_t count);
-
-/* Whether some enumerant of `kind`, or of its enumerants' parameters, needs a declared capability. */
-static uint8_t
-kind_verdict(struct spvcond_declared_caps *d, uint16_t kind)
+static uint64_t
+declared_mask(const struct spvcond_declared_caps *d, uint16_t first, uint16_t count)
 {
-    if (d->kind_verdict[kind])
-        return d->kind_verdict[kind];
+    uint64_t mask = 0;
+    for (uint16_t c = 0; c < count; c++)
+        mask |= declared_bit(d, spvcond_grammar_capabilities[first + c]);
+    return mask;
+}
+
+static uint64_t operands_mask(struct spvcond_declared_caps *d, uint16_t first, uint16_t count);
+
+/* The declared capabilities some enumerant of `kind`, or of its enumerants' parameters, needs. */
+static uint64_t
+kind_mask(struct spvcond_declared_caps *d, uint16_t kind)
+{
+    if (d->kind_caps[kind])
+        return d->kind_caps[kind] & ~MASK_KNOWN;
     const struct spvcond_grammar_kind *k = &spvcond_grammar_kinds[kind];
     if (k->operand_class != SPVCOND_OC_VALUE_ENUM && k->operand_class != SPVCOND_OC_BIT_ENUM)
-        return d->kind_verdict[kind] = SPVCOND_VERDICT_NONE;
-    d->kind_verdict[kind] = SPVCOND_VERDICT_SCAN; /* while deciding: a kind reaching itself is scanned */
-    uint8_t v = SPVCOND_VERDICT_NONE;
-    for (uint16_t n = 0; n < k->enumerant_count && v == SPVCOND_VERDICT_NONE; n++) {
+        return (d->kind_caps[kind] = MASK_KNOWN) & ~MASK_KNOWN;
+    d->kind_caps[kind] = ~UINT64_C(0); /* while deciding: a kind reaching itself may need anything */
+    uint64_t mask = 0;
+    for (uint16_t n = 0; n < k->enumerant_count; n++) {
         const struct spvcond_grammar_enumerant *e = &spvcond_grammar_enumerants[k->first_enumerant + n];
-        if (any_declared(d, e->first_cap, e->cap_count))
-            v = SPVCOND_VERDICT_SCAN;
-        else
-            v = operands_verdict(d, e->first_param, e->param_count);
+        mask |= declared_mask(d, e->first_cap, e->cap_count) | operands_mask(d, e->first_param, e->param_count);
     }
-    return d->kind_verdict[kind] = v;
+    d->kind_caps[kind] = mask | MASK_KNOWN;
+    return mask;
 }
 
-static uint8_t
-operands_verdict(struct spvcond_declared_caps *d, uint16_t first, uint16_t count)
+static uint64_t
+operands_mask(struct spvcond_declared_caps *d, uint16_t first, uint16_t count)
 {
+    uint64_t mask = 0;
     for (uint16_t n = 0; n < count; n++)
-        if (kind_verdict(d, spvcond_grammar_operands[first + n].kind) == SPVCOND_VERDICT_SCAN)
-            return SPVCOND_VERDICT_SCAN;
-    return SPVCOND_VERDICT_NONE;
+        mask |= kind_mask(d, spvcond_grammar_operands[first + n].kind);
+    return mask;
 }
 
-/* Whether an instruction of `op` can need a declared capability: by the grammar's lists for the opcode
- * and its operands' kinds; the opcodes with rules of their own (types, atomics, extended and
- * spec-constant instructions) and unknown ones always are scanned. */
-static uint8_t
-opcode_verdict(struct spvcond_declared_caps *d, uint32_t op)
+/* The declared capabilities an instruction of `op` may need, by the grammar's lists for the opcode and
+ * its operands' kinds; the opcodes with rules of their own (types, atomics, extended and spec-constant
+ * instructions) and unknown ones may need any. */
+uint64_t
+spvcond_declared_caps_of_opcode(struct spvcond_declared_caps *d, uint32_t op)
 {
     const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
-    if (!gi || op == 12 || op == 52 || (op >= 21 && op <= 27) || spvcond_is_atomic_opcode(op) ||
-        any_declared(d, gi->first_cap, gi->cap_count))
-        return SPVCOND_VERDICT_SCAN;
-    return operands_verdict(d, gi->first_operand, gi->operand_count);
-}
-
-/* The verdict for `op`, decided now and kept. */
-uint8_t
-spvcond_declared_caps_verdict(struct spvcond_declared_caps *d, uint32_t op)
-{
-    return d->opcode_verdict[op] = opcode_verdict(d, op);
+    uint64_t mask = ~MASK_KNOWN;
+    if (gi && op != 12 && op != 52 && (op < 21 || op > 27) && !spvcond_is_atomic_opcode(op))
+        mask = declared_mask(d, gi->first_cap, gi->cap_count) | operands_mask(d, gi->first_operand, gi->operand_count);
+    d->opcode_caps[op] = mask | MASK_KNOWN;
+    return mask;
 }

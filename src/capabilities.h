@@ -23,34 +23,43 @@ spvcond_is_atomic_opcode(uint32_t opcode)
 struct spvcond_declared_caps {
     uint32_t *values;
     size_t count;
-    /* Per core opcode and per operand kind, whether it can need a declared capability: 0 not known
-     * yet, or a verdict below; filled as opcodes are met. */
-    uint8_t *opcode_verdict, *kind_verdict;
+    /* Per core opcode and per operand kind, the declared capabilities it may need (capabilities.c:
+     * bit d for values[d]); 0 until computed, as opcodes are met. */
+    uint64_t *opcode_caps, *kind_caps;
 };
-
-enum { SPVCOND_VERDICT_NONE = 1, SPVCOND_VERDICT_SCAN = 2 };
 
 spvcond_result spvcond_declared_caps_build(const struct spvcond_module *m, bool conditional,
                                            struct spvcond_declared_caps *out);
 /* Index of `cap` in out->values, or SIZE_MAX. */
 size_t spvcond_declared_caps_find(const struct spvcond_declared_caps *d, uint32_t cap);
-/* spvcond_instruction_capabilities for a scan that only cares about the declared capabilities:
- * instructions whose opcode can need none of them (loads and stores, most often) are passed over
- * after one table lookup. */
-uint8_t spvcond_declared_caps_verdict(struct spvcond_declared_caps *d, uint32_t opcode);
+uint64_t spvcond_declared_caps_of_opcode(struct spvcond_declared_caps *d, uint32_t opcode);
 
+/* The bit saying values[d] is settled in a `done` mask (below); capabilities past the 62nd are never
+ * settled there, as they share a bit of the masks of what an opcode may need. */
+static inline uint64_t
+spvcond_declared_cap_done(size_t d)
+{
+    return d < 62 ? UINT64_C(1) << d : 0;
+}
+
+/* spvcond_instruction_capabilities for a scan that only cares about the declared capabilities it has
+ * not settled yet (`done`, a mask of spvcond_declared_cap_done): an instruction whose opcode can need
+ * none of the others is passed over after one table lookup (loads and stores always, most
+ * instructions once the capabilities they may need are settled). */
 static inline spvcond_result
 spvcond_declared_caps_users(const struct spvcond_module *m, struct spvcond_declared_caps *d, size_t inst,
-                            spvcond_capability_fn fn, void *user)
+                            uint64_t done, spvcond_capability_fn fn, void *user)
 {
     uint32_t op = spvcond_inst_opcode(m, inst);
     if (op <= SPVCOND_GRAMMAR_MAX_OPCODE) {
-        uint8_t v = d->opcode_verdict[op];
-        if (v == SPVCOND_VERDICT_NONE || (!v && spvcond_declared_caps_verdict(d, op) == SPVCOND_VERDICT_NONE))
+        uint64_t may = d->opcode_caps[op];
+        may = may ? may & ~(UINT64_C(1) << 63) : spvcond_declared_caps_of_opcode(d, op);
+        if (!(may & ~done))
             return SPVCOND_OK;
     }
     return spvcond_instruction_capabilities(m, inst, fn, user);
 }
+
 /* The capability instruction i declares, or UINT32_MAX if it declares none of the kinds asked for. */
 uint32_t spvcond_declared_cap_of(const struct spvcond_module *m, size_t i, bool conditional);
 void spvcond_declared_caps_release(const struct spvcond_module *m, struct spvcond_declared_caps *d);

@@ -699,6 +699,7 @@ struct cap_users {
     struct spvcond_declared_caps caps;
     uint8_t *state; /* per distinct capability */
     size_t open;    /* capabilities the current scan still looks for */
+    uint64_t done;  /* those it does not (spvcond_declared_cap_done bits) */
     uint8_t to;     /* the current scan moves capabilities from CAP_UNSEEN to this */
 };
 
@@ -712,6 +713,7 @@ note_cap_user(void *user, size_t inst, const uint32_t *caps, size_t count)
         if (d != SIZE_MAX && u->state[d] == CAP_UNSEEN) {
             u->state[d] = u->to;
             u->open--;
+            u->done |= spvcond_declared_cap_done(d);
         }
     }
     return SPVCOND_OK;
@@ -724,13 +726,16 @@ scan_cap_users(struct cap_users *u, bool removed, uint8_t to)
     struct spvcond_module *m = u->m;
     u->to = to;
     u->open = 0;
-    for (size_t d = 0; d < u->caps.count; d++)
+    u->done = 0;
+    for (size_t d = 0; d < u->caps.count; d++) {
         u->open += u->state[d] == CAP_UNSEEN;
+        u->done |= u->state[d] == CAP_UNSEEN ? 0 : spvcond_declared_cap_done(d);
+    }
     spvcond_result r = SPVCOND_OK;
     /* Capability declarations themselves are not users. */
     for (size_t i = m->section[SPVCOND_SECTION_CAPABILITY + 1]; i < m->inst_count && r == SPVCOND_OK && u->open; i++)
         if (spvcond_edit_is_deleted(m, i) == removed)
-            r = spvcond_declared_caps_users(m, &u->caps, i, note_cap_user, u);
+            r = spvcond_declared_caps_users(m, &u->caps, i, u->done, note_cap_user, u);
     return r;
 }
 
@@ -739,7 +744,7 @@ trim_capabilities(struct spec *s)
 {
     struct spvcond_module *m = s->m;
     size_t ncap = m->section[SPVCOND_SECTION_CAPABILITY + 1];
-    struct cap_users u = {m, {NULL, 0, NULL, NULL}, NULL, 0, 0};
+    struct cap_users u = {m, {NULL, 0, NULL, NULL}, NULL, 0, 0, 0};
     spvcond_result r = spvcond_declared_caps_build(m, true, &u.caps);
     if (r == SPVCOND_OK && !(u.state = spvcond_alloc_array(m->ctx, u.caps.count + 1, 1)))
         r = spvcond_oom(m->ctx);
