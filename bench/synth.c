@@ -2,14 +2,16 @@
  * clang + llvm-spirv produce (about 20 bytes an instruction, 6 to 7 words an id), for benchmarks.
  *
  *   spvcond-synth [--size BYTES[k|M|G]] [--kernels N] [--depth D] [--fanout F] [--units U] [--seed S]
- *                 [--max-ids N] -o OUT
+ *                 [--max-ids N] [--filler tables|stores] -o OUT
  *
  * Helper functions sit in D layers; each calls F functions of the next layer, kernels call F of the first,
  * so the call graph is a DAG of depth D + 1. Each helper does U load/multiply/fmax/store units; some also
  * use fp64, fp16 or 64-bit atomics; some kernels read an image or carry LocalSize / SubgroupSize.
  * SPIR-V allows at most 4,194,303 ids: past about 100 MB, code of this density would exceed that, so the
  * generator keeps the code under an id budget (--max-ids) and fills the rest of the size with 1024-entry
- * constant tables (as crypto kernels carry), each read by one helper. The output is deterministic for a seed. */
+ * constant tables (as crypto kernels carry), each read by one helper, or with --filler stores, with
+ * OpStores in the helpers' bodies (code that defines no id, 20 bytes an instruction like the rest). The output is deterministic for a seed. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +102,7 @@ enum {
 
 struct plan {
     uint32_t helpers, kernels, depth, fanout, units, tables;
+    uint64_t stores; /* --filler stores: OpStores spread over the helpers instead of tables */
     uint32_t next_id;
     uint32_t first_helper, first_kernel, first_value, first_table;
 };
@@ -164,6 +167,8 @@ write_helper(struct buf *f, struct buf *names, struct buf *decorations, struct p
         I(f, 129, T_FLOAT, sum, acc, c);
         acc = sum;
     }
+    for (uint64_t k = index; k < p->stores; k += p->helpers)
+        I(f, 62, P, acc, 2, 4); /* OpStore Aligned 4: code without ids, 20 bytes like the average */
     if (layer + 1 < p->depth) {
         for (uint32_t c = 0; c < p->fanout; c++) {
             uint32_t r = p->next_id++, sum = p->next_id++;
@@ -220,7 +225,7 @@ main(int argc, char **argv)
     uint64_t size = 1000000;
     uint32_t kernels = 0, depth = 4, fanout = 3, units = 8;
     uint64_t seed = 1, max_ids = ID_BUDGET;
-    const char *out = NULL;
+    const char *out = NULL, *filler = "tables";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v)
@@ -239,22 +244,30 @@ main(int argc, char **argv)
             max_ids = strtoull(v, NULL, 0), i++;
         else if (!strcmp(a, "--seed"))
             seed = strtoull(v, NULL, 0), i++;
+        else if (!strcmp(a, "--filler"))
+            filler = v, i++;
         else if (!strcmp(a, "-o"))
             out = v, i++;
         else
             out = NULL, i = argc;
     }
-    if (!out || depth < 1 || fanout < 1 || units < 1 || size < 1000) {
+    bool stores = !strcmp(filler, "stores");
+    if (!out || depth < 1 || fanout < 1 || units < 1 || size < 1000 || (!stores && strcmp(filler, "tables"))) {
         fprintf(stderr, "usage: %s [--size BYTES[k|M|G]] [--kernels N] [--depth D] [--fanout F] [--units U] "
-                        "[--seed S] [--max-ids N] -o OUT.spv\n", argv[0]);
+                        "[--seed S] [--max-ids N] [--filler tables|stores] -o OUT.spv\n", argv[0]);
         return 2;
     }
     rng_state = seed * 0x9e3779b97f4a7c15ull + 1;
     /* A helper is about 27 words and 4 ids a unit, 11 words and 2 ids a call, 39 words and 6 ids besides;
      * a table 1032 words and 2 ids, and 4 instructions (19 words, 4 ids) to read it. */
     uint64_t helper_words = 27ull * units + 11ull * fanout + 39, helper_ids = 4ull * units + 2ull * fanout + 6;
-    uint64_t words = size / 4, helpers = words / helper_words, tables = 0;
-    if (helpers * helper_ids > max_ids) {
+    uint64_t words = size / 4, helpers = words / helper_words, tables = 0, store_count = 0;
+    if (helpers * helper_ids > max_ids && stores) {
+        /* Too many ids for code alone: as many helpers as the budget allows, the rest in stores. */
+        helpers = max_ids / helper_ids;
+        helpers = helpers > depth ? helpers : depth;
+        store_count = words > helpers * helper_words ? (words - helpers * helper_words) / 5 : 0;
+    } else if (helpers * helper_ids > max_ids) {
         /* Too many ids for code alone: as many helpers as the budget allows, with tables filling the rest. */
         double table_words = TABLE_ENTRIES + 8 + 19, table_ids = 6;
         double h = ((double)max_ids - table_ids * (double)words / table_words) /
@@ -265,7 +278,7 @@ main(int argc, char **argv)
     helpers = helpers < depth ? depth : helpers - helpers % depth;
     if (!kernels)
         kernels = (uint32_t)(helpers / 20 + 1);
-    struct plan p = {(uint32_t)helpers, kernels, depth, fanout, units, (uint32_t)tables, 0, 0, 0, 0, 0};
+    struct plan p = {(uint32_t)helpers, kernels, depth, fanout, units, (uint32_t)tables, store_count, 0, 0, 0, 0, 0};
     uint32_t id = FIRST_FREE;
     p.first_value = id, id += VALUES; /* uint constants; the first 16 double as indices */
     p.first_table = id, id += 2 * p.tables;
@@ -344,7 +357,7 @@ main(int argc, char **argv)
         remove(tmp);
         return 3;
     }
-    fprintf(stderr, "%s: %u kernels, %u helpers in %u layers, fan-out %u, %u tables, bound %u\n", out, p.kernels,
-            p.helpers, p.depth, p.fanout, p.tables, p.next_id);
+    fprintf(stderr, "%s: %u kernels, %u helpers in %u layers, fan-out %u, %u tables, %llu filler stores, bound %u\n",
+            out, p.kernels, p.helpers, p.depth, p.fanout, p.tables, (unsigned long long)p.stores, p.next_id);
     return 0;
 }

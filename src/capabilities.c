@@ -254,9 +254,9 @@ spvcond_declared_caps_release(const struct spvcond_module *m, struct spvcond_dec
     *d = (struct spvcond_declared_caps){NULL, 0, NULL, NULL};
 }
 
-/* Masks of declared capabilities: bit d for values[d]; capabilities past the first 63 share bit 62
- * (a mask only says what may be needed; the scan says what is). Bit 63 marks a mask as computed. */
-#define MASK_KNOWN (UINT64_C(1) << 63)
+/* Masks of declared capabilities: bit d for values[d]; capabilities past the first 62 share bit 62
+ * (a mask only says what may be needed; the scan says what is). Bit 63 (SPVCOND_CAPS_KNOWN) marks a
+ * mask as computed. */
 
 static uint64_t
 declared_bit(const struct spvcond_declared_caps *d, uint32_t cap)
@@ -281,17 +281,17 @@ static uint64_t
 kind_mask(struct spvcond_declared_caps *d, uint16_t kind)
 {
     if (d->kind_caps[kind])
-        return d->kind_caps[kind] & ~MASK_KNOWN;
+        return d->kind_caps[kind] & ~SPVCOND_CAPS_KNOWN;
     const struct spvcond_grammar_kind *k = &spvcond_grammar_kinds[kind];
     if (k->operand_class != SPVCOND_OC_VALUE_ENUM && k->operand_class != SPVCOND_OC_BIT_ENUM)
-        return (d->kind_caps[kind] = MASK_KNOWN) & ~MASK_KNOWN;
+        return (d->kind_caps[kind] = SPVCOND_CAPS_KNOWN) & ~SPVCOND_CAPS_KNOWN;
     d->kind_caps[kind] = ~UINT64_C(0); /* while deciding: a kind reaching itself may need anything */
     uint64_t mask = 0;
     for (uint16_t n = 0; n < k->enumerant_count; n++) {
         const struct spvcond_grammar_enumerant *e = &spvcond_grammar_enumerants[k->first_enumerant + n];
         mask |= declared_mask(d, e->first_cap, e->cap_count) | operands_mask(d, e->first_param, e->param_count);
     }
-    d->kind_caps[kind] = mask | MASK_KNOWN;
+    d->kind_caps[kind] = mask | SPVCOND_CAPS_KNOWN;
     return mask;
 }
 
@@ -304,16 +304,15 @@ operands_mask(struct spvcond_declared_caps *d, uint16_t first, uint16_t count)
     return mask;
 }
 
-/* The declared capabilities an instruction of `op` may need, by the grammar's lists for the opcode and
- * its operands' kinds; the opcodes with rules of their own (types, atomics, extended and spec-constant
+/* By the grammar's lists for the opcode and its operands' kinds; the opcodes with rules of their own (types, atomics, extended and spec-constant
  * instructions) and unknown ones may need any. */
 uint64_t
 spvcond_declared_caps_of_opcode(struct spvcond_declared_caps *d, uint32_t op)
 {
     const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
-    uint64_t mask = ~MASK_KNOWN;
+    uint64_t mask = ~SPVCOND_CAPS_KNOWN;
     if (gi && op != 12 && op != 52 && (op < 21 || op > 27) && !spvcond_is_atomic_opcode(op))
         mask = declared_mask(d, gi->first_cap, gi->cap_count) | operands_mask(d, gi->first_operand, gi->operand_count);
-    d->opcode_caps[op] = mask | MASK_KNOWN;
+    d->opcode_caps[op] = mask | SPVCOND_CAPS_KNOWN;
     return mask;
 }

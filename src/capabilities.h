@@ -24,14 +24,17 @@ struct spvcond_declared_caps {
     uint32_t *values;
     size_t count;
     /* Per core opcode and per operand kind, the declared capabilities it may need (capabilities.c:
-     * bit d for values[d]); 0 until computed, as opcodes are met. */
+     * bit d for values[d]) with SPVCOND_CAPS_KNOWN set; 0 until computed, as opcodes are met. */
     uint64_t *opcode_caps, *kind_caps;
 };
+
+#define SPVCOND_CAPS_KNOWN (UINT64_C(1) << 63)
 
 spvcond_result spvcond_declared_caps_build(const struct spvcond_module *m, bool conditional,
                                            struct spvcond_declared_caps *out);
 /* Index of `cap` in out->values, or SIZE_MAX. */
 size_t spvcond_declared_caps_find(const struct spvcond_declared_caps *d, uint32_t cap);
+/* The declared capabilities an instruction of `opcode` may need, computed now and kept. */
 uint64_t spvcond_declared_caps_of_opcode(struct spvcond_declared_caps *d, uint32_t opcode);
 
 /* The bit saying values[d] is settled in a `done` mask (below); capabilities past the 62nd are never
@@ -53,7 +56,7 @@ spvcond_declared_caps_users(const struct spvcond_module *m, struct spvcond_decla
     uint32_t op = spvcond_inst_opcode(m, inst);
     if (op <= SPVCOND_GRAMMAR_MAX_OPCODE) {
         uint64_t may = d->opcode_caps[op];
-        may = may ? may & ~(UINT64_C(1) << 63) : spvcond_declared_caps_of_opcode(d, op);
+        may = may ? may & ~SPVCOND_CAPS_KNOWN : spvcond_declared_caps_of_opcode(d, op);
         if (!(may & ~done))
             return SPVCOND_OK;
     }

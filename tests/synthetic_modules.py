@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The benchmark's synthetic modules are valid: small sizes of each shape (code only, table filled,
-deep and wide call graphs) pass Debian's spirv-val as generated, and once annotated and specialized for
+"""The benchmark's synthetic modules are valid: small sizes of each shape (code only, table or store
+filled, deep and wide call graphs) pass Debian's spirv-val as generated, and once annotated and specialized for
 two devices. Usage: synthetic_modules.py SPVCOND_SYNTH SPVCOND"""
 import os
 import subprocess
@@ -12,6 +12,7 @@ SHAPES = [
     ["--size", "300k", "--seed", "7"],
     ["--size", "1M"],
     ["--size", "2M", "--max-ids", "30000"],               # the table-filled shape of the 1 GB module
+    ["--size", "2M", "--max-ids", "30000", "--filler", "stores"],  # the store-filled one
     ["--size", "300k", "--depth", "12", "--fanout", "1"],  # deep chains
     ["--size", "300k", "--depth", "2", "--fanout", "16", "--kernels", "3"],
 ]

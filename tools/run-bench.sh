@@ -1,12 +1,14 @@
 #!/bin/sh
 # The benchmark (README, Benchmark): a release build, then every stage on
-#   - synthetic modules of 1 MB, 10 MB, 100 MB and 1 GB (BENCH_SIZES to change; bench/synth.c),
+#   - synthetic modules of 1 MB, 10 MB, 100 MB and 1 GB (BENCH_SIZES to change; bench/synth.c); past
+#     ~100 MB the id limit leaves room for code only with filler: the 1 GB module comes twice, filled
+#     with constant tables (synth-1G.spv) and with id-free stores in the code (synth-1G-stores.spv),
 #   - synthetic 10 MB modules whose call fan-out is 1, 4 and 16 (the call-edge series),
 #   - both libclc-15 libraries and the two largest Debian-kernel modules of ../shared/corpus,
 # with spirv-opt timed on the same inputs in the same run (modules up to 30 MB; not for the fan-out
 # series, whose point is our scaling in call edges).
 # Writes bench-results/{results.csv,table.md,scaling.png} and prints the table and the scaling ratios.
-# BENCH_RUNS (default 5) timed runs per stage after a warm-up; the 1 GB module gets one.
+# BENCH_RUNS (default 5) interleaved rounds per module (bench/bench.c); the 1 GB modules get three.
 set -eu
 cd "$(dirname "$0")/.."
 sh tools/setup-debian.sh
@@ -23,6 +25,11 @@ for s in $sizes; do
     f=$out/synth-$s.spv
     [ -f "$f" ] || $synth --size "$s" -o "$f"
     series="$series $f"
+    if [ "$s" = 1G ]; then
+        f=$out/synth-1G-stores.spv
+        [ -f "$f" ] || $synth --size 1G --filler stores -o "$f"
+        series="$series $f"
+    fi
 done
 edges=""
 for fan in 1 4 16; do
@@ -42,18 +49,24 @@ $bench --runs "$runs" --no-spirv-opt --csv "$out/part2.csv" $edges | tail -n +3 
 cp "$out/part1.csv" "$out/results.csv"
 tail -n +2 "$out/part2.csv" >> "$out/results.csv"
 if [ -n "$big" ]; then
-    $bench --runs 1 --csv "$out/part3.csv" $big | tail -n +3 >> "$out/table.md"
+    $bench --runs 3 --csv "$out/part3.csv" $big | tail -n +3 >> "$out/table.md"
     tail -n +2 "$out/part3.csv" >> "$out/results.csv"
 fi
 rm -f "$out/part1.csv" "$out/part2.csv" "$out/part3.csv"
 cat "$out/table.md"
 
-# Scaling: milliseconds per MB over the size series and per call edge over the fan-out series.
+# Scaling: milliseconds per MB over the size series (code: the 1 GB module filled with stores; and
+# with the 1 GB module of constant tables instead) and per call edge over the fan-out series.
 echo
-awk -F, 'NR > 1 && $1 ~ /^synth-[0-9]+[kMG]\.spv$/ { r = $5 / ($2 / 1e6); k = $4;
+code='^synth-[0-9]+[kM][.]spv$|^synth-1G-stores[.]spv$'
+tables='^synth-[0-9]+[kMG][.]spv$'
+for series in code tables; do
+    eval re=\$$series
+    awk -F, -v re="$re" -v name="size ($series)" 'NR > 1 && $1 ~ re { r = $5 / ($2 / 1e6); k = $4;
             if (!(k in lo) || r < lo[k]) lo[k] = r; if (!(k in hi) || r > hi[k]) hi[k] = r }
-         END { for (k in lo) printf "size series   %-20s ms/MB %.2f .. %.2f  (max/min %.2f)\n", k, lo[k], hi[k], hi[k] / lo[k] }' \
-    "$out/results.csv" | sort
+         END { for (k in lo) printf "%-14s %-20s ms/MB %.2f .. %.2f  (max/min %.2f)\n", name, k, lo[k], hi[k], hi[k] / lo[k] }' \
+        "$out/results.csv" | sort
+done
 awk -F, 'NR > 1 && $1 ~ /fanout/ { r = $5 / ($2 / 1e6); k = $4;
             if (!(k in lo) || r < lo[k]) lo[k] = r; if (!(k in hi) || r > hi[k]) hi[k] = r }
          END { for (k in lo) printf "fan-out 1..16 %-20s ms/MB %.2f .. %.2f  (max/min %.2f)\n", k, lo[k], hi[k], hi[k] / lo[k] }' \
@@ -61,7 +74,7 @@ awk -F, 'NR > 1 && $1 ~ /fanout/ { r = $5 / ($2 / 1e6); k = $4;
 
 # The plot: time per stage against module size, log-log, synthetic series and real modules.
 for stage in parse emit annotate specialize-acm_g10 validate; do
-    awk -F, -v s="$stage" 'NR > 1 && $4 == s && $1 ~ /^synth-[0-9]+[kMG]\.spv$/ { print $2 / 1e6, $5 }' \
+    awk -F, -v s="$stage" -v re="$code" 'NR > 1 && $4 == s && $1 ~ re { print $2 / 1e6, $5 }' \
         "$out/results.csv" | sort -g > "$out/$stage.dat"
 done
 awk -F, 'NR > 1 && $4 == "specialize-acm_g10" && $9 > 0 { print $2 / 1e6, $9 }' "$out/results.csv" | sort -g > "$out/spirv-opt.dat"
@@ -70,7 +83,7 @@ set terminal pngcairo size 900,600 noenhanced
 set output "$out/scaling.png"
 set title "libspvcond stages against module size ($(date +%Y-%m-%d), $(nproc) cores)"
 set logscale xy
-set xlabel "module size (MB)"
+set xlabel "module size (MB; the 1 GB module: code filled with id-free stores)"
 set ylabel "median time (ms)"
 set key bottom right
 set grid
