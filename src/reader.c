@@ -193,7 +193,8 @@ note_forward_use(struct parse_state *s, const uint32_t *words, uint32_t id)
             return spvcond_oom(m->ctx);
         bitset_set(s->forward_pointers, id);
     }
-    spvcond_result r = spvcond_grow(m->ctx, (void **)&s->forward, &s->forward_cap, s->forward_len + 2, sizeof(uint32_t));
+    spvcond_result r = s->forward_len + 2 <= s->forward_cap ? SPVCOND_OK
+                       : spvcond_grow(m->ctx, (void **)&s->forward, &s->forward_cap, s->forward_len + 2, sizeof(uint32_t));
     if (r != SPVCOND_OK)
         return r;
     s->forward[s->forward_len++] = id;
@@ -498,8 +499,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
         if ((r = instruction_room(m, i, &cap)) != SPVCOND_OK)
             break;
         m->inst[i] = (uint32_t)p;
-        m->inst[i + 1] = (uint32_t)(p + wc); /* diagnostics and walks of this instruction see its end */
-        m->inst_count = i + 1;
+        m->inst_count = i + 1; /* diagnostics name the instructions read so far */
         p += wc;
         uint32_t opcode = w[0] & 0xffffu;
         const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(opcode);
