@@ -151,7 +151,7 @@ spvcond_dealloc(spvcond_context *ctx, void *ptr)
 }
 
 spvcond_result
-spvcond_grow(spvcond_context *ctx, void **data, size_t *capacity, size_t need, size_t size)
+spvcond_grow_to(spvcond_context *ctx, void **data, size_t *capacity, size_t need, size_t size)
 {
     if (need <= *capacity)
         return SPVCOND_OK;

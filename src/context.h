@@ -36,7 +36,14 @@ void *spvcond_alloc_array(spvcond_context *ctx, size_t count, size_t size);
 void *spvcond_realloc(spvcond_context *ctx, void *ptr, size_t size);
 void spvcond_dealloc(spvcond_context *ctx, void *ptr);
 /* Grow *data so that it holds at least `need` elements of `size` bytes; amortised doubling. */
-spvcond_result spvcond_grow(spvcond_context *ctx, void **data, size_t *capacity, size_t need, size_t size);
+spvcond_result spvcond_grow_to(spvcond_context *ctx, void **data, size_t *capacity, size_t need, size_t size);
+
+/* spvcond_grow_to when there is no room: inline, as hot loops append one element at a time. */
+static inline spvcond_result
+spvcond_grow(spvcond_context *ctx, void **data, size_t *capacity, size_t need, size_t size)
+{
+    return need <= *capacity ? SPVCOND_OK : spvcond_grow_to(ctx, data, capacity, need, size);
+}
 
 /* Record a diagnostic and return `code`, so call sites read `return spvcond_report(...)`. */
 spvcond_result spvcond_report(spvcond_context *ctx, spvcond_result code, spvcond_severity severity,

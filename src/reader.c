@@ -193,8 +193,7 @@ note_forward_use(struct parse_state *s, const uint32_t *words, uint32_t id)
             return spvcond_oom(m->ctx);
         bitset_set(s->forward_pointers, id);
     }
-    spvcond_result r = s->forward_len + 2 <= s->forward_cap ? SPVCOND_OK
-                       : spvcond_grow(m->ctx, (void **)&s->forward, &s->forward_cap, s->forward_len + 2, sizeof(uint32_t));
+    spvcond_result r = spvcond_grow(m->ctx, (void **)&s->forward, &s->forward_cap, s->forward_len + 2, sizeof(uint32_t));
     if (r != SPVCOND_OK)
         return r;
     s->forward[s->forward_len++] = id;
@@ -466,9 +465,10 @@ check_names_before_types(struct spvcond_module *m, const uint64_t *function_ids)
     return r;
 }
 
-/* A known opcode with no rule of its own below (most): functions' structure (OpFunction, parameters,
- * labels, calls, the end), debug lines, extended instructions, function pointers and the extension's
- * conditional copies all have one. One comparison for most opcodes. */
+/* A known opcode with no rule of its own (most): functions' structure (OpFunction, parameters, labels,
+ * calls, the end; track_function) and debug lines, extended instructions, function pointers
+ * (opcode_rules) and the extension's conditional copies all have one. One comparison for most
+ * opcodes. */
 static inline bool
 is_ordinary(const struct spvcond_grammar_instruction *gi, uint32_t opcode)
 {
@@ -476,6 +476,34 @@ is_ordinary(const struct spvcond_grammar_instruction *gi, uint32_t opcode)
     if (opcode < 64)
         return gi && !((special >> opcode) & 1);
     return gi && opcode != 248 && opcode != 317 && opcode < 5600;
+}
+
+/* The rules of the opcodes that have one besides functions' structure (is_ordinary), once their
+ * operands are read. */
+static spvcond_result
+opcode_rules(struct parse_state *s, const struct function_state *f, uint32_t opcode)
+{
+    struct spvcond_module *m = s->m;
+    const uint32_t *w = s->words;
+    size_t i = s->inst;
+    if (opcode == 54 && s->result)
+        return note_function_id(s, s->result);
+    /* Outside functions only debug information may be an extended instruction (found by fuzzing: an
+     * OpenCL.std instruction among the types used a conditional id unconditionally). */
+    if (opcode == 12 && !f->inside && m->opaque_count == 0 && !spvcond_is_debug_info(m, i))
+        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_LAYOUT, i, 0,
+                                 "OpExtInst outside a function must be debug information (a non-semantic or "
+                                 "debug-info set)");
+    /* A line's file is an OpString, which the debug section defined already (a function there would be
+     * a use that annotate's conditions do not see). */
+    if (opcode == 8 && m->opaque_count == 0 && spvcond_def_opcode(m, w[1]) != 7)
+        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, w[1], "OpLine's file %%%u is not an OpString", w[1]);
+    /* Functions follow every constant: a function-pointer constant naming an id defined already names
+     * something else (a later function is checked with the forward uses). */
+    if (opcode == 5600 && (w[0] >> 16) >= 4 && m->def[w[3]] && spvcond_def_opcode(m, w[3]) != 54)
+        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, w[3], "%%%u is not an OpFunction (it is %s)", w[3],
+                                 spvcond_grammar_opcode_name(spvcond_def_opcode(m, w[3])));
+    return SPVCOND_OK;
 }
 
 /* One pass over the words: the offset table, then each instruction's layout, ids and function
@@ -523,41 +551,20 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
         }
         if ((r = note_operands(&s, i, gi)) != SPVCOND_OK)
             break;
-        if (is_ordinary(gi, opcode)) {
-            /* Inside a function's blocks, track_function has nothing to say about it. */
-            if (section == SPVCOND_SECTION_FUNCTION && (!f.inside || f.current.first_block == UINT32_MAX))
-                r = track_function(m, &f, i, opcode);
-            else if (section < SPVCOND_SECTION_GLOBAL) /* what the index records precedes types */
-                r = spvcond_index_note(b, i, opcode);
-            continue;
-        }
-        if (opcode == 54 && s.result && (r = note_function_id(&s, s.result)) != SPVCOND_OK)
+        bool ordinary = is_ordinary(gi, opcode);
+        if (!ordinary && (r = opcode_rules(&s, &f, opcode)) != SPVCOND_OK)
             break;
-        /* Outside functions only debug information may be an extended instruction (found by fuzzing:
-         * an OpenCL.std instruction among the types used a conditional id unconditionally). */
-        if (r == SPVCOND_OK && opcode == 12 && !f.inside && m->opaque_count == 0 && !spvcond_is_debug_info(m, i))
-            r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_LAYOUT, i, 0,
-                                  "OpExtInst outside a function must be debug information (a non-semantic or "
-                                  "debug-info set)");
-        /* A line's file is an OpString, which the debug section defined already (a function there would
-         * be a use that annotate's conditions do not see). */
-        if (r == SPVCOND_OK && opcode == 8 && m->opaque_count == 0 && spvcond_def_opcode(m, s.words[1]) != 7)
-            r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, s.words[1], "OpLine's file %%%u is not an OpString", s.words[1]);
-        /* Functions follow every constant: a function-pointer constant naming an id defined already
-         * names something else (a later function is checked with the forward uses). */
-        if (r == SPVCOND_OK && opcode == 5600 && (s.words[0] >> 16) >= 4 && m->def[s.words[3]] &&
-            spvcond_def_opcode(m, s.words[3]) != 54)
-            r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, s.words[3], "%%%u is not an OpFunction (it is %s)",
-                                  s.words[3], spvcond_grammar_opcode_name(spvcond_def_opcode(m, s.words[3])));
-        if (r == SPVCOND_OK && section == SPVCOND_SECTION_FUNCTION)
-            r = track_function(m, &f, i, opcode);
+        /* Inside a function's blocks, track_function has nothing to say about an ordinary instruction. */
+        if (section == SPVCOND_SECTION_FUNCTION && (!ordinary || !f.inside || f.current.first_block == UINT32_MAX) &&
+            (r = track_function(m, &f, i, opcode)) != SPVCOND_OK)
+            break;
         if (opcode == 56) {
             s.earlier_count = 0;
             settle_local_forward_uses(&s, forward_at_function);
         }
         if (opcode == 54)
             forward_at_function = s.forward_len;
-        if (r == SPVCOND_OK && section < SPVCOND_SECTION_GLOBAL) /* what the index records precedes types */
+        if (section < SPVCOND_SECTION_GLOBAL) /* what the index records precedes types */
             r = spvcond_index_note(b, i, opcode);
     }
     if (r == SPVCOND_OK) { /* the sentinel: the end of the last instruction */
