@@ -82,8 +82,9 @@ for_each_code_inst(struct annotate *a, code_visit visit)
     return r;
 }
 
+/* Instruction i uses its module-level items under `cond`. */
 static inline __attribute__((always_inline)) spvcond_result
-code_users(struct annotate *a, size_t i, uint32_t cond)
+users_under(struct annotate *a, size_t i, uint32_t cond)
 {
     struct user u = {a, cond};
     return spvcond_for_each_id(a->m, i, add_user, &u);
@@ -105,18 +106,19 @@ global_conditions(struct annotate *a)
         uint32_t op = spvcond_inst_opcode(m, i);
         if (op == 5 || op == 6 || op == 74 || op == 75)
             continue;
-        struct user u = {a, module_inst_cond(a, i)};
+        uint32_t cond = module_inst_cond(a, i);
         if (i >= m->section[SPVCOND_SECTION_ANNOTATION] && i < m->section[SPVCOND_SECTION_ANNOTATION + 1]) {
             /* Decoration operands other than the target are used unconditionally. */
             const uint32_t *w = spvcond_inst_words(m, i);
+            struct user u = {a, cond};
             for (uint32_t k = 3; k < (w[0] >> 16) && op == 332 && r == SPVCOND_OK; k++)
                 r = add_user(&u, i, k, w[k]);
             continue;
         }
-        r = spvcond_for_each_id(m, i, add_user, &u);
+        r = users_under(a, i, cond);
     }
     if (r == SPVCOND_OK)
-        r = for_each_code_inst(a, code_users);
+        r = for_each_code_inst(a, users_under);
     for (size_t i = a->global_begin; i < a->global_end && r == SPVCOND_OK; i++) {
         uint32_t *c = &a->global_cond[i - a->global_begin], set;
         if (a->var_set[i - a->global_begin] &&
@@ -167,8 +169,9 @@ note_capability(void *user, size_t inst, const uint32_t *caps, size_t count)
     return r;
 }
 
+/* The capabilities instruction i needs are needed under `cond`. */
 static inline __attribute__((always_inline)) spvcond_result
-code_capabilities(struct annotate *a, size_t i, uint32_t cond)
+capabilities_under(struct annotate *a, size_t i, uint32_t cond)
 {
     struct user u = {a, cond};
     return spvcond_declared_caps_users(a->m, &a->caps, i, a->caps_always, note_capability, &u);
@@ -184,12 +187,10 @@ conditional_capabilities(struct annotate *a, bool *any)
         return r;
     if (!(a->cap_cond = spvcond_alloc_array(m->ctx, a->caps.count + 1, sizeof(uint32_t))))
         return spvcond_oom(m->ctx);
-    for (size_t i = 0; i < m->section[SPVCOND_SECTION_FUNCTION] && r == SPVCOND_OK; i++) {
-        struct user u = {a, module_inst_cond(a, i)};
-        r = spvcond_declared_caps_users(m, &a->caps, i, a->caps_always, note_capability, &u);
-    }
+    for (size_t i = 0; i < m->section[SPVCOND_SECTION_FUNCTION] && r == SPVCOND_OK; i++)
+        r = capabilities_under(a, i, module_inst_cond(a, i));
     if (r == SPVCOND_OK)
-        r = for_each_code_inst(a, code_capabilities);
+        r = for_each_code_inst(a, capabilities_under);
     for (size_t i = 0; i < ncap && r == SPVCOND_OK; i++) {
         uint32_t cap = spvcond_declared_cap_of(m, i, false);
         uint32_t users = cap == UINT32_MAX ? 0 : a->cap_cond[spvcond_declared_caps_find(&a->caps, cap)];

@@ -243,10 +243,10 @@ def fast_shape(t, operands, scope):
     return (1, fixed, mask, result, tail, 0, 0)
 
 
-# Where an opcode may stand in the logical layout of a module (SPIR-V 2.4), as (first, last) section of
-# enum spvcond_section (grammar.h); None: wherever it is (OpNop). Extended instructions have none.
-SECTIONS = ["CAPABILITY", "EXTENSION", "EXTINST_IMPORT", "MEMORY_MODEL", "ENTRY_POINT", "EXECUTION_MODE",
-            "DEBUG_SOURCE", "DEBUG_NAME", "DEBUG_PROCESSED", "ANNOTATION", "GLOBAL", "FUNCTION"]
+# Where an opcode may stand in the logical layout of a module (SPIR-V 2.4): a section of enum
+# spvcond_section (grammar.h), or a (first, last) pair of them. Opcodes not listed stand among the globals
+# when they declare types or constants, in functions otherwise; OpNop wherever it is. Extended
+# instructions have no layout of their own.
 LAYOUT_BY_OPCODE = {
     17: "CAPABILITY", 6250: "CAPABILITY",            # OpCapability, OpConditionalCapabilityINTEL
     10: "EXTENSION", 6248: "EXTENSION",              # OpExtension, OpConditionalExtensionINTEL
