@@ -228,6 +228,25 @@ median_of(double *v, int n)
 
 #define MAX_ROUNDS 64
 
+/* The smallest module every stage accepts (one empty kernel): run through each stage, its peak RSS is
+ * what the stage costs whatever the input (process, C library, the library's first allocations). The
+ * issue's memory target is "peak RSS <= 3x the input plus a small constant": the constant is that, plus
+ * one 2 MB huge page, the unit in which the library's heap touches memory. */
+static const uint32_t minimal_module[] = {
+    0x07230203, 0x00010200, 0, 5, 0,
+    2u << 16 | 17, 4,                 /* OpCapability Addresses */
+    2u << 16 | 17, 6,                 /* OpCapability Kernel */
+    3u << 16 | 14, 2, 2,              /* OpMemoryModel Physical64 OpenCL */
+    4u << 16 | 15, 6, 1, 0x6b,        /* OpEntryPoint Kernel %1 "k" */
+    2u << 16 | 19, 2,                 /* %2 = OpTypeVoid */
+    3u << 16 | 33, 3, 2,              /* %3 = OpTypeFunction %2 */
+    5u << 16 | 54, 2, 1, 0, 3,        /* %1 = OpFunction %2 None %3 */
+    2u << 16 | 248, 4,                /* %4 = OpLabel */
+    1u << 16 | 253,                   /* OpReturn */
+    1u << 16 | 56,                    /* OpFunctionEnd */
+};
+#define HUGE_PAGE_KB 2048
+
 static int
 write_file(const char *path, const uint32_t *words, size_t count)
 {
@@ -236,6 +255,36 @@ write_file(const char *path, const uint32_t *words, size_t count)
         return -1;
     int ok = fwrite(words, 4, count, f) == count;
     return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* Counts the instructions of `words` and writes the module annotated to `annotated_path`: 0 if done,
+ * 1 if it could not be annotated, -1 if it could not be read. */
+static int
+prepare(const char *name, const uint32_t *words, size_t count, const char *annotated_path, size_t *instructions)
+{
+    spvcond_context *ctx;
+    spvcond_module *m;
+    if (spvcond_context_create(NULL, NULL, NULL, &ctx) != SPVCOND_OK)
+        return -1;
+    if (spvcond_module_parse(ctx, words, count, SPVCOND_PARSE_BORROW, &m) != SPVCOND_OK) {
+        fprintf(stderr, "%s: %s\n", name, spvcond_context_first_error(ctx)->message);
+        spvcond_context_destroy(ctx);
+        return -1;
+    }
+    *instructions = spvcond_module_instruction_count(m);
+    spvcond_annotate_options o = {0};
+    uint32_t *annotated = NULL;
+    size_t acount = 0;
+    int rc = 0;
+    if (spvcond_annotate(m, &o, NULL) != SPVCOND_OK || spvcond_module_emit(m, &annotated, &acount) != SPVCOND_OK ||
+        write_file(annotated_path, annotated, acount) != 0) {
+        fprintf(stderr, "%s: cannot annotate\n", name);
+        rc = 1;
+    }
+    spvcond_module_destroy(m);
+    spvcond_free(ctx, annotated);
+    spvcond_context_destroy(ctx);
+    return rc;
 }
 
 int
@@ -269,16 +318,32 @@ main(int argc, char **argv)
     if (!csv)
         return 3;
     fprintf(csv, "module,bytes,instructions,stage,median_ms,mb_per_s,minstr_per_s,peak_rss_kb,reference_ms,ratio,"
-                 "reference\n");
-    printf("| module | MB | stage | median ms | MB/s | Minstr/s | peak RSS MB | RSS / input | reference ms | ratio |\n");
-    printf("|---|---|---|---|---|---|---|---|---|---|\n");
-    fflush(stdout);
+                 "reference,constant_rss_kb,rss_beyond_constant_per_input\n");
     char tmpdir[] = "/tmp/spvcond-bench-XXXXXX";
     if (!mkdtemp(tmpdir))
         return 3;
-    char annotated_path[64];
+    char annotated_path[64], minimal_path[64];
     snprintf(annotated_path, sizeof(annotated_path), "%s/annotated.spv", tmpdir);
+    snprintf(minimal_path, sizeof(minimal_path), "%s/minimal.spv", tmpdir);
     int status = 0;
+    /* Each stage's RSS on the minimal module (the annotated one for specialize and validate). */
+    long base_kb[STAGES] = {0};
+    size_t minimal_count = sizeof(minimal_module) / sizeof(minimal_module[0]), unused;
+    if (write_file(minimal_path, minimal_module, minimal_count) != 0 ||
+        prepare("minimal module", minimal_module, minimal_count, annotated_path, &unused) != 0)
+        return 3;
+    for (int s = 0; s < STAGES; s++) {
+        struct measure me = run_child(argv[0], (enum stage)s, 1, s >= SPECIALIZE_A ? annotated_path : minimal_path);
+        if (!me.ok) {
+            fprintf(stderr, "bench: stage %s fails on the minimal module\n", stage_names[s]);
+            return 3;
+        }
+        base_kb[s] = me.rss_kb;
+    }
+    remove(minimal_path);
+    printf("| module | MB | stage | median ms | MB/s | Minstr/s | peak RSS MB | (RSS - constant) / input | reference ms | ratio |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|\n");
+    fflush(stdout);
     for (int f = first; f < argc; f++) {
         size_t size;
         uint32_t *words = read_file(argv[f], &size);
@@ -288,29 +353,14 @@ main(int argc, char **argv)
             continue;
         }
         /* The annotated module, for the later stages; and the instruction count. */
-        spvcond_context *ctx;
-        spvcond_module *m;
-        spvcond_context_create(NULL, NULL, NULL, &ctx);
-        if (spvcond_module_parse(ctx, words, size / 4, SPVCOND_PARSE_BORROW, &m) != SPVCOND_OK) {
-            fprintf(stderr, "%s: %s\n", argv[f], spvcond_context_first_error(ctx)->message);
-            spvcond_context_destroy(ctx);
-            free(words);
+        size_t instructions = 0;
+        int prepared = prepare(argv[f], words, size / 4, annotated_path, &instructions);
+        free(words);
+        if (prepared < 0) {
             status = 1;
             continue;
         }
-        size_t instructions = spvcond_module_instruction_count(m);
-        spvcond_annotate_options o = {0};
-        uint32_t *annotated = NULL;
-        size_t acount = 0;
-        if (spvcond_annotate(m, &o, NULL) != SPVCOND_OK || spvcond_module_emit(m, &annotated, &acount) != SPVCOND_OK ||
-            write_file(annotated_path, annotated, acount) != 0) {
-            fprintf(stderr, "%s: cannot annotate\n", argv[f]);
-            status = 1;
-        }
-        spvcond_module_destroy(m);
-        spvcond_free(ctx, annotated);
-        spvcond_context_destroy(ctx);
-        free(words);
+        status |= prepared;
         const char *base = strrchr(argv[f], '/') ? strrchr(argv[f], '/') + 1 : argv[f];
         double mb = (double)size / 1e6;
         /* Rounds: every stage, then every reference, once each. */
@@ -347,12 +397,14 @@ main(int argc, char **argv)
             char ratio[32] = "";
             if (median_ratio > 0)
                 snprintf(ratio, sizeof(ratio), "%.1fx", median_ratio);
+            long constant_kb = base_kb[s] + HUGE_PAGE_KB;
+            double beyond = (double)(me.rss_kb - constant_kb) * 1024.0 / (double)size;
             printf("| %s | %.2f | %s | %s%.2f | %.0f | %.1f | %.1f | %.2f | %.1f | %s |\n", base, mb, stage_names[s],
-                   me.ok ? "" : "FAILED ", me.median_ms, mbs, ips, me.rss_kb / 1024.0,
-                   me.rss_kb * 1024.0 / (double)size, opt_ms, ratio);
+                   me.ok ? "" : "FAILED ", me.median_ms, mbs, ips, me.rss_kb / 1024.0, beyond, opt_ms, ratio);
             fflush(stdout);
-            fprintf(csv, "%s,%zu,%zu,%s,%.3f,%.1f,%.2f,%ld,%.3f,%s,%s\n", base, size, instructions, stage_names[s],
-                    me.median_ms, mbs, ips, me.rss_kb, opt_ms, ratio, opt_ms > 0 ? reference_names[stage_reference[s]] : "");
+            fprintf(csv, "%s,%zu,%zu,%s,%.3f,%.1f,%.2f,%ld,%.3f,%s,%s,%ld,%.3f\n", base, size, instructions,
+                    stage_names[s], me.median_ms, mbs, ips, me.rss_kb, opt_ms, ratio,
+                    opt_ms > 0 ? reference_names[stage_reference[s]] : "", constant_kb, beyond);
         }
     }
     fclose(csv);

@@ -1,4 +1,5 @@
-/* The edit list: deletions and replacements per instruction, insertions by position, new ids. */
+/* The edit list: what happened to each instruction (kept, deleted, replaced), replacements by
+ * instruction, insertions by position, new ids. */
 #include "edit.h"
 
 #include <string.h>
@@ -39,16 +40,63 @@ check_instructions(struct spvcond_module *m, const uint32_t *words, uint32_t cou
                                   "empty edit");
 }
 
+static size_t
+replacement_slot(const struct spvcond_edits *e, size_t inst)
+{
+    size_t mask = e->replaced_cap - 1, k = ((uint32_t)inst * 2654435761u) & mask;
+    while (e->replaced[k].inst_plus_one && e->replaced[k].inst_plus_one != inst + 1)
+        k = (k + 1) & mask;
+    return k;
+}
+
+const uint32_t *
+spvcond_edit_replacement(const struct spvcond_module *m, size_t inst)
+{
+    const struct spvcond_edits *e = &m->edits;
+    if (!e->state || e->state[inst] != SPVCOND_EDIT_REPLACED)
+        return NULL;
+    return e->pool + e->replaced[replacement_slot(e, inst)].record;
+}
+
 /* Words instruction `inst` takes in the output as edited so far. */
 static uint32_t
 out_words(const struct spvcond_module *m, size_t inst)
 {
-    const struct spvcond_edits *e = &m->edits;
-    if (e->deleted && e->deleted[inst])
+    const uint32_t *record = spvcond_edit_replacement(m, inst);
+    if (record)
+        return record[0];
+    if (spvcond_edit_is_deleted(m, inst))
         return 0;
-    if (e->replacement && e->replacement[inst])
-        return e->pool[e->replacement[inst] - 1];
     return m->inst[inst + 1] - m->inst[inst];
+}
+
+static spvcond_result
+make_state(struct spvcond_module *m)
+{
+    if (!m->edits.state && !(m->edits.state = spvcond_alloc_array(m->ctx, m->inst_count + 1, 1)))
+        return spvcond_oom(m->ctx);
+    return SPVCOND_OK;
+}
+
+/* Room for one more replaced instruction, at most half the slots full. */
+static spvcond_result
+replacement_room(struct spvcond_module *m)
+{
+    struct spvcond_edits *e = &m->edits;
+    if (2 * (e->replaced_len + 1) <= e->replaced_cap)
+        return SPVCOND_OK;
+    size_t cap = e->replaced_cap ? 2 * e->replaced_cap : 64;
+    struct spvcond_replacement *old = e->replaced, *t = spvcond_alloc_array(m->ctx, cap, sizeof(*t));
+    if (!t)
+        return spvcond_oom(m->ctx);
+    size_t old_cap = e->replaced_cap;
+    e->replaced = t;
+    e->replaced_cap = cap;
+    for (size_t k = 0; k < old_cap; k++)
+        if (old[k].inst_plus_one)
+            t[replacement_slot(e, old[k].inst_plus_one - 1)] = old[k];
+    spvcond_dealloc(m->ctx, old);
+    return SPVCOND_OK;
 }
 
 spvcond_result
@@ -57,17 +105,13 @@ spvcond_edit_delete(struct spvcond_module *m, size_t inst)
     struct spvcond_edits *e = &m->edits;
     if (inst >= m->inst_count)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
-    if (!e->deleted) {
-        e->deleted = spvcond_alloc_array(m->ctx, m->inst_count, 1);
-        if (!e->deleted)
-            return spvcond_oom(m->ctx);
-    }
-    if (!e->deleted[inst])
+    spvcond_result r = make_state(m);
+    if (r != SPVCOND_OK)
+        return r;
+    if (e->state[inst] != SPVCOND_EDIT_DELETED)
         e->count++;
     e->word_delta -= out_words(m, inst);
-    e->deleted[inst] = 1;
-    if (e->replacement)
-        e->replacement[inst] = 0;
+    e->state[inst] = SPVCOND_EDIT_DELETED; /* a replacement's slot stays, unread */
     return SPVCOND_OK;
 }
 
@@ -78,21 +122,19 @@ spvcond_edit_replace(struct spvcond_module *m, size_t inst, const uint32_t *word
     spvcond_result r;
     if (inst >= m->inst_count)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
-    if ((r = check_instructions(m, words, count)) != SPVCOND_OK)
+    if ((r = check_instructions(m, words, count)) != SPVCOND_OK || (r = make_state(m)) != SPVCOND_OK ||
+        (r = replacement_room(m)) != SPVCOND_OK)
         return r;
-    if (!e->replacement) {
-        e->replacement = spvcond_alloc_array(m->ctx, m->inst_count, sizeof(uint32_t));
-        if (!e->replacement)
-            return spvcond_oom(m->ctx);
-    }
     /* Stored as a (count, words...) record so the writer knows the length. */
     uint32_t offset = 0, dummy;
     if ((r = pool_append(m, &count, 1, &offset)) != SPVCOND_OK || (r = pool_append(m, words, count, &dummy)) != SPVCOND_OK)
         return r;
     e->word_delta -= out_words(m, inst);
-    e->replacement[inst] = offset + 1;
-    if (e->deleted)
-        e->deleted[inst] = 0;
+    size_t k = replacement_slot(e, inst);
+    if (!e->replaced[k].inst_plus_one)
+        e->replaced_len++;
+    e->replaced[k] = (struct spvcond_replacement){(uint32_t)inst + 1, offset};
+    e->state[inst] = SPVCOND_EDIT_REPLACED;
     e->word_delta += count;
     e->count++;
     return SPVCOND_OK;
@@ -171,7 +213,7 @@ spvcond_edit_begin_pass(struct spvcond_module *m, const char *what)
         return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, m->first_opaque, 0,
                                  "cannot %s: this instruction (or an operand of it) is unknown to our grammar, so its "
                                  "ids cannot be checked", what);
-    return SPVCOND_OK;
+    return make_state(m);
 }
 
 void
@@ -197,8 +239,8 @@ void
 spvcond_edits_release(struct spvcond_module *m)
 {
     struct spvcond_edits *e = &m->edits;
-    spvcond_dealloc(m->ctx, e->deleted);
-    spvcond_dealloc(m->ctx, e->replacement);
+    spvcond_dealloc(m->ctx, e->state);
+    spvcond_dealloc(m->ctx, e->replaced);
     spvcond_dealloc(m->ctx, e->pool);
     spvcond_dealloc(m->ctx, e->inserts);
     memset(e, 0, sizeof(*e));

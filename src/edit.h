@@ -9,8 +9,10 @@ spvcond_result spvcond_edit_delete(struct spvcond_module *m, size_t inst);
 static inline bool
 spvcond_edit_is_deleted(const struct spvcond_module *m, size_t inst)
 {
-    return m->edits.deleted && m->edits.deleted[inst];
+    return m->edits.state && m->edits.state[inst] == SPVCOND_EDIT_DELETED;
 }
+/* The replacement of instruction `inst` as a (count, words...) record, or NULL if it has none. */
+const uint32_t *spvcond_edit_replacement(const struct spvcond_module *m, size_t inst);
 /* Replace instruction `inst` by `count` words (one or more whole instructions). */
 spvcond_result spvcond_edit_replace(struct spvcond_module *m, size_t inst, const uint32_t *words, uint32_t count);
 /* Insert whole instructions before instruction `before` (m->inst_count: at the end of the module).
@@ -26,7 +28,8 @@ spvcond_result spvcond_edit_append_to_section(struct spvcond_module *m, int sect
 spvcond_result spvcond_edit_new_id(struct spvcond_module *m, uint32_t *id);
 
 /* Preconditions of a pass that records edits: none recorded yet (edits are relative to the module as
- * read), and no instruction the grammar cannot see into. `what` names the pass in messages. */
+ * read), and no instruction the grammar cannot see into. `what` names the pass in messages. Makes the
+ * per-instruction edit state. */
 spvcond_result spvcond_edit_begin_pass(struct spvcond_module *m, const char *what);
 /* Drop every recorded edit: a failed pass leaves the module as it was read. */
 void spvcond_edit_abandon(struct spvcond_module *m);

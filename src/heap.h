@@ -4,6 +4,7 @@
 #define SPVCOND_HEAP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #if defined(__linux__)
 #define SPVCOND_HAVE_HEAP 1
@@ -11,8 +12,17 @@
 #define SPVCOND_HAVE_HEAP 0
 #endif
 
+/* A free range of the current slab below its carved end, in bytes from the slab's start. */
+struct spvcond_heap_hole {
+    uint32_t at, len;
+};
+
+#define SPVCOND_HEAP_HOLES 64
+
 typedef struct spvcond_heap {
-    struct slab *slab; /* where blocks of 64 KB to 4 MB are carved now, or NULL */
+    struct slab *slab; /* where blocks of 64 KB and more are carved now, or NULL */
+    struct spvcond_heap_hole holes[SPVCOND_HEAP_HOLES]; /* by address, never adjacent to each other */
+    size_t hole_count;
 } spvcond_heap;
 
 #if SPVCOND_HAVE_HEAP

@@ -60,9 +60,21 @@ struct spvcond_insert {
     uint32_t count;
 };
 
+/* What an edit did to an instruction of the module as read. */
+enum spvcond_edit_state { SPVCOND_EDIT_KEPT, SPVCOND_EDIT_DELETED, SPVCOND_EDIT_REPLACED };
+
+/* A replaced instruction and where its replacement is: a slot of an open-addressing table (few
+ * instructions are replaced; a table per instruction took 4 bytes each, 20% of the module). */
+struct spvcond_replacement {
+    uint32_t inst_plus_one; /* 0: an empty slot */
+    uint32_t record;        /* pool offset of (count, words...) */
+};
+
 struct spvcond_edits {
-    uint8_t *deleted;      /* per instruction; NULL until the first delete */
-    uint32_t *replacement; /* per instruction: pool offset + 1; NULL until the first replace */
+    uint8_t *state; /* per instruction, an spvcond_edit_state; made by the pass's start (so it lies
+                       below the pass's temporaries in the heap) or the first edit */
+    struct spvcond_replacement *replaced; /* replaced_cap slots, a power of two; NULL until the first */
+    size_t replaced_len, replaced_cap;
     uint32_t *pool;        /* words of replacements and insertions */
     size_t pool_len, pool_cap;
     struct spvcond_insert *inserts;

@@ -658,6 +658,12 @@ parse(spvcond_context *ctx, const uint32_t *words, size_t word_count, uint32_t *
         spvcond_module_destroy(m);
         return r;
     }
+    /* The tables were sized for an instruction every 4 words (about 5 in practice): the rest is free
+     * for the passes' tables. A failed shrink keeps the larger block. */
+    uint32_t *shrunk = spvcond_realloc(ctx, m->inst, (m->inst_count + 1) * sizeof(uint32_t));
+    m->inst = shrunk ? shrunk : m->inst;
+    shrunk = spvcond_realloc(ctx, m->id_words, (m->inst_count + 1) * sizeof(uint32_t));
+    m->id_words = shrunk ? shrunk : m->id_words;
     *out = m;
     return SPVCOND_OK;
 }

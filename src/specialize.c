@@ -580,9 +580,8 @@ count_use(void *user, size_t inst, uint32_t word, uint32_t id)
 static const uint32_t *
 emitted_words(const struct spvcond_module *m, size_t i)
 {
-    if (m->edits.replacement && m->edits.replacement[i])
-        return m->edits.pool + m->edits.replacement[i];
-    return spvcond_inst_words(m, i);
+    const uint32_t *record = spvcond_edit_replacement(m, i);
+    return record ? record + 1 : spvcond_inst_words(m, i);
 }
 
 static spvcond_result

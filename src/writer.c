@@ -16,10 +16,20 @@ compare_insert(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static bool
-edited(const struct spvcond_edits *e, size_t i)
+/* The first edited instruction in [i, stop), or stop: eight states at a time. */
+static size_t
+next_edited(const uint8_t *state, size_t i, size_t stop)
 {
-    return (e->deleted && e->deleted[i]) || (e->replacement && e->replacement[i]);
+    if (!state)
+        return stop;
+    for (uint64_t eight; i + 8 <= stop; i += 8) {
+        memcpy(&eight, state + i, 8);
+        if (eight)
+            break;
+    }
+    while (i < stop && !state[i])
+        i++;
+    return i;
 }
 
 /* Append n words at *o if they fit in `total`. */
@@ -65,19 +75,16 @@ spvcond_module_emit(spvcond_module *m, uint32_t **out_words, size_t *out_count)
         }
         if (i == m->inst_count)
             break;
-        if (edited(e, i)) {
-            if (e->replacement && e->replacement[i]) {
-                uint32_t at = e->replacement[i] - 1;
-                fits = put(w, total, &o, e->pool + at + 1, e->pool[at]);
-            }
+        if (e->state && e->state[i]) {
+            const uint32_t *record = spvcond_edit_replacement(m, i);
+            if (record)
+                fits = put(w, total, &o, record + 1, record[0]);
             i++;
             continue;
         }
         /* The longest run of untouched instructions with no insertion inside it. */
         size_t stop = next < e->insert_len ? e->inserts[next].before : m->inst_count;
-        size_t j = i + 1;
-        while (j < stop && !edited(e, j))
-            j++;
+        size_t j = next_edited(e->state, i + 1, stop);
         fits = put(w, total, &o, m->words + m->inst[i], m->inst[j] - m->inst[i]);
         i = j;
     }

@@ -82,10 +82,9 @@ Test(heap, a_slab_is_refilled_once_its_blocks_are_freed)
     uint8_t *a = spvcond_heap_alloc(&h, 100 * KB), *b = spvcond_heap_alloc(&h, 100 * KB);
     cr_assert_eq(b, a + 100 * KB + 16, "blocks are carved in order");
     spvcond_heap_free(&h, a);
-    cr_assert_neq(spvcond_heap_alloc(&h, 100 * KB), a, "space is not reused while a block lives");
     spvcond_heap_free(&h, b);
-    spvcond_heap_free(&h, b + 100 * KB + 16); /* the block from the line above */
-    cr_assert_eq(spvcond_heap_alloc(&h, 100 * KB), a, "an empty current slab starts again");
+    cr_assert_eq(h.hole_count, 0);
+    cr_assert_eq(spvcond_heap_alloc(&h, 300 * KB), a, "an empty current slab starts again");
     spvcond_heap_free(&h, a);
     spvcond_heap_release(&h);
 }
@@ -98,6 +97,97 @@ Test(heap, the_last_block_carved_gives_its_space_back)
     cr_assert_eq(spvcond_heap_alloc(&h, 300 * KB), b);
     spvcond_heap_free(&h, b);
     spvcond_heap_free(&h, a);
+    spvcond_heap_release(&h);
+}
+
+/* Blocks freed in the middle become holes; neighbouring holes merge; a block takes the smallest hole
+ * it fits; the carved end retreats over a hole that comes to touch it. */
+Test(heap, freed_blocks_are_holes_that_merge_and_are_reused_best_fit)
+{
+    spvcond_heap h = {0};
+    const size_t n[6] = {100 * KB, 300 * KB, 100 * KB, 150 * KB, 100 * KB, 64 * KB};
+    uint8_t *p[6];
+    for (int i = 0; i < 6; i++)
+        p[i] = spvcond_heap_alloc(&h, n[i]);
+    spvcond_heap_free(&h, p[1]); /* holes: 300 KB, then 150 KB */
+    spvcond_heap_free(&h, p[3]);
+    cr_assert_eq(h.hole_count, 2);
+    uint8_t *q = spvcond_heap_alloc(&h, 140 * KB);
+    cr_assert_eq(q, p[3], "the smallest hole that fits");
+    uint8_t *r = spvcond_heap_alloc(&h, 200 * KB);
+    cr_assert_eq(r, p[1], "the only hole that fits");
+    cr_assert_eq(h.hole_count, 2, "both holes keep their rest");
+    spvcond_heap_free(&h, r);
+    spvcond_heap_free(&h, p[2]); /* merges with the hole before it... */
+    spvcond_heap_free(&h, q);    /* ...and this joins both */
+    cr_assert_eq(h.hole_count, 1);
+    cr_assert_eq(h.holes[0].len, 300 * KB + 100 * KB + 150 * KB + 3 * 16);
+    uint8_t *big = spvcond_heap_alloc(&h, 500 * KB);
+    cr_assert_eq(big, p[1], "the merged hole holds what none of its parts could");
+    spvcond_heap_free(&h, big);
+    spvcond_heap_free(&h, p[5]); /* the end retreats over p[5], not yet over p[4] */
+    spvcond_heap_free(&h, p[4]); /* now over p[4] and the hole below it */
+    cr_assert_eq(h.hole_count, 0);
+    cr_assert_eq(spvcond_heap_alloc(&h, 700 * KB), p[1], "carved right after the one live block");
+    spvcond_heap_free(&h, p[1]);
+    spvcond_heap_free(&h, p[0]);
+    spvcond_heap_release(&h);
+}
+
+/* A block over 4 MB takes room in the current slab (pages a pass's temporaries touched) rather than
+ * a mapping; one that does not fit there is a mapping, and opens no slab. */
+Test(heap, large_blocks_use_the_current_slab_when_it_has_room)
+{
+    spvcond_heap h = {0};
+    uint8_t *a = spvcond_heap_alloc(&h, 100 * KB);
+    uint8_t *t = spvcond_heap_alloc(&h, 8 * MB), *keep = spvcond_heap_alloc(&h, 100 * KB);
+    cr_assert_eq(t, a + 100 * KB + 16);
+    spvcond_heap_free(&h, t);
+    uint8_t *out = spvcond_heap_alloc(&h, 6 * MB);
+    cr_assert_eq(out, t, "the hole the temporary left");
+    fill(out, 6 * MB, 4);
+    uint8_t *huge = spvcond_heap_alloc(&h, 70 * MB);
+    cr_assert(huge && (huge < a || huge >= a + 64 * MB), "a mapping of its own");
+    fill(huge, 70 * MB, 8);
+    cr_assert(filled(out, 6 * MB, 4));
+    uint8_t *slab = (uint8_t *)h.slab;
+    uint8_t *end = spvcond_heap_alloc(&h, 60 * MB);
+    cr_assert(end && (end < slab || end >= slab + 64 * MB), "no room left at the slab's end: a mapping");
+    cr_assert_eq((uint8_t *)h.slab, slab, "no slab opened for it");
+    spvcond_heap_free(&h, end);
+    spvcond_heap_free(&h, huge);
+    uint8_t *z = spvcond_heap_realloc(&h, out, 1 * MB); /* shrinking in place frees the tail */
+    cr_assert_eq(z, out);
+    cr_assert(filled(z, 1 * MB, 4));
+    cr_assert_eq(spvcond_heap_alloc(&h, 4 * MB), out + 1 * MB + 16, "the tail is a hole");
+    spvcond_heap_free(&h, out + 1 * MB + 16);
+    spvcond_heap_free(&h, z);
+    spvcond_heap_free(&h, keep);
+    spvcond_heap_free(&h, a);
+    spvcond_heap_release(&h);
+}
+
+/* More holes than the heap keeps: the ones it cannot keep are forgotten, never handed out twice. */
+Test(heap, holes_past_the_limit_are_forgotten_safely)
+{
+    spvcond_heap h = {0};
+    enum { N = 2 * SPVCOND_HEAP_HOLES + 10 };
+    uint8_t *p[N];
+    for (int i = 0; i < N; i++) {
+        p[i] = spvcond_heap_alloc(&h, 64 * KB);
+        fill(p[i], 64 * KB, (uint8_t)i);
+    }
+    for (int i = 0; i < N; i += 2)
+        spvcond_heap_free(&h, p[i]);
+    cr_assert_eq(h.hole_count, SPVCOND_HEAP_HOLES);
+    for (int i = 0; i < N; i += 2)
+        p[i] = spvcond_heap_alloc(&h, 64 * KB);
+    for (int i = 0; i < N; i += 2)
+        fill(p[i], 64 * KB, (uint8_t)i);
+    for (int i = 0; i < N; i++)
+        cr_assert(filled(p[i], 64 * KB, (uint8_t)i), "block %d", i);
+    for (int i = 0; i < N; i++)
+        spvcond_heap_free(&h, p[i]);
     spvcond_heap_release(&h);
 }
 
