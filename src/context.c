@@ -150,6 +150,16 @@ spvcond_dealloc(spvcond_context *ctx, void *ptr)
         ctx->allocator.free(ctx->allocator.user, ptr);
 }
 
+void *
+spvcond_move_down(spvcond_context *ctx, void *ptr)
+{
+#if SPVCOND_HAVE_HEAP
+    if (ctx->allocator.user == &ctx->heap)
+        return spvcond_heap_move_down(&ctx->heap, ptr);
+#endif
+    return ptr;
+}
+
 spvcond_result
 spvcond_grow_to(spvcond_context *ctx, void **data, size_t *capacity, size_t need, size_t size)
 {

@@ -35,6 +35,10 @@ void *spvcond_alloc(spvcond_context *ctx, size_t size);
 void *spvcond_alloc_array(spvcond_context *ctx, size_t count, size_t size);
 void *spvcond_realloc(spvcond_context *ctx, void *ptr, size_t size);
 void spvcond_dealloc(spvcond_context *ctx, void *ptr);
+/* The block, moved to lower free space of the default heap if it has some (ptr otherwise): arrays
+ * that grew while a pass's temporaries lived sit above the space those left, where a large block (the
+ * output) would fit. */
+void *spvcond_move_down(spvcond_context *ctx, void *ptr);
 /* Grow *data so that it holds at least `need` elements of `size` bytes; amortised doubling. */
 spvcond_result spvcond_grow_to(spvcond_context *ctx, void **data, size_t *capacity, size_t need, size_t size);
 

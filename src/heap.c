@@ -289,6 +289,33 @@ spvcond_heap_free(void *heap, void *ptr)
 }
 
 void *
+spvcond_heap_move_down(spvcond_heap *heap, void *ptr)
+{
+    struct header *h = ptr ? header_of(ptr) : NULL;
+    if (!h || h->kind != SLAB_BLOCK || slab_of(h) != heap->slab)
+        return ptr;
+    struct slab *s = heap->slab;
+    size_t at = (size_t)((uint8_t *)h - (uint8_t *)s), need = round_up(h->bytes + HEADER, HEADER);
+    size_t best = heap->hole_count;
+    for (size_t k = 0; k < heap->hole_count && heap->holes[k].at < at; k++)
+        if (heap->holes[k].len >= need && (best == heap->hole_count || heap->holes[k].len < heap->holes[best].len))
+            best = k;
+    if (best == heap->hole_count)
+        return ptr;
+    struct header *n = (struct header *)((uint8_t *)s + heap->holes[best].at);
+    heap->holes[best].at += (uint32_t)need;
+    heap->holes[best].len -= (uint32_t)need;
+    if (heap->holes[best].len == 0)
+        remove_hole(heap, best);
+    memcpy(n, h, need); /* header included */
+    size_t moved_to = (size_t)((uint8_t *)n - (uint8_t *)s);
+    if (s->high < moved_to + need) /* cannot happen (holes lie below the carved end); kept exact */
+        s->high = moved_to + need;
+    give_back(heap, at, need);
+    return (uint8_t *)n + HEADER;
+}
+
+void *
 spvcond_heap_realloc(void *user, void *ptr, size_t size)
 {
     spvcond_heap *heap = user;

@@ -31,6 +31,8 @@ void *spvcond_heap_alloc(void *heap, size_t size);
 void *spvcond_heap_calloc(void *heap, size_t count, size_t size);
 void *spvcond_heap_realloc(void *heap, void *ptr, size_t size);
 void spvcond_heap_free(void *heap, void *ptr);
+/* The block moved into the best-fitting hole below it, if the current slab has one; else ptr. */
+void *spvcond_heap_move_down(spvcond_heap *heap, void *ptr);
 /* Unmaps what the heap keeps for reuse; every block must have been freed. */
 void spvcond_heap_release(spvcond_heap *heap);
 #endif

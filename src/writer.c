@@ -56,6 +56,10 @@ spvcond_module_emit(spvcond_module *m, uint32_t **out_words, size_t *out_count)
         qsort(e->inserts, e->insert_len, sizeof(*e->inserts), compare_insert);
         e->inserts_unordered = false;
     }
+    /* The edit lists grew while the pass's temporaries lived: moved down, they leave room for the output. */
+    e->pool = spvcond_move_down(m->ctx, e->pool);
+    e->inserts = spvcond_move_down(m->ctx, e->inserts);
+    e->replaced = spvcond_move_down(m->ctx, e->replaced);
     /* The edits kept count of the words they add and remove, so the output is one allocation. */
     int64_t signed_total = (int64_t)m->word_count + e->word_delta;
     size_t total = signed_total >= SPVCOND_HEADER_WORDS ? (size_t)signed_total : 0;

@@ -167,6 +167,28 @@ Test(heap, large_blocks_use_the_current_slab_when_it_has_room)
     spvcond_heap_release(&h);
 }
 
+/* An array that grew while temporaries lived sits above the space they left: moved down into it, the
+ * carved end retreats, and a large block fits where they were. Blocks with no hole below stay. */
+Test(heap, a_block_moved_down_leaves_room_at_the_end)
+{
+    spvcond_heap h = {0};
+    uint8_t *keep = spvcond_heap_alloc(&h, 100 * KB), *temp = spvcond_heap_alloc(&h, 300 * KB);
+    uint8_t *grown = spvcond_heap_alloc(&h, 200 * KB);
+    fill(grown, 200 * KB, 7);
+    cr_assert_eq(spvcond_heap_move_down(&h, grown), grown, "no hole below it");
+    cr_assert_eq(spvcond_heap_move_down(&h, keep), keep);
+    spvcond_heap_free(&h, temp);
+    uint8_t *moved = spvcond_heap_move_down(&h, grown);
+    cr_assert_eq(moved, temp);
+    cr_assert(filled(moved, 200 * KB, 7));
+    cr_assert_eq(h.hole_count, 0, "the rest of the hole joined the carved end");
+    cr_assert_eq(spvcond_heap_alloc(&h, 5 * MB), moved + 200 * KB + 16);
+    spvcond_heap_free(&h, moved + 200 * KB + 16);
+    spvcond_heap_free(&h, moved);
+    spvcond_heap_free(&h, keep);
+    spvcond_heap_release(&h);
+}
+
 /* More holes than the heap keeps: the ones it cannot keep are forgotten, never handed out twice. */
 Test(heap, holes_past_the_limit_are_forgotten_safely)
 {
