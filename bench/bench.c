@@ -1,6 +1,7 @@
 /* Benchmark: per input, the library's stages and the closest spirv-opt pipelines, timed in the same
  * run. Each stage runs in a fresh process (this program again, with --child), which reads its input
- * file itself, so its peak RSS is the input plus what the library allocates: one warm-up, then the
+ * file itself, so its peak RSS is the input plus what the library allocates (reported also beyond a
+ * constant: the stage's RSS on a minimal module plus one 2 MB huge page): one warm-up, then the
  * median of --inner calls. The machine we measure on changes speed by up to 2x within minutes, so the
  * stages and the references are timed in --runs interleaved rounds (every stage, then every reference,
  * once a round): a stage's time is the median over rounds, its ratio the median of the rounds' ratios

@@ -72,6 +72,12 @@ awk -F, 'NR > 1 && $1 ~ /fanout/ { r = $5 / ($2 / 1e6); k = $4;
          END { for (k in lo) printf "fan-out 1..16 %-20s ms/MB %.2f .. %.2f  (max/min %.2f)\n", k, lo[k], hi[k], hi[k] / lo[k] }' \
     "$out/results.csv" | sort
 
+# Memory: the worst peak RSS beyond the constant (the stage's RSS on a minimal module plus one 2 MB
+# huge page) per byte of input, over all inputs.
+awk -F, 'NR > 1 { k = $4; if (!(k in hi) || $13 > hi[k]) { hi[k] = $13; at[k] = $1 } }
+         END { for (k in hi) printf "memory %-20s (peak RSS - constant) / input at most %.2f (%s)\n", k, hi[k], at[k] }' \
+    "$out/results.csv" | sort
+
 # The plot: time per stage against module size, log-log, synthetic series and real modules.
 for stage in parse emit annotate specialize-acm_g10 validate; do
     awk -F, -v s="$stage" -v re="$code" 'NR > 1 && $4 == s && $1 ~ re { print $2 / 1e6, $5 }' \
