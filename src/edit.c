@@ -49,12 +49,11 @@ replacement_slot(const struct spvcond_edits *e, size_t inst)
     return k;
 }
 
+/* For a replaced instruction (spvcond_edit_replacement). */
 const uint32_t *
-spvcond_edit_replacement(const struct spvcond_module *m, size_t inst)
+spvcond_edit_replacement_record(const struct spvcond_module *m, size_t inst)
 {
     const struct spvcond_edits *e = &m->edits;
-    if (!e->state || e->state[inst] != SPVCOND_EDIT_REPLACED)
-        return NULL;
     return e->pool + e->replaced[replacement_slot(e, inst)].record;
 }
 

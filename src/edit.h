@@ -11,8 +11,16 @@ spvcond_edit_is_deleted(const struct spvcond_module *m, size_t inst)
 {
     return m->edits.state && m->edits.state[inst] == SPVCOND_EDIT_DELETED;
 }
-/* The replacement of instruction `inst` as a (count, words...) record, or NULL if it has none. */
-const uint32_t *spvcond_edit_replacement(const struct spvcond_module *m, size_t inst);
+const uint32_t *spvcond_edit_replacement_record(const struct spvcond_module *m, size_t inst);
+/* The replacement of instruction `inst` as a (count, words...) record, or NULL if it has none. Inline:
+ * passes ask for every instruction, and few have one. */
+static inline const uint32_t *
+spvcond_edit_replacement(const struct spvcond_module *m, size_t inst)
+{
+    if (!m->edits.state || m->edits.state[inst] != SPVCOND_EDIT_REPLACED)
+        return NULL;
+    return spvcond_edit_replacement_record(m, inst);
+}
 /* Replace instruction `inst` by `count` words (one or more whole instructions). */
 spvcond_result spvcond_edit_replace(struct spvcond_module *m, size_t inst, const uint32_t *words, uint32_t count);
 /* Insert whole instructions before instruction `before` (m->inst_count: at the end of the module).
