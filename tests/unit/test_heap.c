@@ -266,6 +266,81 @@ Test(heap, blocks_over_many_slabs_keep_their_contents)
     spvcond_heap_release(&h);
 }
 
+static uint64_t
+next_random(uint64_t *state)
+{
+    *state = *state * 6364136223846793005u + 1442695040888963407u;
+    return *state >> 33;
+}
+
+struct live_block {
+    uint8_t *p;
+    size_t n;
+    uint8_t seed;
+};
+
+static int
+by_address(const void *a, const void *b)
+{
+    const struct live_block *x = a, *y = b;
+    return x->p < y->p ? -1 : x->p > y->p;
+}
+
+/* Random allocations, frees, reallocs and moves of every kind of block against a model: live blocks
+ * never overlap and keep their contents, zeroed ones come zeroed. */
+Test(heap, random_operations_keep_blocks_apart_and_intact)
+{
+    spvcond_heap h = {0};
+    enum { MAX_LIVE = 32, STEPS = 2000 };
+    struct live_block live[MAX_LIVE], sorted[MAX_LIVE];
+    size_t count = 0;
+    uint64_t seed = 42;
+    for (int step = 0; step < STEPS; step++) {
+        uint64_t what = next_random(&seed) % 10;
+        /* Mostly slab sizes, some small and some over 4 MB. */
+        size_t kind = next_random(&seed) % 10;
+        size_t n = kind == 0 ? 1 + next_random(&seed) % (60 * KB)
+                 : kind == 1 ? 4 * MB + next_random(&seed) % (6 * MB)
+                             : 64 * KB + next_random(&seed) % (2 * MB);
+        if ((what < 4 && count < MAX_LIVE) || count == 0) {
+            bool zeroed = what == 0;
+            uint8_t *p = zeroed ? spvcond_heap_calloc(&h, n, 1) : spvcond_heap_alloc(&h, n);
+            cr_assert(p, "step %d", step);
+            if (zeroed)
+                cr_assert(zero(p, n), "step %d: a zeroed block of %zu bytes is not zero", step, n);
+            live[count] = (struct live_block){p, n, (uint8_t)step};
+            fill(p, n, live[count].seed);
+            count++;
+        } else {
+            size_t k = next_random(&seed) % count;
+            cr_assert(filled(live[k].p, live[k].n, live[k].seed), "step %d: block %zu changed", step, k);
+            if (what < 7) {
+                spvcond_heap_free(&h, live[k].p);
+                live[k] = live[--count];
+            } else if (what < 9) {
+                uint8_t *p = spvcond_heap_realloc(&h, live[k].p, n);
+                cr_assert(p && filled(p, n < live[k].n ? n : live[k].n, live[k].seed), "step %d", step);
+                live[k] = (struct live_block){p, n, (uint8_t)step};
+                fill(p, n, live[k].seed);
+            } else {
+                live[k].p = spvcond_heap_move_down(&h, live[k].p);
+                cr_assert(filled(live[k].p, live[k].n, live[k].seed), "step %d: a moved block changed", step);
+            }
+        }
+        if (step % 250 == 0 || step == STEPS - 1) {
+            memcpy(sorted, live, count * sizeof(live[0]));
+            qsort(sorted, count, sizeof(sorted[0]), by_address);
+            for (size_t k = 0; k + 1 < count; k++)
+                cr_assert(sorted[k].p + sorted[k].n <= sorted[k + 1].p, "step %d: blocks overlap", step);
+            for (size_t k = 0; k < count; k++)
+                cr_assert(filled(live[k].p, live[k].n, live[k].seed), "step %d: block %zu changed", step, k);
+        }
+    }
+    for (size_t k = 0; k < count; k++)
+        spvcond_heap_free(&h, live[k].p);
+    spvcond_heap_release(&h);
+}
+
 static void *
 heap_alloc(void *user, size_t size)
 {
