@@ -3,8 +3,9 @@
  * file itself, so its peak RSS is the input plus what the library allocates (reported also beyond a
  * constant: the stage's RSS on a minimal module plus one 2 MB huge page): one warm-up, then the
  * median of --inner calls. The machine we measure on changes speed by up to 2x within minutes, so the
- * stages and the references are timed in --runs interleaved rounds (every stage, then every reference,
- * once a round): a stage's time is the median over rounds, its ratio the median of the rounds' ratios
+ * stages and the references are timed in --runs interleaved rounds (for every module in turn, every
+ * stage, then every reference, once a round; so modules of all sizes meet the same phases and their
+ * times per MB compare): a stage's time is the median over rounds, its ratio the median of the rounds' ratios
  * (each from timings seconds apart); the fastest round is kept too, as the machine's disturbances
  * only ever slow a run down. Prints a table and writes CSV.
  *
@@ -259,6 +260,47 @@ write_file(const char *path, const uint32_t *words, size_t count)
     return fclose(f) == 0 && ok ? 0 : -1;
 }
 
+/* One module of the run: its annotated copy and every round's timings. */
+struct input {
+    const char *path, *base;
+    char annotated[64];
+    size_t size, instructions;
+    bool usable;
+    double ours[STAGES][MAX_ROUNDS], refs[REFS][MAX_ROUNDS], ratios[STAGES][MAX_ROUNDS];
+    struct measure worst[STAGES]; /* the largest RSS; ok only if every round was */
+};
+
+/* The table's rows and the CSV lines of one module; nonzero if a stage failed. */
+static int
+report(struct input *x, int runs, const long *base_kb, FILE *csv)
+{
+    int status = 0;
+    double mb = (double)x->size / 1e6, ref_ms[REFS];
+    for (int k = 0; k < REFS; k++)
+        ref_ms[k] = median_of(x->refs[k], runs);
+    for (int s = 0; s < STAGES; s++) {
+        struct measure me = {median_of(x->ours[s], runs), x->worst[s].rss_kb, x->worst[s].ok};
+        double fastest = x->ours[s][0]; /* sorted by median_of */
+        double median_ratio = median_of(x->ratios[s], runs);
+        status |= !me.ok;
+        double opt_ms = ref_ms[stage_reference[s]];
+        double mbs = me.median_ms > 0 ? mb / (me.median_ms / 1e3) : 0;
+        double ips = me.median_ms > 0 ? (double)x->instructions / 1e6 / (me.median_ms / 1e3) : 0;
+        char ratio[32] = "";
+        if (median_ratio > 0)
+            snprintf(ratio, sizeof(ratio), "%.1fx", median_ratio);
+        long constant_kb = base_kb[s] + HUGE_PAGE_KB;
+        double beyond = (double)(me.rss_kb - constant_kb) * 1024.0 / (double)x->size;
+        printf("| %s | %.2f | %s | %s%.2f | %.0f | %.1f | %.1f | %.2f | %.1f | %s |\n", x->base, mb, stage_names[s],
+               me.ok ? "" : "FAILED ", me.median_ms, mbs, ips, me.rss_kb / 1024.0, beyond, opt_ms, ratio);
+        fprintf(csv, "%s,%zu,%zu,%s,%.3f,%.1f,%.2f,%ld,%.3f,%s,%s,%ld,%.3f,%.3f\n", x->base, x->size, x->instructions,
+                stage_names[s], me.median_ms, mbs, ips, me.rss_kb, opt_ms, ratio,
+                opt_ms > 0 ? reference_names[stage_reference[s]] : "", constant_kb, beyond, fastest);
+    }
+    fflush(stdout);
+    return status;
+}
+
 /* Counts the instructions of `words` and writes the module annotated to `annotated_path`: 0 if done,
  * 1 if it could not be annotated, -1 if it could not be read. */
 static int
@@ -343,75 +385,63 @@ main(int argc, char **argv)
         base_kb[s] = me.rss_kb;
     }
     remove(minimal_path);
+    remove(annotated_path);
     printf("| module | MB | stage | median ms | MB/s | Minstr/s | peak RSS MB | (RSS - constant) / input | reference ms | ratio |\n");
     printf("|---|---|---|---|---|---|---|---|---|---|\n");
     fflush(stdout);
-    for (int f = first; f < argc; f++) {
-        size_t size;
-        uint32_t *words = read_file(argv[f], &size);
+    /* Every module annotated first; then rounds over all of them, so that modules of every size are
+     * timed in the same phases of the machine and their times per MB compare. */
+    int count = argc - first;
+    struct input *in = calloc((size_t)(count > 0 ? count : 1), sizeof(*in));
+    if (!in)
+        return 3;
+    for (int f = 0; f < count; f++) {
+        struct input *x = &in[f];
+        x->path = argv[first + f];
+        x->base = strrchr(x->path, '/') ? strrchr(x->path, '/') + 1 : x->path;
+        snprintf(x->annotated, sizeof(x->annotated), "%s/annotated-%d.spv", tmpdir, f);
+        uint32_t *words = read_file(x->path, &x->size);
         if (!words) {
-            fprintf(stderr, "cannot read %s\n", argv[f]);
+            fprintf(stderr, "cannot read %s\n", x->path);
             status = 1;
             continue;
         }
-        /* The annotated module, for the later stages; and the instruction count. */
-        size_t instructions = 0;
-        int prepared = prepare(argv[f], words, size / 4, annotated_path, &instructions);
+        int prepared = prepare(x->path, words, x->size / 4, x->annotated, &x->instructions);
         free(words);
-        if (prepared < 0) {
-            status = 1;
-            continue;
-        }
-        status |= prepared;
-        const char *base = strrchr(argv[f], '/') ? strrchr(argv[f], '/') + 1 : argv[f];
-        double mb = (double)size / 1e6;
-        /* Rounds: every stage, then every reference, once each. */
-        static double ours[STAGES][MAX_ROUNDS], refs[REFS][MAX_ROUNDS], ratios[STAGES][MAX_ROUNDS];
-        struct measure worst[STAGES]; /* the largest RSS; ok only if every round was */
-        for (int s = 0; s < STAGES; s++)
-            worst[s] = (struct measure){0, 0, 1};
-        bool with_refs = spirv_opt && mb <= opt_max_mb;
-        for (int r = 0; r < runs; r++) {
-            for (int s = 0; s < STAGES; s++) {
-                struct measure me = run_child(argv[0], (enum stage)s, inner, s >= SPECIALIZE_A ? annotated_path : argv[f]);
-                ours[s][r] = me.median_ms;
-                if (me.rss_kb > worst[s].rss_kb)
-                    worst[s].rss_kb = me.rss_kb;
-                worst[s].ok = worst[s].ok && me.ok;
+        status |= prepared != 0;
+        x->usable = prepared >= 0;
+        for (int st = 0; st < STAGES; st++)
+            x->worst[st] = (struct measure){0, 0, 1};
+    }
+    for (int r = 0; r < runs; r++) {
+        for (int f = 0; f < count; f++) {
+            struct input *x = &in[f];
+            if (!x->usable)
+                continue;
+            for (int st = 0; st < STAGES; st++) {
+                struct measure me = run_child(argv[0], (enum stage)st, inner, st >= SPECIALIZE_A ? x->annotated : x->path);
+                x->ours[st][r] = me.median_ms;
+                if (me.rss_kb > x->worst[st].rss_kb)
+                    x->worst[st].rss_kb = me.rss_kb;
+                x->worst[st].ok = x->worst[st].ok && me.ok;
             }
+            bool with_refs = spirv_opt && (double)x->size / 1e6 <= opt_max_mb;
             for (int k = 0; k < REFS; k++)
-                refs[k][r] = with_refs ? reference_ms((enum reference)k, argv[f], tmpdir) : 0;
-            for (int s = 0; s < STAGES; s++) {
-                double opt = refs[stage_reference[s]][r];
-                ratios[s][r] = opt > 0 && ours[s][r] > 0 ? opt / ours[s][r] : 0;
+                x->refs[k][r] = with_refs ? reference_ms((enum reference)k, x->path, tmpdir) : 0;
+            for (int st = 0; st < STAGES; st++) {
+                double opt = x->refs[stage_reference[st]][r];
+                x->ratios[st][r] = opt > 0 && x->ours[st][r] > 0 ? opt / x->ours[st][r] : 0;
             }
-        }
-        double ref_ms[REFS];
-        for (int k = 0; k < REFS; k++)
-            ref_ms[k] = median_of(refs[k], runs);
-        for (int s = 0; s < STAGES; s++) {
-            struct measure me = {median_of(ours[s], runs), worst[s].rss_kb, worst[s].ok};
-            double fastest = ours[s][0]; /* sorted by median_of */
-            double median_ratio = median_of(ratios[s], runs);
-            status |= !me.ok;
-            double opt_ms = ref_ms[stage_reference[s]];
-            double mbs = me.median_ms > 0 ? mb / (me.median_ms / 1e3) : 0;
-            double ips = me.median_ms > 0 ? (double)instructions / 1e6 / (me.median_ms / 1e3) : 0;
-            char ratio[32] = "";
-            if (median_ratio > 0)
-                snprintf(ratio, sizeof(ratio), "%.1fx", median_ratio);
-            long constant_kb = base_kb[s] + HUGE_PAGE_KB;
-            double beyond = (double)(me.rss_kb - constant_kb) * 1024.0 / (double)size;
-            printf("| %s | %.2f | %s | %s%.2f | %.0f | %.1f | %.1f | %.2f | %.1f | %s |\n", base, mb, stage_names[s],
-                   me.ok ? "" : "FAILED ", me.median_ms, mbs, ips, me.rss_kb / 1024.0, beyond, opt_ms, ratio);
-            fflush(stdout);
-            fprintf(csv, "%s,%zu,%zu,%s,%.3f,%.1f,%.2f,%ld,%.3f,%s,%s,%ld,%.3f,%.3f\n", base, size, instructions,
-                    stage_names[s], me.median_ms, mbs, ips, me.rss_kb, opt_ms, ratio,
-                    opt_ms > 0 ? reference_names[stage_reference[s]] : "", constant_kb, beyond, fastest);
         }
     }
+    for (int f = 0; f < count; f++) {
+        struct input *x = &in[f];
+        if (x->usable)
+            status |= report(x, runs, base_kb, csv);
+        remove(x->annotated);
+    }
+    free(in);
     fclose(csv);
-    remove(annotated_path);
     char cmd[128];
     snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
     if (system(cmd) != 0)

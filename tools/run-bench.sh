@@ -40,19 +40,13 @@ done
 corpus=../shared/corpus/modules
 real="/usr/lib/clc/spirv-mesa3d-.spv /usr/lib/clc/spirv64-mesa3d-.spv $corpus/hashcat__m13711-pure.spv $corpus/hashcat__m06211-pure.spv"
 bench=./build-release/bench/bench
-small="" big=""
-for f in $series; do
-    if [ "$(stat -c %s "$f")" -gt 500000000 ]; then big="$big $f"; else small="$small $f"; fi
-done
-$bench --runs "$runs" --csv "$out/part1.csv" $real $small > "$out/table.md"
+# One run for the size series and the real modules (rounds go over all of them, so every size meets the
+# same phases of the machine), one for the fan-out series.
+$bench --runs "$runs" --csv "$out/part1.csv" $real $series > "$out/table.md"
 $bench --runs "$runs" --no-spirv-opt --csv "$out/part2.csv" $edges | tail -n +3 >> "$out/table.md"
 cp "$out/part1.csv" "$out/results.csv"
 tail -n +2 "$out/part2.csv" >> "$out/results.csv"
-if [ -n "$big" ]; then
-    $bench --runs "$runs" --csv "$out/part3.csv" $big | tail -n +3 >> "$out/table.md"
-    tail -n +2 "$out/part3.csv" >> "$out/results.csv"
-fi
-rm -f "$out/part1.csv" "$out/part2.csv" "$out/part3.csv"
+rm -f "$out/part1.csv" "$out/part2.csv"
 cat "$out/table.md"
 
 # Scaling: milliseconds per MB over the size series (code: the 1 GB module filled with stores; and
