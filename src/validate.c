@@ -151,9 +151,9 @@ note_use(void *user, size_t inst, uint32_t word, uint32_t id)
     size_t d = spvcond_def(m, id);
     if (d == SIZE_MAX)
         return SPVCOND_OK;
-    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(spvcond_inst_opcode(m, d));
-    uint32_t def_id = gi && gi->has_result ? spvcond_inst_words(m, d)[gi->has_type ? 2 : 1] : 0;
-    struct guard dg = guard_of(c, d, def_id);
+    /* The reader records a definition only for an instruction's result id, so d's result is `id`:
+     * reading it from d's words was a cache miss per use on large modules. */
+    struct guard dg = guard_of(c, d, id);
     if (!dg.a)
         return SPVCOND_OK;
     return spvcond_validate_note_pair(c, s->user, dg, inst, id);
