@@ -5,9 +5,9 @@
  * median of --inner calls. The machine we measure on changes speed by up to 2x within minutes, so the
  * stages and the references are timed in --runs interleaved rounds (for every module in turn, every
  * stage, then every reference, once a round; so modules of all sizes meet the same phases and their
- * times per MB compare): a stage's time is the median over rounds, its ratio the median of the rounds' ratios
- * (each from timings seconds apart); the fastest round is kept too, as the machine's disturbances
- * only ever slow a run down. Prints a table and writes CSV.
+ * times per MB compare): a stage's time is the median over rounds, its ratio the median of the rounds'
+ * ratios (each from timings seconds apart); the fastest round is kept too, as the machine's
+ * disturbances only ever slow a run down. Prints a table and writes CSV.
  *
  *   bench [--runs N] [--inner N] [--csv FILE] [--no-spirv-opt] [--opt-max-mb MB] MODULE.spv...
  *   bench --child STAGE RUNS FILE      (one stage on one file; also the entry point for profiling)

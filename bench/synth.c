@@ -10,7 +10,8 @@
  * SPIR-V allows at most 4,194,303 ids: past about 100 MB, code of this density would exceed that, so the
  * generator keeps the code under an id budget (--max-ids) and fills the rest of the size with 1024-entry
  * constant tables (as crypto kernels carry), each read by one helper, or with --filler stores, with
- * OpStores in the helpers' bodies (code that defines no id, 20 bytes an instruction like the rest). The output is deterministic for a seed. */
+ * OpStores in the helpers' bodies (code that defines no id, 20 bytes an instruction like the rest). The
+ * output is deterministic for a seed. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -262,18 +263,19 @@ main(int argc, char **argv)
      * a table 1032 words and 2 ids, and 4 instructions (19 words, 4 ids) to read it. */
     uint64_t helper_words = 27ull * units + 11ull * fanout + 39, helper_ids = 4ull * units + 2ull * fanout + 6;
     uint64_t words = size / 4, helpers = words / helper_words, tables = 0, store_count = 0;
-    if (helpers * helper_ids > max_ids && stores) {
-        /* Too many ids for code alone: as many helpers as the budget allows, the rest in stores. */
-        helpers = max_ids / helper_ids;
-        helpers = helpers > depth ? helpers : depth;
-        store_count = words > helpers * helper_words ? (words - helpers * helper_words) / 5 : 0;
-    } else if (helpers * helper_ids > max_ids) {
-        /* Too many ids for code alone: as many helpers as the budget allows, with tables filling the rest. */
-        double table_words = TABLE_ENTRIES + 8 + 19, table_ids = 6;
-        double h = ((double)max_ids - table_ids * (double)words / table_words) /
-                   ((double)helper_ids - table_ids * (double)helper_words / table_words);
-        helpers = h > depth ? (uint64_t)h : depth;
-        tables = (words - helpers * helper_words) / (uint64_t)table_words;
+    if (helpers * helper_ids > max_ids) {
+        /* Too many ids for code alone: as many helpers as the budget allows, filler for the rest. */
+        if (stores) {
+            helpers = max_ids / helper_ids;
+            helpers = helpers > depth ? helpers : depth;
+            store_count = words > helpers * helper_words ? (words - helpers * helper_words) / 5 : 0;
+        } else { /* tables take ids too: the budget is shared */
+            double table_words = TABLE_ENTRIES + 8 + 19, table_ids = 6;
+            double h = ((double)max_ids - table_ids * (double)words / table_words) /
+                       ((double)helper_ids - table_ids * (double)helper_words / table_words);
+            helpers = h > depth ? (uint64_t)h : depth;
+            tables = (words - helpers * helper_words) / (uint64_t)table_words;
+        }
     }
     helpers = helpers < depth ? depth : helpers - helpers % depth;
     if (!kernels)

@@ -283,8 +283,10 @@ kind_mask(struct spvcond_declared_caps *d, uint16_t kind)
     if (d->kind_caps[kind])
         return d->kind_caps[kind] & ~SPVCOND_CAPS_KNOWN;
     const struct spvcond_grammar_kind *k = &spvcond_grammar_kinds[kind];
-    if (k->operand_class != SPVCOND_OC_VALUE_ENUM && k->operand_class != SPVCOND_OC_BIT_ENUM)
-        return (d->kind_caps[kind] = SPVCOND_CAPS_KNOWN) & ~SPVCOND_CAPS_KNOWN;
+    if (k->operand_class != SPVCOND_OC_VALUE_ENUM && k->operand_class != SPVCOND_OC_BIT_ENUM) {
+        d->kind_caps[kind] = SPVCOND_CAPS_KNOWN; /* needs none */
+        return 0;
+    }
     d->kind_caps[kind] = ~UINT64_C(0); /* while deciding: a kind reaching itself may need anything */
     uint64_t mask = 0;
     for (uint16_t n = 0; n < k->enumerant_count; n++) {
@@ -304,8 +306,8 @@ operands_mask(struct spvcond_declared_caps *d, uint16_t first, uint16_t count)
     return mask;
 }
 
-/* By the grammar's lists for the opcode and its operands' kinds; the opcodes with rules of their own (types, atomics, extended and spec-constant
- * instructions) and unknown ones may need any. */
+/* By the grammar's lists for the opcode and its operands' kinds; the opcodes with rules of their own
+ * (types, atomics, extended and spec-constant instructions) and unknown ones may need any. */
 uint64_t
 spvcond_declared_caps_of_opcode(struct spvcond_declared_caps *d, uint32_t op)
 {

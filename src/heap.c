@@ -141,12 +141,13 @@ give_back(spvcond_heap *heap, size_t at, size_t len)
     }
 }
 
-/* The smallest hole of at least `need` bytes, shrunk by them: their offset in the slab, or 0. */
+/* The smallest hole of at least `need` bytes starting below offset `below`, shrunk by them: their
+ * offset in the slab, or 0. */
 static size_t
-take_hole(spvcond_heap *heap, size_t need)
+take_hole(spvcond_heap *heap, size_t need, size_t below)
 {
     size_t best = heap->hole_count;
-    for (size_t k = 0; k < heap->hole_count; k++)
+    for (size_t k = 0; k < heap->hole_count && heap->holes[k].at < below; k++)
         if (heap->holes[k].len >= need && (best == heap->hole_count || heap->holes[k].len < heap->holes[best].len))
             best = k;
     if (best == heap->hole_count)
@@ -168,7 +169,7 @@ slab_alloc(spvcond_heap *heap, size_t size, bool zero, bool may_open)
     if (need > SLAB_SIZE - SLAB_START)
         return NULL;
     struct slab *s = heap->slab;
-    size_t at = s ? take_hole(heap, need) : 0;
+    size_t at = s ? take_hole(heap, need, SIZE_MAX) : 0;
     if (!at) {
         if (!s || s->used + need > SLAB_SIZE) {
             if (!may_open || !(s = map_huge(SLAB_SIZE, SLAB_SIZE)))
@@ -296,21 +297,11 @@ spvcond_heap_move_down(spvcond_heap *heap, void *ptr)
         return ptr;
     struct slab *s = heap->slab;
     size_t at = (size_t)((uint8_t *)h - (uint8_t *)s), need = round_up(h->bytes + HEADER, HEADER);
-    size_t best = heap->hole_count;
-    for (size_t k = 0; k < heap->hole_count && heap->holes[k].at < at; k++)
-        if (heap->holes[k].len >= need && (best == heap->hole_count || heap->holes[k].len < heap->holes[best].len))
-            best = k;
-    if (best == heap->hole_count)
+    size_t to = take_hole(heap, need, at); /* holes lie below the carved end: `high` covers them */
+    if (!to)
         return ptr;
-    struct header *n = (struct header *)((uint8_t *)s + heap->holes[best].at);
-    heap->holes[best].at += (uint32_t)need;
-    heap->holes[best].len -= (uint32_t)need;
-    if (heap->holes[best].len == 0)
-        remove_hole(heap, best);
+    struct header *n = (struct header *)((uint8_t *)s + to);
     memcpy(n, h, need); /* header included */
-    size_t moved_to = (size_t)((uint8_t *)n - (uint8_t *)s);
-    if (s->high < moved_to + need) /* cannot happen (holes lie below the carved end); kept exact */
-        s->high = moved_to + need;
     give_back(heap, at, need);
     return (uint8_t *)n + HEADER;
 }
