@@ -189,6 +189,31 @@ Test(heap, a_block_moved_down_leaves_room_at_the_end)
     spvcond_heap_release(&h);
 }
 
+/* Before a block too large for the slab is mapped, the slab's free huge pages go back to the system:
+ * they read as zero afterwards (a freed block's contents would otherwise stay resident), and a zeroed
+ * block from that space is still all zero. */
+Test(heap, free_slab_pages_are_released_before_a_large_mapping)
+{
+    spvcond_heap h = {0};
+    uint8_t *keep = spvcond_heap_alloc(&h, 100 * KB), *temp = spvcond_heap_alloc(&h, 8 * MB);
+    uint8_t *after = spvcond_heap_alloc(&h, 100 * KB);
+    memset(temp, 0xab, 8 * MB);
+    spvcond_heap_free(&h, temp);
+    uint8_t *whole = (uint8_t *)(((uintptr_t)temp + 2 * MB - 1) & ~(uintptr_t)(2 * MB - 1)); /* a huge page inside */
+    cr_assert_eq(whole[0], 0xab, "a hole keeps its pages until then");
+    uint8_t *big = spvcond_heap_alloc(&h, 80 * MB);
+    cr_assert(big);
+    cr_assert(zero(whole, 4 * MB), "the hole's whole pages were released");
+    spvcond_heap_free(&h, big);
+    uint8_t *z = spvcond_heap_calloc(&h, 8 * MB, 1);
+    cr_assert_eq(z, temp);
+    cr_assert(zero(z, 8 * MB));
+    spvcond_heap_free(&h, z);
+    spvcond_heap_free(&h, after);
+    spvcond_heap_free(&h, keep);
+    spvcond_heap_release(&h);
+}
+
 /* More holes than the heap keeps: the ones it cannot keep are forgotten, never handed out twice. */
 Test(heap, holes_past_the_limit_are_forgotten_safely)
 {
