@@ -2,15 +2,17 @@
  * run. Each stage runs in a fresh process (this program again, with --child), which reads its input
  * file itself, so its peak RSS is the input plus what the library allocates (reported also beyond a
  * constant: the stage's RSS on a minimal module plus one 2 MB huge page): one warm-up, then the
- * median of --inner calls. The machine we measure on changes speed by up to 2x within minutes, so the
+ * median of --inner calls, all in one context, as a JIT compiler keeps one (its heap keeps the pages
+ * of one call for the next; --fresh-context makes a context per call instead). The machine we measure on changes speed by up to 2x within minutes, so the
  * stages and the references are timed in --runs interleaved rounds (for every module in turn, every
  * stage, then every reference, once a round; so modules of all sizes meet the same phases and their
  * times per MB compare): a stage's time is the median over rounds, its ratio the median of the rounds'
  * ratios (each from timings seconds apart); the fastest round is kept too, as the machine's
  * disturbances only ever slow a run down. Prints a table and writes CSV.
  *
- *   bench [--runs N] [--inner N] [--csv FILE] [--no-spirv-opt] [--opt-max-mb MB] MODULE.spv...
- *   bench --child STAGE RUNS FILE      (one stage on one file; also the entry point for profiling)
+ *   bench [--runs N] [--inner N] [--csv FILE] [--no-spirv-opt] [--opt-max-mb MB] [--fresh-context]
+ *         MODULE.spv...
+ *   bench --child STAGE RUNS FILE [fresh]   (one stage on one file; also the entry point for profiling)
  *
  * Stages: parse (read + index), emit (parse + emit without edits), annotate (parse + annotate + emit),
  * specialize-<device> (parse of the annotated module + specialize + emit), validate (parse + validate
@@ -64,13 +66,14 @@ read_file(const char *path, size_t *size)
     return buf;
 }
 
-/* One run of a stage on its input (the annotated module for specialize and validate). */
+/* One run of a stage on its input (the annotated module for specialize and validate), in `shared` (a
+ * context kept over the calls, as a JIT compiler keeps one) or, if NULL, in a context of its own. */
 static int
-run_stage(enum stage s, const uint32_t *words, size_t count)
+run_stage(spvcond_context *shared, enum stage s, const uint32_t *words, size_t count)
 {
-    spvcond_context *ctx;
+    spvcond_context *ctx = shared;
     spvcond_module *m;
-    if (spvcond_context_create(NULL, NULL, NULL, &ctx) != SPVCOND_OK)
+    if (!ctx && spvcond_context_create(NULL, NULL, NULL, &ctx) != SPVCOND_OK)
         return 1;
     int rc = spvcond_module_parse(ctx, words, count, SPVCOND_PARSE_BORROW, &m) != SPVCOND_OK;
     if (!rc && s != PARSE) {
@@ -101,7 +104,8 @@ run_stage(enum stage s, const uint32_t *words, size_t count)
     }
     if (m)
         spvcond_module_destroy(m);
-    spvcond_context_destroy(ctx);
+    if (!shared)
+        spvcond_context_destroy(ctx);
     return rc;
 }
 
@@ -131,6 +135,7 @@ median_ms(int runs, int (*fn)(void *), void *arg, int *ok)
 }
 
 struct stage_arg {
+    spvcond_context *ctx;
     enum stage s;
     const uint32_t *words;
     size_t count;
@@ -140,7 +145,7 @@ static int
 stage_fn(void *p)
 {
     struct stage_arg *a = p;
-    return run_stage(a->s, a->words, a->count);
+    return run_stage(a->ctx, a->s, a->words, a->count);
 }
 
 static int
@@ -150,9 +155,10 @@ command_fn(void *p)
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : 1;
 }
 
-/* --child STAGE RUNS FILE: prints "median_ms peak_rss_kb ok". */
+/* --child STAGE RUNS FILE [fresh]: prints "median_ms peak_rss_kb ok". The calls share one context
+ * (its heap keeps pages for the next call), or with `fresh` each has its own. */
 static int
-child_main(const char *stage, int runs, const char *path)
+child_main(const char *stage, int runs, const char *path, bool fresh)
 {
     int s = 0;
     while (s < STAGES && strcmp(stage_names[s], stage) != 0)
@@ -163,9 +169,13 @@ child_main(const char *stage, int runs, const char *path)
         fprintf(stderr, "bench: unknown stage %s or unreadable %s\n", stage, path);
         return 2;
     }
-    struct stage_arg arg = {(enum stage)s, words, size / 4};
+    spvcond_context *ctx = NULL;
+    if (!fresh && spvcond_context_create(NULL, NULL, NULL, &ctx) != SPVCOND_OK)
+        return 2;
+    struct stage_arg arg = {ctx, (enum stage)s, words, size / 4};
     int ok;
     double ms = median_ms(runs, stage_fn, &arg, &ok);
+    spvcond_context_destroy(ctx);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     printf("%f %ld %d\n", ms, ru.ru_maxrss, ok);
@@ -174,13 +184,16 @@ child_main(const char *stage, int runs, const char *path)
 }
 
 /* One stage in a fresh process: this program with --child. */
+static bool fresh_contexts; /* --fresh-context */
+
 static struct measure
 run_child(const char *self, enum stage s, int runs, const char *path)
 {
     struct measure res = {0, 0, 0};
     char cmd[4096], runs_text[16];
     snprintf(runs_text, sizeof(runs_text), "%d", runs);
-    snprintf(cmd, sizeof(cmd), "'%s' --child %s %s '%s'", self, stage_names[s], runs_text, path);
+    snprintf(cmd, sizeof(cmd), "'%s' --child %s %s '%s'%s", self, stage_names[s], runs_text, path,
+             fresh_contexts ? " fresh" : "");
     FILE *p = popen(cmd, "r");
     if (!p)
         return res;
@@ -334,8 +347,8 @@ prepare(const char *name, const uint32_t *words, size_t count, const char *annot
 int
 main(int argc, char **argv)
 {
-    if (argc == 5 && !strcmp(argv[1], "--child"))
-        return child_main(argv[2], atoi(argv[3]), argv[4]);
+    if ((argc == 5 || (argc == 6 && !strcmp(argv[5], "fresh"))) && !strcmp(argv[1], "--child"))
+        return child_main(argv[2], atoi(argv[3]), argv[4], argc == 6);
     int runs = 5, inner = 3, spirv_opt = 1;
     double opt_max_mb = 30;
     const char *csv_path = "bench-results.csv";
@@ -351,10 +364,14 @@ main(int argc, char **argv)
             opt_max_mb = atof(argv[++first]);
         else if (!strcmp(argv[first], "--no-spirv-opt"))
             spirv_opt = 0;
+        else if (!strcmp(argv[first], "--fresh-context"))
+            fresh_contexts = true;
+        else
+            break; /* an unknown option: the usage below */
     }
-    if (first >= argc || runs < 1 || runs > MAX_ROUNDS || inner < 1) {
+    if (first >= argc || argv[first][0] == '-' || runs < 1 || runs > MAX_ROUNDS || inner < 1) {
         fprintf(stderr,
-                "usage: %s [--runs N (1..%d)] [--inner N] [--csv FILE] [--no-spirv-opt] [--opt-max-mb MB] MODULE.spv...\n",
+                "usage: %s [--runs N (1..%d)] [--inner N] [--csv FILE] [--no-spirv-opt] [--opt-max-mb MB] [--fresh-context] MODULE.spv...\n",
                 argv[0], MAX_ROUNDS);
         return 2;
     }

@@ -150,6 +150,17 @@ spvcond_dealloc(spvcond_context *ctx, void *ptr)
         ctx->allocator.free(ctx->allocator.user, ptr);
 }
 
+void
+spvcond_context_trim(spvcond_context *ctx)
+{
+#if SPVCOND_HAVE_HEAP
+    if (ctx && ctx->allocator.user == &ctx->heap)
+        spvcond_heap_trim(&ctx->heap);
+#else
+    (void)ctx;
+#endif
+}
+
 void *
 spvcond_move_down(spvcond_context *ctx, void *ptr)
 {

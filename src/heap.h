@@ -19,10 +19,20 @@ struct spvcond_heap_hole {
 
 #define SPVCOND_HEAP_HOLES 64
 
+/* The pages of a freed large block, kept mapped for the next ones: whole 2 MB huge pages. */
+struct spvcond_heap_spare {
+    void *at;
+    size_t len;
+};
+
+#define SPVCOND_HEAP_SPARES 16
+
 typedef struct spvcond_heap {
     struct slab *slab; /* where blocks of 64 KB and more are carved now, or NULL */
     struct spvcond_heap_hole holes[SPVCOND_HEAP_HOLES]; /* by address, never adjacent to each other */
     size_t hole_count;
+    struct spvcond_heap_spare spares[SPVCOND_HEAP_SPARES]; /* in no order */
+    size_t spare_count;
 } spvcond_heap;
 
 #if SPVCOND_HAVE_HEAP
@@ -33,6 +43,9 @@ void *spvcond_heap_realloc(void *heap, void *ptr, size_t size);
 void spvcond_heap_free(void *heap, void *ptr);
 /* The block moved into the best-fitting hole below it, if the current slab has one; else ptr. */
 void *spvcond_heap_move_down(spvcond_heap *heap, void *ptr);
+/* Gives back what the heap keeps for reuse (spares, the current slab's free pages, the slab itself if
+ * empty); blocks stay as they are. */
+void spvcond_heap_trim(spvcond_heap *heap);
 /* Unmaps what the heap keeps for reuse; every block must have been freed. */
 void spvcond_heap_release(spvcond_heap *heap);
 #endif

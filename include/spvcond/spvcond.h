@@ -87,6 +87,11 @@ typedef struct spvcond_module spvcond_module;
 SPVCOND_API spvcond_result spvcond_context_create(const spvcond_allocator *allocator, spvcond_diag_fn diag_fn,
                                                   void *diag_user, spvcond_context **out);
 SPVCOND_API void spvcond_context_destroy(spvcond_context *ctx);
+/* The default allocator keeps the pages of what it freed (at most what the largest module so far
+ * needed) for the modules that follow: a context kept for module after module, as a JIT compiler
+ * keeps one, then faults no fresh memory. This gives them back; objects stay valid. No-op with a
+ * caller's allocator. */
+SPVCOND_API void spvcond_context_trim(spvcond_context *ctx);
 /* The first error reported since the last spvcond_context_clear_diag(), or NULL. */
 SPVCOND_API const spvcond_diag *spvcond_context_first_error(const spvcond_context *ctx);
 SPVCOND_API size_t spvcond_context_warning_count(const spvcond_context *ctx);

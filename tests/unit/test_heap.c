@@ -1,9 +1,14 @@
 /* The default allocator's huge-page heap (src/heap.c). Sanitizer builds give contexts the C library's
  * allocator, so this suite drives the heap directly, and through whole passes as a caller's allocator. */
+#define _GNU_SOURCE /* mincore */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "heap.h"
 #include "helpers.h"
@@ -214,6 +219,193 @@ Test(heap, free_slab_pages_are_released_before_a_large_mapping)
     spvcond_heap_release(&h);
 }
 
+/* The mapping under a mapped block (which starts after a 16-byte header). */
+static uint8_t *
+mapping_of(void *block)
+{
+    return (uint8_t *)block - 16;
+}
+
+/* A block size whose mapping is exactly `mb` megabytes. */
+#define MAPPED(mb) ((size_t)(mb) * MB - 16)
+
+/* Whether all of [p, p + n) (page-aligned) is resident: pages written and not given back. */
+static bool
+resident(const void *p, size_t n)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), pages = (n + page - 1) / page;
+    unsigned char *vec = malloc(pages);
+    bool all = vec && mincore((void *)p, n, vec) == 0;
+    for (size_t k = 0; all && k < pages; k++)
+        all = vec[k] & 1;
+    free(vec);
+    return all;
+}
+
+/* Whether none of [p, p + n) (page-aligned) is mapped. */
+static bool
+unmapped(const void *p, size_t n)
+{
+    unsigned char vec[1];
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    for (size_t off = 0; off < n; off += page)
+        if (mincore((uint8_t *)p + off, page, vec) == 0 || errno != ENOMEM)
+            return false;
+    return true;
+}
+
+/* A freed mapping keeps its pages as a spare: a block of about its size takes them (the rest stays a
+ * spare), zeroed if asked by giving them back (they read as zero); the heap's release unmaps spares. */
+Test(heap, a_freed_mapping_is_a_spare_for_the_next_large_block)
+{
+    spvcond_heap h = {0};
+    uint8_t *a = spvcond_heap_alloc(&h, MAPPED(10));
+    cr_assert(a && !h.slab, "no slab: a mapping");
+    fill(a, MAPPED(10), 1);
+    spvcond_heap_free(&h, a);
+    cr_assert(h.spare_count == 1 && h.spares[0].len == 10 * MB);
+    uint8_t *b = spvcond_heap_alloc(&h, MAPPED(8));
+    cr_assert_eq(b, a, "a near fit takes the spare");
+    cr_assert(resident(mapping_of(b), 8 * MB), "with its pages");
+    cr_assert(h.spare_count == 1 && h.spares[0].len == 2 * MB, "its rest stays a spare");
+    spvcond_heap_free(&h, b);
+    uint8_t *z = spvcond_heap_calloc(&h, MAPPED(8), 1);
+    cr_assert_eq(z, a, "the smallest spare that fits");
+    cr_assert(zero(z, MAPPED(8)), "a zeroed block from a spare is zero");
+    spvcond_heap_free(&h, z);
+    spvcond_heap_release(&h);
+    cr_assert_eq(h.spare_count, 0);
+    cr_assert(unmapped(mapping_of(a), 10 * MB), "released with the heap");
+}
+
+/* A block no spare nearly fits is a fresh mapping into which the spares' pages move (no copy, no
+ * fault): their old addresses are gone, the new block is resident where they went. A zeroed block
+ * stays fresh and as many spare pages are unmapped: either way the heap holds no more pages after. */
+Test(heap, spare_pages_move_into_a_block_none_fits)
+{
+    spvcond_heap h = {0};
+    uint8_t *a = spvcond_heap_alloc(&h, MAPPED(8)), *b = spvcond_heap_alloc(&h, MAPPED(12));
+    fill(a, MAPPED(8), 1);
+    fill(b, MAPPED(12), 2);
+    spvcond_heap_free(&h, a);
+    spvcond_heap_free(&h, b);
+    uint8_t *c = spvcond_heap_alloc(&h, MAPPED(30));
+    cr_assert(c);
+    cr_assert_eq(h.spare_count, 0);
+    cr_assert(unmapped(mapping_of(a), 8 * MB) && unmapped(mapping_of(b), 12 * MB), "their pages moved away");
+    cr_assert(resident(mapping_of(c), 20 * MB), "into the new block");
+    fill(c, MAPPED(30), 3);
+    cr_assert(filled(c, MAPPED(30), 3));
+    spvcond_heap_free(&h, c);
+    uint8_t *d = spvcond_heap_alloc(&h, MAPPED(6));
+    cr_assert(d && h.spare_count == 1 && h.spares[0].len == 24 * MB,
+              "a much smaller block takes the front of the largest spare's pages, not all of it");
+    spvcond_heap_free(&h, d);
+    uint8_t *z = spvcond_heap_calloc(&h, MAPPED(60), 1);
+    cr_assert(z && zero(z, MAPPED(60)));
+    cr_assert_eq(h.spare_count, 0, "unmapped for the zeroed block's pages");
+    spvcond_heap_free(&h, z);
+    spvcond_heap_release(&h);
+}
+
+/* When the slab carves into pages it never touched, the spares' pages are moved in instead (a context
+ * running module after module stays on the pages its last module had); for a zeroed block, as many
+ * spare pages are unmapped. */
+Test(heap, the_slab_grows_onto_spare_pages)
+{
+    spvcond_heap h = {0};
+    uint8_t *m = spvcond_heap_alloc(&h, MAPPED(10));
+    fill(m, MAPPED(10), 1);
+    spvcond_heap_free(&h, m);
+    uint8_t *first = spvcond_heap_alloc(&h, 100 * KB);
+    cr_assert(h.slab);
+    cr_assert_eq(h.spare_count, 1, "within the slab's first huge page: nothing moved");
+    uint8_t *a = spvcond_heap_alloc(&h, 3 * MB);
+    cr_assert(h.spare_count == 1 && h.spares[0].len == 8 * MB, "one huge page moved in");
+    cr_assert(resident((uint8_t *)h.slab + 2 * MB, 2 * MB), "resident before a block wrote to it");
+    uint8_t *z = spvcond_heap_calloc(&h, 3 * MB, 1);
+    cr_assert(zero(z, 3 * MB), "moved pages are cleared for a zeroed block");
+    cr_assert(h.spare_count == 1 && h.spares[0].len == 4 * MB, "its fresh pages replace spare pages");
+    fill(a, 3 * MB, 2);
+    fill(z, 3 * MB, 3);
+    uint8_t *g = spvcond_heap_realloc(&h, z, 8 * MB);
+    cr_assert_eq(g, z, "the last block grows in place...");
+    cr_assert_eq(h.spare_count, 0, "...onto the rest of the spare");
+    cr_assert(filled(g, 3 * MB, 3) && filled(a, 3 * MB, 2));
+    fill(g, 8 * MB, 4);
+    spvcond_heap_free(&h, g);
+    spvcond_heap_free(&h, a);
+    spvcond_heap_free(&h, first);
+    spvcond_heap_release(&h);
+}
+
+/* A spare the kernel will not move (here: part of it unmapped behind the heap's back) is dropped, and
+ * the block has fresh pages there instead. */
+Test(heap, a_spare_that_cannot_move_is_dropped)
+{
+    spvcond_heap h = {0};
+    uint8_t *a = spvcond_heap_alloc(&h, MAPPED(8));
+    spvcond_heap_free(&h, a);
+    cr_assert_eq(munmap(mapping_of(a) + 2 * MB, 2 * MB), 0);
+    uint8_t *b = spvcond_heap_alloc(&h, MAPPED(20));
+    cr_assert(b);
+    cr_assert_eq(h.spare_count, 0);
+    cr_assert(unmapped(mapping_of(a), 8 * MB));
+    fill(b, MAPPED(20), 5);
+    cr_assert(filled(b, MAPPED(20), 5));
+    spvcond_heap_free(&h, b);
+    spvcond_heap_release(&h);
+}
+
+/* Trimming gives back spares and the slab's free pages, and keeps live blocks; an empty slab goes. */
+Test(heap, trimming_gives_back_what_is_kept_for_reuse)
+{
+    spvcond_heap h = {0};
+    uint8_t *a = spvcond_heap_alloc(&h, MAPPED(8)), *keep = spvcond_heap_alloc(&h, 100 * KB);
+    uint8_t *temp = spvcond_heap_alloc(&h, 5 * MB), *after = spvcond_heap_alloc(&h, 100 * KB);
+    cr_assert_eq(temp, keep + 100 * KB + 16, "in the slab");
+    fill(keep, 100 * KB, 1);
+    fill(temp, 5 * MB, 2);
+    fill(after, 100 * KB, 3);
+    spvcond_heap_free(&h, a);
+    spvcond_heap_free(&h, temp);
+    uint8_t *page = (uint8_t *)h.slab + 2 * MB; /* a whole huge page of temp's */
+    cr_assert(h.spare_count == 1 && resident(page, 2 * MB));
+    spvcond_heap_trim(&h);
+    cr_assert_eq(h.spare_count, 0);
+    cr_assert(unmapped(mapping_of(a), 8 * MB));
+    cr_assert(!resident(page, 2 * MB) && zero(page, 2 * MB), "the hole's whole pages are given back");
+    cr_assert(filled(keep, 100 * KB, 1) && filled(after, 100 * KB, 3), "live blocks stay");
+    spvcond_heap_free(&h, keep);
+    spvcond_heap_free(&h, after);
+    uint8_t *slab = (uint8_t *)h.slab;
+    spvcond_heap_trim(&h);
+    cr_assert(!h.slab && unmapped(slab, 64 * MB), "the empty slab is unmapped");
+    uint8_t *again = spvcond_heap_alloc(&h, 100 * KB);
+    cr_assert(again && h.slab, "and a new one opened when needed");
+    spvcond_heap_free(&h, again);
+    spvcond_heap_release(&h);
+}
+
+/* More freed mappings than the heap keeps: the smallest are unmapped. */
+Test(heap, the_largest_spares_are_kept)
+{
+    spvcond_heap h = {0};
+    enum { N = SPVCOND_HEAP_SPARES + 4 };
+    uint8_t *p[N];
+    for (int i = 0; i < N; i++) /* 6, 8, ... MB in a scrambled order */
+        p[i] = spvcond_heap_alloc(&h, MAPPED(2 * (3 + (i * 7) % N)));
+    for (int i = 0; i < N; i++)
+        spvcond_heap_free(&h, p[i]);
+    cr_assert_eq(h.spare_count, SPVCOND_HEAP_SPARES);
+    for (size_t k = 0; k < h.spare_count; k++)
+        cr_assert_geq(h.spares[k].len, 14 * MB, "spare %zu: %zu bytes", k, h.spares[k].len);
+    for (int i = 0; i < N; i++)
+        if ((size_t)(2 * (3 + (i * 7) % N)) < 14)
+            cr_assert(unmapped(mapping_of(p[i]), 2 * MB), "block %d", i);
+    spvcond_heap_release(&h);
+}
+
 /* More holes than the heap keeps: the ones it cannot keep are forgotten, never handed out twice. */
 Test(heap, holes_past_the_limit_are_forgotten_safely)
 {
@@ -372,6 +564,57 @@ heap_alloc(void *user, size_t size)
     return spvcond_heap_alloc(user, size);
 }
 
+/* The public call is safe with live modules, with either allocator, and on NULL. */
+Test(heap, a_context_trimmed_between_calls_keeps_its_modules)
+{
+    size_t count, out_count;
+    uint32_t *words = read_words("/usr/lib/clc/spirv64-mesa3d-.spv", &count);
+    spvcond_heap h = {0};
+    spvcond_allocator on_heap = {heap_alloc, spvcond_heap_realloc, spvcond_heap_free, &h};
+    for (int k = 0; k < 2; k++) {
+        spvcond_context *ctx;
+        cr_assert_eq(spvcond_context_create(k ? &on_heap : NULL, NULL, NULL, &ctx), SPVCOND_OK);
+        spvcond_module *m = parse_or_die(ctx, words, count);
+        spvcond_context_trim(ctx);
+        uint32_t *out;
+        cr_assert_eq(spvcond_module_emit(m, &out, &out_count), SPVCOND_OK);
+        cr_assert(out_count == count && !memcmp(out, words, count * 4));
+        spvcond_free(ctx, out);
+        spvcond_module_destroy(m);
+        spvcond_context_trim(ctx);
+        spvcond_context_destroy(ctx);
+    }
+    spvcond_context_trim(NULL);
+    spvcond_heap_release(&h);
+    free(words);
+}
+
+/* Annotates `words`, emits, parses that and specializes it with its SpecId 65536 (the first requirement
+ * annotate makes) false, in ctx: the words, malloc'd. */
+static uint32_t *
+annotate_then_specialize(spvcond_context *ctx, const uint32_t *words, size_t count, size_t *out_count)
+{
+    spvcond_module *m = parse_or_die(ctx, words, count);
+    spvcond_annotate_options ao = {0};
+    uint32_t *annotated, *emitted;
+    size_t annotated_count;
+    cr_assert_eq(spvcond_annotate(m, &ao, NULL), SPVCOND_OK);
+    cr_assert_eq(spvcond_module_emit(m, &annotated, &annotated_count), SPVCOND_OK);
+    spvcond_module_destroy(m);
+    m = parse_or_die(ctx, annotated, annotated_count);
+    spvcond_spec_value v = {65536, 0, false};
+    spvcond_specialize_options so = {&v, 1, NULL, 0};
+    cr_assert_eq(spvcond_specialize(m, &so, NULL), SPVCOND_OK, "%s", spvcond_context_first_error(ctx)->message);
+    cr_assert_eq(spvcond_module_emit(m, &emitted, out_count), SPVCOND_OK);
+    uint32_t *out = malloc(*out_count * 4);
+    cr_assert(out);
+    memcpy(out, emitted, *out_count * 4);
+    spvcond_free(ctx, emitted);
+    spvcond_free(ctx, annotated);
+    spvcond_module_destroy(m);
+    return out;
+}
+
 /* The whole library on the heap: libclc annotated and specialized gives the same words as with
  * the C library's allocator. */
 Test(heap, passes_on_the_heap_match_passes_on_malloc)
@@ -385,23 +628,7 @@ Test(heap, passes_on_the_heap_match_passes_on_malloc)
     for (int k = 0; k < 2; k++) {
         spvcond_context *ctx;
         cr_assert_eq(spvcond_context_create(k ? &on_heap : NULL, NULL, NULL, &ctx), SPVCOND_OK);
-        spvcond_module *m = parse_or_die(ctx, words, count);
-        spvcond_annotate_options ao = {0};
-        uint32_t *annotated, *emitted;
-        size_t annotated_count;
-        cr_assert_eq(spvcond_annotate(m, &ao, NULL), SPVCOND_OK);
-        cr_assert_eq(spvcond_module_emit(m, &annotated, &annotated_count), SPVCOND_OK);
-        spvcond_module_destroy(m);
-        m = parse_or_die(ctx, annotated, annotated_count);
-        spvcond_spec_value v = {65536, 0, false}; /* the first requirement annotate made: fp64 */
-        spvcond_specialize_options so = {&v, 1, NULL, 0};
-        cr_assert_eq(spvcond_specialize(m, &so, NULL), SPVCOND_OK, "%s", spvcond_context_first_error(ctx)->message);
-        cr_assert_eq(spvcond_module_emit(m, &emitted, &out_count[k]), SPVCOND_OK);
-        out[k] = malloc(out_count[k] * 4);
-        memcpy(out[k], emitted, out_count[k] * 4);
-        spvcond_free(ctx, emitted);
-        spvcond_free(ctx, annotated);
-        spvcond_module_destroy(m);
+        out[k] = annotate_then_specialize(ctx, words, count, &out_count[k]);
         spvcond_context_destroy(ctx);
     }
     cr_assert_eq(out_count[0], out_count[1]);
@@ -410,6 +637,39 @@ Test(heap, passes_on_the_heap_match_passes_on_malloc)
     spvcond_heap_release(&h);
     free(out[0]);
     free(out[1]);
+    free(words);
+}
+
+/* A context kept for module after module, as a JIT compiler keeps one: on a 24 MB synthetic module,
+ * whose tables and output are mappings, later rounds run on the spares and the slab the earlier ones
+ * left, and give the same words as the C library's allocator. */
+Test(heap, a_context_reused_module_after_module_gives_the_same_words)
+{
+    char dir[] = "/tmp/spvcond-heap-XXXXXX", cmd[4200], path[64];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/s.spv", dir);
+    snprintf(cmd, sizeof(cmd), "'%s' --size 24M -o %s", getenv("SPVCOND_SYNTH"), path);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    size_t count, expected_count, out_count;
+    uint32_t *words = read_words(path, &count);
+    remove(path);
+    rmdir(dir);
+    spvcond_context *ctx;
+    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    uint32_t *expected = annotate_then_specialize(ctx, words, count, &expected_count);
+    spvcond_context_destroy(ctx);
+    spvcond_heap h = {0};
+    spvcond_allocator on_heap = {heap_alloc, spvcond_heap_realloc, spvcond_heap_free, &h};
+    cr_assert_eq(spvcond_context_create(&on_heap, NULL, NULL, &ctx), SPVCOND_OK);
+    for (int round = 0; round < 3; round++) {
+        uint32_t *out = annotate_then_specialize(ctx, words, count, &out_count);
+        cr_assert(out_count == expected_count && !memcmp(out, expected, out_count * 4), "round %d", round);
+        cr_assert_gt(h.spare_count, 0, "round %d left spares for the next", round);
+        free(out);
+    }
+    spvcond_context_destroy(ctx);
+    spvcond_heap_release(&h);
+    free(expected);
     free(words);
 }
 
