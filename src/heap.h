@@ -28,7 +28,7 @@ struct spvcond_heap_spare {
 #define SPVCOND_HEAP_SPARES 16
 
 typedef struct spvcond_heap {
-    struct slab *slab; /* where blocks of 64 KB and more are carved now, or NULL */
+    struct slab *slab; /* where blocks of 4 KB and more are carved now, or NULL */
     struct spvcond_heap_hole holes[SPVCOND_HEAP_HOLES]; /* by address, never adjacent to each other */
     size_t hole_count;
     struct spvcond_heap_spare spares[SPVCOND_HEAP_SPARES]; /* in no order */

@@ -44,7 +44,7 @@ zero(const uint8_t *p, size_t n)
 }
 
 /* Small (malloc), slab and mapped sizes, and the edges between them. */
-static const size_t sizes[] = {1, 100, 64 * KB - 17, 64 * KB - 16, 100 * KB, MB, 3 * MB + 5, 4 * MB - 16, 4 * MB - 15};
+static const size_t sizes[] = {1, 100, 4 * KB - 17, 4 * KB - 16, 100 * KB, MB, 3 * MB + 5, 4 * MB - 16, 4 * MB - 15};
 
 Test(heap, blocks_of_every_kind_are_aligned_writable_and_zeroed_on_request)
 {
@@ -240,6 +240,40 @@ resident(const void *p, size_t n)
         all = vec[k] & 1;
     free(vec);
     return all;
+}
+
+/* Whether p is a block of the heap's current slab (slabs are 64 MB, aligned to their size). */
+static bool
+in_slab(const spvcond_heap *h, const void *p)
+{
+    return h->slab && (uintptr_t)p - (uintptr_t)h->slab < ((size_t)64 << 20);
+}
+
+/* Blocks from 4 KB up (header included) are the heap's, not malloc's: a pass's growing arrays, freed at
+ * the end of a call, keep their pages for the next call instead of letting malloc trim them away. */
+Test(heap, blocks_from_4_kb_up_keep_their_pages_for_the_next_call)
+{
+    spvcond_heap h = {0};
+    uint8_t *small = spvcond_heap_alloc(&h, 4 * KB - 17), *first = spvcond_heap_alloc(&h, 4 * KB - 16);
+    cr_assert(in_slab(&h, first) && !in_slab(&h, small));
+    uint8_t *last[2];
+    for (int call = 0; call < 2; call++) {
+        uint8_t *p = NULL;
+        for (size_t n = 64; n <= 64 * KB; n *= 2) { /* an array doubling as a pass fills it */
+            p = spvcond_heap_realloc(&h, p, n);
+            cr_assert(p);
+            fill(p, n, (uint8_t)call);
+        }
+        cr_assert(in_slab(&h, p) && filled(p, 64 * KB, (uint8_t)call));
+        last[call] = p;
+        spvcond_heap_free(&h, p);
+        uintptr_t page = (uintptr_t)p & ~(uintptr_t)(sysconf(_SC_PAGESIZE) - 1);
+        cr_assert(resident((void *)page, 64 * KB), "call %d: its pages stay", call);
+    }
+    cr_assert_eq(last[1], last[0], "the next call's array takes the same space");
+    spvcond_heap_free(&h, small);
+    spvcond_heap_free(&h, first);
+    spvcond_heap_release(&h);
 }
 
 /* Whether none of [p, p + n) (page-aligned) is mapped. */
