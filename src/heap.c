@@ -3,9 +3,9 @@
  *
  * Why not plain malloc: a fresh 4 KB page costs a fault, 11 us on the virtual machines we measure on
  * (280 ms of faults against 14 ms of work for 100 MB), and our tables are fresh on every call. So:
- *  - blocks from 4 KB up are carved from slabs: 64 MB of address space in huge pages, touched as
- *    they fill. Through glibc each was a fresh small-page mapping (about 1,300 faults per annotate of
- *    libclc); a 2 MB slab, or a mapping each, rounded every block up to 2 MB (validate of an 8 MB
+ *  - blocks from 64 KB up (from 4 KB once the context has a slab) are carved from slabs: 64 MB of
+ *    address space in huge pages, touched as they fill. Through glibc each was a fresh small-page
+ *    mapping (about 1,300 faults per annotate of libclc); a 2 MB slab, or a mapping each, rounded every block up to 2 MB (validate of an 8 MB
  *    module peaked at 35 MB, against 26 MB then). A freed block becomes a hole, merged with the holes
  *    beside it, or gives its space back to the slab's carved end; a block takes the smallest hole it
  *    fits, else space at the end. Reusing pages matters as much as faulting few: specializing a 10 MB
@@ -27,9 +27,10 @@
  *    whole pages of a zeroed block are given back rather than cleared (writing would make resident
  *    all of a table its pass fills sparsely), and a zeroed block takes no spare pages but has as many
  *    unmapped: the peak stays that of the largest module.
- *  - smaller blocks are malloc's. (Up to 64 KB they were: the growing arrays and per-pass tables of a
- *    call, freed at its end, let glibc trim its heap, and the next call faulted them back: 56 faults
- *    per specialize of a 1 MB module, 1.9 ms against 1.0 ms with them kept in the slab.)
+ *  - smaller blocks are malloc's, and so are those under 64 KB while the context has no slab. (All
+ *    under 64 KB were: the growing arrays and per-pass tables of a call, freed at its end, let glibc
+ *    trim its heap, and the next call faulted them back: 56 faults per specialize of a 1 MB module,
+ *    1.9 ms against 1.0 ms with them kept in the slab.)
  * Every block carries a 16-byte header saying which kind it is and its size. The state (the current
  * slab, its holes, the spares) belongs to one context, so a context and its modules are used by one
  * thread at a time. */
@@ -49,8 +50,9 @@
 
 #define HUGE_PAGE (2u << 20)
 #define SLAB_SIZE ((size_t)64 << 20) /* address space a slab reserves; pages are touched as it fills */
-#define SLAB_FROM (4u << 10)   /* blocks this large (header included) share slabs... */
-#define SLAB_MAX (4u << 20)    /* ...and larger ones do when there is room, never opening a slab */
+#define SLAB_FROM (4u << 10)   /* blocks this large (header included) share the current slab... */
+#define SLAB_OPEN (64u << 10)  /* ...from this size they open one when there is none or no room... */
+#define SLAB_MAX (4u << 20)    /* ...and larger ones do not (there: a mapping) */
 #define SLAB_START 32u         /* the slab's own header, rounded to HEADER */
 #define HEADER 16u             /* keeps malloc's 16-byte alignment */
 enum { MALLOC_BLOCK = 0x4d4cu, SLAB_BLOCK = 0x5342u, MAPPED_BLOCK = 0x4d50u };
@@ -438,17 +440,21 @@ block_alloc(spvcond_heap *heap, size_t size, bool zero)
         /* A large block takes a spare mapping, else freed or unused space of the current slab, whose
          * pages may be there already (the output, after a pass's temporaries went), but never a slab
          * of its own; else a mapping. Spares first: in a context that runs module after module, they
-         * hold the last module's tables and output, and the slab grows no further than before. */
-        bool large = size + HEADER > SLAB_MAX;
+         * hold the last module's tables and output, and the slab grows no further than before. A
+         * block under SLAB_OPEN opens no slab either: a small module in a fresh context would touch
+         * a 2 MB huge page (10 us to specialize one of 3 KB became 105). */
+        bool large = size + HEADER > SLAB_MAX, opens = !large && size + HEADER >= SLAB_OPEN;
         size_t len = round_up(size + HEADER, HUGE_PAGE);
         struct header *h = large ? take_spare(heap, len, zero) : NULL;
         if (h)
             return user_part(h, len, MAPPED_BLOCK);
-        void *p = slab_alloc(heap, size, zero, !large);
-        if (p || !large)
+        void *p = slab_alloc(heap, size, zero, opens);
+        if (p || opens)
             return p;
-        h = map_block(heap, len, zero);
-        return h ? user_part(h, len, MAPPED_BLOCK) : NULL;
+        if (large) {
+            h = map_block(heap, len, zero);
+            return h ? user_part(h, len, MAPPED_BLOCK) : NULL;
+        }
     }
     struct header *h = zero ? calloc(1, size + HEADER) : malloc(size + HEADER);
     return h ? user_part(h, size, MALLOC_BLOCK) : NULL;
@@ -508,7 +514,7 @@ spvcond_heap_realloc(void *user, void *ptr, size_t size)
     if (size > SIZE_MAX - HUGE_PAGE - HEADER)
         return NULL;
     struct header *h = header_of(ptr);
-    if (h->kind == MALLOC_BLOCK && size + HEADER < SLAB_FROM) {
+    if (h->kind == MALLOC_BLOCK && size + HEADER < (heap->slab ? SLAB_FROM : SLAB_OPEN)) {
         struct header *n = realloc(h, size + HEADER);
         return n ? user_part(n, size, MALLOC_BLOCK) : NULL;
     }
