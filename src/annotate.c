@@ -209,23 +209,26 @@ conditional_capabilities(struct annotate *a, bool *any)
 
 /* ---- the pass ------------------------------------------------------------------------------- */
 
+/* Any of the extension's instructions counts, wherever it stands (found by fuzzing: a lone
+ * OpConditionalCopyObjectINTEL in a function passed through into "annotated" output). Its capabilities
+ * and decoration stand before the types; the reader noted the first of its opcodes, which is the first
+ * use when nothing before the types is one. */
 static spvcond_result
 refuse_annotated(struct spvcond_module *m)
 {
-    /* Any of the extension's instructions counts, wherever it stands (found by fuzzing: a lone
-     * OpConditionalCopyObjectINTEL in a function passed through into "annotated" output). */
-    for (size_t i = 0; i < m->inst_count; i++) {
+    size_t first = m->first_extension_inst ? m->first_extension_inst - 1 : SIZE_MAX;
+    for (size_t i = 0; i < m->section[SPVCOND_SECTION_GLOBAL] && i < first; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
         uint32_t op = w[0] & 0xffffu;
-        bool uses = (op >= SPVCOND_OP_CONDITIONAL_EXTENSION && op <= SPVCOND_OP_CONDITIONAL_COPY_OBJECT) ||
-                    (op == 17 && (w[1] == SPVCOND_CAP_SPEC_CONDITIONAL || w[1] == SPVCOND_CAP_FUNCTION_VARIANTS)) ||
-                    ((op == 71 || op == 332) && w[2] == SPVCOND_DECORATION_CONDITIONAL);
-        if (uses)
-            return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, i, 0,
-                                     "the module already uses SPV_INTEL_function_variants; annotating it again is "
-                                     "refused (specialize it first, or annotate the original)");
+        if ((op == 17 && (w[1] == SPVCOND_CAP_SPEC_CONDITIONAL || w[1] == SPVCOND_CAP_FUNCTION_VARIANTS)) ||
+            ((op == 71 || op == 332) && w[2] == SPVCOND_DECORATION_CONDITIONAL))
+            first = i;
     }
-    return SPVCOND_OK;
+    if (first == SIZE_MAX)
+        return SPVCOND_OK;
+    return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, first, 0,
+                             "the module already uses SPV_INTEL_function_variants; annotating it again is "
+                             "refused (specialize it first, or annotate the original)");
 }
 
 static spvcond_result
@@ -235,8 +238,8 @@ run(struct annotate *a)
     spvcond_context *ctx = m->ctx;
     size_t nf = m->function_count;
     spvcond_result r;
-    if ((r = refuse_annotated(m)) != SPVCOND_OK || (r = spvcond_callgraph_build(m, &a->g)) != SPVCOND_OK ||
-        (r = spvcond_infer(m, &a->g, !(a->o->flags & SPVCOND_ANNOTATE_NO_INFERENCE), &a->inf)) != SPVCOND_OK)
+    if ((r = refuse_annotated(m)) != SPVCOND_OK ||
+        (r = spvcond_infer(m, !(a->o->flags & SPVCOND_ANNOTATE_NO_INFERENCE), &a->g, &a->inf)) != SPVCOND_OK)
         return r;
     a->is_root = spvcond_alloc_array(ctx, nf + 1, 1);
     a->root_set = spvcond_alloc_array(ctx, nf + 1, sizeof(uint32_t));

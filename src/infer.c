@@ -41,62 +41,121 @@ type_facts(const struct spvcond_module *m, uint8_t *facts)
     }
 }
 
-struct own_walk {
-    const struct spvcond_module *m;
-    const uint8_t *facts;
-    uint8_t seen;
-};
+/* Set on the facts of functions and function-pointer constants: a use of an id whose facts lack it
+ * needs no look-up in the call graph's (four times larger) table. */
+#define FACT_NAMES_FUNCTION 0x40u
+#define SEEN_ATOMIC64 0x80u
 
 /* Values take their type's facts, so that a use costs one lookup whatever defines it. */
-static void
-value_facts(const struct spvcond_module *m, uint8_t *facts)
+static inline void
+value_facts(const uint32_t *w, uint8_t *facts)
 {
-    for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->inst_count; i++) {
+    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(w[0] & 0xffffu);
+    if (gi && gi->has_type && gi->has_result && (w[0] >> 16) >= 3)
+        facts[w[2]] = facts[w[1]];
+}
+
+/* Module-level values; and the mark of functions and function pointers, whose facts are their return
+ * type's (a call may precede the callee's definition). */
+static void
+global_facts(const struct spvcond_module *m, const struct spvcond_callgraph *g, bool infer, uint8_t *facts)
+{
+    for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(w[0] & 0xffffu);
-        if (gi && gi->has_type && gi->has_result && (w[0] >> 16) >= 3)
-            facts[w[2]] = facts[w[1]];
+        if (infer)
+            value_facts(w, facts);
+        if ((w[0] & 0xffffu) == 5600 /* OpConstantFunctionPointerINTEL */ && (w[0] >> 16) >= 4 && g->function_of_id[w[2]])
+            facts[w[2]] |= FACT_NAMES_FUNCTION;
+    }
+    for (size_t f = 0; f < m->function_count; f++) {
+        const uint32_t *w = spvcond_inst_words(m, m->functions[f].begin);
+        if (infer)
+            value_facts(w, facts);
+        facts[w[2]] |= FACT_NAMES_FUNCTION;
     }
 }
 
-static spvcond_result
+struct code_walk {
+    uint8_t *facts;
+    struct spvcond_callgraph_builder *b;
+    uint32_t edges_from; /* words before it name no callee (a call's callee is counted apart) */
+    uint8_t seen;
+};
+
+static inline __attribute__((always_inline)) spvcond_result
 note_id(void *user, size_t inst, uint32_t word, uint32_t id)
 {
-    struct own_walk *o = user;
+    struct code_walk *o = user;
     (void)inst;
-    (void)word;
-    o->seen |= o->facts[id];
-    return SPVCOND_OK;
+    uint8_t f = o->facts[id];
+    o->seen |= f;
+    return (f & FACT_NAMES_FUNCTION) && word >= o->edges_from ? spvcond_callgraph_use(o->b, id) : SPVCOND_OK;
 }
 
 static spvcond_result
 note_atomic64(void *user, size_t inst, const uint32_t *caps, size_t count)
 {
-    struct own_walk *o = user;
+    struct code_walk *o = user;
     (void)inst;
     if (count == 1 && caps[0] == 12 /* Int64Atomics */)
-        o->seen |= 0x80;
+        o->seen |= SEEN_ATOMIC64;
     return SPVCOND_OK;
 }
 
-static spvcond_result
-own_aspects(const struct spvcond_module *m, const uint8_t *facts, spvcond_aspects *own)
+/* Instruction i of a function, or between functions. */
+static inline __attribute__((always_inline)) spvcond_result
+code_inst(const struct spvcond_module *m, struct code_walk *o, bool infer, size_t i)
 {
-    for (size_t f = 0; f < m->function_count; f++) {
-        struct own_walk o = {m, facts, 0};
-        for (size_t i = m->functions[f].begin; i <= m->functions[f].end; i++) {
-            spvcond_result r = spvcond_for_each_id(m, i, note_id, &o);
-            if (r == SPVCOND_OK && spvcond_is_atomic_opcode(spvcond_inst_opcode(m, i)))
-                r = spvcond_instruction_capabilities(m, i, note_atomic64, &o);
-            if (r != SPVCOND_OK)
-                return r;
-            /* A result's own type counts too (e.g. an OpFConvert to double): the walk reports it. */
+    const uint32_t *w = spvcond_inst_words(m, i);
+    uint32_t op = w[0] & 0xffffu;
+    if (infer && op != 54) /* an OpFunction's facts are set (global_facts) */
+        value_facts(w, o->facts);
+    spvcond_result r = spvcond_for_each_id(m, i, note_id, o);
+    if (r == SPVCOND_OK && infer && spvcond_is_atomic_opcode(op))
+        r = spvcond_instruction_capabilities(m, i, note_atomic64, o);
+    return r;
+}
+
+/* One walk over the code for the call graph's edges (blocks only) and each function's own aspects
+ * (`infer`: every instruction). A use before its definition sees no facts, but can only be a later
+ * block or value of the same function, whose definition reports its result type's: the function's
+ * aspects come out as if every value's facts were known beforehand. */
+static spvcond_result
+walk_code(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, bool infer, uint8_t *facts,
+          spvcond_aspects *own)
+{
+    struct code_walk o = {facts, b, UINT32_MAX, 0};
+    spvcond_result r = SPVCOND_OK;
+    size_t i = m->section[SPVCOND_SECTION_FUNCTION];
+    for (size_t f = 0; f <= m->function_count && r == SPVCOND_OK; f++) {
+        size_t gap_end = f < m->function_count ? m->functions[f].begin : m->inst_count;
+        for (; infer && i < gap_end; i++) /* debug instructions between functions: their values only */
+            value_facts(spvcond_inst_words(m, i), facts);
+        if (f == m->function_count)
+            break;
+        const struct spvcond_function *fn = &m->functions[f];
+        o.seen = 0;
+        o.edges_from = UINT32_MAX;
+        for (i = fn->begin; infer && i < fn->first_block && r == SPVCOND_OK; i++) /* OpFunction, parameters */
+            r = code_inst(m, &o, infer, i);
+        spvcond_callgraph_caller(b, f);
+        for (i = fn->first_block; i < fn->end && r == SPVCOND_OK; i++) {
+            bool call = spvcond_inst_opcode(m, i) == 57; /* OpFunctionCall: its callee, checked; then arguments */
+            o.edges_from = call ? 4 : 0;
+            if (call)
+                r = spvcond_callgraph_call(b, i);
+            if (r == SPVCOND_OK)
+                r = code_inst(m, &o, infer, i);
         }
+        o.edges_from = UINT32_MAX;
+        if (r == SPVCOND_OK && infer)
+            r = code_inst(m, &o, infer, fn->end);
+        i = fn->end + 1;
         own[f] = spvcond_aspects_of_facts(o.seen);
-        if (o.seen & 0x80)
+        if (o.seen & SEEN_ATOMIC64)
             spvcond_aspects_add(&own[f], SPVCOND_ASPECT_ATOMIC64);
     }
-    return SPVCOND_OK;
+    return r;
 }
 
 spvcond_aspects
@@ -202,10 +261,11 @@ spvcond_infer_propagate(const struct spvcond_module *m, const struct spvcond_cal
 }
 
 spvcond_result
-spvcond_infer(const struct spvcond_module *m, const struct spvcond_callgraph *g, bool infer,
-              struct spvcond_inference *inf)
+spvcond_infer(const struct spvcond_module *m, bool infer, struct spvcond_callgraph *g, struct spvcond_inference *inf)
 {
     memset(inf, 0, sizeof(*inf));
+    struct spvcond_callgraph_builder b;
+    spvcond_result r = spvcond_callgraph_begin(m, g, &b);
     size_t n = m->function_count;
     inf->own = spvcond_alloc_array(m->ctx, n + 1, sizeof(*inf->own));
     inf->used = spvcond_alloc_array(m->ctx, n + 1, sizeof(*inf->used));
@@ -213,14 +273,15 @@ spvcond_infer(const struct spvcond_module *m, const struct spvcond_callgraph *g,
     inf->scc_members = spvcond_alloc_array(m->ctx, n + 1, sizeof(uint32_t));
     inf->scc_start = spvcond_alloc_array(m->ctx, n + 2, sizeof(uint32_t));
     uint8_t *facts = inf->type_facts = spvcond_alloc_array(m->ctx, m->bound, 1);
-    spvcond_result r = SPVCOND_OK;
-    if (!inf->own || !inf->used || !inf->scc_of || !inf->scc_members || !inf->scc_start || !facts)
+    if (r == SPVCOND_OK && (!inf->own || !inf->used || !inf->scc_of || !inf->scc_members || !inf->scc_start || !facts))
         r = spvcond_oom(m->ctx);
-    if (r == SPVCOND_OK && infer) {
-        type_facts(m, facts);
-        value_facts(m, facts);
-        r = own_aspects(m, facts, inf->own);
+    if (r == SPVCOND_OK) {
+        if (infer)
+            type_facts(m, facts);
+        global_facts(m, g, infer, facts);
+        r = walk_code(m, &b, infer, facts, inf->own);
     }
+    r = spvcond_callgraph_finish(&b, r);
     if (r == SPVCOND_OK)
         r = components(m, g, inf);
     if (r != SPVCOND_OK)

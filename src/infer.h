@@ -19,7 +19,9 @@ struct spvcond_inference {
     uint8_t *type_facts;   /* per id: SPVCOND_TYPE_* of types (and of values, through their type) */
 };
 
-spvcond_result spvcond_infer(const struct spvcond_module *m, const struct spvcond_callgraph *g, bool infer,
+/* Builds the call graph g and, with `infer`, what each function uses, in one walk over the code; then
+ * the components. */
+spvcond_result spvcond_infer(const struct spvcond_module *m, bool infer, struct spvcond_callgraph *g,
                              struct spvcond_inference *out);
 /* Propagate own[] into used[] (callers get their callees'), after own[] was amended. */
 void spvcond_infer_propagate(const struct spvcond_module *m, const struct spvcond_callgraph *g,

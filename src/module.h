@@ -117,6 +117,8 @@ struct spvcond_module {
     size_t spec_id_count;
     size_t call_count;
     size_t conditional_copy_count; /* OpConditionalCopyObjectINTEL: specialize looks for them only if any */
+    uint32_t first_extension_inst; /* 1 + the first instruction with an opcode of SPV_INTEL_function_variants,
+                                      0 if none */
     size_t opaque_count;  /* instructions the grammar cannot see into */
     uint32_t first_opaque; /* index of the first of them */
 

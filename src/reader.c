@@ -488,6 +488,9 @@ opcode_rules(struct parse_state *s, const struct function_state *f, uint32_t opc
     size_t i = s->inst;
     if (opcode == 54 && s->result)
         return note_function_id(s, s->result);
+    if (opcode >= SPVCOND_OP_CONDITIONAL_EXTENSION && opcode <= SPVCOND_OP_CONDITIONAL_COPY_OBJECT &&
+        !m->first_extension_inst)
+        m->first_extension_inst = (uint32_t)i + 1;
     /* Outside functions only debug information may be an extended instruction (found by fuzzing: an
      * OpenCL.std instruction among the types used a conditional id unconditionally). */
     if (opcode == 12 && !f->inside && m->opaque_count == 0 && !spvcond_is_debug_info(m, i))
