@@ -351,6 +351,39 @@ Test(annotate, local_size_and_function_pointers)
     release(&p);
 }
 
+Test(annotate, callers_before_callees)
+{
+    /* One walk over the code finds both the call edges and what each function uses: calls of later
+     * functions, a call after the callee's definition, a value used before its definition, and an
+     * earlier function named without a call. */
+    spvcond_annotate_options o = {0};
+    struct annotated a = annotate_file(fixture("forward_calls"), &o);
+    cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
+    static const struct { const char *fn, *cond; } want[] = {
+        {"k_fwd", "fp64"}, {"mid", "fp64"}, {"leaf", "fp64"}, {"k_ret", "fp64"}, {"get_d", "fp64"},
+        {"k_back", "fp64"}, {"k_none", ""}, {"nothing", ""}, {"k_query", "fp64"}, {"block", "fp64"},
+    };
+    for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++)
+        cr_assert_str_eq(condition_of(a.out, want[k].fn), want[k].cond, "function %s", want[k].fn);
+    cr_assert_eq(a.stats.roots, 5);
+    cr_assert_eq(a.stats.conditional_roots, 4);
+    release(&a);
+    /* Without inference the edges are the same: the requirements stated for k_fwd (before mid) and for
+     * k_back (after it) both reach mid and leaf. */
+    static const uint32_t fp16[1] = {5}, fp64[1] = {6};
+    spvcond_function_requirements req[2] = {{"k_fwd", fp16, 1, false, NULL, 0, {0, 0, 0}, 0, NULL},
+                                            {"k_back", fp64, 1, false, NULL, 0, {0, 0, 0}, 0, NULL}};
+    spvcond_annotate_options n = {0, req, 2, SPVCOND_ANNOTATE_NO_INFERENCE};
+    struct annotated b = annotate_file(fixture("forward_calls"), &n);
+    cr_assert_eq(b.code, SPVCOND_OK, "%s", b.message);
+    cr_assert_str_eq(condition_of(b.out, "k_fwd"), "fp16");
+    cr_assert_str_eq(condition_of(b.out, "k_back"), "fp64");
+    cr_assert_str_eq(condition_of(b.out, "mid"), "fp16|fp64");
+    cr_assert_str_eq(condition_of(b.out, "leaf"), "fp16|fp64");
+    cr_assert_str_eq(condition_of(b.out, "get_d"), "");
+    release(&b);
+}
+
 Test(annotate, dead_functions_are_roots)
 {
     /* Unconditional, `unused` would keep calling `uses_double` after a device without fp64 strips it. */
