@@ -220,9 +220,8 @@ collect_leaves(struct annotate *a, size_t f, uint32_t *list, size_t *count)
             }
         }
     }
-    for (uint32_t asp = 0; asp < SPVCOND_ASPECT_MAX && r == SPVCOND_OK; asp++) {
-        if (!spvcond_aspects_has(&need, asp))
-            continue;
+    for (uint32_t asp = spvcond_aspects_next(&need, 0); asp < SPVCOND_ASPECT_MAX && r == SPVCOND_OK;
+         asp = spvcond_aspects_next(&need, asp + 1)) {
         uint32_t v[3] = {asp, 0, 0};
         if ((r = leaf_index(a, LEAF_ASPECT, v, &idx)) == SPVCOND_OK)
             list[n++] = (uint32_t)idx;
@@ -323,9 +322,10 @@ build_sets(struct annotate *a)
                 continue;
             spvcond_aspects need = infer ? spvcond_aspects_of_facts(a->inf.type_facts[spvcond_inst_words(m, i)[1]])
                                          : (spvcond_aspects){{0, 0}};
-            for (uint32_t asp = 0; asp < SPVCOND_ASPECT_MAX && r == SPVCOND_OK; asp++) {
+            for (uint32_t asp = spvcond_aspects_next(&need, 0); asp < SPVCOND_ASPECT_MAX && r == SPVCOND_OK;
+                 asp = spvcond_aspects_next(&need, asp + 1)) {
                 uint32_t v[3] = {asp, 0, 0};
-                if (spvcond_aspects_has(&need, asp) && (r = leaf_index(a, LEAF_ASPECT, v, &idx)) == SPVCOND_OK)
+                if ((r = leaf_index(a, LEAF_ASPECT, v, &idx)) == SPVCOND_OK)
                     scratch[n++] = (uint32_t)idx;
             }
         }

@@ -40,6 +40,19 @@ spvcond_aspects_has(const spvcond_aspects *a, uint32_t aspect)
     return (a->bits[aspect / 64] >> (aspect % 64)) & 1;
 }
 
+/* The smallest aspect in a at or above `from`, or SPVCOND_ASPECT_MAX: loops over the aspects a holds
+ * visit those only (every root asked all 128 of them). */
+static inline uint32_t
+spvcond_aspects_next(const spvcond_aspects *a, uint32_t from)
+{
+    for (uint32_t w = from / 64; w < SPVCOND_ASPECT_MAX / 64; w++) {
+        uint64_t bits = a->bits[w] & (w == from / 64 ? ~UINT64_C(0) << (from % 64) : ~UINT64_C(0));
+        if (bits)
+            return w * 64 + (uint32_t)__builtin_ctzll(bits);
+    }
+    return SPVCOND_ASPECT_MAX;
+}
+
 /* Aspects implied by SPVCOND_TYPE_* facts. */
 spvcond_aspects spvcond_aspects_of_facts(uint8_t facts);
 

@@ -351,6 +351,25 @@ Test(annotate, local_size_and_function_pointers)
     release(&p);
 }
 
+Test(annotate, aspect_sets_iterate_in_order)
+{
+    static const uint32_t held[] = {0, 5, 63, 64, 100, 127};
+    spvcond_aspects a = {{0, 0}};
+    for (size_t k = 0; k < sizeof(held) / sizeof(held[0]); k++)
+        spvcond_aspects_add(&a, held[k]);
+    size_t n = 0;
+    for (uint32_t asp = spvcond_aspects_next(&a, 0); asp < SPVCOND_ASPECT_MAX; asp = spvcond_aspects_next(&a, asp + 1)) {
+        cr_assert_lt(n, sizeof(held) / sizeof(held[0]));
+        cr_assert_eq(asp, held[n], "aspect %zu: %u, expected %u", n, asp, held[n]);
+        n++;
+    }
+    cr_assert_eq(n, sizeof(held) / sizeof(held[0]));
+    spvcond_aspects none = {{0, 0}};
+    cr_assert_eq(spvcond_aspects_next(&none, 0), SPVCOND_ASPECT_MAX);
+    cr_assert_eq(spvcond_aspects_next(&a, 101), 127);
+    cr_assert_eq(spvcond_aspects_next(&a, 128), SPVCOND_ASPECT_MAX);
+}
+
 Test(annotate, callers_before_callees)
 {
     /* One walk over the code finds both the call edges and what each function uses: calls of later
