@@ -117,9 +117,10 @@ code_inst(const struct spvcond_module *m, struct code_walk *o, bool infer, size_
 }
 
 /* One walk over the code for the call graph's edges (blocks only) and each function's own aspects
- * (`infer`: every instruction). A use before its definition sees no facts, but can only be a later
- * block or value of the same function, whose definition reports its result type's: the function's
- * aspects come out as if every value's facts were known beforehand. */
+ * (`infer`: every instruction, a result's own type included, e.g. an OpFConvert to double). A use
+ * before its definition sees no facts, but can only be a later block or value of the same function,
+ * whose definition reports its result type's: the function's aspects come out as if every value's
+ * facts were known beforehand. */
 static spvcond_result
 walk_code(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, bool infer, uint8_t *facts,
           spvcond_aspects *own)

@@ -91,18 +91,28 @@ condition_of(const spvcond_module *m, const char *function)
     return "";
 }
 
+struct expected_condition {
+    const char *fn, *cond;
+};
+
+static void
+expect_conditions(const spvcond_module *m, const struct expected_condition *want, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        cr_assert_str_eq(condition_of(m, want[k].fn), want[k].cond, "function %s", want[k].fn);
+}
+
 Test(annotate, known_answers)
 {
     spvcond_annotate_options o = {0};
     struct annotated a = annotate_file(fixture("annotate_graph"), &o);
     cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
-    static const struct { const char *fn, *cond; } want[] = {
+    static const struct expected_condition want[] = {
         {"k_double", "fp64"}, {"a", "fp64"}, {"b", "fp64"}, {"c", "fp64"}, {"rec", "fp64"},
         {"k_half", "fp16"}, {"ext", "fp16"}, {"h", "fp64|fp16"}, {"k_sg", "reqd_sub_group_size.16"},
         {"k_plain", ""}, {"p", ""},
     };
-    for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++)
-        cr_assert_str_eq(condition_of(a.out, want[k].fn), want[k].cond, "function %s", want[k].fn);
+    expect_conditions(a.out, want, sizeof(want) / sizeof(want[0]));
     cr_assert_eq(a.stats.roots, 4);
     cr_assert_eq(a.stats.conditional_roots, 3);
     cr_assert_eq(a.stats.requirements, 3);
@@ -378,12 +388,11 @@ Test(annotate, callers_before_callees)
     spvcond_annotate_options o = {0};
     struct annotated a = annotate_file(fixture("forward_calls"), &o);
     cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
-    static const struct { const char *fn, *cond; } want[] = {
+    static const struct expected_condition want[] = {
         {"k_fwd", "fp64"}, {"mid", "fp64"}, {"leaf", "fp64"}, {"k_ret", "fp64"}, {"get_d", "fp64"},
         {"k_back", "fp64"}, {"k_none", ""}, {"nothing", ""}, {"k_query", "fp64"}, {"block", "fp64"},
     };
-    for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++)
-        cr_assert_str_eq(condition_of(a.out, want[k].fn), want[k].cond, "function %s", want[k].fn);
+    expect_conditions(a.out, want, sizeof(want) / sizeof(want[0]));
     cr_assert_eq(a.stats.roots, 5);
     cr_assert_eq(a.stats.conditional_roots, 4);
     release(&a);
@@ -395,11 +404,10 @@ Test(annotate, callers_before_callees)
     spvcond_annotate_options n = {0, req, 2, SPVCOND_ANNOTATE_NO_INFERENCE};
     struct annotated b = annotate_file(fixture("forward_calls"), &n);
     cr_assert_eq(b.code, SPVCOND_OK, "%s", b.message);
-    cr_assert_str_eq(condition_of(b.out, "k_fwd"), "fp16");
-    cr_assert_str_eq(condition_of(b.out, "k_back"), "fp64");
-    cr_assert_str_eq(condition_of(b.out, "mid"), "fp16|fp64");
-    cr_assert_str_eq(condition_of(b.out, "leaf"), "fp16|fp64");
-    cr_assert_str_eq(condition_of(b.out, "get_d"), "");
+    static const struct expected_condition stated[] = {
+        {"k_fwd", "fp16"}, {"k_back", "fp64"}, {"mid", "fp16|fp64"}, {"leaf", "fp16|fp64"}, {"get_d", ""},
+    };
+    expect_conditions(b.out, stated, sizeof(stated) / sizeof(stated[0]));
     release(&b);
 }
 
