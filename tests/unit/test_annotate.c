@@ -229,6 +229,50 @@ Test(annotate, refuses_an_annotated_module)
     release(&first);
 }
 
+/* Annotating refuses the first use of the extension in module order: its capability or decoration
+ * (before the types) ahead of any of its opcodes, and a lone opcode anywhere (the reader notes it). */
+static spvcond_diag
+refusal_of(const uint32_t *words, size_t count)
+{
+    spvcond_context *ctx = NULL;
+    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    spvcond_module *m = parse_or_die(ctx, words, count);
+    spvcond_annotate_options o = {0};
+    cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_ERROR_UNSUPPORTED);
+    spvcond_diag d = *spvcond_context_first_error(ctx);
+    cr_assert(strstr(d.message, "already uses SPV_INTEL_function_variants") != NULL, "%s", d.message);
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+    return d;
+}
+
+Test(annotate, refuses_the_first_use_of_the_extension)
+{
+    uint32_t w[] = {
+        0x07230203, 0x00010200, 0, 9, 0,
+        2u << 16 | 17, 4,             /* 0: OpCapability Addresses (replaced below) */
+        2u << 16 | 17, 6,             /* 1: OpCapability Kernel */
+        3u << 16 | 14, 2, 2,          /* 2: OpMemoryModel Physical64 OpenCL */
+        4u << 16 | 15, 6, 1, 0x6b,    /* 3: OpEntryPoint Kernel %1 "k" */
+        2u << 16 | 19, 2,             /* 4: %2 = OpTypeVoid */
+        3u << 16 | 33, 3, 2,          /* 5: %3 = OpTypeFunction %2 */
+        2u << 16 | 20, 5,             /* 6: %5 = OpTypeBool */
+        3u << 16 | 41, 5, 6,          /* 7: %6 = OpConstantTrue %5 */
+        5u << 16 | 54, 2, 1, 0, 3,    /* 8: %1 = OpFunction %2 None %3 */
+        2u << 16 | 248, 4,            /* 9: %4 = OpLabel */
+        5u << 16 | 6254, 5, 7, 6, 6,  /* 10: %7 = OpConditionalCopyObjectINTEL %5 %6 %6 */
+        1u << 16 | 253,               /* 11: OpReturn */
+        1u << 16 | 56,                /* 12: OpFunctionEnd */
+    };
+    size_t n = sizeof(w) / sizeof(w[0]);
+    spvcond_diag d = refusal_of(w, n);
+    cr_assert_eq(d.instruction_index, 10, "a lone conditional copy in a function: %zu", d.instruction_index);
+    cr_assert_eq(d.opcode, 6254);
+    w[6] = 6245; /* OpCapability SpecConditionalINTEL first: refused there */
+    d = refusal_of(w, n);
+    cr_assert_eq(d.instruction_index, 0, "the capability comes first: %zu", d.instruction_index);
+}
+
 Test(annotate, nothing_to_guard_leaves_the_module_alone)
 {
     spvcond_annotate_options o = {0};
