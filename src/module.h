@@ -3,6 +3,7 @@
 #ifndef SPVCOND_MODULE_H
 #define SPVCOND_MODULE_H
 
+#include "bitset.h"
 #include "context.h"
 #include "grammar.h"
 
@@ -117,6 +118,7 @@ struct spvcond_module {
     size_t spec_id_count;
     size_t call_count;
     size_t conditional_copy_count; /* OpConditionalCopyObjectINTEL: specialize looks for them only if any */
+    uint64_t *function_ids; /* a bitset of the OpFunction ids (the reader's); NULL when there is none */
     uint32_t first_extension_inst; /* 1 + the first instruction with an opcode of SPV_INTEL_function_variants,
                                       0 if none */
     size_t opaque_count;  /* instructions the grammar cannot see into */
@@ -143,6 +145,13 @@ static inline uint32_t
 spvcond_inst_word_count(const struct spvcond_module *m, size_t i)
 {
     return m->words[m->inst[i]] >> 16;
+}
+
+/* Whether `id` is an OpFunction's: one bit, where its definition's opcode is a cache miss. */
+static inline bool
+spvcond_is_function_id(const struct spvcond_module *m, uint32_t id)
+{
+    return m->function_ids && id < m->bound && bitset_test(m->function_ids, id);
 }
 
 /* Instruction defining `id`, or SIZE_MAX. */

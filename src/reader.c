@@ -131,8 +131,6 @@ struct parse_state {
     uint32_t *forward; /* (id, inst) pairs used before their definition */
     size_t forward_len, forward_cap;
     uint64_t *forward_pointers; /* ids named by OpTypeForwardPointer (a bitset, made on first use) */
-    uint64_t *function_ids; /* ids of OpFunctions read so far (a bitset, made at the first): asking the
-                               module for a definition's opcode is a cache miss per call */
     /* While a function is read, the instructions of the functions before it are [earlier_code,
      * earlier_code + earlier_count); outside functions the range is empty. A use of an id defined
      * there is another function's local: one comparison finds it. */
@@ -204,9 +202,12 @@ note_forward_use(struct parse_state *s, const uint32_t *words, uint32_t id)
 static spvcond_result
 note_function_id(struct parse_state *s, uint32_t id)
 {
-    if (!s->function_ids && !(s->function_ids = spvcond_alloc_array(s->m->ctx, bitset_words(s->m->bound), sizeof(uint64_t))))
-        return spvcond_oom(s->m->ctx);
-    bitset_set(s->function_ids, id);
+    /* The module's bitset of function ids (spvcond_is_function_id), made at the first: asking for a
+     * definition's opcode is a cache miss per call. */
+    struct spvcond_module *m = s->m;
+    if (!m->function_ids && !(m->function_ids = spvcond_alloc_array(m->ctx, bitset_words(m->bound), sizeof(uint64_t))))
+        return spvcond_oom(m->ctx);
+    bitset_set(m->function_ids, id);
     return SPVCOND_OK;
 }
 
@@ -224,19 +225,6 @@ settle_local_forward_uses(struct parse_state *s, size_t from)
             s->forward[kept++] = s->forward[n + 1];
         }
     s->forward_len = kept;
-}
-
-/* Whether `id` is an OpFunction's, by the bitset of function ids (NULL: none read yet). */
-static inline bool
-in_function_ids(const struct spvcond_module *m, const uint64_t *function_ids, uint32_t id)
-{
-    return function_ids && id < m->bound && bitset_test(function_ids, id);
-}
-
-static inline bool
-is_function_id(const struct parse_state *s, uint32_t id)
-{
-    return in_function_ids(s->m, s->function_ids, id);
 }
 
 /* Check and record one id operand (a definition or a use) of the instruction being read. */
@@ -265,7 +253,7 @@ note_id(struct parse_state *s, const uint32_t *words, uint32_t word, uint8_t ope
     /* Defined before the current function, yet inside the function section: only an earlier
      * function's own local id could be that (OpFunction's id belongs to the module). */
     if (def - 1 - s->earlier_code < s->earlier_count &&
-        !is_function_id(s, id) && spvcond_function_of_inst(m, def - 1))
+        !spvcond_is_function_id(m, id) && spvcond_function_of_inst(m, def - 1))
         return id_fault(s, word, kind, id, FAULT_OTHER_FUNCTION);
     if (checks_type) { /* types precede their uses: a result type is known by now, and is a type */
         const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(spvcond_def_opcode(m, id));
@@ -416,17 +404,11 @@ may_name_function(uint32_t opcode, uint32_t word)
     }
 }
 
-struct function_ids {
-    const struct spvcond_module *m;
-    const uint64_t *bits; /* see parse_state.function_ids */
-};
-
 static spvcond_result
 check_function_named(void *user, size_t inst, uint32_t word, uint32_t id)
 {
-    const struct function_ids *f = user;
-    const struct spvcond_module *m = f->m;
-    if (!in_function_ids(m, f->bits, id))
+    const struct spvcond_module *m = user;
+    if (!spvcond_is_function_id(m, id))
         return SPVCOND_OK;
     uint32_t op = spvcond_inst_opcode(m, inst);
     if (may_name_function(op, word))
@@ -442,14 +424,13 @@ check_function_named(void *user, size_t inst, uint32_t word, uint32_t id)
  * named as the group was not a use, so specialize dropped it and left the OpGroupDecorate dangling);
  * and a function is named nowhere else (see may_name_function). */
 static spvcond_result
-check_names_before_types(struct spvcond_module *m, const uint64_t *function_ids)
+check_names_before_types(struct spvcond_module *m)
 {
-    struct function_ids f = {m, function_ids};
     spvcond_result r = SPVCOND_OK;
     for (size_t i = 0; r == SPVCOND_OK && i < m->section[SPVCOND_SECTION_GLOBAL]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
         uint32_t op = w[0] & 0xffffu, fn_word = function_word(op);
-        if (fn_word && !in_function_ids(m, function_ids, w[fn_word]))
+        if (fn_word && !spvcond_is_function_id(m, w[fn_word]))
             return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, w[fn_word], "%%%u is not an OpFunction (it is %s)",
                                      w[fn_word], spvcond_grammar_opcode_name(spvcond_def_opcode(m, w[fn_word])));
         if ((op == 74 || op == 75) && (w[0] >> 16) >= 2 && spvcond_def_opcode(m, w[1]) != 73)
@@ -460,7 +441,7 @@ check_names_before_types(struct spvcond_module *m, const uint64_t *function_ids)
         /* Names and decorations, most of these sections, name one id at word 1, where a function may
          * stand: nothing to check. */
         if (m->id_words[i] != 1u << 1 || !may_name_function(op, 1))
-            r = spvcond_for_each_id(m, i, check_function_named, &f);
+            r = spvcond_for_each_id(m, i, check_function_named, m);
     }
     return r;
 }
@@ -584,7 +565,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
     size_t cursor = 0;
     for (size_t n = 0; r == SPVCOND_OK && n < s.forward_len; n += 2) {
         uint32_t id = s.forward[n], user = s.forward[n + 1];
-        if (is_function_id(&s, id)) /* a call or function pointer of a later function: fine */
+        if (spvcond_is_function_id(m, id)) /* a call or function pointer of a later function: fine */
             continue;
         if (!m->def[id] && m->opaque_count == 0) {
             r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, user, id, "id %%%u is used but never defined", id);
@@ -613,8 +594,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
     spvcond_dealloc(m->ctx, s.forward);
     spvcond_dealloc(m->ctx, s.forward_pointers);
     if (r == SPVCOND_OK && m->opaque_count == 0)
-        r = check_names_before_types(m, s.function_ids);
-    spvcond_dealloc(m->ctx, s.function_ids);
+        r = check_names_before_types(m);
     return r;
 }
 
@@ -735,6 +715,7 @@ spvcond_module_destroy(spvcond_module *m)
     spvcond_dealloc(ctx, m->def);
     spvcond_dealloc(ctx, m->id_words);
     spvcond_dealloc(ctx, m->functions);
+    spvcond_dealloc(ctx, m->function_ids);
     spvcond_dealloc(ctx, m->owned_words);
     spvcond_dealloc(ctx, m);
 }

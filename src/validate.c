@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bitset.h"
 #include "evaluate.h"
 #include "operands.h"
 #include "validate.h"
@@ -127,7 +126,9 @@ static inline __attribute__((always_inline)) struct guard
 guard_of(struct check *c, size_t inst, uint32_t id)
 {
     struct guard g = {id ? c->decorated[id] : 0, 0};
-    if (id && bitset_test(c->function_ids, id)) /* an OpFunction, which its function is */
+    /* An OpFunction, which its function is: no look-up of the function holding it (a binary search per
+     * call, which also lost the memory of the function being read). */
+    if (spvcond_is_function_id(c->m, id))
         return g;
     const struct spvcond_function *f = function_holding(c, inst);
     if (f && f->id != id)
@@ -376,12 +377,9 @@ spvcond_validate(spvcond_module *m, size_t *violations)
     c.closure = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
     c.visit = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
     c.proofs = spvcond_alloc_array(ctx, PROOF_CACHE, sizeof(struct proof));
-    c.function_ids = spvcond_alloc_array(ctx, bitset_words(m->bound), sizeof(uint64_t));
-    for (size_t f = 0; c.function_ids && f < m->function_count; f++)
-        bitset_set(c.function_ids, m->functions[f].id);
     c.budget = PROOF_BUDGET;
     spvcond_result r = c.decorated && c.cond_ok && c.node && c.nodes && c.leaves && c.mark && c.eval && c.stack &&
-                               c.closure && c.visit && c.proofs && c.function_ids
+                               c.closure && c.visit && c.proofs
                            ? run(&c)
                            : spvcond_oom(ctx);
     spvcond_dealloc(ctx, c.decorated);
@@ -395,7 +393,6 @@ spvcond_validate(spvcond_module *m, size_t *violations)
     spvcond_dealloc(ctx, c.closure);
     spvcond_dealloc(ctx, c.visit);
     spvcond_dealloc(ctx, c.proofs);
-    spvcond_dealloc(ctx, c.function_ids);
     spvcond_validate_release_proofs(&c);
     if (violations)
         *violations = c.violations;

@@ -33,8 +33,6 @@ struct proof {        /* a remembered quick proof */
 struct check {
     struct spvcond_module *m;
     const struct spvcond_function *last_function; /* function_holding's memory */
-    uint64_t *function_ids; /* a bitset: a function's guard is its own decoration, with no look-up of the
-                               function holding it (a binary search per call, and the memory above lost) */
     spvcond_result first;
     size_t violations;
     uint32_t *decorated;   /* per id: its ConditionalINTEL condition, 0 if none */
