@@ -439,6 +439,7 @@ Test(annotate, callers_before_callees)
     expect_conditions(a.out, want, sizeof(want) / sizeof(want[0]));
     cr_assert_eq(a.stats.roots, 5);
     cr_assert_eq(a.stats.conditional_roots, 4);
+    cr_assert_eq(spvcond_validate(a.out, NULL), SPVCOND_OK);
     release(&a);
     /* Without inference the edges are the same: the requirements stated for k_fwd (before mid) and for
      * k_back (after it) both reach mid and leaf. */
@@ -452,6 +453,7 @@ Test(annotate, callers_before_callees)
         {"k_fwd", "fp16"}, {"k_back", "fp64"}, {"mid", "fp16|fp64"}, {"leaf", "fp16|fp64"}, {"get_d", ""},
     };
     expect_conditions(b.out, stated, sizeof(stated) / sizeof(stated[0]));
+    cr_assert_eq(spvcond_validate(b.out, NULL), SPVCOND_OK);
     release(&b);
 }
 
