@@ -76,8 +76,10 @@ for_each_code_inst(struct annotate *a, code_visit visit)
             r = visit(a, i, a->always);
         if (f == m->function_count)
             break;
-        for (uint32_t cond = a->reach[f]; i <= m->functions[f].end && r == SPVCOND_OK; i++)
+        for (uint32_t cond = a->reach[f]; i <= m->functions[f].end && r == SPVCOND_OK; i++) {
+            spvcond_prefetch_ahead(m, i);
             r = visit(a, i, cond);
+        }
     }
     return r;
 }

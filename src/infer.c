@@ -141,6 +141,7 @@ walk_code(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, b
             r = code_inst(m, &o, infer, i);
         spvcond_callgraph_caller(b, f);
         for (i = fn->first_block; i < fn->end && r == SPVCOND_OK; i++) {
+            spvcond_prefetch_ahead(m, i);
             bool call = spvcond_inst_opcode(m, i) == 57; /* OpFunctionCall: its callee, checked; then arguments */
             o.edges_from = call ? 4 : 0;
             if (call)

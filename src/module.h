@@ -147,6 +147,16 @@ spvcond_inst_word_count(const struct spvcond_module *m, size_t i)
     return m->words[m->inst[i]] >> 16;
 }
 
+/* Asks for the words of the instruction 64 places after i. A pass that does little per instruction
+ * otherwise waits on memory at each one: the hardware prefetcher does not follow reads through the
+ * offset table (checking uses when specializing the 100 MB synthetic module: 47 ms, 25 with this). */
+static inline void
+spvcond_prefetch_ahead(const struct spvcond_module *m, size_t i)
+{
+    if (i + 64 < m->inst_count)
+        __builtin_prefetch(m->words + m->inst[i + 64]);
+}
+
 /* Whether `id` is an OpFunction's: one bit, where its definition's opcode is a cache miss. */
 static inline bool
 spvcond_is_function_id(const struct spvcond_module *m, uint32_t id)

@@ -95,8 +95,10 @@ remove_target(struct spec *s, size_t deco, uint32_t target)
     if (op == OP_FUNCTION) {
         const struct spvcond_function *f = spvcond_function_by_id(m, target);
         s->fn_removed[f - m->functions] = 1;
-        for (size_t i = f->begin; i <= f->end && r == SPVCOND_OK; i++)
+        for (size_t i = f->begin; i <= f->end && r == SPVCOND_OK; i++) {
+            spvcond_prefetch_ahead(m, i);
             r = remove_defining(s, i, (uint32_t)deco + 1);
+        }
         return r;
     }
     return remove_defining(s, d, (uint32_t)deco + 1);
@@ -591,6 +593,7 @@ check_and_count_uses(struct spec *s)
     struct use_walk u = {s, 0, SPVCOND_OK};
     spvcond_result r = SPVCOND_OK;
     for (size_t i = 0; i < m->inst_count && r == SPVCOND_OK; i++) {
+        spvcond_prefetch_ahead(m, i);
         if (spvcond_edit_is_deleted(m, i))
             continue;
         const uint32_t *w = spvcond_inst_words(m, i);
@@ -732,9 +735,11 @@ scan_cap_users(struct cap_users *u, bool removed, uint8_t to)
     }
     spvcond_result r = SPVCOND_OK;
     /* Capability declarations themselves are not users. */
-    for (size_t i = m->section[SPVCOND_SECTION_CAPABILITY + 1]; i < m->inst_count && r == SPVCOND_OK && u->open; i++)
+    for (size_t i = m->section[SPVCOND_SECTION_CAPABILITY + 1]; i < m->inst_count && r == SPVCOND_OK && u->open; i++) {
+        spvcond_prefetch_ahead(m, i);
         if (spvcond_edit_is_deleted(m, i) == removed)
             r = spvcond_declared_caps_users(m, &u->caps, i, u->done, note_cap_user, u);
+    }
     return r;
 }
 
