@@ -277,7 +277,10 @@ run(struct check *c)
         c->node[w[3]] = 1;
         check_condition(c, i, w[3]);
     }
-    for (size_t i = 0; i < m->inst_count; i++) {
+    /* Of these opcodes only OpConditionalCopyObjectINTEL may stand in functions (the layout the reader
+     * checks), and the reader counted those: most modules' code needs no scan. */
+    size_t scan_end = m->conditional_copy_count ? m->inst_count : m->section[SPVCOND_SECTION_FUNCTION];
+    for (size_t i = 0; i < scan_end; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
         uint32_t op = w[0] & 0xffffu;
         switch (op) {
@@ -321,6 +324,7 @@ run(struct check *c)
     /* Every use must be guarded at least as strongly as its definition. */
     spvcond_result r = SPVCOND_OK;
     for (size_t i = 0; i < m->inst_count && r == SPVCOND_OK; i++) {
+        spvcond_prefetch_ahead(m, i);
         const uint32_t *w = spvcond_inst_words(m, i);
         uint32_t op = w[0] & 0xffffu;
         if (op == 5 || op == 6 || op == 16 || op == 331 || op == 74 || op == 75 || op == 17 ||

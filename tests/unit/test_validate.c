@@ -115,3 +115,28 @@ Test(validate, or_in_the_user_guard_is_proved_by_cases)
     cr_assert_eq(v, 1, "only bad's load: %s", c.text);
     cr_assert(strstr(c.text, "OpLoad uses") != NULL, "%s", c.text);
 }
+
+/* The extension's copies are the one instruction of its own that stands in functions: the scan for the
+ * extension's instructions reads code only when the reader counted one, and must then check it. Here
+ * fnvar_link's copy takes the plain integer %6 as a condition. */
+Test(validate, conditional_copy_in_a_function_is_checked)
+{
+    size_t n;
+    uint32_t *w = read_words(fixture("fnvar_link"), &n);
+    size_t p = 5;
+    while (p < n && (w[p] & 0xffffu) != 6254u)
+        p += w[p] >> 16;
+    cr_assert(p < n && w[p + 3] == 22, "fnvar_link's copy starts with condition %%22");
+    w[p + 3] = 6;
+    struct collected c;
+    memset(&c, 0, sizeof(c));
+    spvcond_context *ctx;
+    cr_assert_eq(spvcond_context_create(NULL, collect, &c, &ctx), SPVCOND_OK);
+    spvcond_module *m = parse_or_die(ctx, w, n);
+    size_t v = 0;
+    cr_assert_neq(spvcond_validate(m, &v), SPVCOND_OK);
+    cr_assert(strstr(c.text, "condition %6 is not a boolean scalar specialization constant") != NULL, "%s", c.text);
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+    free(w);
+}
