@@ -115,6 +115,32 @@ spvcond_edit_delete(struct spvcond_module *m, size_t inst)
 }
 
 spvcond_result
+spvcond_edit_delete_range(struct spvcond_module *m, size_t begin, size_t end, size_t *newly)
+{
+    struct spvcond_edits *e = &m->edits;
+    *newly = 0;
+    if (begin > end || end > m->inst_count)
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    spvcond_result r = make_state(m);
+    size_t kept = 0;
+    int64_t words = 0;
+    for (size_t i = begin; i < end && r == SPVCOND_OK; i++) {
+        if (e->state[i] == SPVCOND_EDIT_KEPT) {
+            e->state[i] = SPVCOND_EDIT_DELETED;
+            kept++;
+            words += m->inst[i + 1] - m->inst[i];
+        } else if (e->state[i] == SPVCOND_EDIT_REPLACED) {
+            r = spvcond_edit_delete(m, i);
+            ++*newly;
+        }
+    }
+    e->count += kept;
+    e->word_delta -= words;
+    *newly += kept;
+    return r;
+}
+
+spvcond_result
 spvcond_edit_replace(struct spvcond_module *m, size_t inst, const uint32_t *words, uint32_t count)
 {
     struct spvcond_edits *e = &m->edits;

@@ -6,6 +6,9 @@
 #include "module.h"
 
 spvcond_result spvcond_edit_delete(struct spvcond_module *m, size_t inst);
+/* Deletes instructions [begin, end): what spvcond_edit_delete does to each, without a call per
+ * instruction (a removed function). *newly: how many were not deleted before. */
+spvcond_result spvcond_edit_delete_range(struct spvcond_module *m, size_t begin, size_t end, size_t *newly);
 static inline bool
 spvcond_edit_is_deleted(const struct spvcond_module *m, size_t inst)
 {

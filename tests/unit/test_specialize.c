@@ -187,6 +187,31 @@ Test(specialize, defect_c_is_reported_not_emitted)
     done(&r);
 }
 
+/* A removed function's ids take its reason (one byte per id is written when a function goes, not a
+ * reason each): fnvar_link with the base call %32 unguarded refers to the removed base %10. */
+Test(specialize, a_use_of_a_removed_function_names_its_condition)
+{
+    size_t n;
+    uint32_t *w = read_words(fixture("fnvar_link"), &n);
+    size_t p = 5;
+    while (p < n && !((w[p] & 0xffffu) == 71 && w[p + 1] == 32 && w[p + 2] == 6247u))
+        p += w[p] >> 16;
+    cr_assert(p < n, "fnvar_link guards the call %%32");
+    w[p + 2] = 44; /* Alignment 22 instead of ConditionalINTEL %22 */
+    spvcond_context *ctx;
+    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    spvcond_module *m = parse_or_die(ctx, w, n);
+    spvcond_fnvar_device d = {.has_target = true, .target = 4}; /* the variant: %22 is false */
+    spvcond_specialize_options o = {NULL, 0, &d, 0};
+    cr_assert_eq(spvcond_specialize(m, &o, NULL), SPVCOND_ERROR_INVALID_ID);
+    const char *msg = spvcond_context_first_error(ctx)->message;
+    cr_assert(strstr(msg, "OpFunctionCall would refer to %10 after specialization, but it carries ConditionalINTEL "
+                          "%22, which is false") != NULL, "%s", msg);
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+    free(w);
+}
+
 static bool
 kept(const struct result *r, const char *name)
 {

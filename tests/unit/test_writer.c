@@ -186,6 +186,9 @@ Test(writer, rejects_malformed_edits)
     cr_assert_eq(spvcond_edit_insert(m, 0, bad, 2), SPVCOND_ERROR_INVALID_ARGUMENT);
     cr_assert_eq(spvcond_edit_replace(m, 0, bad, 0), SPVCOND_ERROR_INVALID_ARGUMENT);
     cr_assert_eq(spvcond_edit_delete(m, m->inst_count), SPVCOND_ERROR_INVALID_ARGUMENT);
+    size_t newly;
+    cr_assert_eq(spvcond_edit_delete_range(m, 1, m->inst_count + 1, &newly), SPVCOND_ERROR_INVALID_ARGUMENT);
+    cr_assert_eq(spvcond_edit_delete_range(m, 2, 1, &newly), SPVCOND_ERROR_INVALID_ARGUMENT);
     size_t n;
     uint32_t *out = emit(m, &n);
     cr_assert_eq(n, m->word_count, "failed edits change nothing");
@@ -230,7 +233,7 @@ tagged(uint32_t *w, uint32_t tag)
     return n;
 }
 
-/* Deletions, repeated replacements, deletions of replaced instructions and the reverse, and insertions
+/* Deletions (one or a range), repeated replacements, deletions of replaced instructions and the reverse, and insertions
  * in any order (so the writer's count of output words and its sorting of insertions are both needed),
  * compared word for word with a model of the result. */
 Test(writer, random_edits_match_a_model)
@@ -243,12 +246,21 @@ Test(writer, random_edits_match_a_model)
     size_t nins = 0;
     uint64_t seed = 12345;
     for (uint32_t step = 0; step < 1200; step++) {
-        uint32_t what = next_random(&seed) % 4, tag = step, words[4];
+        uint32_t what = next_random(&seed) % 5, tag = step, words[4];
         uint32_t count = tagged(words, tag);
         size_t i = next_random(&seed) % n;
         if (what == 0) {
             cr_assert_eq(spvcond_edit_delete(m, i), SPVCOND_OK);
             state[i] = 1;
+        } else if (what == 4) { /* a range: kept, deleted and replaced instructions alike */
+            size_t end = i + 1 + next_random(&seed) % 16, newly, expected = 0;
+            end = end < n ? end : n;
+            for (size_t k = i; k < end; k++)
+                expected += state[k] != 1;
+            cr_assert_eq(spvcond_edit_delete_range(m, i, end, &newly), SPVCOND_OK);
+            cr_assert_eq(newly, expected);
+            for (size_t k = i; k < end; k++)
+                state[k] = 1;
         } else if (what == 1) {
             cr_assert_eq(spvcond_edit_replace(m, i, words, count), SPVCOND_OK);
             state[i] = 2 + tag;
