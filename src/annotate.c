@@ -338,9 +338,7 @@ run(struct annotate *a)
             return r;
         if (!cond)
             continue;
-        const uint32_t *w = spvcond_inst_words(m, i);
-        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(w[0] & 0xffffu);
-        if ((r = spvcond_annotate_decorate(a, w[gi->has_type ? 2 : 1], cond)) != SPVCOND_OK)
+        if ((r = spvcond_annotate_decorate(a, spvcond_result_id(m, i), cond)) != SPVCOND_OK)
             return r;
         a->stats.conditional_globals++;
     }

@@ -157,6 +157,14 @@ spvcond_prefetch_ahead(const struct spvcond_module *m, size_t i)
         __builtin_prefetch(m->words + m->inst[i + 64]);
 }
 
+/* The id instruction i defines, 0 if none (or if the grammar does not know its opcode). */
+static inline uint32_t
+spvcond_result_id(const struct spvcond_module *m, size_t i)
+{
+    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(spvcond_inst_opcode(m, i));
+    return gi && gi->has_result ? spvcond_inst_words(m, i)[gi->has_type ? 2 : 1] : 0;
+}
+
 /* Whether `id` is an OpFunction's: one bit, where its definition's opcode is a cache miss. */
 static inline bool
 spvcond_is_function_id(const struct spvcond_module *m, uint32_t id)

@@ -64,19 +64,11 @@ delete_inst(struct spec *s, size_t i)
     return spvcond_edit_delete(s->m, i);
 }
 
-/* The id instruction i defines, or 0. */
-static uint32_t
-result_of(const struct spvcond_module *m, size_t i)
-{
-    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(spvcond_inst_opcode(m, i));
-    return gi && gi->has_result ? spvcond_inst_words(m, i)[gi->has_type ? 2 : 1] : 0;
-}
-
 /* Remove instruction i and the id it defines (if any). */
 static spvcond_result
 remove_defining(struct spec *s, size_t i, uint32_t reason)
 {
-    uint32_t id = result_of(s->m, i);
+    uint32_t id = spvcond_result_id(s->m, i);
     if (id) {
         s->removed[id] = 1;
         s->reason[id] = reason;
@@ -95,7 +87,7 @@ remove_function(struct spec *s, const struct spvcond_function *f, size_t deco)
     s->fn_reason[f - m->functions] = (uint32_t)deco + 1;
     for (size_t i = f->begin; i <= f->end; i++) {
         spvcond_prefetch_ahead(m, i);
-        uint32_t id = result_of(m, i);
+        uint32_t id = spvcond_result_id(m, i);
         if (id)
             s->removed[id] = 1;
     }

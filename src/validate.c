@@ -331,8 +331,7 @@ run(struct check *c)
             op == SPVCOND_OP_CONDITIONAL_CAPABILITY || op == SPVCOND_OP_CONDITIONAL_EXTENSION ||
             (i >= m->section[SPVCOND_SECTION_ANNOTATION] && i < m->section[SPVCOND_SECTION_ANNOTATION + 1]))
             continue; /* they go with their targets, or name no ids that can go */
-        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
-        uint32_t own = gi && gi->has_result ? w[gi->has_type ? 2 : 1] : 0;
+        uint32_t own = spvcond_result_id(m, i);
         struct use_state s = {c, guard_of(c, i, own), i};
         if (op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT) {
             s.user = (struct guard){w[1], 0};
