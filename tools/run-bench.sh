@@ -65,6 +65,11 @@ for series in code tables code-fastest tables-fastest; do
          END { for (k in lo) printf "%-14s %-20s ms/MB %.2f .. %.2f  (max/min %.2f)\n", name, k, lo[k], hi[k], hi[k] / lo[k] }' \
         "$out/results.csv" | sort
 done
+# The same series against its 1 MB module: each size's ms/MB over the 1 MB one's (max/min above also
+# counts a large module that is cheaper per MB than the small one).
+awk -F, -v re="$code" 'NR > 1 && $1 ~ re { r = $5 / ($2 / 1e6); k = $4; n[k]++; m[k, n[k]] = r; if ($1 == "synth-1M.spv") one[k] = r }
+     END { for (k in n) if (one[k] > 0) { lo = hi = 1; for (j = 1; j <= n[k]; j++) { x = m[k, j] / one[k]; if (x < lo) lo = x; if (x > hi) hi = x }
+           printf "size (code) / 1 MB  %-20s %.2f .. %.2f\n", k, lo, hi } }' "$out/results.csv" | sort
 awk -F, 'NR > 1 && $1 ~ /fanout/ { r = $5 / ($2 / 1e6); k = $4;
             if (!(k in lo) || r < lo[k]) lo[k] = r; if (!(k in hi) || r > hi[k]) hi[k] = r }
          END { for (k in lo) printf "fan-out 1..16 %-20s ms/MB %.2f .. %.2f  (max/min %.2f)\n", k, lo[k], hi[k], hi[k] / lo[k] }' \
