@@ -233,9 +233,9 @@ tagged(uint32_t *w, uint32_t tag)
     return n;
 }
 
-/* Deletions (one or a range), repeated replacements, deletions of replaced instructions and the reverse, and insertions
- * in any order (so the writer's count of output words and its sorting of insertions are both needed),
- * compared word for word with a model of the result. */
+/* Deletions (one or a range), repeated replacements, deletions of replaced instructions and the
+ * reverse, and insertions in any order (so the writer's count of output words and its sorting of
+ * insertions are both needed), compared word for word with a model of the result. */
 Test(writer, random_edits_match_a_model)
 {
     spvcond_context *ctx;
