@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "copy_words.h"
 #include "edit.h"
 #include "module.h"
 
@@ -38,7 +39,7 @@ put(uint32_t *w, size_t total, size_t *o, const uint32_t *src, size_t n)
 {
     if (n > total - *o)
         return false;
-    memcpy(w + *o, src, n * sizeof(uint32_t));
+    spvcond_copy_words(w + *o, src, n);
     *o += n;
     return true;
 }

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "copy_words.h"
 #include "edit.h"
 #include "helpers.h"
 
@@ -113,6 +114,59 @@ validate(const uint32_t *w, size_t n, const char *tag)
     cr_assert_eq(rc, 0, "spirv-val rejects the edited module: %s", out);
     free(out);
     remove(path);
+}
+
+/* Copies from the size that streams past the caches on: every word lands, whatever the alignment of
+ * either side and the length's remainder, and nothing around the destination changes. */
+Test(writer, large_copies_are_exact)
+{
+    const size_t base = SPVCOND_STREAM_COPY_BYTES / 4, pad = 64;
+    uint32_t *src = malloc((base + pad) * 4), *dst = malloc((base + pad) * 4);
+    cr_assert(src && dst);
+    for (size_t k = 0; k < base + pad; k++)
+        src[k] = (uint32_t)(k * 2654435761u);
+    const size_t extra[] = {0, 1, 3, 15, 16, 17, 31};
+    for (size_t so = 0; so < 4; so++)
+        for (size_t d = 0; d < 4; d++)
+            for (size_t e = 0; e < sizeof(extra) / sizeof(extra[0]); e++) {
+                size_t n = base + extra[e];
+                memset(dst, 0xab, (base + pad) * 4);
+                spvcond_copy_words(dst + 1 + d, src + so, n);
+                cr_assert(memcmp(dst + 1 + d, src + so, n * 4) == 0, "offsets %zu/%zu, %zu words", so, d, n);
+                for (size_t k = 0; k < 1 + d; k++)
+                    cr_assert_eq(dst[k], 0xababababu, "word %zu before the copy", k);
+                for (size_t k = 1 + d + n; k < base + pad; k++)
+                    cr_assert_eq(dst[k], 0xababababu, "word %zu after the copy", k);
+            }
+    spvcond_copy_words(dst, src, 0); /* nothing to copy */
+    free(src);
+    free(dst);
+}
+
+/* A module large enough that emitting it streams the copy: the same words come back. */
+Test(writer, round_trip_of_a_large_module)
+{
+    char dir[] = "/tmp/spvcond-writer-XXXXXX", cmd[4200], path[64];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/s.spv", dir);
+    snprintf(cmd, sizeof(cmd), "'%s' --size 20M -o %s", getenv("SPVCOND_SYNTH"), path);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    size_t n;
+    uint32_t *w = read_words(path, &n);
+    remove(path);
+    rmdir(dir);
+    cr_assert_gt(n * 4, SPVCOND_STREAM_COPY_BYTES);
+    spvcond_context *ctx;
+    cr_assert(spvcond_context_create(NULL, NULL, NULL, &ctx) == SPVCOND_OK);
+    spvcond_module *m = parse_or_die(ctx, w, n);
+    uint32_t *out;
+    size_t on;
+    cr_assert_eq(spvcond_module_emit(m, &out, &on), SPVCOND_OK);
+    cr_assert(on == n && memcmp(out, w, n * 4) == 0);
+    spvcond_free(ctx, out);
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+    free(w);
 }
 
 Test(writer, delete_replace_insert)
