@@ -18,6 +18,7 @@ struct spvcond_context {
     spvcond_diag first_error;
     bool has_error;
     size_t warnings;
+    bool reader_general_only; /* tests: every instruction through the reader's general path */
 };
 
 /* Where a diagnostic points. */

@@ -305,6 +305,81 @@ note_operands(struct parse_state *s, size_t i, const struct spvcond_grammar_inst
     return r;
 }
 
+/* One id use for quick_code_inst: false to decline the instruction. */
+static inline __attribute__((always_inline)) bool
+quick_use(const struct parse_state *s, const uint32_t *w, uint32_t k, uint32_t result, uint32_t *id_words,
+          uint32_t *forward)
+{
+    const struct spvcond_module *m = s->m;
+    uint32_t id = w[k], bit = k < 32 ? 1u << k : 1u, d;
+    if (id == 0 || id >= m->bound)
+        return false;
+    *id_words |= bit;
+    if (id == result) /* an OpPhi may name its own result */
+        return true;
+    if (!(d = m->def[id])) {
+        *forward |= bit;
+        return bit != 1u; /* past word 31 the bits cannot say which word it was */
+    }
+    return d - 1 - s->earlier_code >= s->earlier_count; /* another function's id: the general path decides */
+}
+
+/* What quick_code_inst made of an instruction. */
+enum quick { QUICK_TAKEN, QUICK_DECLINED, QUICK_FAILED };
+
+/* Most of a module is ordinary instructions in functions' blocks with the plainest operand layouts: a
+ * type, a result, ids and literals in fixed places, then ids or literals or a memory-access mask. Those
+ * are checked here in two steps, every check first, then the records; anything unusual (a failed check,
+ * another function's id, an id nothing defined yet that might be a fault) is declined before a record
+ * is made, and the general path takes the instruction from the start and names the fault. The caller
+ * has found the instruction inside a function's blocks, known, ordinary, and allowed in functions. */
+static inline __attribute__((always_inline)) enum quick
+quick_code_inst(struct parse_state *s, const uint32_t *w, uint32_t wc, const struct spvcond_grammar_instruction *gi,
+                spvcond_result *r)
+{
+    struct spvcond_module *m = s->m;
+    uint8_t tail = gi->tail;
+    if (!gi->simple || m->opaque_count || tail == SPVCOND_TAIL_LITERAL_ID_PAIRS || tail == SPVCOND_TAIL_ID_LITERAL_PAIRS ||
+        tail == SPVCOND_TAIL_ENUM || tail == SPVCOND_TAIL_STRING || !spvcond_grammar_fits_fast(gi, w, wc))
+        return QUICK_DECLINED;
+    uint32_t bound = m->bound, ids = gi->id_mask, id_words = 0, result = 0;
+    if (gi->result_word && gi->result_word < wc) {
+        result = w[gi->result_word];
+        if (result == 0 || result >= bound || m->def[result])
+            return QUICK_DECLINED;
+        ids &= ~(1u << (gi->result_word - 1));
+    }
+    if (gi->has_type && wc > 1) { /* a defined type, module-level */
+        uint32_t t = w[1], d;
+        if (t == 0 || t >= bound || !(d = m->def[t]) || d - 1 - s->earlier_code < s->earlier_count)
+            return QUICK_DECLINED;
+        const struct spvcond_grammar_instruction *ti = spvcond_grammar_instruction(spvcond_inst_opcode(m, d - 1));
+        if (ti && ti->class_id != SPVCOND_CLASS_Type_Declaration)
+            return QUICK_DECLINED;
+        ids &= ~1u;
+        id_words = 1u << 1;
+    }
+    /* The id uses: fixed words by the mask, then a tail of ids. */
+    uint32_t forward = 0; /* the words (as id_words bits) naming ids nothing defined yet */
+    for (; ids; ids &= ids - 1)
+        if (!quick_use(s, w, 1u + (uint32_t)__builtin_ctz(ids), result, &id_words, &forward))
+            return QUICK_DECLINED;
+    if (tail == SPVCOND_TAIL_IDS || tail == SPVCOND_TAIL_OPTIONAL_ID)
+        for (uint32_t k = 1u + gi->fixed; k < wc; k++)
+            if (!quick_use(s, w, k, result, &id_words, &forward))
+                return QUICK_DECLINED;
+    /* Every check passed: the records. */
+    if (result) {
+        m->def[result] = (uint32_t)s->inst + 1;
+        s->result = result;
+    }
+    for (; forward; forward &= forward - 1)
+        if ((*r = note_forward_use(s, w, w[__builtin_ctz(forward)])) != SPVCOND_OK)
+            return QUICK_FAILED;
+    m->id_words[s->inst] = id_words;
+    return QUICK_TAKEN;
+}
+
 /* Function structure: OpFunction, parameters, blocks, OpFunctionEnd; nothing else between functions. */
 struct function_state {
     bool inside;
@@ -496,6 +571,7 @@ static spvcond_result
 index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, size_t cap)
 {
     struct parse_state s = {.m = m, .b = b};
+    bool quick = !m->ctx->reader_general_only;
     struct function_state f = {false, {0, 0, 0, 0}, 0};
     int section = 0;
     size_t forward_at_function = 0; /* forward uses recorded before the current function */
@@ -529,6 +605,14 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
         s.words = w;
         s.section = section;
         s.result = 0;
+        if (section == SPVCOND_SECTION_FUNCTION && f.inside && f.current.first_block != UINT32_MAX && quick &&
+            is_ordinary(gi, opcode) && (gi->layout & 15u) == SPVCOND_SECTION_FUNCTION) {
+            enum quick q = quick_code_inst(&s, w, wc, gi, &r);
+            if (q == QUICK_FAILED)
+                break;
+            if (q == QUICK_TAKEN)
+                continue;
+        }
         if (opcode == 54 && section == SPVCOND_SECTION_FUNCTION && !f.inside) {
             s.earlier_code = m->section[SPVCOND_SECTION_FUNCTION]; /* this OpFunction starts a function */
             s.earlier_count = (uint32_t)i - s.earlier_code;

@@ -528,3 +528,126 @@ Test(reader, reads_linkage_decorations_in_place_and_checks_them)
     n = with_linkage_decoration(w, 3, long_name, 3);
     cr_assert_eq(parse_words(w, n, &c), SPVCOND_OK, "%s", c.first.message);
 }
+
+/* ---- the quick path for code against the general path (reader.c) -------------------------------- */
+
+struct parse_outcome {
+    spvcond_context *ctx;
+    spvcond_module *m;
+    spvcond_result r;
+    struct captured c;
+};
+
+static void
+parse_with(const uint32_t *w, size_t n, bool general_only, struct parse_outcome *o)
+{
+    memset(o, 0, sizeof(*o));
+    cr_assert(spvcond_context_create(NULL, capture, &o->c, &o->ctx) == SPVCOND_OK);
+    o->ctx->reader_general_only = general_only;
+    o->r = spvcond_module_parse(o->ctx, w, n, SPVCOND_PARSE_BORROW, &o->m);
+}
+
+/* The quick path takes an instruction only when the general path would accept it, and records the
+ * same: the same verdict and message, or the same tables. */
+static void
+assert_same_parse(const uint32_t *w, size_t n, const char *what)
+{
+    struct parse_outcome q, g;
+    parse_with(w, n, false, &q);
+    parse_with(w, n, true, &g);
+    cr_assert_eq(q.r, g.r, "%s: %d with the quick path, %d without (%s)", what, q.r, g.r,
+                 q.r ? q.c.first.message : g.c.first.message);
+    if (q.r != SPVCOND_OK) {
+        cr_assert_str_eq(q.c.first.message, g.c.first.message, "%s", what);
+        cr_assert_eq(q.c.first.instruction_index, g.c.first.instruction_index, "%s", what);
+    } else {
+        const struct spvcond_module *a = q.m, *b = g.m;
+        cr_assert(a->inst_count == b->inst_count && a->bound == b->bound, "%s", what);
+        cr_assert(!memcmp(a->inst, b->inst, (a->inst_count + 1) * sizeof(uint32_t)), "%s: offsets", what);
+        cr_assert(!memcmp(a->id_words, b->id_words, (a->inst_count + 1) * sizeof(uint32_t)), "%s: id words", what);
+        cr_assert(!memcmp(a->def, b->def, a->bound * sizeof(uint32_t)), "%s: definitions", what);
+        cr_assert(!memcmp(a->section, b->section, sizeof(a->section)), "%s: sections", what);
+        cr_assert(a->function_count == b->function_count &&
+                      !memcmp(a->functions, b->functions, a->function_count * sizeof(*a->functions)),
+                  "%s: functions", what);
+        cr_assert(a->call_count == b->call_count && a->opaque_count == b->opaque_count, "%s", what);
+    }
+    spvcond_module_destroy(q.m);
+    spvcond_module_destroy(g.m);
+    spvcond_context_destroy(q.ctx);
+    spvcond_context_destroy(g.ctx);
+}
+
+Test(reader, quick_path_agrees_on_real_modules)
+{
+    const char *names[] = {"ufo__complex.spv", "qgis__resources__opencl_programs__hillshade.spv",
+                           "python3-pyfai__pyFAI__resources__openCL__preprocess.spv",
+                           "hashcat__m13711-pure.spv"};
+    for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+        size_t n;
+        uint32_t *w = read_words(corpus(names[k]), &n);
+        assert_same_parse(w, n, names[k]);
+        free(w);
+    }
+    size_t n;
+    uint32_t *w = read_words("/usr/lib/clc/spirv64-mesa3d-.spv", &n);
+    assert_same_parse(w, n, "libclc");
+    free(w);
+}
+
+/* Words of functions' code replaced at random (by ids defined, undefined and out of range, by
+ * another function's ids, by zero, by another opcode of the same length): whatever the general path
+ * says of each module, the quick path says too. */
+Test(reader, quick_path_agrees_on_mutated_code, .timeout = 300)
+{
+    const char *names[] = {"ufo__complex.spv", "qgis__resources__opencl_programs__hillshade.spv",
+                           "python3-pyfai__pyFAI__resources__openCL__preprocess.spv"};
+    uint64_t seed = 0x9e3779b97f4a7c15u;
+    size_t failures = 0, runs = 0;
+    for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+        size_t n;
+        uint32_t *w = read_words(corpus(names[k]), &n);
+        struct parse_outcome o;
+        parse_with(w, n, true, &o);
+        cr_assert_eq(o.r, SPVCOND_OK);
+        size_t code = o.m->section[SPVCOND_SECTION_FUNCTION], count = o.m->inst_count;
+        uint32_t bound = o.m->bound;
+        uint32_t *offsets = malloc((count + 1) * sizeof(uint32_t));
+        memcpy(offsets, o.m->inst, (count + 1) * sizeof(uint32_t));
+        spvcond_module_destroy(o.m);
+        spvcond_context_destroy(o.ctx);
+        uint32_t *mutant = malloc(n * sizeof(uint32_t));
+        for (int round = 0; round < 3000; round++) {
+            memcpy(mutant, w, n * sizeof(uint32_t));
+            for (int edits = 1 + round % 2; edits > 0; edits--) {
+                seed = seed * 6364136223846793005u + 1442695040888963407u;
+                uint32_t r = (uint32_t)(seed >> 33);
+                size_t i = code + r % (count - code);
+                uint32_t wc = w[offsets[i]] >> 16, word = wc > 1 ? 1 + (r >> 8) % (wc - 1) : 0;
+                uint32_t *at = &mutant[offsets[i] + word];
+                switch ((r >> 20) % 6) {
+                case 0: *at = (r >> 4) % bound; break;                /* some id, maybe undefined here */
+                case 1: *at = bound + (r >> 4) % 3; break;            /* out of range */
+                case 2: *at = 0; break;
+                case 3: *at = w[offsets[code + (r >> 3) % (count - code)] + 1]; break; /* another's word */
+                case 4: /* another opcode, the same length */
+                    mutant[offsets[i]] = (w[offsets[i]] & 0xffff0000u) | (r >> 4) % 400;
+                    break;
+                default: *at = w[offsets[i] + (word > 1 ? word - 1 : word)]; break;
+                }
+            }
+            assert_same_parse(mutant, n, names[k]);
+            struct parse_outcome g;
+            parse_with(mutant, n, true, &g);
+            failures += g.r != SPVCOND_OK;
+            runs++;
+            spvcond_module_destroy(g.m);
+            spvcond_context_destroy(g.ctx);
+        }
+        free(mutant);
+        free(offsets);
+        free(w);
+    }
+    /* Both verdicts must occur, or the test would compare nothing of interest. */
+    cr_assert(failures > runs / 10 && failures < runs - runs / 10, "%zu of %zu mutants rejected", failures, runs);
+}
