@@ -602,66 +602,103 @@ emitted_words(const struct spvcond_module *m, size_t i)
     return record ? record + 1 : spvcond_inst_words(m, i);
 }
 
+/* The ids at the words the reader recorded (no bit 0: none past word 31), counted, none removed. */
+static inline __attribute__((always_inline)) spvcond_result
+count_recorded_uses(struct spec *s, size_t i, const uint32_t *w, uint32_t ids)
+{
+    /* By hand rather than through spvcond_for_each_id: the tables in locals (stores into `uses` would
+     * otherwise reload them per id). */
+    const uint8_t *removed = s->removed;
+    uint32_t *uses = s->uses;
+    spvcond_result r = SPVCOND_OK;
+    for (; ids && r == SPVCOND_OK; ids &= ids - 1) {
+        uint32_t id = w[__builtin_ctz(ids)];
+        if (removed[id])
+            r = use_of_removed(s, i, id);
+        else
+            uses[id]++;
+    }
+    return r;
+}
+
+/* The uses of kept instruction i as it will be emitted. */
+static spvcond_result
+check_inst_uses(struct spec *s, struct use_walk *u, size_t i)
+{
+    struct spvcond_module *m = s->m;
+    const uint32_t *w = spvcond_inst_words(m, i);
+    uint32_t op = w[0] & 0xffffu;
+    if (i >= m->section[SPVCOND_SECTION_GLOBAL] && i < m->section[SPVCOND_SECTION_FUNCTION] &&
+        spvcond_is_spec_constant_opcode(op) && s->frozen[w[2]]) {
+        /* A frozen constant uses only its type, which must survive too (found by fuzzing: a device
+         * constant typed by a conditional pointer type was emitted naming the removed type). */
+        return count_use(u, i, 1, w[1]);
+    }
+    const uint32_t *e = emitted_words(m, i);
+    uint32_t ewc = e[0] >> 16;
+    spvcond_result r;
+    if (op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT || (op == OP_ENTRY_POINT && e != w)) {
+        /* Rewritten entry point: function and the interface ids it kept. */
+        uint32_t name_words = (uint32_t)(strlen((const char *)(e + 3)) / 4 + 1);
+        r = count_use(u, i, 2, e[2]);
+        for (uint32_t x = 3 + name_words; x < ewc && r == SPVCOND_OK; x++)
+            r = count_use(u, i, x, e[x]);
+        return r;
+    }
+    if (op == SPVCOND_OP_CONDITIONAL_COPY_OBJECT) { /* now OpCopyObject type result operand */
+        r = count_use(u, i, 1, e[1]);
+        return r == SPVCOND_OK ? count_use(u, i, 3, e[3]) : r;
+    }
+    if (op == SPVCOND_OP_CONDITIONAL_CAPABILITY || op == SPVCOND_OP_CONDITIONAL_EXTENSION ||
+        ((op == OP_GROUP_DECORATE || op == OP_GROUP_MEMBER_DECORATE) && e != w))
+        return SPVCOND_OK; /* capabilities and extensions name no ids once resolved; rewritten group
+                              decorations keep only live targets */
+    u->inst = i;
+    uint32_t ids = m->id_words[i];
+    if (ids & 1u)
+        return spvcond_walk_ids_decoded(m, i, count_use, u);
+    if (names_target(m, i, 1))
+        ids &= ~2u;
+    return count_recorded_uses(s, i, w, ids);
+}
+
 static spvcond_result
 check_and_count_uses(struct spec *s)
 {
     struct spvcond_module *m = s->m;
     struct use_walk u = {s, 0, SPVCOND_OK};
     spvcond_result r = SPVCOND_OK;
-    for (size_t i = 0; i < m->inst_count && r == SPVCOND_OK; i++) {
+    size_t i = 0;
+    for (; i < m->section[SPVCOND_SECTION_FUNCTION] && r == SPVCOND_OK; i++) {
         spvcond_prefetch_ahead(m, i);
-        if (spvcond_edit_is_deleted(m, i))
-            continue;
-        const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = w[0] & 0xffffu;
-        if (i >= m->section[SPVCOND_SECTION_GLOBAL] && i < m->section[SPVCOND_SECTION_FUNCTION] &&
-            spvcond_is_spec_constant_opcode(op) && s->frozen[w[2]]) {
-            /* A frozen constant uses only its type, which must survive too (found by fuzzing: a device
-             * constant typed by a conditional pointer type was emitted naming the removed type). */
-            r = count_use(&u, i, 1, w[1]);
-            continue;
-        }
-        const uint32_t *e = emitted_words(m, i);
-        uint32_t eop = e[0] & 0xffffu, ewc = e[0] >> 16;
-        if (op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT || (op == OP_ENTRY_POINT && e != w)) {
-            /* Rewritten entry point: function and the interface ids it kept. */
-            uint32_t name_words = (uint32_t)(strlen((const char *)(e + 3)) / 4 + 1);
-            r = count_use(&u, i, 2, e[2]);
-            for (uint32_t x = 3 + name_words; x < ewc && r == SPVCOND_OK; x++)
-                r = count_use(&u, i, x, e[x]);
+        if (!spvcond_edit_is_deleted(m, i))
+            r = check_inst_uses(s, &u, i);
+    }
+    /* Code, function by function: a function removed whole is one deleted range, and in the others an
+     * instruction no edit touched (nearly all) is none of the cases above but a conditional copy. */
+    const uint8_t *state = m->edits.state;
+    for (size_t f = 0; f <= m->function_count && r == SPVCOND_OK; f++) {
+        size_t gap_end = f < m->function_count ? m->functions[f].begin : m->inst_count;
+        for (; i < gap_end && r == SPVCOND_OK; i++) /* between functions: debug lines */
+            if (!spvcond_edit_is_deleted(m, i))
+                r = check_inst_uses(s, &u, i);
+        if (f == m->function_count)
+            break;
+        size_t end = m->functions[f].end;
+        if (s->fn_reason[f]) {
+            i = end + 1;
             continue;
         }
-        if (op == SPVCOND_OP_CONDITIONAL_COPY_OBJECT) { /* now OpCopyObject type result operand */
-            r = count_use(&u, i, 1, e[1]);
-            if (r == SPVCOND_OK)
-                r = count_use(&u, i, 3, e[3]);
-            continue;
-        }
-        if (op == SPVCOND_OP_CONDITIONAL_CAPABILITY || op == SPVCOND_OP_CONDITIONAL_EXTENSION ||
-            ((op == OP_GROUP_DECORATE || op == OP_GROUP_MEMBER_DECORATE) && e != w)) {
-            /* Capabilities and extensions name no ids once resolved; rewritten group decorations keep only
-             * live targets. */
-            (void)eop;
-            continue;
-        }
-        u.inst = i;
-        uint32_t ids = m->id_words[i];
-        if (ids & 1u) {
-            r = spvcond_walk_ids_decoded(m, i, count_use, &u);
-            continue;
-        }
-        /* spvcond_for_each_id by hand: the target test once per instruction, and the tables in locals
-         * (stores into `uses` would otherwise reload them per id). */
-        if (names_target(m, i, 1))
-            ids &= ~2u;
-        const uint8_t *removed = s->removed;
-        uint32_t *uses = s->uses;
-        for (; ids && r == SPVCOND_OK; ids &= ids - 1) {
-            uint32_t id = w[__builtin_ctz(ids)];
-            if (removed[id])
-                r = use_of_removed(s, i, id);
-            else
-                uses[id]++;
+        for (; i <= end && r == SPVCOND_OK; i++) {
+            spvcond_prefetch_ahead(m, i);
+            const uint32_t *w = spvcond_inst_words(m, i);
+            uint32_t ids = m->id_words[i];
+            if ((state && state[i]) || (ids & 1u) || (w[0] & 0xffffu) == SPVCOND_OP_CONDITIONAL_COPY_OBJECT) {
+                if (!spvcond_edit_is_deleted(m, i))
+                    r = check_inst_uses(s, &u, i);
+                continue;
+            }
+            r = count_recorded_uses(s, i, w, ids);
         }
     }
     return r;
