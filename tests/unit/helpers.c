@@ -48,6 +48,20 @@ read_words(const char *path, size_t *count)
     return w;
 }
 
+uint32_t *
+synth_words(const char *size, size_t *count)
+{
+    char dir[] = "/tmp/spvcond-synth-XXXXXX", cmd[4200], path[64];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/s.spv", dir);
+    snprintf(cmd, sizeof(cmd), "'%s' --size %s -o %s", getenv("SPVCOND_SYNTH"), size, path);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    uint32_t *w = read_words(path, count);
+    remove(path);
+    rmdir(dir);
+    return w;
+}
+
 struct spvcond_module *
 load_module(const char *path, spvcond_context **ctx)
 {

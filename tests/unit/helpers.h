@@ -13,6 +13,8 @@ const char *fixture(const char *name);
 const char *corpus(const char *name);
 /* Read a file into malloc'd words; asserts on failure. */
 uint32_t *read_words(const char *path, size_t *count);
+/* A module of about `size` ("24M") from spvcond-synth (SPVCOND_SYNTH), read like read_words. */
+uint32_t *synth_words(const char *size, size_t *count);
 /* Parse words with a fresh context; asserts success. Free with destroy_module(). */
 struct spvcond_module *load_module(const char *path, spvcond_context **ctx);
 void destroy_module(struct spvcond_module *m, spvcond_context *ctx);

@@ -686,15 +686,8 @@ Test(heap, passes_on_the_heap_match_passes_on_malloc)
  * left, and give the same words as the C library's allocator. */
 Test(heap, a_context_reused_module_after_module_gives_the_same_words)
 {
-    char dir[] = "/tmp/spvcond-heap-XXXXXX", cmd[4200], path[64];
-    cr_assert_not_null(mkdtemp(dir));
-    snprintf(path, sizeof(path), "%s/s.spv", dir);
-    snprintf(cmd, sizeof(cmd), "'%s' --size 24M -o %s", getenv("SPVCOND_SYNTH"), path);
-    cr_assert_eq(system(cmd), 0, "%s", cmd);
     size_t count, expected_count, out_count;
-    uint32_t *words = read_words(path, &count);
-    remove(path);
-    rmdir(dir);
+    uint32_t *words = synth_words("24M", &count);
     spvcond_context *ctx;
     cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
     uint32_t *expected = annotate_then_specialize(ctx, words, count, &expected_count);
