@@ -119,8 +119,21 @@ global_conditions(struct annotate *a)
         }
         r = users_under(a, i, cond);
     }
-    if (r == SPVCOND_OK)
-        r = for_each_code_inst(a, users_under);
+    /* Code: what stands between functions (debug lines) always; each function's items under its
+     * condition, from the lists the code walk made (spvcond_infer), which name each item once. */
+    size_t at = code;
+    for (size_t f = 0; f <= m->function_count && r == SPVCOND_OK; f++) {
+        size_t gap_end = f < m->function_count ? m->functions[f].begin : m->inst_count;
+        for (; at < gap_end && r == SPVCOND_OK; at++)
+            r = users_under(a, at, a->always);
+        if (f == m->function_count)
+            break;
+        at = m->functions[f].end + 1;
+        for (uint32_t k = a->inf.item_start[f]; k < a->inf.item_start[f + 1] && r == SPVCOND_OK; k++) {
+            uint32_t *c = &a->global_cond[a->inf.item_list[k]];
+            r = spvcond_cond_union(a, *c, a->reach[f], c);
+        }
+    }
     for (size_t i = a->global_begin; i < a->global_end && r == SPVCOND_OK; i++) {
         uint32_t *c = &a->global_cond[i - a->global_begin], set;
         if (a->var_set[i - a->global_begin] &&

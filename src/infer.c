@@ -45,6 +45,9 @@ type_facts(const struct spvcond_module *m, uint8_t *facts)
  * needs no look-up in the call graph's (four times larger) table. */
 #define FACT_NAMES_FUNCTION 0x40u
 #define SEEN_ATOMIC64 0x80u
+/* Set on the facts of module-level items (spvcond_inference.item_list): the walk notes which of them
+ * each function names with no look-up for the other ids. Values do not inherit it from their type. */
+#define FACT_MODULE_ITEM 0x20u
 
 /* Values take their type's facts, so that a use costs one lookup whatever defines it. */
 static inline void
@@ -52,7 +55,7 @@ value_facts(const uint32_t *w, uint8_t *facts)
 {
     const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(w[0] & 0xffffu);
     if (gi && gi->has_type && gi->has_result && (w[0] >> 16) >= 3)
-        facts[w[2]] = facts[w[1]];
+        facts[w[2]] = facts[w[1]] & (uint8_t)~FACT_MODULE_ITEM;
 }
 
 /* Module-level values; and the mark of functions and function pointers, whose facts are their return
@@ -73,14 +76,44 @@ global_facts(const struct spvcond_module *m, const struct spvcond_callgraph *g, 
             value_facts(w, facts);
         facts[w[2]] |= FACT_NAMES_FUNCTION;
     }
+    /* Module-level items, as annotate has them (spvcond_annotate_is_global_item): extended instruction
+     * sets, then types, constants and variables. */
+    for (size_t i = m->section[SPVCOND_SECTION_EXTINST_IMPORT]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
+        if (i == m->section[SPVCOND_SECTION_EXTINST_IMPORT + 1])
+            i = m->section[SPVCOND_SECTION_GLOBAL];
+        uint32_t id = i < m->section[SPVCOND_SECTION_FUNCTION] ? spvcond_result_id(m, i) : 0;
+        if (id)
+            facts[id] |= FACT_MODULE_ITEM;
+    }
 }
 
 struct code_walk {
+    const struct spvcond_module *m;
     uint8_t *facts;
     struct spvcond_callgraph_builder *b;
+    struct spvcond_inference *inf;
+    uint32_t *item_seen; /* per module-level item: the last function (+ 1) that named it */
+    size_t items, item_cap;
+    uint32_t function;   /* the function being walked, + 1 */
     uint32_t edges_from; /* words before it name no callee (a call's callee is counted apart) */
     uint8_t seen;
 };
+
+/* The first time the current function names module-level item `id`: its index goes on the list. */
+static spvcond_result
+note_item(struct code_walk *o, uint32_t id)
+{
+    size_t item = (size_t)o->m->def[id] - 1 - o->m->section[SPVCOND_SECTION_EXTINST_IMPORT];
+    if (item >= o->items || o->item_seen[item] == o->function) /* only items have the fact */
+        return SPVCOND_OK;
+    o->item_seen[item] = o->function;
+    struct spvcond_inference *inf = o->inf;
+    spvcond_result r = spvcond_grow(o->m->ctx, (void **)&inf->item_list, &o->item_cap, inf->item_count + 1,
+                                    sizeof(uint32_t));
+    if (r == SPVCOND_OK)
+        inf->item_list[inf->item_count++] = (uint32_t)item;
+    return r;
+}
 
 static inline __attribute__((always_inline)) spvcond_result
 note_id(void *user, size_t inst, uint32_t word, uint32_t id)
@@ -89,7 +122,8 @@ note_id(void *user, size_t inst, uint32_t word, uint32_t id)
     (void)inst;
     uint8_t f = o->facts[id];
     o->seen |= f;
-    return (f & FACT_NAMES_FUNCTION) && word >= o->edges_from ? spvcond_callgraph_use(o->b, id) : SPVCOND_OK;
+    spvcond_result r = f & FACT_MODULE_ITEM ? note_item(o, id) : SPVCOND_OK;
+    return (f & FACT_NAMES_FUNCTION) && word >= o->edges_from && r == SPVCOND_OK ? spvcond_callgraph_use(o->b, id) : r;
 }
 
 static spvcond_result
@@ -116,16 +150,21 @@ code_inst(const struct spvcond_module *m, struct code_walk *o, bool infer, size_
     return r;
 }
 
-/* One walk over the code for the call graph's edges (blocks only) and each function's own aspects
- * (`infer`: every instruction, a result's own type included, e.g. an OpFConvert to double). A use
- * before its definition sees no facts, but can only be a later block or value of the same function,
- * whose definition reports its result type's: the function's aspects come out as if every value's
- * facts were known beforehand. */
+/* One walk over the code for the call graph's edges (blocks only), the module-level items each
+ * function names (every instruction), and each function's own aspects (`infer`: every instruction, a
+ * result's own type included, e.g. an OpFConvert to double). A use before its definition sees no
+ * facts, but can only be a later block or value of the same function, whose definition reports its
+ * result type's: the function's aspects come out as if every value's facts were known beforehand. */
 static spvcond_result
 walk_code(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, bool infer, uint8_t *facts,
-          spvcond_aspects *own)
+          struct spvcond_inference *inf)
 {
-    struct code_walk o = {facts, b, UINT32_MAX, 0};
+    size_t items = m->section[SPVCOND_SECTION_FUNCTION] - m->section[SPVCOND_SECTION_EXTINST_IMPORT];
+    struct code_walk o = {m, facts, b, inf, spvcond_alloc_array(m->ctx, items + 1, sizeof(uint32_t)), items, 0, 0,
+                          UINT32_MAX, 0};
+    if (!o.item_seen)
+        return spvcond_oom(m->ctx);
+    spvcond_aspects *own = inf->own;
     spvcond_result r = SPVCOND_OK;
     size_t i = m->section[SPVCOND_SECTION_FUNCTION];
     for (size_t f = 0; f <= m->function_count && r == SPVCOND_OK; f++) {
@@ -137,7 +176,9 @@ walk_code(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, b
         const struct spvcond_function *fn = &m->functions[f];
         o.seen = 0;
         o.edges_from = UINT32_MAX;
-        for (i = fn->begin; infer && i < fn->first_block && r == SPVCOND_OK; i++) /* OpFunction, parameters */
+        o.function = (uint32_t)f + 1;
+        inf->item_start[f] = (uint32_t)inf->item_count;
+        for (i = fn->begin; i < fn->first_block && r == SPVCOND_OK; i++) /* OpFunction, parameters */
             r = code_inst(m, &o, infer, i);
         spvcond_callgraph_caller(b, f);
         for (i = fn->first_block; i < fn->end && r == SPVCOND_OK; i++) {
@@ -157,6 +198,8 @@ walk_code(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, b
         if (o.seen & SEEN_ATOMIC64)
             spvcond_aspects_add(&own[f], SPVCOND_ASPECT_ATOMIC64);
     }
+    inf->item_start[m->function_count] = (uint32_t)inf->item_count;
+    spvcond_dealloc(m->ctx, o.item_seen);
     return r;
 }
 
@@ -274,14 +317,15 @@ spvcond_infer(const struct spvcond_module *m, bool infer, struct spvcond_callgra
     inf->scc_of = spvcond_alloc_array(m->ctx, n + 1, sizeof(uint32_t));
     inf->scc_members = spvcond_alloc_array(m->ctx, n + 1, sizeof(uint32_t));
     inf->scc_start = spvcond_alloc_array(m->ctx, n + 2, sizeof(uint32_t));
+    inf->item_start = spvcond_alloc_array(m->ctx, n + 1, sizeof(uint32_t));
     uint8_t *facts = inf->type_facts = spvcond_alloc_array(m->ctx, m->bound, 1);
-    if (r == SPVCOND_OK && (!inf->own || !inf->used || !inf->scc_of || !inf->scc_members || !inf->scc_start || !facts))
+    if (r == SPVCOND_OK && (!inf->own || !inf->used || !inf->scc_of || !inf->scc_members || !inf->scc_start || !inf->item_start || !facts))
         r = spvcond_oom(m->ctx);
     if (r == SPVCOND_OK) {
         if (infer)
             type_facts(m, facts);
         global_facts(m, g, infer, facts);
-        r = walk_code(m, &b, infer, facts, inf->own);
+        r = walk_code(m, &b, infer, facts, inf);
     }
     r = spvcond_callgraph_finish(&b, r);
     if (r == SPVCOND_OK)
@@ -300,5 +344,7 @@ spvcond_inference_release(const struct spvcond_module *m, struct spvcond_inferen
     spvcond_dealloc(m->ctx, inf->scc_members);
     spvcond_dealloc(m->ctx, inf->scc_start);
     spvcond_dealloc(m->ctx, inf->type_facts);
+    spvcond_dealloc(m->ctx, inf->item_start);
+    spvcond_dealloc(m->ctx, inf->item_list);
     memset(inf, 0, sizeof(*inf));
 }

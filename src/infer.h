@@ -17,6 +17,12 @@ struct spvcond_inference {
     uint32_t *scc_start;   /* scc_count + 1 */
     size_t scc_count;
     uint8_t *type_facts;   /* per id: SPVCOND_TYPE_* of types (and of values, through their type) */
+    /* The module-level items (OpExtInstImport; types, constants, variables) each function names, each
+     * once, in the order first named: function f's are item_list[item_start[f] .. item_start[f + 1]),
+     * as instruction indices from the start of the OpExtInstImport section. */
+    uint32_t *item_start;  /* function_count + 1 */
+    uint32_t *item_list;
+    size_t item_count;
 };
 
 /* Builds the call graph g and, with `infer`, what each function uses, in one walk over the code; then

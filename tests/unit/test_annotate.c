@@ -72,13 +72,11 @@ describe(const spvcond_module *m, uint32_t id, char *buf, size_t n)
     snprintf(buf, n, "%s%s%s", l, w[3] == 167 ? "&" : "|", r);
 }
 
-/* The condition on a function, described; "" when it has none. */
+/* The condition on an id, described; "" when it has none. */
 static const char *
-condition_of(const spvcond_module *m, const char *function)
+condition_on(const spvcond_module *m, uint32_t id)
 {
     static char buf[256];
-    uint32_t id = function_named(m, function);
-    cr_assert_neq(id, 0, "no function %s", function);
     uint32_t b, e;
     spvcond_refs_range(&m->decorations, id, &b, &e);
     for (uint32_t k = b; k < e; k++) {
@@ -89,6 +87,25 @@ condition_of(const spvcond_module *m, const char *function)
         }
     }
     return "";
+}
+
+/* The condition on a function, described; "" when it has none. */
+static const char *
+condition_of(const spvcond_module *m, const char *function)
+{
+    uint32_t id = function_named(m, function);
+    cr_assert_neq(id, 0, "no function %s", function);
+    return condition_on(m, id);
+}
+
+/* The id an OpName names `name`, 0 if none. */
+static uint32_t
+id_named(const spvcond_module *m, const char *name)
+{
+    for (size_t i = m->section[SPVCOND_SECTION_DEBUG_NAME]; i < m->section[SPVCOND_SECTION_DEBUG_NAME + 1]; i++)
+        if (spvcond_inst_opcode(m, i) == 5 && strcmp(spvcond_inst_string(m, i, 2), name) == 0)
+            return spvcond_inst_words(m, i)[1];
+    return 0;
 }
 
 struct expected_condition {
@@ -133,6 +150,26 @@ Test(annotate, known_answers)
     }
     cr_assert_geq(conditional_caps, 2);
     release(&a);
+}
+
+/* Items only conditional code names take its condition, found by the code walk: an extended
+ * instruction set named by an OpExtInst, a function type named by the OpFunction itself (walked also
+ * without inference, where the requirement is stated). */
+Test(annotate, items_named_only_by_conditional_code)
+{
+    static const uint32_t fp64[1] = {6};
+    spvcond_function_requirements req = {"k_double", fp64, 1, false, NULL, 0, {0, 0, 0}, 0, NULL};
+    spvcond_annotate_options inferred = {0}, stated = {0, &req, 1, SPVCOND_ANNOTATE_NO_INFERENCE};
+    const spvcond_annotate_options *options[2] = {&inferred, &stated};
+    for (int k = 0; k < 2; k++) {
+        struct annotated a = annotate_file(fixture("module_items"), options[k]);
+        cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
+        cr_assert_str_eq(condition_of(a.out, "h"), "fp64", "options %d", k);
+        cr_assert_str_eq(condition_of(a.out, "k_plain"), "", "options %d", k);
+        cr_assert_str_eq(condition_on(a.out, id_named(a.out, "fn_h")), "fp64", "options %d", k);
+        cr_assert_str_eq(condition_on(a.out, id_named(a.out, "std")), "fp64", "options %d", k);
+        release(&a);
+    }
 }
 
 Test(annotate, seed_example_two_aspects)
