@@ -483,9 +483,20 @@ static spvcond_result
 check_function_named(void *user, size_t inst, uint32_t word, uint32_t id)
 {
     const struct spvcond_module *m = user;
-    if (!spvcond_is_function_id(m, id))
-        return SPVCOND_OK;
     uint32_t op = spvcond_inst_opcode(m, inst);
+    if (!spvcond_is_function_id(m, id)) {
+        /* A function's own id may only be the target of a name or decoration here (found by fuzzing: an
+         * entry point's interface named another function's parameter, which stayed when annotate's
+         * condition on that function removed it). */
+        size_t d = spvcond_def(m, id);
+        if (d != SIZE_MAX && d >= m->section[SPVCOND_SECTION_FUNCTION] && spvcond_function_of_inst(m, d) &&
+            !may_name_function(op, word))
+            return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, inst, id,
+                                     "%s names %%%u at word %u, which is local to a function (only a name or "
+                                     "decoration may name it here)",
+                                     spvcond_grammar_opcode_name(op), id, word);
+        return SPVCOND_OK;
+    }
     if (may_name_function(op, word))
         return SPVCOND_OK;
     return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, inst, id,

@@ -425,6 +425,37 @@ Test(reader, rejects_ids_local_to_another_function)
     expect_reject(w, sizeof(w) / 4, SPVCOND_ERROR_INVALID_ID, "%4 is local to another function", 35);
 }
 
+/* Before the types, a function's own id (here a parameter) may be only a name's or decoration's
+ * target: an entry point's interface naming it is refused (found by fuzzing: annotate's condition on the
+ * function removed the parameter and left the entry point naming it); a name and a decoration of it are
+ * fine. */
+Test(reader, rejects_function_local_ids_before_the_types)
+{
+    uint32_t w[] = {
+        0x07230203, 0x00010000, 0, 8, 0,
+        0x00020011, 4, 0x00020011, 6,    /* OpCapability Addresses, Kernel */
+        0x0003000e, 2, 2,                /* 9: OpMemoryModel Physical64 OpenCL */
+        0x0005000f, 6, 3, 0x6b, 6,       /* 12: OpEntryPoint Kernel %3 "k" %6 */
+        0x00030005, 6, 0x70,             /* 17: OpName %6 "p" */
+        0x00030047, 6, 0x13,             /* 20: OpDecorate %6 Restrict */
+        0x00020013, 1,                   /* %1 = OpTypeVoid */
+        0x00040015, 7, 32, 0,            /* %7 = OpTypeInt 32 0 */
+        0x00040021, 2, 1, 7,             /* %2 = OpTypeFunction %1 %7 */
+        0x00050036, 1, 3, 0, 2,          /* %3 = OpFunction %1 None %2 */
+        0x00030037, 7, 6,                /* %6 = OpFunctionParameter %7 */
+        0x000200f8, 4,                   /* %4 = OpLabel */
+        0x000100fd, 0x00010038,
+    };
+    expect_reject(w, sizeof(w) / 4, SPVCOND_ERROR_INVALID_ID, "%6 at word 4, which is local to a function", 12);
+    w[12] = 0x0004000f; /* the same entry point without the interface id (the rest shifts into place) */
+    uint32_t *without = malloc(sizeof(w));
+    memcpy(without, w, 16 * 4);
+    memcpy(without + 16, w + 17, sizeof(w) - 17 * 4);
+    struct captured c;
+    cr_assert_eq(parse_words(without, sizeof(w) / 4 - 1, &c), SPVCOND_OK, "%s", c.first.message);
+    free(without);
+}
+
 Test(reader, rejects_use_before_definition_among_types)
 {
     /* %2 = OpTypeFunction %5 where %5 = OpTypeVoid comes after it. */
