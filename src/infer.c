@@ -99,20 +99,31 @@ struct code_walk {
     uint8_t seen;
 };
 
-/* The first time the current function names module-level item `id`: its index goes on the list. */
+/* Appends `item` to the lists, growing them. */
 static spvcond_result
+list_item(struct code_walk *o, uint32_t item)
+{
+    struct spvcond_inference *inf = o->inf;
+    spvcond_result r = spvcond_grow(o->m->ctx, (void **)&inf->item_list, &o->item_cap, inf->item_count + 1,
+                                    sizeof(uint32_t));
+    if (r == SPVCOND_OK)
+        inf->item_list[inf->item_count++] = item;
+    return r;
+}
+
+/* The first time the current function names module-level item `id`: its index goes on the list. */
+static inline __attribute__((always_inline)) spvcond_result
 note_item(struct code_walk *o, uint32_t id)
 {
     size_t item = (size_t)o->m->def[id] - 1 - o->m->section[SPVCOND_SECTION_EXTINST_IMPORT];
     if (item >= o->items || o->item_seen[item] == o->function) /* only items have the fact */
         return SPVCOND_OK;
     o->item_seen[item] = o->function;
-    struct spvcond_inference *inf = o->inf;
-    spvcond_result r = spvcond_grow(o->m->ctx, (void **)&inf->item_list, &o->item_cap, inf->item_count + 1,
-                                    sizeof(uint32_t));
-    if (r == SPVCOND_OK)
-        inf->item_list[inf->item_count++] = (uint32_t)item;
-    return r;
+    if (o->inf->item_count < o->item_cap) {
+        o->inf->item_list[o->inf->item_count++] = (uint32_t)item;
+        return SPVCOND_OK;
+    }
+    return list_item(o, (uint32_t)item);
 }
 
 static inline __attribute__((always_inline)) spvcond_result
