@@ -330,7 +330,8 @@ spvcond_infer(const struct spvcond_module *m, bool infer, struct spvcond_callgra
     inf->scc_start = spvcond_alloc_array(m->ctx, n + 2, sizeof(uint32_t));
     inf->item_start = spvcond_alloc_array(m->ctx, n + 1, sizeof(uint32_t));
     uint8_t *facts = inf->type_facts = spvcond_alloc_array(m->ctx, m->bound, 1);
-    if (r == SPVCOND_OK && (!inf->own || !inf->used || !inf->scc_of || !inf->scc_members || !inf->scc_start || !inf->item_start || !facts))
+    if (r == SPVCOND_OK &&
+        (!inf->own || !inf->used || !inf->scc_of || !inf->scc_members || !inf->scc_start || !inf->item_start || !facts))
         r = spvcond_oom(m->ctx);
     if (r == SPVCOND_OK) {
         if (infer)

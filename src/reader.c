@@ -339,8 +339,9 @@ quick_code_inst(struct parse_state *s, const uint32_t *w, uint32_t wc, const str
 {
     struct spvcond_module *m = s->m;
     uint8_t tail = gi->tail;
-    if (!gi->simple || m->opaque_count || tail == SPVCOND_TAIL_LITERAL_ID_PAIRS || tail == SPVCOND_TAIL_ID_LITERAL_PAIRS ||
-        tail == SPVCOND_TAIL_ENUM || tail == SPVCOND_TAIL_STRING || !spvcond_grammar_fits_fast(gi, w, wc))
+    if (!gi->simple || m->opaque_count || tail == SPVCOND_TAIL_LITERAL_ID_PAIRS ||
+        tail == SPVCOND_TAIL_ID_LITERAL_PAIRS || tail == SPVCOND_TAIL_ENUM || tail == SPVCOND_TAIL_STRING ||
+        !spvcond_grammar_fits_fast(gi, w, wc))
         return QUICK_DECLINED;
     uint32_t bound = m->bound, ids = gi->id_mask, id_words = 0, result = 0;
     if (gi->result_word && gi->result_word < wc) {
@@ -582,7 +583,7 @@ static spvcond_result
 index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, size_t cap)
 {
     struct parse_state s = {.m = m, .b = b};
-    bool quick = !m->ctx->reader_general_only;
+    bool quick_path = !m->ctx->reader_general_only;
     struct function_state f = {false, {0, 0, 0, 0}, 0};
     int section = 0;
     size_t forward_at_function = 0; /* forward uses recorded before the current function */
@@ -616,7 +617,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
         s.words = w;
         s.section = section;
         s.result = 0;
-        if (section == SPVCOND_SECTION_FUNCTION && f.inside && f.current.first_block != UINT32_MAX && quick &&
+        if (section == SPVCOND_SECTION_FUNCTION && f.inside && f.current.first_block != UINT32_MAX && quick_path &&
             is_ordinary(gi, opcode) && (gi->layout & 15u) == SPVCOND_SECTION_FUNCTION) {
             enum quick q = quick_code_inst(&s, w, wc, gi, &r);
             if (q == QUICK_FAILED)
