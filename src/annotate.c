@@ -11,7 +11,7 @@ static uint32_t *
 global_cond(struct annotate *a, uint32_t id)
 {
     size_t d = spvcond_def(a->m, id);
-    if (d == SIZE_MAX || !spvcond_annotate_is_global_item(a, d))
+    if (d == SIZE_MAX || !spvcond_is_module_item(a->m, d))
         return NULL;
     return &a->global_cond[d - a->global_begin];
 }
@@ -47,7 +47,7 @@ static uint32_t
 module_inst_cond(struct annotate *a, size_t i)
 {
     struct spvcond_module *m = a->m;
-    if (spvcond_annotate_is_global_item(a, i)) {
+    if (spvcond_is_module_item(a->m, i)) {
         uint32_t c = a->global_cond[i - a->global_begin];
         return c ? c : a->always;
     }
@@ -103,7 +103,7 @@ global_conditions(struct annotate *a)
     /* Users at module level (names and decoration targets are not uses), then in functions. */
     size_t code = m->section[SPVCOND_SECTION_FUNCTION];
     for (size_t i = 0; i < code && r == SPVCOND_OK; i++) {
-        if (spvcond_annotate_is_global_item(a, i))
+        if (spvcond_is_module_item(a->m, i))
             continue;
         uint32_t op = spvcond_inst_opcode(m, i);
         if (op == 5 || op == 6 || op == 74 || op == 75)
@@ -145,7 +145,7 @@ global_conditions(struct annotate *a)
         *bool_cond = a->always;
     /* Then module-level items in reverse: users come after what they use. */
     for (size_t i = a->global_end; i-- > a->global_begin && r == SPVCOND_OK;) {
-        if (!spvcond_annotate_is_global_item(a, i))
+        if (!spvcond_is_module_item(a->m, i))
             continue;
         uint32_t *c = &a->global_cond[i - a->global_begin];
         const uint32_t *w = spvcond_inst_words(m, i);
@@ -344,7 +344,7 @@ run(struct annotate *a)
     }
     /* Types, constants, variables and imports that only conditional code uses. */
     for (size_t i = a->global_begin; i < a->global_end; i++) {
-        if (!spvcond_annotate_is_global_item(a, i) || !may_carry_condition(m, i))
+        if (!spvcond_is_module_item(a->m, i) || !may_carry_condition(m, i))
             continue;
         uint32_t cond;
         if ((r = spvcond_annotate_condition(a, a->global_cond[i - a->global_begin], &cond)) != SPVCOND_OK)

@@ -95,18 +95,6 @@ struct annotate {
     size_t defer_len, defer_cap;
 };
 
-/* Items that may be guarded: OpExtInstImport and the types/constants/variables section. The sections
- * between them (memory model .. annotations) only use items. */
-static inline bool
-spvcond_annotate_is_global_item(const struct annotate *a, size_t i)
-{
-    /* One test leaves out function code, where most ids asked about are defined. */
-    if (i - a->global_begin >= a->global_end - a->global_begin)
-        return false;
-    const struct spvcond_module *m = a->m;
-    return i < m->section[SPVCOND_SECTION_EXTINST_IMPORT + 1] || i >= m->section[SPVCOND_SECTION_GLOBAL];
-}
-
 /* annotate_roots.c: stated requirements, roots, leaves and requirement sets. */
 spvcond_result spvcond_annotate_roots(struct annotate *a);
 /* annotate_union.c: conditions as values. */

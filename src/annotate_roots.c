@@ -318,7 +318,7 @@ build_sets(struct annotate *a)
             a->stats.roots++;
         } else {
             size_t i = a->global_begin + (k - nf), idx;
-            if (!spvcond_annotate_is_global_item(a, i) || !is_exported_variable(m, i))
+            if (!spvcond_is_module_item(a->m, i) || !is_exported_variable(m, i))
                 continue;
             spvcond_aspects need = infer ? spvcond_aspects_of_facts(a->inf.type_facts[spvcond_inst_words(m, i)[1]])
                                          : (spvcond_aspects){{0, 0}};

@@ -45,7 +45,7 @@ type_facts(const struct spvcond_module *m, uint8_t *facts)
  * needs no look-up in the call graph's (four times larger) table. */
 #define FACT_NAMES_FUNCTION 0x40u
 #define SEEN_ATOMIC64 0x80u
-/* Set on the facts of module-level items (spvcond_inference.item_list): the walk notes which of them
+/* Set on the facts of module-level items (spvcond_is_module_item): the walk notes which of them
  * each function names with no look-up for the other ids. Values do not inherit it from their type. */
 #define FACT_MODULE_ITEM 0x20u
 
@@ -76,12 +76,8 @@ global_facts(const struct spvcond_module *m, const struct spvcond_callgraph *g, 
             value_facts(w, facts);
         facts[w[2]] |= FACT_NAMES_FUNCTION;
     }
-    /* Module-level items, as annotate has them (spvcond_annotate_is_global_item): extended instruction
-     * sets, then types, constants and variables. */
     for (size_t i = m->section[SPVCOND_SECTION_EXTINST_IMPORT]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
-        if (i == m->section[SPVCOND_SECTION_EXTINST_IMPORT + 1])
-            i = m->section[SPVCOND_SECTION_GLOBAL];
-        uint32_t id = i < m->section[SPVCOND_SECTION_FUNCTION] ? spvcond_result_id(m, i) : 0;
+        uint32_t id = spvcond_is_module_item(m, i) ? spvcond_result_id(m, i) : 0;
         if (id)
             facts[id] |= FACT_MODULE_ITEM;
     }
@@ -99,16 +95,12 @@ struct code_walk {
     uint8_t seen;
 };
 
-/* Appends `item` to the lists, growing them. */
+/* Room for one more entry in the lists (out of line: the walk's hot path only compares). */
 static spvcond_result
-list_item(struct code_walk *o, uint32_t item)
+grow_item_list(struct code_walk *o)
 {
-    struct spvcond_inference *inf = o->inf;
-    spvcond_result r = spvcond_grow(o->m->ctx, (void **)&inf->item_list, &o->item_cap, inf->item_count + 1,
-                                    sizeof(uint32_t));
-    if (r == SPVCOND_OK)
-        inf->item_list[inf->item_count++] = item;
-    return r;
+    return spvcond_grow(o->m->ctx, (void **)&o->inf->item_list, &o->item_cap, o->inf->item_count + 1,
+                        sizeof(uint32_t));
 }
 
 /* The first time the current function names module-level item `id`: its index goes on the list. */
@@ -119,11 +111,10 @@ note_item(struct code_walk *o, uint32_t id)
     if (item >= o->items || o->item_seen[item] == o->function) /* only items have the fact */
         return SPVCOND_OK;
     o->item_seen[item] = o->function;
-    if (o->inf->item_count < o->item_cap) {
+    spvcond_result r = o->inf->item_count < o->item_cap ? SPVCOND_OK : grow_item_list(o);
+    if (r == SPVCOND_OK)
         o->inf->item_list[o->inf->item_count++] = (uint32_t)item;
-        return SPVCOND_OK;
-    }
-    return list_item(o, (uint32_t)item);
+    return r;
 }
 
 static inline __attribute__((always_inline)) spvcond_result

@@ -157,6 +157,19 @@ spvcond_prefetch_ahead(const struct spvcond_module *m, size_t i)
         __builtin_prefetch(m->words + m->inst[i + 64]);
 }
 
+/* Whether instruction i is a module-level item, which annotate may guard and its code walk notes
+ * (infer.c): OpExtInstImport, or a type, constant or variable. The sections between them (memory
+ * model .. annotations) only use items. */
+static inline bool
+spvcond_is_module_item(const struct spvcond_module *m, size_t i)
+{
+    /* One test leaves out function code, where most ids asked about are defined. */
+    size_t begin = m->section[SPVCOND_SECTION_EXTINST_IMPORT];
+    if (i - begin >= m->section[SPVCOND_SECTION_FUNCTION] - begin)
+        return false;
+    return i < m->section[SPVCOND_SECTION_EXTINST_IMPORT + 1] || i >= m->section[SPVCOND_SECTION_GLOBAL];
+}
+
 /* The id instruction i defines, 0 if none (or if the grammar does not know its opcode). */
 static inline uint32_t
 spvcond_result_id(const struct spvcond_module *m, size_t i)
