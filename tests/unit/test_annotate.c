@@ -152,26 +152,6 @@ Test(annotate, known_answers)
     release(&a);
 }
 
-/* Items only conditional code names take its condition, found by the code walk: an extended
- * instruction set named by an OpExtInst, a function type named by the OpFunction itself (walked also
- * without inference, where the requirement is stated). */
-Test(annotate, items_named_only_by_conditional_code)
-{
-    static const uint32_t fp64[1] = {6};
-    spvcond_function_requirements req = {"k_double", fp64, 1, false, NULL, 0, {0, 0, 0}, 0, NULL};
-    spvcond_annotate_options inferred = {0}, stated = {0, &req, 1, SPVCOND_ANNOTATE_NO_INFERENCE};
-    const spvcond_annotate_options *options[2] = {&inferred, &stated};
-    for (int k = 0; k < 2; k++) {
-        struct annotated a = annotate_file(fixture("module_items"), options[k]);
-        cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
-        cr_assert_str_eq(condition_of(a.out, "h"), "fp64", "options %d", k);
-        cr_assert_str_eq(condition_of(a.out, "k_plain"), "", "options %d", k);
-        cr_assert_str_eq(condition_on(a.out, id_named(a.out, "fn_h")), "fp64", "options %d", k);
-        cr_assert_str_eq(condition_on(a.out, id_named(a.out, "std")), "fp64", "options %d", k);
-        release(&a);
-    }
-}
-
 Test(annotate, seed_example_two_aspects)
 {
     /* The seed's worked example: a kernel requiring A1 and A2 gets two SpecId'd OpSpecConstantTrue,
@@ -323,17 +303,18 @@ Test(annotate, nothing_to_guard_leaves_the_module_alone)
 }
 
 /* Every assignment of the leaves specializes into a module spirv-val accepts. */
-Test(annotate, every_assignment_specializes_validly)
+/* The annotated module passes our validate, and specialized for every assignment of its SpecIds, spirv-val. */
+static void
+expect_every_assignment_valid(struct annotated *a)
 {
-    spvcond_annotate_options o = {0};
-    struct annotated a = annotate_file(fixture("annotate_graph"), &o);
-    cr_assert_eq(a.code, SPVCOND_OK);
-    size_t leaves = a.out->spec_id_count;
+    cr_assert_eq(spvcond_validate(a->out, NULL), SPVCOND_OK);
+    size_t leaves = a->out->spec_id_count;
+    cr_assert_leq(leaves, 8);
     for (uint32_t bits = 0; bits < (1u << leaves); bits++) {
         spvcond_spec_value v[8];
         for (size_t k = 0; k < leaves; k++)
-            v[k] = (spvcond_spec_value){a.out->spec_ids[k].spec_id, (bits >> k) & 1, false};
-        spvcond_module *m = parse_or_die(a.ctx, a.words, a.count);
+            v[k] = (spvcond_spec_value){a->out->spec_ids[k].spec_id, (bits >> k) & 1, false};
+        spvcond_module *m = parse_or_die(a->ctx, a->words, a->count);
         spvcond_specialize_options so = {v, leaves, NULL, SPVCOND_SPECIALIZE_STRICT};
         cr_assert_eq(spvcond_specialize(m, &so, NULL), SPVCOND_OK, "assignment %u", bits);
         uint32_t *w;
@@ -342,10 +323,39 @@ Test(annotate, every_assignment_specializes_validly)
         char *val;
         cr_assert_eq(spirv_val(w, n, "spv1.2", &val), 0, "assignment %u: %s", bits, val);
         free(val);
-        spvcond_free(a.ctx, w);
+        spvcond_free(a->ctx, w);
         spvcond_module_destroy(m);
     }
+}
+
+Test(annotate, every_assignment_specializes_validly)
+{
+    spvcond_annotate_options o = {0};
+    struct annotated a = annotate_file(fixture("annotate_graph"), &o);
+    cr_assert_eq(a.code, SPVCOND_OK);
+    expect_every_assignment_valid(&a);
     release(&a);
+}
+
+/* Items only conditional code names take its condition, found by the code walk: an extended
+ * instruction set named by an OpExtInst, a function type named by the OpFunction itself (walked also
+ * without inference, where the requirement is stated). */
+Test(annotate, items_named_only_by_conditional_code)
+{
+    static const uint32_t fp64[1] = {6};
+    spvcond_function_requirements req = {"k_double", fp64, 1, false, NULL, 0, {0, 0, 0}, 0, NULL};
+    spvcond_annotate_options inferred = {0}, stated = {0, &req, 1, SPVCOND_ANNOTATE_NO_INFERENCE};
+    const spvcond_annotate_options *options[2] = {&inferred, &stated};
+    for (int k = 0; k < 2; k++) {
+        struct annotated a = annotate_file(fixture("module_items"), options[k]);
+        cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
+        cr_assert_str_eq(condition_of(a.out, "h"), "fp64", "options %d", k);
+        cr_assert_str_eq(condition_of(a.out, "k_plain"), "", "options %d", k);
+        cr_assert_str_eq(condition_on(a.out, id_named(a.out, "fn_h")), "fp64", "options %d", k);
+        cr_assert_str_eq(condition_on(a.out, id_named(a.out, "std")), "fp64", "options %d", k);
+        expect_every_assignment_valid(&a);
+        release(&a);
+    }
 }
 
 static spvcond_result
