@@ -192,20 +192,42 @@ capabilities_under(struct annotate *a, size_t i, uint32_t cond)
     return spvcond_declared_caps_users(a->m, &a->caps, i, a->caps_always, note_capability, &u);
 }
 
+/* Code's capabilities: each function's, as the code walk found them (spvcond_infer), under its
+ * condition; what stands between functions (debug lines) always. */
+static spvcond_result
+code_capabilities(struct annotate *a)
+{
+    const struct spvcond_module *m = a->m;
+    spvcond_result r = SPVCOND_OK;
+    size_t at = m->section[SPVCOND_SECTION_FUNCTION];
+    for (size_t f = 0; f <= m->function_count && r == SPVCOND_OK; f++) {
+        size_t gap_end = f < m->function_count ? m->functions[f].begin : m->inst_count;
+        for (; at < gap_end && r == SPVCOND_OK; at++)
+            r = capabilities_under(a, at, a->always);
+        if (f == m->function_count)
+            break;
+        at = m->functions[f].end + 1;
+        for (uint64_t need = a->inf.cap_need[f] & ~a->caps_always; need && r == SPVCOND_OK; need &= need - 1) {
+            size_t d = (size_t)__builtin_ctzll(need);
+            r = spvcond_cond_union(a, a->cap_cond[d], a->reach[f], &a->cap_cond[d]);
+            a->caps_always |= a->cap_cond[d] == a->always ? spvcond_declared_cap_done(d) : 0;
+        }
+    }
+    return r;
+}
+
 static spvcond_result
 conditional_capabilities(struct annotate *a, bool *any)
 {
     struct spvcond_module *m = a->m;
     size_t ncap = m->section[SPVCOND_SECTION_CAPABILITY + 1];
-    spvcond_result r = spvcond_declared_caps_build(m, false, &a->caps);
-    if (r != SPVCOND_OK)
-        return r;
+    spvcond_result r = SPVCOND_OK;
     if (!(a->cap_cond = spvcond_alloc_array(m->ctx, a->caps.count + 1, sizeof(uint32_t))))
         return spvcond_oom(m->ctx);
     for (size_t i = 0; i < m->section[SPVCOND_SECTION_FUNCTION] && r == SPVCOND_OK; i++)
         r = capabilities_under(a, i, module_inst_cond(a, i));
     if (r == SPVCOND_OK)
-        r = for_each_code_inst(a, capabilities_under);
+        r = a->inf.cap_need ? code_capabilities(a) : for_each_code_inst(a, capabilities_under);
     for (size_t i = 0; i < ncap && r == SPVCOND_OK; i++) {
         uint32_t cap = spvcond_declared_cap_of(m, i, false);
         uint32_t users = cap == UINT32_MAX ? 0 : a->cap_cond[spvcond_declared_caps_find(&a->caps, cap)];
@@ -253,8 +275,8 @@ run(struct annotate *a)
     spvcond_context *ctx = m->ctx;
     size_t nf = m->function_count;
     spvcond_result r;
-    if ((r = refuse_annotated(m)) != SPVCOND_OK ||
-        (r = spvcond_infer(m, !(a->o->flags & SPVCOND_ANNOTATE_NO_INFERENCE), &a->g, &a->inf)) != SPVCOND_OK)
+    if ((r = refuse_annotated(m)) != SPVCOND_OK || (r = spvcond_declared_caps_build(m, false, &a->caps)) != SPVCOND_OK ||
+        (r = spvcond_infer(m, !(a->o->flags & SPVCOND_ANNOTATE_NO_INFERENCE), &a->caps, &a->g, &a->inf)) != SPVCOND_OK)
         return r;
     a->is_root = spvcond_alloc_array(ctx, nf + 1, 1);
     a->root_set = spvcond_alloc_array(ctx, nf + 1, sizeof(uint32_t));

@@ -37,6 +37,17 @@ size_t spvcond_declared_caps_find(const struct spvcond_declared_caps *d, uint32_
 /* The declared capabilities an instruction of `opcode` may need, computed now and kept. */
 uint64_t spvcond_declared_caps_of_opcode(struct spvcond_declared_caps *d, uint32_t opcode);
 
+/* What an instruction of `opcode` may need: spvcond_declared_caps_of_opcode, looked up once known;
+ * every bit for opcodes past the grammar's. */
+static inline uint64_t
+spvcond_declared_caps_may(struct spvcond_declared_caps *d, uint32_t opcode)
+{
+    if (opcode > SPVCOND_GRAMMAR_MAX_OPCODE)
+        return ~SPVCOND_CAPS_KNOWN;
+    uint64_t may = d->opcode_caps[opcode];
+    return may ? may & ~SPVCOND_CAPS_KNOWN : spvcond_declared_caps_of_opcode(d, opcode);
+}
+
 /* The bit saying values[d] is settled in a `done` mask (below); capabilities past the 62nd are never
  * settled there, as they share a bit of the masks of what an opcode may need. */
 static inline uint64_t
@@ -53,13 +64,8 @@ static inline spvcond_result
 spvcond_declared_caps_users(const struct spvcond_module *m, struct spvcond_declared_caps *d, size_t inst,
                             uint64_t done, spvcond_capability_fn fn, void *user)
 {
-    uint32_t op = spvcond_inst_opcode(m, inst);
-    if (op <= SPVCOND_GRAMMAR_MAX_OPCODE) {
-        uint64_t may = d->opcode_caps[op];
-        may = may ? may & ~SPVCOND_CAPS_KNOWN : spvcond_declared_caps_of_opcode(d, op);
-        if (!(may & ~done))
-            return SPVCOND_OK;
-    }
+    if (!(spvcond_declared_caps_may(d, spvcond_inst_opcode(m, inst)) & ~done))
+        return SPVCOND_OK;
     return spvcond_instruction_capabilities(m, inst, fn, user);
 }
 

@@ -93,6 +93,9 @@ struct code_walk {
     uint32_t function;   /* the function being walked, + 1 */
     uint32_t edges_from; /* words before it name no callee (a call's callee is counted apart) */
     uint8_t seen;
+    bool infer;
+    struct spvcond_declared_caps *caps; /* NULL: capabilities are not asked for */
+    uint64_t cap_need;                  /* of the function being walked */
 };
 
 /* Room for one more entry in the lists (out of line: the walk's hot path only compares). */
@@ -128,17 +131,24 @@ note_id(void *user, size_t inst, uint32_t word, uint32_t id)
     return (f & FACT_NAMES_FUNCTION) && word >= o->edges_from && r == SPVCOND_OK ? spvcond_callgraph_use(o->b, id) : r;
 }
 
+/* A requirement of one of caps[0..count): each declared one is needed (as annotate has always
+ * counted alternatives); Int64Atomics alone is the atomic64 aspect. */
 static spvcond_result
-note_atomic64(void *user, size_t inst, const uint32_t *caps, size_t count)
+note_capability(void *user, size_t inst, const uint32_t *caps, size_t count)
 {
     struct code_walk *o = user;
     (void)inst;
-    if (count == 1 && caps[0] == 12 /* Int64Atomics */)
+    if (o->infer && count == 1 && caps[0] == 12 /* Int64Atomics */)
         o->seen |= SEEN_ATOMIC64;
+    for (size_t c = 0; c < count && o->caps; c++) {
+        size_t d = spvcond_declared_caps_find(o->caps, caps[c]);
+        o->cap_need |= d != SIZE_MAX ? spvcond_declared_cap_done(d) : 0;
+    }
     return SPVCOND_OK;
 }
 
-/* Instruction i of a function, or between functions. */
+/* Instruction i of a function. Its capabilities are looked for only when its opcode may need one
+ * the function is not known to need yet (one table lookup for most), or it is an atomic. */
 static inline __attribute__((always_inline)) spvcond_result
 code_inst(const struct spvcond_module *m, struct code_walk *o, bool infer, size_t i)
 {
@@ -147,8 +157,9 @@ code_inst(const struct spvcond_module *m, struct code_walk *o, bool infer, size_
     if (infer && op != 54) /* an OpFunction's facts are set (global_facts) */
         value_facts(w, o->facts);
     spvcond_result r = spvcond_for_each_id(m, i, note_id, o);
-    if (r == SPVCOND_OK && infer && spvcond_is_atomic_opcode(op))
-        r = spvcond_instruction_capabilities(m, i, note_atomic64, o);
+    bool caps = o->caps && (spvcond_declared_caps_may(o->caps, op) & ~o->cap_need);
+    if (r == SPVCOND_OK && ((infer && spvcond_is_atomic_opcode(op)) || caps))
+        r = spvcond_instruction_capabilities(m, i, note_capability, o);
     return r;
 }
 
@@ -158,12 +169,12 @@ code_inst(const struct spvcond_module *m, struct code_walk *o, bool infer, size_
  * facts, but can only be a later block or value of the same function, whose definition reports its
  * result type's: the function's aspects come out as if every value's facts were known beforehand. */
 static spvcond_result
-walk_code(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, bool infer, uint8_t *facts,
-          struct spvcond_inference *inf)
+walk_code(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, bool infer,
+          struct spvcond_declared_caps *caps, uint8_t *facts, struct spvcond_inference *inf)
 {
     size_t items = m->section[SPVCOND_SECTION_FUNCTION] - m->section[SPVCOND_SECTION_EXTINST_IMPORT];
     struct code_walk o = {m, facts, b, inf, spvcond_alloc_array(m->ctx, items + 1, sizeof(uint32_t)), items, 0, 0,
-                          UINT32_MAX, 0};
+                          UINT32_MAX, 0, infer, caps, 0};
     if (!o.item_seen)
         return spvcond_oom(m->ctx);
     spvcond_aspects *own = inf->own;
@@ -177,6 +188,7 @@ walk_code(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, b
             break;
         const struct spvcond_function *fn = &m->functions[f];
         o.seen = 0;
+        o.cap_need = 0;
         o.edges_from = UINT32_MAX;
         o.function = (uint32_t)f + 1;
         inf->item_start[f] = (uint32_t)inf->item_count;
@@ -196,6 +208,8 @@ walk_code(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, b
         if (r == SPVCOND_OK && infer)
             r = code_inst(m, &o, infer, fn->end);
         i = fn->end + 1;
+        if (caps)
+            inf->cap_need[f] = o.cap_need;
         own[f] = spvcond_aspects_of_facts(o.seen);
         if (o.seen & SEEN_ATOMIC64)
             spvcond_aspects_add(&own[f], SPVCOND_ASPECT_ATOMIC64);
@@ -308,7 +322,8 @@ spvcond_infer_propagate(const struct spvcond_module *m, const struct spvcond_cal
 }
 
 spvcond_result
-spvcond_infer(const struct spvcond_module *m, bool infer, struct spvcond_callgraph *g, struct spvcond_inference *inf)
+spvcond_infer(const struct spvcond_module *m, bool infer, struct spvcond_declared_caps *caps,
+              struct spvcond_callgraph *g, struct spvcond_inference *inf)
 {
     memset(inf, 0, sizeof(*inf));
     struct spvcond_callgraph_builder b;
@@ -321,14 +336,18 @@ spvcond_infer(const struct spvcond_module *m, bool infer, struct spvcond_callgra
     inf->scc_start = spvcond_alloc_array(m->ctx, n + 2, sizeof(uint32_t));
     inf->item_start = spvcond_alloc_array(m->ctx, n + 1, sizeof(uint32_t));
     uint8_t *facts = inf->type_facts = spvcond_alloc_array(m->ctx, m->bound, 1);
-    if (r == SPVCOND_OK &&
-        (!inf->own || !inf->used || !inf->scc_of || !inf->scc_members || !inf->scc_start || !inf->item_start || !facts))
+    if (caps && caps->count > 62)
+        caps = NULL; /* they would share bits: the caller scans */
+    if (caps)
+        inf->cap_need = spvcond_alloc_array(m->ctx, n + 1, sizeof(uint64_t));
+    if (r == SPVCOND_OK && (!inf->own || !inf->used || !inf->scc_of || !inf->scc_members || !inf->scc_start ||
+                            !inf->item_start || !facts || (caps && !inf->cap_need)))
         r = spvcond_oom(m->ctx);
     if (r == SPVCOND_OK) {
         if (infer)
             type_facts(m, facts);
         global_facts(m, g, infer, facts);
-        r = walk_code(m, &b, infer, facts, inf);
+        r = walk_code(m, &b, infer, caps, facts, inf);
     }
     r = spvcond_callgraph_finish(&b, r);
     if (r == SPVCOND_OK)
@@ -349,5 +368,6 @@ spvcond_inference_release(const struct spvcond_module *m, struct spvcond_inferen
     spvcond_dealloc(m->ctx, inf->type_facts);
     spvcond_dealloc(m->ctx, inf->item_start);
     spvcond_dealloc(m->ctx, inf->item_list);
+    spvcond_dealloc(m->ctx, inf->cap_need);
     memset(inf, 0, sizeof(*inf));
 }

@@ -4,6 +4,7 @@
 #define SPVCOND_INFER_H
 
 #include "callgraph.h"
+#include "capabilities.h"
 
 typedef struct spvcond_aspects {
     uint64_t bits[2]; /* aspect numbers 0..127 */
@@ -23,12 +24,16 @@ struct spvcond_inference {
     uint32_t *item_start;  /* function_count + 1 */
     uint32_t *item_list;
     size_t item_count;
+    /* Per function, when spvcond_infer was given the declared capabilities: those its instructions
+     * (OpFunction to OpFunctionEnd) need, bit d for values[d] (spvcond_declared_cap_done). */
+    uint64_t *cap_need;
 };
 
 /* Builds the call graph g and, with `infer`, what each function uses, in one walk over the code; then
- * the components. */
-spvcond_result spvcond_infer(const struct spvcond_module *m, bool infer, struct spvcond_callgraph *g,
-                             struct spvcond_inference *out);
+ * the components. With `caps` (at most 62 declared, each its own bit), the same walk finds which of
+ * them each function's instructions need (out->cap_need). */
+spvcond_result spvcond_infer(const struct spvcond_module *m, bool infer, struct spvcond_declared_caps *caps,
+                             struct spvcond_callgraph *g, struct spvcond_inference *out);
 /* Propagate own[] into used[] (callers get their callees'), after own[] was amended. */
 void spvcond_infer_propagate(const struct spvcond_module *m, const struct spvcond_callgraph *g,
                              struct spvcond_inference *inf);

@@ -18,11 +18,11 @@ struct annotated {
 };
 
 static struct annotated
-annotate_file(const char *path, const spvcond_annotate_options *o)
+annotate_module(spvcond_module *m, spvcond_context *ctx, const spvcond_annotate_options *o)
 {
     struct annotated a;
     memset(&a, 0, sizeof(a));
-    spvcond_module *m = load_module(path, &a.ctx);
+    a.ctx = ctx;
     a.code = spvcond_annotate(m, o, &a.stats);
     if (a.code == SPVCOND_OK) {
         cr_assert_eq(spvcond_module_emit(m, &a.words, &a.count), SPVCOND_OK);
@@ -32,6 +32,14 @@ annotate_file(const char *path, const spvcond_annotate_options *o)
     }
     spvcond_module_destroy(m);
     return a;
+}
+
+static struct annotated
+annotate_file(const char *path, const spvcond_annotate_options *o)
+{
+    spvcond_context *ctx;
+    spvcond_module *m = load_module(path, &ctx);
+    return annotate_module(m, ctx, o);
 }
 
 static void
@@ -335,6 +343,68 @@ Test(annotate, every_assignment_specializes_validly)
     cr_assert_eq(a.code, SPVCOND_OK);
     expect_every_assignment_valid(&a);
     release(&a);
+}
+
+/* The condition on capability `cap` in module m, described: "" for a plain OpCapability, NULL when
+ * it is not declared. */
+static const char *
+capability_condition(const spvcond_module *m, uint32_t cap)
+{
+    static char buf[256];
+    for (size_t i = 0; i < m->section[SPVCOND_SECTION_CAPABILITY + 1]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        if ((w[0] & 0xffff) == 17 && w[1] == cap)
+            return "";
+        if ((w[0] & 0xffff) == 6250 && w[2] == cap) {
+            describe(m, w[1], buf, sizeof(buf));
+            return buf;
+        }
+    }
+    return NULL;
+}
+
+/* Capabilities only code needs take the conditions of the functions whose instructions need them, as
+ * the code walk finds them, with requirements inferred or stated; with more than 62 declared (too
+ * many for the walk's masks), a scan of the code finds the same. */
+Test(annotate, capabilities_only_code_needs)
+{
+    size_t count, padded_count = SPVCOND_HEADER_WORDS, extra = 0;
+    uint32_t *plain = read_words(fixture("code_capabilities"), &count);
+    /* The same module declaring 63 more capabilities, which nothing uses. */
+    uint32_t *padded = malloc((count + 2 * 63) * sizeof(uint32_t));
+    cr_assert_not_null(padded);
+    memcpy(padded, plain, SPVCOND_HEADER_WORDS * sizeof(uint32_t));
+    for (uint32_t v = 4400; extra < 63; v++) {
+        if (!spvcond_grammar_enumerant(SPVCOND_KIND_Capability, v))
+            continue;
+        padded[padded_count++] = 2u << 16 | 17;
+        padded[padded_count++] = v;
+        extra++;
+    }
+    memcpy(padded + padded_count, plain + SPVCOND_HEADER_WORDS, (count - SPVCOND_HEADER_WORDS) * sizeof(uint32_t));
+    padded_count += count - SPVCOND_HEADER_WORDS;
+    static const uint32_t fp64[1] = {6}, atomic64[1] = {28};
+    spvcond_function_requirements req[2] = {{"k_double", fp64, 1, false, NULL, 0, {0, 0, 0}, 0, NULL},
+                                            {"k_atomic", atomic64, 1, false, NULL, 0, {0, 0, 0}, 0, NULL}};
+    spvcond_annotate_options inferred = {0}, stated = {0, req, 2, SPVCOND_ANNOTATE_NO_INFERENCE};
+    const uint32_t *inputs[3] = {plain, padded, plain};
+    size_t sizes[3] = {count, padded_count, count};
+    const spvcond_annotate_options *options[3] = {&inferred, &inferred, &stated};
+    for (int k = 0; k < 3; k++) {
+        spvcond_context *ctx = NULL;
+        cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+        struct annotated a = annotate_module(parse_or_die(ctx, inputs[k], sizes[k]), ctx, options[k]);
+        cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
+        cr_assert_str_eq(capability_condition(a.out, 12 /* Int64Atomics */), "atomic64", "input %d", k);
+        cr_assert_str_eq(capability_condition(a.out, 18 /* Groups */), "", "input %d: p needs it always", k);
+        cr_assert_str_eq(capability_condition(a.out, 10 /* Float64 */), "fp64", "input %d", k);
+        cr_assert_eq(count_opcode(a.out, 17), 5 + (k == 1 ? 63 : 0), "input %d", k);
+        if (k != 1)
+            expect_every_assignment_valid(&a);
+        release(&a);
+    }
+    free(plain);
+    free(padded);
 }
 
 /* Items only conditional code names take its condition, found by the code walk: an extended
