@@ -1,6 +1,7 @@
 /* The producer, part one: requirements stated by the caller, roots (kernels, exported functions and
  * variables), their leaves and the distinct requirement sets. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "annotate.h"
@@ -65,8 +66,46 @@ apply_stated_requirements(struct annotate *a)
 
 /* ---- roots and their requirement sets ------------------------------------------------------ */
 
+/* The exported module-scope variables (instruction indices, in module order), and exported function
+ * definitions marked as roots: one pass over the decorations, not a look-up per function and per
+ * module-level instruction. */
+struct exports {
+    uint32_t *vars;
+    size_t count, cap;
+};
+
 static spvcond_result
-find_roots(struct annotate *a)
+find_exports(struct annotate *a, struct exports *x)
+{
+    struct spvcond_module *m = a->m;
+    spvcond_result r = SPVCOND_OK;
+    for (size_t i = m->section[SPVCOND_SECTION_ANNOTATION]; i < m->section[SPVCOND_SECTION_ANNOTATION + 1] && r == SPVCOND_OK;
+         i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        if (!spvcond_is_export_decoration(w))
+            continue;
+        size_t f = spvcond_callgraph_function(&a->g, m, w[1]), d = spvcond_def(m, w[1]);
+        if (f != SIZE_MAX) {
+            a->is_root[f] |= m->functions[f].first_block != m->functions[f].end;
+        } else if (d != SIZE_MAX && spvcond_is_module_item(m, d) && spvcond_inst_opcode(m, d) == 59 &&
+                   (r = spvcond_grow(m->ctx, (void **)&x->vars, &x->cap, x->count + 1, sizeof(uint32_t))) == SPVCOND_OK) {
+            x->vars[x->count++] = (uint32_t)d;
+        }
+    }
+    if (r != SPVCOND_OK)
+        return r;
+    if (x->count > 1)
+        qsort(x->vars, x->count, sizeof(uint32_t), spvcond_compare_u32);
+    size_t n = 0;
+    for (size_t k = 0; k < x->count; k++) /* a variable exported twice is one root */
+        if (n == 0 || x->vars[n - 1] != x->vars[k])
+            x->vars[n++] = x->vars[k];
+    x->count = n;
+    return SPVCOND_OK;
+}
+
+static spvcond_result
+find_roots(struct annotate *a, struct exports *x)
 {
     struct spvcond_module *m = a->m;
     for (size_t k = 0; k < m->entry_point_count; k++) {
@@ -75,9 +114,9 @@ find_roots(struct annotate *a)
         if (f != SIZE_MAX)
             a->is_root[f] = 1;
     }
-    for (size_t f = 0; f < m->function_count; f++)
-        if (m->functions[f].first_block != m->functions[f].end && spvcond_is_exported(m, m->functions[f].id))
-            a->is_root[f] = 1;
+    spvcond_result r = find_exports(a, x);
+    if (r != SPVCOND_OK)
+        return r;
     /* A function no kernel or export reaches is a root of its own: were it unconditional, a conditional
      * callee of it would dangle once stripped. */
     uint32_t *queue = spvcond_alloc_array(m->ctx, m->function_count + 1, sizeof(uint32_t));
@@ -239,14 +278,6 @@ collect_leaves(struct annotate *a, size_t f, uint32_t *list, size_t *count)
     return r;
 }
 
-/* Exported module-scope variables are roots too: an exported double needs fp64 like a function. */
-static bool
-is_exported_variable(const struct spvcond_module *m, size_t i)
-{
-    const uint32_t *w = spvcond_inst_words(m, i);
-    return (w[0] & 0xffffu) == 59 && (w[0] >> 16) >= 4 && spvcond_is_exported(m, w[2]);
-}
-
 /* The index of the set with exactly these leaves (ascending), added if new. */
 static spvcond_result
 intern_set(struct annotate *a, const uint32_t *leaves, uint32_t n, uint32_t *index)
@@ -294,12 +325,12 @@ sort_leaves(uint32_t *list, uint32_t n)
     }
 }
 
+/* Exported module-scope variables are roots too: an exported double needs fp64 like a function. */
 static spvcond_result
-build_sets(struct annotate *a)
+build_sets(struct annotate *a, const struct exports *x)
 {
     struct spvcond_module *m = a->m;
-    size_t nf = m->function_count, ng = a->global_end - a->global_begin;
-    size_t owners = nf + ng + 1;
+    size_t nf = m->function_count, owners = nf + x->count + 1;
     /* Pass 1: the leaves of every root (at most 128 aspects + 2 sizes), functions then variables, packed:
      * owner k's leaves are flat[first[k] .. first[k + 1]) (most functions are not roots). */
     uint32_t scratch[SPVCOND_ASPECT_MAX + 2];
@@ -317,9 +348,7 @@ build_sets(struct annotate *a)
             r = collect_leaves(a, k, scratch, &n);
             a->stats.roots++;
         } else {
-            size_t i = a->global_begin + (k - nf), idx;
-            if (!spvcond_is_module_item(a->m, i) || !is_exported_variable(m, i))
-                continue;
+            size_t i = x->vars[k - nf], idx;
             spvcond_aspects need = infer ? spvcond_aspects_of_facts(a->inf.type_facts[spvcond_inst_words(m, i)[1]])
                                          : (spvcond_aspects){{0, 0}};
             for (uint32_t asp = spvcond_aspects_next(&need, 0); asp < SPVCOND_ASPECT_MAX && r == SPVCOND_OK;
@@ -352,7 +381,7 @@ build_sets(struct annotate *a)
         if (k < nf)
             a->root_set[k] = s + 1;
         else
-            a->var_set[k - nf] = s + 1;
+            a->var_set[x->vars[k - nf] - a->global_begin] = s + 1;
     }
     spvcond_dealloc(m->ctx, flat);
     spvcond_dealloc(m->ctx, first);
@@ -367,7 +396,9 @@ spvcond_annotate_roots(struct annotate *a)
     if (r != SPVCOND_OK)
         return r;
     spvcond_infer_propagate(a->m, &a->g, &a->inf);
-    if ((r = find_roots(a)) != SPVCOND_OK)
-        return r;
-    return build_sets(a);
+    struct exports x = {NULL, 0, 0};
+    if ((r = find_roots(a, &x)) == SPVCOND_OK)
+        r = build_sets(a, &x);
+    spvcond_dealloc(a->m->ctx, x.vars);
+    return r;
 }

@@ -220,20 +220,6 @@ spvcond_name_of(const struct spvcond_module *m, uint32_t id)
 }
 
 bool
-spvcond_is_exported(const struct spvcond_module *m, uint32_t id)
-{
-    uint32_t b, e;
-    spvcond_refs_range(&m->decorations, id, &b, &e);
-    for (uint32_t k = b; k < e; k++) {
-        const uint32_t *w = spvcond_inst_words(m, m->decorations.inst[k]);
-        /* OpDecorate id LinkageAttributes "name" Export(0) */
-        if ((w[0] & 0xffffu) == 71 && w[2] == 41 && w[(w[0] >> 16) - 1] == 0)
-            return true;
-    }
-    return false;
-}
-
-bool
 spvcond_is_debug_info(const struct spvcond_module *m, size_t i)
 {
     const uint32_t *w = spvcond_inst_words(m, i);

@@ -19,8 +19,12 @@ const char *spvcond_section_name(int section);
 
 /* The first OpName of `id`, or NULL. */
 const char *spvcond_name_of(const struct spvcond_module *m, uint32_t id);
-/* Does a LinkageAttributes decoration export `id`? */
-bool spvcond_is_exported(const struct spvcond_module *m, uint32_t id);
+/* Is w an OpDecorate LinkageAttributes "name" Export (of w[1])? */
+static inline bool
+spvcond_is_export_decoration(const uint32_t *w)
+{
+    return (w[0] & 0xffffu) == 71 && w[2] == 41 && w[(w[0] >> 16) - 1] == 0;
+}
 /* Is instruction i an OpExtInst of a debug-information or non-semantic set? Such instructions follow
  * what they describe: they go when it goes. */
 bool spvcond_is_debug_info(const struct spvcond_module *m, size_t i);

@@ -407,6 +407,26 @@ Test(annotate, capabilities_only_code_needs)
     free(padded);
 }
 
+/* An exported module-scope variable is a root with the requirements of its type, found among the
+ * decorations; without inference it requires nothing. */
+Test(annotate, exported_variables_are_roots)
+{
+    spvcond_annotate_options inferred = {0}, stated = {0, NULL, 0, SPVCOND_ANNOTATE_NO_INFERENCE};
+    struct annotated a = annotate_file(fixture("exported_variables"), &inferred);
+    cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
+    cr_assert_str_eq(condition_on(a.out, id_named(a.out, "gd")), "fp64");
+    cr_assert_str_eq(condition_on(a.out, id_named(a.out, "double")), "fp64");
+    cr_assert_str_eq(condition_on(a.out, id_named(a.out, "gi")), "");
+    cr_assert_str_eq(condition_of(a.out, "h"), "", "an imported declaration");
+    expect_every_assignment_valid(&a);
+    release(&a);
+    struct annotated b = annotate_file(fixture("exported_variables"), &stated);
+    cr_assert_eq(b.code, SPVCOND_OK, "%s", b.message);
+    cr_assert_eq(count_opcode(b.out, 6250), 0, "nothing is conditional");
+    cr_assert_str_eq(condition_on(b.out, id_named(b.out, "gd")), "");
+    release(&b);
+}
+
 /* Items only conditional code names take its condition, found by the code walk: an extended
  * instruction set named by an OpExtInst, a function type named by the OpFunction itself (walked also
  * without inference, where the requirement is stated). */
