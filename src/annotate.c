@@ -275,8 +275,10 @@ run(struct annotate *a)
     spvcond_context *ctx = m->ctx;
     size_t nf = m->function_count;
     spvcond_result r;
-    if ((r = refuse_annotated(m)) != SPVCOND_OK || (r = spvcond_declared_caps_build(m, false, &a->caps)) != SPVCOND_OK ||
-        (r = spvcond_infer(m, !(a->o->flags & SPVCOND_ANNOTATE_NO_INFERENCE), &a->caps, &a->g, &a->inf)) != SPVCOND_OK)
+    bool infer = !(a->o->flags & SPVCOND_ANNOTATE_NO_INFERENCE);
+    if ((r = refuse_annotated(m)) != SPVCOND_OK ||
+        (r = spvcond_declared_caps_build(m, false, &a->caps)) != SPVCOND_OK ||
+        (r = spvcond_infer(m, infer, &a->caps, &a->g, &a->inf)) != SPVCOND_OK)
         return r;
     a->is_root = spvcond_alloc_array(ctx, nf + 1, 1);
     a->root_set = spvcond_alloc_array(ctx, nf + 1, sizeof(uint32_t));

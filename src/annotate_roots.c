@@ -79,18 +79,20 @@ find_exports(struct annotate *a, struct exports *x)
 {
     struct spvcond_module *m = a->m;
     spvcond_result r = SPVCOND_OK;
-    for (size_t i = m->section[SPVCOND_SECTION_ANNOTATION]; i < m->section[SPVCOND_SECTION_ANNOTATION + 1] && r == SPVCOND_OK;
-         i++) {
+    size_t end = m->section[SPVCOND_SECTION_ANNOTATION + 1];
+    for (size_t i = m->section[SPVCOND_SECTION_ANNOTATION]; i < end && r == SPVCOND_OK; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
         if (!spvcond_is_export_decoration(w))
             continue;
         size_t f = spvcond_callgraph_function(&a->g, m, w[1]), d = spvcond_def(m, w[1]);
         if (f != SIZE_MAX) {
             a->is_root[f] |= m->functions[f].first_block != m->functions[f].end;
-        } else if (d != SIZE_MAX && spvcond_is_module_item(m, d) && spvcond_inst_opcode(m, d) == 59 &&
-                   (r = spvcond_grow(m->ctx, (void **)&x->vars, &x->cap, x->count + 1, sizeof(uint32_t))) == SPVCOND_OK) {
-            x->vars[x->count++] = (uint32_t)d;
+            continue;
         }
+        if (d == SIZE_MAX || !spvcond_is_module_item(m, d) || spvcond_inst_opcode(m, d) != 59)
+            continue;
+        if ((r = spvcond_grow(m->ctx, (void **)&x->vars, &x->cap, x->count + 1, sizeof(uint32_t))) == SPVCOND_OK)
+            x->vars[x->count++] = (uint32_t)d;
     }
     if (r != SPVCOND_OK)
         return r;

@@ -23,7 +23,7 @@ const char *spvcond_name_of(const struct spvcond_module *m, uint32_t id);
 static inline bool
 spvcond_is_export_decoration(const uint32_t *w)
 {
-    return (w[0] & 0xffffu) == 71 && w[2] == 41 && w[(w[0] >> 16) - 1] == 0;
+    return (w[0] & 0xffffu) == 71 && (w[0] >> 16) >= 5 && w[2] == 41 && w[(w[0] >> 16) - 1] == 0;
 }
 /* Is instruction i an OpExtInst of a debug-information or non-semantic set? Such instructions follow
  * what they describe: they go when it goes. */

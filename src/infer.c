@@ -152,10 +152,7 @@ note_capability(void *user, size_t inst, const uint32_t *caps, size_t count)
 static inline __attribute__((always_inline)) spvcond_result
 code_inst(const struct spvcond_module *m, struct code_walk *o, bool infer, size_t i)
 {
-    const uint32_t *w = spvcond_inst_words(m, i);
-    uint32_t op = w[0] & 0xffffu;
-    if (infer && op != 54) /* an OpFunction's facts are set (global_facts) */
-        value_facts(w, o->facts);
+    uint32_t op = spvcond_inst_opcode(m, i);
     spvcond_result r = spvcond_for_each_id(m, i, note_id, o);
     bool caps = o->caps && (spvcond_declared_caps_may(o->caps, op) & ~o->cap_need);
     if (r == SPVCOND_OK && ((infer && spvcond_is_atomic_opcode(op)) || caps))
@@ -164,10 +161,10 @@ code_inst(const struct spvcond_module *m, struct code_walk *o, bool infer, size_
 }
 
 /* One walk over the code for the call graph's edges (blocks only), the module-level items each
- * function names (every instruction), and each function's own aspects (`infer`: every instruction, a
- * result's own type included, e.g. an OpFConvert to double). A use before its definition sees no
- * facts, but can only be a later block or value of the same function, whose definition reports its
- * result type's: the function's aspects come out as if every value's facts were known beforehand. */
+ * function names (every instruction), and each function's own aspects (`infer`: the facts of every id
+ * its instructions name, result types included, e.g. an OpFConvert to double). Values of the code
+ * keep no facts of their own: a function's values are used in that function only, where their
+ * definitions name their types; module-level values and functions have their types' (global_facts). */
 static spvcond_result
 walk_code(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, bool infer,
           struct spvcond_declared_caps *caps, uint8_t *facts, struct spvcond_inference *inf)
