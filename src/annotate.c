@@ -60,12 +60,13 @@ module_inst_cond(struct annotate *a, size_t i)
 }
 
 typedef spvcond_result (*code_visit)(struct annotate *a, size_t i, uint32_t cond);
+typedef spvcond_result (*function_visit)(struct annotate *a, size_t f);
 
-/* Every instruction of the function section with its condition, function by function, so that passes
- * over code need not ask each instruction's function. What stands between functions (debug lines) is
- * kept always. Inlined, with `visit`. */
+/* The function section in order: what stands between functions (debug lines) instruction by
+ * instruction, kept always (`between`), and each function whole (`visit`), so that passes over code
+ * need not ask each instruction's function. Inlined, with the visitors. */
 static inline __attribute__((always_inline)) spvcond_result
-for_each_code_inst(struct annotate *a, code_visit visit)
+for_each_function(struct annotate *a, code_visit between, function_visit visit)
 {
     const struct spvcond_module *m = a->m;
     spvcond_result r = SPVCOND_OK;
@@ -73,13 +74,11 @@ for_each_code_inst(struct annotate *a, code_visit visit)
     for (size_t f = 0; f <= m->function_count && r == SPVCOND_OK; f++) {
         size_t gap_end = f < m->function_count ? m->functions[f].begin : m->inst_count;
         for (; i < gap_end && r == SPVCOND_OK; i++)
-            r = visit(a, i, a->always);
-        if (f == m->function_count)
+            r = between(a, i, a->always);
+        if (f == m->function_count || r != SPVCOND_OK)
             break;
-        for (uint32_t cond = a->reach[f]; i <= m->functions[f].end && r == SPVCOND_OK; i++) {
-            spvcond_prefetch_ahead(m, i);
-            r = visit(a, i, cond);
-        }
+        r = visit(a, f);
+        i = m->functions[f].end + 1;
     }
     return r;
 }
@@ -90,6 +89,19 @@ users_under(struct annotate *a, size_t i, uint32_t cond)
 {
     struct user u = {a, cond};
     return spvcond_for_each_id(a->m, i, add_user, &u);
+}
+
+/* Function f's module-level items under its condition, from the list the code walk made
+ * (spvcond_infer), which names each item once. */
+static spvcond_result
+items_of_function(struct annotate *a, size_t f)
+{
+    spvcond_result r = SPVCOND_OK;
+    for (uint32_t k = a->inf.item_start[f]; k < a->inf.item_start[f + 1] && r == SPVCOND_OK; k++) {
+        uint32_t *c = &a->global_cond[a->inf.item_list[k]];
+        r = spvcond_cond_union(a, *c, a->reach[f], c);
+    }
+    return r;
 }
 
 static spvcond_result
@@ -119,21 +131,8 @@ global_conditions(struct annotate *a)
         }
         r = users_under(a, i, cond);
     }
-    /* Code: what stands between functions (debug lines) always; each function's items under its
-     * condition, from the lists the code walk made (spvcond_infer), which name each item once. */
-    size_t at = code;
-    for (size_t f = 0; f <= m->function_count && r == SPVCOND_OK; f++) {
-        size_t gap_end = f < m->function_count ? m->functions[f].begin : m->inst_count;
-        for (; at < gap_end && r == SPVCOND_OK; at++)
-            r = users_under(a, at, a->always);
-        if (f == m->function_count)
-            break;
-        at = m->functions[f].end + 1;
-        for (uint32_t k = a->inf.item_start[f]; k < a->inf.item_start[f + 1] && r == SPVCOND_OK; k++) {
-            uint32_t *c = &a->global_cond[a->inf.item_list[k]];
-            r = spvcond_cond_union(a, *c, a->reach[f], c);
-        }
-    }
+    if (r == SPVCOND_OK)
+        r = for_each_function(a, users_under, items_of_function);
     for (size_t i = a->global_begin; i < a->global_end && r == SPVCOND_OK; i++) {
         uint32_t *c = &a->global_cond[i - a->global_begin], set;
         if (a->var_set[i - a->global_begin] &&
@@ -192,26 +191,29 @@ capabilities_under(struct annotate *a, size_t i, uint32_t cond)
     return spvcond_declared_caps_users(a->m, &a->caps, i, a->caps_always, note_capability, &u);
 }
 
-/* Code's capabilities: each function's, as the code walk found them (spvcond_infer), under its
- * condition; what stands between functions (debug lines) always. */
+/* Function f's capabilities under its condition, as the code walk found them (spvcond_infer). */
 static spvcond_result
-code_capabilities(struct annotate *a)
+capabilities_of_function(struct annotate *a, size_t f)
 {
-    const struct spvcond_module *m = a->m;
     spvcond_result r = SPVCOND_OK;
-    size_t at = m->section[SPVCOND_SECTION_FUNCTION];
-    for (size_t f = 0; f <= m->function_count && r == SPVCOND_OK; f++) {
-        size_t gap_end = f < m->function_count ? m->functions[f].begin : m->inst_count;
-        for (; at < gap_end && r == SPVCOND_OK; at++)
-            r = capabilities_under(a, at, a->always);
-        if (f == m->function_count)
-            break;
-        at = m->functions[f].end + 1;
-        for (uint64_t need = a->inf.cap_need[f] & ~a->caps_always; need && r == SPVCOND_OK; need &= need - 1) {
-            size_t d = (size_t)__builtin_ctzll(need);
-            r = spvcond_cond_union(a, a->cap_cond[d], a->reach[f], &a->cap_cond[d]);
-            a->caps_always |= a->cap_cond[d] == a->always ? spvcond_declared_cap_done(d) : 0;
-        }
+    for (uint64_t need = a->inf.cap_need[f] & ~a->caps_always; need && r == SPVCOND_OK; need &= need - 1) {
+        size_t d = (size_t)__builtin_ctzll(need);
+        r = spvcond_cond_union(a, a->cap_cond[d], a->reach[f], &a->cap_cond[d]);
+        a->caps_always |= a->cap_cond[d] == a->always ? spvcond_declared_cap_done(d) : 0;
+    }
+    return r;
+}
+
+/* The same found by scanning function f's instructions, when more capabilities are declared than the
+ * walk's masks hold. */
+static spvcond_result
+scan_capabilities_of_function(struct annotate *a, size_t f)
+{
+    const struct spvcond_function *fn = &a->m->functions[f];
+    spvcond_result r = SPVCOND_OK;
+    for (size_t i = fn->begin; i <= fn->end && r == SPVCOND_OK; i++) {
+        spvcond_prefetch_ahead(a->m, i);
+        r = capabilities_under(a, i, a->reach[f]);
     }
     return r;
 }
@@ -227,7 +229,8 @@ conditional_capabilities(struct annotate *a, bool *any)
     for (size_t i = 0; i < m->section[SPVCOND_SECTION_FUNCTION] && r == SPVCOND_OK; i++)
         r = capabilities_under(a, i, module_inst_cond(a, i));
     if (r == SPVCOND_OK)
-        r = a->inf.cap_need ? code_capabilities(a) : for_each_code_inst(a, capabilities_under);
+        r = a->inf.cap_need ? for_each_function(a, capabilities_under, capabilities_of_function)
+                            : for_each_function(a, capabilities_under, scan_capabilities_of_function);
     for (size_t i = 0; i < ncap && r == SPVCOND_OK; i++) {
         uint32_t cap = spvcond_declared_cap_of(m, i, false);
         uint32_t users = cap == UINT32_MAX ? 0 : a->cap_cond[spvcond_declared_caps_find(&a->caps, cap)];
