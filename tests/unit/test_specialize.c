@@ -368,3 +368,33 @@ Test(specialize, function_variants_device_constants)
         done(&r);
     }
 }
+
+/* Whether an OpName gives some id `name`. */
+static bool
+has_name(const spvcond_module *m, const char *name)
+{
+    for (size_t i = 0; i < m->inst_count; i++)
+        if (spvcond_inst_opcode(m, i) == 5 && strcmp(spvcond_inst_string(m, i, 2), name) == 0)
+            return true;
+    return false;
+}
+
+/* Condition leaves that module-level constants also use stay, as their values, whichever way the
+ * conditions go: their uses are counted through the words the reader recorded (a two-element
+ * composite names c) and through a walk past word 31 (a forty-element one names e). The And nodes and
+ * the leaf d, which only conditions used, go. */
+Test(specialize, condition_leaves_other_constants_use_stay)
+{
+    for (uint32_t bits = 0; bits < 8; bits++) {
+        spvcond_spec_value v[3] = {{1, bits & 1, false}, {2, (bits >> 1) & 1, false}, {3, bits >> 2, false}};
+        struct result r = specialize("tree_users", v, 3, NULL, 0);
+        cr_assert_eq(r.code, SPVCOND_OK, "%s", r.message);
+        assert_plain(r.out);
+        cr_assert(has_name(r.out, "c") && has_name(r.out, "pair"), "values %u", bits);
+        cr_assert(has_name(r.out, "e") && has_name(r.out, "many"), "values %u", bits);
+        cr_assert(!has_name(r.out, "d") && !has_name(r.out, "cd") && !has_name(r.out, "cde"),
+                  "values %u: only conditions used them", bits);
+        cr_assert_eq(has_name(r.out, "f"), bits == 7, "values %u", bits);
+        done(&r);
+    }
+}
