@@ -120,16 +120,15 @@ global_conditions(struct annotate *a)
         uint32_t op = spvcond_inst_opcode(m, i);
         if (op == 5 || op == 6 || op == 74 || op == 75)
             continue;
-        uint32_t cond = module_inst_cond(a, i);
         if (i >= m->section[SPVCOND_SECTION_ANNOTATION] && i < m->section[SPVCOND_SECTION_ANNOTATION + 1]) {
-            /* Decoration operands other than the target are used unconditionally. */
+            /* Decoration operands other than the target (OpDecorateId's) are used unconditionally. */
             const uint32_t *w = spvcond_inst_words(m, i);
-            struct user u = {a, cond};
+            struct user u = {a, a->always};
             for (uint32_t k = 3; k < (w[0] >> 16) && op == 332 && r == SPVCOND_OK; k++)
                 r = add_user(&u, i, k, w[k]);
             continue;
         }
-        r = users_under(a, i, cond);
+        r = users_under(a, i, module_inst_cond(a, i));
     }
     if (r == SPVCOND_OK)
         r = for_each_function(a, users_under, items_of_function);
@@ -227,7 +226,8 @@ conditional_capabilities(struct annotate *a, bool *any)
     if (!(a->cap_cond = spvcond_alloc_array(m->ctx, a->caps.count + 1, sizeof(uint32_t))))
         return spvcond_oom(m->ctx);
     for (size_t i = 0; i < m->section[SPVCOND_SECTION_FUNCTION] && r == SPVCOND_OK; i++)
-        r = capabilities_under(a, i, module_inst_cond(a, i));
+        if (spvcond_declared_caps_may(&a->caps, spvcond_inst_opcode(m, i)) & ~a->caps_always) /* else nothing new */
+            r = capabilities_under(a, i, module_inst_cond(a, i));
     if (r == SPVCOND_OK)
         r = a->inf.cap_need ? for_each_function(a, capabilities_under, capabilities_of_function)
                             : for_each_function(a, capabilities_under, scan_capabilities_of_function);
