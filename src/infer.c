@@ -201,10 +201,7 @@ walk_code(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, b
             if (r == SPVCOND_OK)
                 r = code_inst(m, &o, infer, i);
         }
-        o.edges_from = UINT32_MAX;
-        if (r == SPVCOND_OK && infer)
-            r = code_inst(m, &o, infer, fn->end);
-        i = fn->end + 1;
+        i = fn->end + 1; /* OpFunctionEnd names nothing */
         if (caps)
             inf->cap_need[f] = o.cap_need;
         own[f] = spvcond_aspects_of_facts(o.seen);
