@@ -164,6 +164,15 @@ function_named(const spvcond_module *m, const char *name)
     return 0;
 }
 
+uint32_t
+id_named(const spvcond_module *m, const char *name)
+{
+    for (size_t i = m->section[SPVCOND_SECTION_DEBUG_NAME]; i < m->section[SPVCOND_SECTION_DEBUG_NAME + 1]; i++)
+        if (spvcond_inst_opcode(m, i) == 5 && strcmp(spvcond_inst_string(m, i, 2), name) == 0)
+            return spvcond_inst_words(m, i)[1];
+    return 0;
+}
+
 spvcond_module *
 parse_or_die(spvcond_context *ctx, const uint32_t *words, size_t count)
 {

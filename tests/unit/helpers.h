@@ -31,6 +31,8 @@ void write_words(const char *path, const uint32_t *words, size_t count);
 int spirv_val(const uint32_t *words, size_t count, const char *target_env, char **out);
 /* The id of the function named `name` by OpName, or 0. */
 uint32_t function_named(const spvcond_module *m, const char *name);
+/* The id an OpName names `name` (any id), or 0. */
+uint32_t id_named(const spvcond_module *m, const char *name);
 /* Parse words (asserting success) with the given context. */
 spvcond_module *parse_or_die(spvcond_context *ctx, const uint32_t *words, size_t count);
 /* Count instructions with an opcode. */

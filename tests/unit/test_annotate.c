@@ -106,16 +106,6 @@ condition_of(const spvcond_module *m, const char *function)
     return condition_on(m, id);
 }
 
-/* The id an OpName names `name`, 0 if none. */
-static uint32_t
-id_named(const spvcond_module *m, const char *name)
-{
-    for (size_t i = m->section[SPVCOND_SECTION_DEBUG_NAME]; i < m->section[SPVCOND_SECTION_DEBUG_NAME + 1]; i++)
-        if (spvcond_inst_opcode(m, i) == 5 && strcmp(spvcond_inst_string(m, i, 2), name) == 0)
-            return spvcond_inst_words(m, i)[1];
-    return 0;
-}
-
 struct expected_condition {
     const char *fn, *cond;
 };

@@ -369,16 +369,6 @@ Test(specialize, function_variants_device_constants)
     }
 }
 
-/* Whether an OpName gives some id `name`. */
-static bool
-has_name(const spvcond_module *m, const char *name)
-{
-    for (size_t i = 0; i < m->inst_count; i++)
-        if (spvcond_inst_opcode(m, i) == 5 && strcmp(spvcond_inst_string(m, i, 2), name) == 0)
-            return true;
-    return false;
-}
-
 /* Condition leaves that module-level constants also use stay, as their values, whichever way the
  * conditions go: their uses are counted through the words the reader recorded (a two-element
  * composite names c) and through a walk past word 31 (a forty-element one names e). The And nodes and
@@ -390,11 +380,11 @@ Test(specialize, condition_leaves_other_constants_use_stay)
         struct result r = specialize("tree_users", v, 3, NULL, 0);
         cr_assert_eq(r.code, SPVCOND_OK, "%s", r.message);
         assert_plain(r.out);
-        cr_assert(has_name(r.out, "c") && has_name(r.out, "pair"), "values %u", bits);
-        cr_assert(has_name(r.out, "e") && has_name(r.out, "many"), "values %u", bits);
-        cr_assert(!has_name(r.out, "d") && !has_name(r.out, "cd") && !has_name(r.out, "cde"),
+        cr_assert(id_named(r.out, "c") && id_named(r.out, "pair"), "values %u", bits);
+        cr_assert(id_named(r.out, "e") && id_named(r.out, "many"), "values %u", bits);
+        cr_assert(!id_named(r.out, "d") && !id_named(r.out, "cd") && !id_named(r.out, "cde"),
                   "values %u: only conditions used them", bits);
-        cr_assert_eq(has_name(r.out, "f"), bits == 7, "values %u", bits);
+        cr_assert_eq(id_named(r.out, "f") != 0, bits == 7, "values %u", bits);
         done(&r);
     }
 }
