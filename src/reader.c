@@ -95,12 +95,10 @@ find_bound(struct spvcond_module *m)
 }
 
 /* Room for instruction `count` and the sentinel after it in the per-instruction tables (offsets and id
- * uses), which the reader fills as it goes. */
-static spvcond_result
-instruction_room(struct spvcond_module *m, size_t count, size_t *cap)
+ * uses), which the reader fills as it goes. Out of line: the loop checks the capacity itself. */
+static __attribute__((noinline)) spvcond_result
+grow_instruction_tables(struct spvcond_module *m, size_t count, size_t *cap)
 {
-    if (count + 1 < *cap)
-        return SPVCOND_OK;
     if (count >= UINT32_MAX - 1)
         return spvcond_report(m->ctx, SPVCOND_ERROR_LIMIT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
                               "module has more than 2^32 instructions");
@@ -131,6 +129,8 @@ struct parse_state {
     uint32_t *forward; /* (id, inst) pairs used before their definition */
     size_t forward_len, forward_cap;
     uint64_t *forward_pointers; /* ids named by OpTypeForwardPointer (a bitset, made on first use) */
+    uint64_t *types; /* ids of known type declarations: the quick path's result-type check is one bit, where
+                        the definition's opcode was a chain of four dependent loads (a tenth of reading) */
     /* While a function is read, the instructions of the functions before it are [earlier_code,
      * earlier_code + earlier_count); outside functions the range is empty. A use of an id defined
      * there is another function's local: one comparison finds it. */
@@ -255,7 +255,7 @@ note_id(struct parse_state *s, const uint32_t *words, uint32_t word, uint8_t ope
     if (def - 1 - s->earlier_code < s->earlier_count &&
         !spvcond_is_function_id(m, id) && spvcond_function_of_inst(m, def - 1))
         return id_fault(s, word, kind, id, FAULT_OTHER_FUNCTION);
-    if (checks_type) { /* types precede their uses: a result type is known by now, and is a type */
+    if (checks_type && !bitset_test(s->types, id)) { /* types precede their uses: known by now, a type */
         const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(spvcond_def_opcode(m, id));
         if (gi && gi->class_id != SPVCOND_CLASS_Type_Declaration)
             return id_fault(s, word, kind, id, FAULT_NOT_TYPE);
@@ -305,23 +305,29 @@ note_operands(struct parse_state *s, size_t i, const struct spvcond_grammar_inst
     return r;
 }
 
+/* What quick_code_inst reads of the module and the parse state, in locals: its stores (to def and
+ * id_words) could otherwise alias every uint32_t field and force reloads. */
+struct quick_view {
+    const uint32_t *def;
+    const uint64_t *types;
+    uint32_t bound, earlier_code, earlier_count;
+};
+
 /* One id use for quick_code_inst: false to decline the instruction. */
 static inline __attribute__((always_inline)) bool
-quick_use(const struct parse_state *s, const uint32_t *w, uint32_t k, uint32_t result, uint32_t *id_words,
-          uint32_t *forward)
+quick_use(struct quick_view v, const uint32_t *w, uint32_t k, uint32_t result, uint32_t *id_words, uint32_t *forward)
 {
-    const struct spvcond_module *m = s->m;
     uint32_t id = w[k], bit = k < 32 ? 1u << k : 1u, d;
-    if (id == 0 || id >= m->bound)
+    if (id == 0 || id >= v.bound)
         return false;
     *id_words |= bit;
     if (id == result) /* an OpPhi may name its own result */
         return true;
-    if (!(d = m->def[id])) {
+    if (!(d = v.def[id])) {
         *forward |= bit;
         return bit != 1u; /* past word 31 the bits cannot say which word it was */
     }
-    return d - 1 - s->earlier_code >= s->earlier_count; /* another function's id: the general path decides */
+    return d - 1 - v.earlier_code >= v.earlier_count; /* another function's id: the general path decides */
 }
 
 /* What quick_code_inst made of an instruction. */
@@ -343,19 +349,17 @@ quick_code_inst(struct parse_state *s, const uint32_t *w, uint32_t wc, const str
         tail == SPVCOND_TAIL_ID_LITERAL_PAIRS || tail == SPVCOND_TAIL_ENUM || tail == SPVCOND_TAIL_STRING ||
         !spvcond_grammar_fits_fast(gi, w, wc))
         return QUICK_DECLINED;
-    uint32_t bound = m->bound, ids = gi->id_mask, id_words = 0, result = 0;
+    const struct quick_view v = {m->def, s->types, m->bound, s->earlier_code, s->earlier_count};
+    uint32_t ids = gi->id_mask, id_words = 0, result = 0;
     if (gi->result_word && gi->result_word < wc) {
         result = w[gi->result_word];
-        if (result == 0 || result >= bound || m->def[result])
+        if (result == 0 || result >= v.bound || v.def[result])
             return QUICK_DECLINED;
         ids &= ~(1u << (gi->result_word - 1));
     }
-    if (gi->has_type && wc > 1) { /* a defined type, module-level */
-        uint32_t t = w[1], d;
-        if (t == 0 || t >= bound || !(d = m->def[t]) || d - 1 - s->earlier_code < s->earlier_count)
-            return QUICK_DECLINED;
-        const struct spvcond_grammar_instruction *ti = spvcond_grammar_instruction(spvcond_inst_opcode(m, d - 1));
-        if (ti && ti->class_id != SPVCOND_CLASS_Type_Declaration)
+    if (gi->has_type && wc > 1) { /* a type declared already (so module-level) */
+        uint32_t t = w[1];
+        if (t >= v.bound || !bitset_test(v.types, t))
             return QUICK_DECLINED;
         ids &= ~1u;
         id_words = 1u << 1;
@@ -363,21 +367,22 @@ quick_code_inst(struct parse_state *s, const uint32_t *w, uint32_t wc, const str
     /* The id uses: fixed words by the mask, then a tail of ids. */
     uint32_t forward = 0; /* the words (as id_words bits) naming ids nothing defined yet */
     for (; ids; ids &= ids - 1)
-        if (!quick_use(s, w, 1u + (uint32_t)__builtin_ctz(ids), result, &id_words, &forward))
+        if (!quick_use(v, w, 1u + (uint32_t)__builtin_ctz(ids), result, &id_words, &forward))
             return QUICK_DECLINED;
     if (tail == SPVCOND_TAIL_IDS || tail == SPVCOND_TAIL_OPTIONAL_ID)
         for (uint32_t k = 1u + gi->fixed; k < wc; k++)
-            if (!quick_use(s, w, k, result, &id_words, &forward))
+            if (!quick_use(v, w, k, result, &id_words, &forward))
                 return QUICK_DECLINED;
     /* Every check passed: the records. */
+    uint32_t inst = (uint32_t)s->inst;
+    m->id_words[inst] = id_words;
     if (result) {
-        m->def[result] = (uint32_t)s->inst + 1;
+        m->def[result] = inst + 1;
         s->result = result;
     }
     for (; forward; forward &= forward - 1)
         if ((*r = note_forward_use(s, w, w[__builtin_ctz(forward)])) != SPVCOND_OK)
             return QUICK_FAILED;
-    m->id_words[s->inst] = id_words;
     return QUICK_TAKEN;
 }
 
@@ -588,16 +593,25 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
     int section = 0;
     size_t forward_at_function = 0; /* forward uses recorded before the current function */
     spvcond_result r = SPVCOND_OK;
+    const uint32_t *const words = m->words;
+    const size_t word_count = m->word_count;
+    if (!(s.types = spvcond_alloc_array(m->ctx, bitset_words(m->bound), sizeof(uint64_t))))
+        return spvcond_oom(m->ctx);
+    bool in_blocks = false; /* inside a function, past its first OpLabel: where quick_code_inst reads */
     size_t i = 0;
-    for (size_t p = SPVCOND_HEADER_WORDS; p < m->word_count && r == SPVCOND_OK; i++) {
-        const uint32_t *w = m->words + p;
+    for (size_t p = SPVCOND_HEADER_WORDS; p < word_count; i++) {
+        const uint32_t *w = words + p;
         uint32_t wc = w[0] >> 16;
-        if (wc == 0 || wc > m->word_count - p) {
+        if (wc == 0 || wc > word_count - p) {
             r = bad_word_count(m, p, i);
             break;
         }
-        if ((r = instruction_room(m, i, &cap)) != SPVCOND_OK)
-            break;
+        if (i + 1 >= cap) {
+            size_t grown = cap; /* cap itself stays in a register */
+            if ((r = grow_instruction_tables(m, i, &grown)) != SPVCOND_OK)
+                break;
+            cap = grown;
+        }
         m->inst[i] = (uint32_t)p;
         m->inst_count = i + 1; /* diagnostics name the instructions read so far */
         p += wc;
@@ -617,8 +631,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
         s.words = w;
         s.section = section;
         s.result = 0;
-        if (section == SPVCOND_SECTION_FUNCTION && f.inside && f.current.first_block != UINT32_MAX && quick_path &&
-            is_ordinary(gi, opcode) && (gi->layout & 15u) == SPVCOND_SECTION_FUNCTION) {
+        if (in_blocks && is_ordinary(gi, opcode) && (gi->layout & 15u) == SPVCOND_SECTION_FUNCTION) {
             enum quick q = quick_code_inst(&s, w, wc, gi, &r);
             if (q == QUICK_FAILED)
                 break;
@@ -631,6 +644,8 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
         }
         if ((r = note_operands(&s, i, gi)) != SPVCOND_OK)
             break;
+        if (s.result && gi && gi->class_id == SPVCOND_CLASS_Type_Declaration)
+            bitset_set(s.types, s.result);
         bool ordinary = is_ordinary(gi, opcode);
         if (!ordinary && (r = opcode_rules(&s, &f, opcode)) != SPVCOND_OK)
             break;
@@ -638,14 +653,16 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
         if (section == SPVCOND_SECTION_FUNCTION && (!ordinary || !f.inside || f.current.first_block == UINT32_MAX) &&
             (r = track_function(m, &f, i, opcode)) != SPVCOND_OK)
             break;
+        in_blocks = quick_path && f.inside && f.current.first_block != UINT32_MAX;
         if (opcode == 56) {
             s.earlier_count = 0;
             settle_local_forward_uses(&s, forward_at_function);
         }
         if (opcode == 54)
             forward_at_function = s.forward_len;
-        if (section < SPVCOND_SECTION_GLOBAL) /* what the index records precedes types */
-            r = spvcond_index_note(b, i, opcode);
+        if (section < SPVCOND_SECTION_GLOBAL && /* what the index records precedes types */
+            (r = spvcond_index_note(b, i, opcode)) != SPVCOND_OK)
+            break;
     }
     if (r == SPVCOND_OK) { /* the sentinel: the end of the last instruction */
         m->inst[i] = (uint32_t)m->word_count;
@@ -689,6 +706,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
     }
     spvcond_dealloc(m->ctx, s.forward);
     spvcond_dealloc(m->ctx, s.forward_pointers);
+    spvcond_dealloc(m->ctx, s.types);
     if (r == SPVCOND_OK && m->opaque_count == 0)
         r = check_names_before_types(m);
     return r;
