@@ -18,17 +18,24 @@ spvcond_grammar_enumerant(unsigned kind, uint32_t value)
     const struct spvcond_grammar_kind *k = &spvcond_grammar_kinds[kind];
     if (k->slot_row) {
         const uint16_t *slots = spvcond_grammar_enumerant_slots[k->slot_row];
-        unsigned slot = k->operand_class == SPVCOND_OC_VALUE_ENUM ? (value < SPVCOND_GRAMMAR_ENUMERANT_SLOTS ? value : ~0u)
-                        : value == 0                    ? SPVCOND_GRAMMAR_ENUMERANT_SLOTS - 1
-                        : (value & (value - 1)) == 0    ? (unsigned)__builtin_ctz(value)
-                                                        : ~0u;
-        if (slot != ~0u)
-            return slots[slot] ? &spvcond_grammar_enumerants[slots[slot] - 1] : NULL;
+        if (k->operand_class == SPVCOND_OC_VALUE_ENUM) {
+            if (value < SPVCOND_GRAMMAR_ENUMERANT_SLOTS)
+                return slots[value] ? &spvcond_grammar_enumerants[slots[value] - 1] : NULL;
+            uint16_t e = slots[spvcond_grammar_hashed_slot(value)];
+            if (e && spvcond_grammar_enumerant_values[e - 1] == value)
+                return &spvcond_grammar_enumerants[e - 1];
+        } else {
+            unsigned slot = value == 0                 ? SPVCOND_GRAMMAR_ENUMERANT_SLOTS - 1
+                            : (value & (value - 1)) == 0 ? (unsigned)__builtin_ctz(value)
+                                                         : ~0u;
+            if (slot != ~0u)
+                return slots[slot] ? &spvcond_grammar_enumerants[slots[slot] - 1] : NULL;
+        }
     }
     size_t lo = k->first_enumerant, hi = lo + k->enumerant_count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        uint32_t v = spvcond_grammar_enumerants[mid].value;
+        uint32_t v = spvcond_grammar_enumerant_values[mid];
         if (v == value)
             return &spvcond_grammar_enumerants[mid];
         if (v < value)
