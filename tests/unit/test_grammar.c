@@ -63,6 +63,38 @@ Test(grammar, enumerant_capabilities_and_versions)
     cr_assert_null(spvcond_grammar_enumerant(SPVCOND_KIND_Capability, 123456));
 }
 
+/* Every enumerant of every kind is found by its value, through whichever of the direct slots, the
+ * low-byte slots (where values collide) or the search holds it; values next to them that no enumerant
+ * has are not found, however their low byte collides. */
+Test(grammar, every_enumerant_found_by_value)
+{
+    size_t checked = 0, high = 0;
+    for (unsigned kind = 0; kind < SPVCOND_GRAMMAR_KIND_COUNT; kind++) {
+        const struct spvcond_grammar_kind *k = &spvcond_grammar_kinds[kind];
+        if (k->operand_class != SPVCOND_OC_VALUE_ENUM && k->operand_class != SPVCOND_OC_BIT_ENUM)
+            continue;
+        for (uint32_t n = k->first_enumerant; n < k->first_enumerant + k->enumerant_count; n++) {
+            uint32_t v = spvcond_grammar_enumerants[n].value;
+            const struct spvcond_grammar_enumerant *e = spvcond_grammar_enumerant(kind, v);
+            cr_assert_not_null(e, "%s value %u not found", k->name, v);
+            cr_assert_eq(e->value, v, "%s value %u found as %u", k->name, v, e->value);
+            cr_assert_eq(spvcond_grammar_enumerant_values[e - spvcond_grammar_enumerants], v);
+            checked++;
+            high += v >= SPVCOND_GRAMMAR_ENUMERANT_SLOTS;
+            for (uint32_t probe = v + 1; probe <= v + 256; probe += 255) { /* same low byte, or the next value */
+                bool exists = false;
+                for (uint32_t q = k->first_enumerant; q < k->first_enumerant + k->enumerant_count; q++)
+                    exists |= spvcond_grammar_enumerants[q].value == probe;
+                if (!exists)
+                    cr_assert_null(spvcond_grammar_enumerant(kind, probe), "%s value %u found", k->name, probe);
+            }
+        }
+    }
+    cr_log_info("%zu enumerants, %zu of them from 64 up", checked, high);
+    cr_assert_gt(checked, 700);
+    cr_assert_gt(high, 300); /* vendor values, most through the low-byte slots */
+}
+
 Test(grammar, extended_instruction_sets)
 {
     const struct spvcond_grammar_extinst_set *s = spvcond_grammar_extinst_set("OpenCL.std");
