@@ -130,8 +130,8 @@ merge_lists(struct annotate *a, const struct cond *cx, const struct cond *cy, ui
 }
 
 /* The union of two conditions neither of which contains the other trivially (spvcond_cond_union). */
-spvcond_result
-spvcond_cond_union_new(struct annotate *a, uint32_t x, uint32_t y, uint32_t *out)
+static spvcond_result
+union_of(struct annotate *a, uint32_t x, uint32_t y, uint32_t *out)
 {
     const struct cond *cx = &a->conds[x], *cy = &a->conds[y];
     if (!cx->is_or && !cy->is_or) {
@@ -144,6 +144,23 @@ spvcond_cond_union_new(struct annotate *a, uint32_t x, uint32_t y, uint32_t *out
     return intern(a, true, pair, 2, out);
 }
 
+spvcond_result
+spvcond_cond_union_new(struct annotate *a, uint32_t x, uint32_t y, uint32_t *out)
+{
+    if (!a->union_memo && !(a->union_memo = spvcond_alloc_array(a->m->ctx, UNION_MEMO_SIZE, sizeof(*a->union_memo))))
+        return spvcond_oom(a->m->ctx);
+    uint32_t hash = x * 0x9E3779B1u ^ y * 0x85EBCA77u;
+    struct union_memo *e = &a->union_memo[(hash >> 20) & (UNION_MEMO_SIZE - 1)]; /* the top 12 bits */
+    if (e->x == x && e->y == y) {
+        *out = e->out;
+        return SPVCOND_OK;
+    }
+    spvcond_result r = union_of(a, x, y, out);
+    if (r == SPVCOND_OK)
+        *e = (struct union_memo){x, y, *out};
+    return r;
+}
+
 void
 spvcond_cond_release(struct annotate *a)
 {
@@ -153,4 +170,5 @@ spvcond_cond_release(struct annotate *a)
     spvcond_table_release(ctx, &a->cond_table);
     spvcond_dealloc(ctx, a->cond_hashes);
     spvcond_dealloc(ctx, a->emit_stack);
+    spvcond_dealloc(ctx, a->union_memo);
 }
