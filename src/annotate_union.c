@@ -149,6 +149,11 @@ spvcond_cond_union_new(struct annotate *a, uint32_t x, uint32_t y, uint32_t *out
 {
     if (!a->union_memo && !(a->union_memo = spvcond_alloc_array(a->m->ctx, UNION_MEMO_SIZE, sizeof(*a->union_memo))))
         return spvcond_oom(a->m->ctx);
+    if (x > y) { /* the union is symmetric: one entry answers both orders */
+        uint32_t t = x;
+        x = y;
+        y = t;
+    }
     uint32_t hash = x * 0x9E3779B1u ^ y * 0x85EBCA77u;
     struct union_memo *e = &a->union_memo[(hash >> 20) & (UNION_MEMO_SIZE - 1)]; /* the top 12 bits */
     if (e->x == x && e->y == y) {

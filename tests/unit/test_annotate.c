@@ -656,6 +656,39 @@ Test(annotate, conditions_past_the_list_limit)
 
 /* The union of conditions, on hand-made sets: {fp16} implies {fp16, fp64}'s Or away while the absorption
  * budget lasts; once it is spent, lists merge as they are (larger, the same truth value). */
+/* Unions of one condition with more others than the memo has slots: each answer is its own pair of
+ * sets, though slots are shared (an entry must match both operands). */
+Test(annotate, union_memo_matches_both_operands)
+{
+    spvcond_context *ctx;
+    spvcond_module *m = load_module(fixture("annotate_graph"), &ctx);
+    struct annotate a;
+    memset(&a, 0, sizeof(a));
+    a.m = m;
+    enum { N = UNION_MEMO_SIZE + 100 };
+    static uint32_t leaves[N];
+    static struct reqset sets[N + 1]; /* {} and {leaf k} */
+    for (uint32_t k = 0; k < N; k++) {
+        leaves[k] = k;
+        sets[k + 1] = (struct reqset){k, 1, UINT64_C(1) << (k % 64), 0};
+    }
+    a.sets = sets;
+    a.set_count = N + 1;
+    a.set_leaves = leaves;
+    cr_assert_eq(spvcond_cond_init(&a), SPVCOND_OK);
+    uint32_t first, other, both;
+    cr_assert_eq(spvcond_cond_of_set(&a, 1, &first), SPVCOND_OK);
+    for (uint32_t s = 2; s <= N; s++) {
+        cr_assert_eq(spvcond_cond_of_set(&a, s, &other), SPVCOND_OK);
+        cr_assert_eq(spvcond_cond_union(&a, first, other, &both), SPVCOND_OK);
+        const struct cond *c = &a.conds[both];
+        cr_assert(!c->is_or && c->y == 2 && a.cond_sets[c->x] == 1 && a.cond_sets[c->x + 1] == s,
+                  "{leaf 0} | {leaf %u} is both sets", s - 1);
+    }
+    spvcond_cond_release(&a);
+    destroy_module(m, ctx);
+}
+
 Test(annotate, union_absorbs_while_the_budget_lasts)
 {
     spvcond_context *ctx;
@@ -664,9 +697,10 @@ Test(annotate, union_absorbs_while_the_budget_lasts)
     memset(&a, 0, sizeof(a));
     a.m = m;
     static uint32_t leaves[3] = {0, 0, 1};
-    struct reqset sets[3] = {{0, 0, 0, 0}, {1, 1, 1, 0}, {1, 2, 3, 0}}; /* {}, {leaf 0}, {leaf 0, leaf 1} */
+    /* {}, {leaf 0}, {leaf 0, leaf 1}, {leaf 1} */
+    struct reqset sets[4] = {{0, 0, 0, 0}, {1, 1, 1, 0}, {1, 2, 3, 0}, {2, 1, 2, 0}};
     a.sets = sets;
-    a.set_count = 3;
+    a.set_count = 4;
     a.set_leaves = leaves;
     cr_assert_eq(spvcond_cond_init(&a), SPVCOND_OK);
     uint32_t one, two, both;
@@ -677,8 +711,12 @@ Test(annotate, union_absorbs_while_the_budget_lasts)
     cr_assert_eq(spvcond_cond_union(&a, two, a.always, &both), SPVCOND_OK);
     cr_assert_eq(both, a.always);
     a.absorb_budget = 0;
-    cr_assert_eq(spvcond_cond_union(&a, one, two, &both), SPVCOND_OK);
-    cr_assert(both != one && !a.conds[both].is_or && a.conds[both].y == 2, "both sets kept, as one list");
+    cr_assert_eq(spvcond_cond_union(&a, two, one, &both), SPVCOND_OK);
+    cr_assert_eq(both, one, "a union made before is remembered (in either order), budget or not");
+    uint32_t three;
+    cr_assert_eq(spvcond_cond_of_set(&a, 3, &three), SPVCOND_OK);
+    cr_assert_eq(spvcond_cond_union(&a, three, two, &both), SPVCOND_OK);
+    cr_assert(both != three && !a.conds[both].is_or && a.conds[both].y == 2, "past the budget, both sets kept, as one list");
     spvcond_cond_release(&a);
     destroy_module(m, ctx);
 }
