@@ -11,7 +11,7 @@ spvcond_grammar_opcode_name(uint32_t opcode)
 }
 
 const struct spvcond_grammar_enumerant *
-spvcond_grammar_enumerant(unsigned kind, uint32_t value)
+spvcond_grammar_enumerant_lookup(unsigned kind, uint32_t value)
 {
     if (kind >= SPVCOND_GRAMMAR_KIND_COUNT)
         return NULL;

@@ -111,6 +111,9 @@ struct spvcond_grammar_instruction {
     uint16_t enum_mask; /* with `simple`: bit k set when fixed operand k (word k + 1) is an enumerant,
                            which takes no parameters there: the capability scan reads it in place */
     uint8_t layout;     /* core opcodes: SPVCOND_LAYOUT(first, last section), or SPVCOND_LAYOUT_ANYWHERE */
+    uint8_t quick;      /* core opcodes the reader may take by their fast layout in a function's blocks:
+                           allowed there, no rule of their own, a tail of ids, literals, an optional id
+                           or a memory-access mask (tools/gen_grammar.py, quick) */
 };
 
 enum spvcond_tail {
@@ -125,7 +128,24 @@ enum spvcond_tail {
     SPVCOND_TAIL_STRING,        /* a last literal string (OpName) */
 };
 
-const struct spvcond_grammar_enumerant *spvcond_grammar_enumerant(unsigned kind, uint32_t value);
+extern const struct spvcond_grammar_kind spvcond_grammar_kinds[];
+extern const struct spvcond_grammar_enumerant spvcond_grammar_enumerants[];
+extern const uint32_t spvcond_grammar_enumerant_values[]; /* spvcond_grammar_enumerants[k].value */
+
+/* Any enumerant by kind and value, NULL if none (grammar.c). */
+const struct spvcond_grammar_enumerant *spvcond_grammar_enumerant_lookup(unsigned kind, uint32_t value);
+
+/* The same, inline for the commonest case, a value enum's value below 64 (decorations, reading). */
+static inline const struct spvcond_grammar_enumerant *
+spvcond_grammar_enumerant(unsigned kind, uint32_t value)
+{
+    if (value < SPVCOND_GRAMMAR_ENUMERANT_SLOTS && kind < SPVCOND_GRAMMAR_KIND_COUNT &&
+        spvcond_grammar_kinds[kind].operand_class == SPVCOND_OC_VALUE_ENUM && spvcond_grammar_kinds[kind].slot_row) {
+        uint16_t e = spvcond_grammar_enumerant_slots[spvcond_grammar_kinds[kind].slot_row][value];
+        return e ? &spvcond_grammar_enumerants[e - 1] : NULL;
+    }
+    return spvcond_grammar_enumerant_lookup(kind, value);
+}
 
 extern const struct spvcond_grammar_instruction spvcond_grammar_core[];
 extern const uint16_t spvcond_grammar_opcode_index[];
@@ -204,9 +224,6 @@ struct spvcond_grammar_extinst_set {
     size_t index_count;
 };
 
-extern const struct spvcond_grammar_kind spvcond_grammar_kinds[];
-extern const struct spvcond_grammar_enumerant spvcond_grammar_enumerants[];
-extern const uint32_t spvcond_grammar_enumerant_values[]; /* spvcond_grammar_enumerants[k].value */
 extern const struct spvcond_grammar_operand spvcond_grammar_operands[];
 extern const uint32_t spvcond_grammar_capabilities[];
 extern const char *const spvcond_grammar_extensions[];
@@ -216,7 +233,6 @@ extern const struct spvcond_grammar_extinst_set spvcond_grammar_extinst_sets[];
 /* NULL for an opcode the grammar does not know. */
 /* "" for an unknown opcode, never NULL. */
 const char *spvcond_grammar_opcode_name(uint32_t opcode);
-const struct spvcond_grammar_enumerant *spvcond_grammar_enumerant(unsigned kind, uint32_t value);
 const char *spvcond_grammar_enumerant_name(unsigned kind, uint32_t value);
 /* Looks an enumerant up by name (any spelling of an alias is not kept: the first one is). */
 const struct spvcond_grammar_enumerant *spvcond_grammar_enumerant_by_name(unsigned kind, const char *name);

@@ -338,16 +338,15 @@ enum quick { QUICK_TAKEN, QUICK_DECLINED, QUICK_FAILED };
  * are checked here in two steps, every check first, then the records; anything unusual (a failed check,
  * another function's id, an id nothing defined yet that might be a fault) is declined before a record
  * is made, and the general path takes the instruction from the start and names the fault. The caller
- * has found the instruction inside a function's blocks, known, ordinary, and allowed in functions. */
+ * has found the instruction inside a function's blocks, in a module with nothing opaque, and its opcode
+ * one the grammar marks quick. */
 static inline __attribute__((always_inline)) enum quick
 quick_code_inst(struct parse_state *s, const uint32_t *w, uint32_t wc, const struct spvcond_grammar_instruction *gi,
                 spvcond_result *r)
 {
     struct spvcond_module *m = s->m;
     uint8_t tail = gi->tail;
-    if (!gi->simple || m->opaque_count || tail == SPVCOND_TAIL_LITERAL_ID_PAIRS ||
-        tail == SPVCOND_TAIL_ID_LITERAL_PAIRS || tail == SPVCOND_TAIL_ENUM || tail == SPVCOND_TAIL_STRING ||
-        !spvcond_grammar_fits_fast(gi, w, wc))
+    if (!spvcond_grammar_fits_fast(gi, w, wc))
         return QUICK_DECLINED;
     const struct quick_view v = {m->def, s->types, m->bound, s->earlier_code, s->earlier_count};
     uint32_t ids = gi->id_mask, id_words = 0, result = 0;
@@ -617,6 +616,18 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
         p += wc;
         uint32_t opcode = w[0] & 0xffffu;
         const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(opcode);
+        s.inst = i;
+        s.words = w;
+        s.result = 0;
+        /* Quick opcodes stand in functions and nowhere later: in blocks, their layout is in order. */
+        if (in_blocks && gi && gi->quick) {
+            s.section = section;
+            enum quick q = quick_code_inst(&s, w, wc, gi, &r);
+            if (q == QUICK_FAILED)
+                break;
+            if (q == QUICK_TAKEN)
+                continue;
+        }
         int lo, hi;
         section_range(gi, section, &lo, &hi);
         if (section > hi) {
@@ -627,17 +638,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
         }
         while (section < lo)
             m->section[++section] = (uint32_t)i;
-        s.inst = i;
-        s.words = w;
         s.section = section;
-        s.result = 0;
-        if (in_blocks && is_ordinary(gi, opcode) && (gi->layout & 15u) == SPVCOND_SECTION_FUNCTION) {
-            enum quick q = quick_code_inst(&s, w, wc, gi, &r);
-            if (q == QUICK_FAILED)
-                break;
-            if (q == QUICK_TAKEN)
-                continue;
-        }
         if (opcode == 54 && section == SPVCOND_SECTION_FUNCTION && !f.inside) {
             s.earlier_code = m->section[SPVCOND_SECTION_FUNCTION]; /* this OpFunction starts a function */
             s.earlier_count = (uint32_t)i - s.earlier_code;
@@ -653,7 +654,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
         if (section == SPVCOND_SECTION_FUNCTION && (!ordinary || !f.inside || f.current.first_block == UINT32_MAX) &&
             (r = track_function(m, &f, i, opcode)) != SPVCOND_OK)
             break;
-        in_blocks = quick_path && f.inside && f.current.first_block != UINT32_MAX;
+        in_blocks = quick_path && f.inside && f.current.first_block != UINT32_MAX && m->opaque_count == 0;
         if (opcode == 56) {
             s.earlier_count = 0;
             settle_local_forward_uses(&s, forward_at_function);

@@ -282,6 +282,23 @@ def layout(instruction):
     return "SPVCOND_LAYOUT(SPVCOND_SECTION_%s, SPVCOND_SECTION_%s)" % (first, last)
 
 
+# Opcodes the reader's quick path leaves to its general one wherever they stand: functions' structure,
+# debug lines, extended instructions (their sets decide), and vendor opcodes from function pointers up.
+QUICK_EXCLUDED = {8, 12, 54, 55, 56, 57, 248, 317}
+
+
+def quick(instruction, shape):
+    """Whether the reader may read this core instruction in a function's blocks by its fast layout
+    alone (reader.c, quick_code_inst): allowed in functions and nowhere later, with a fast layout whose
+    tail is ids, literals, an optional id or a memory-access mask."""
+    op = instruction["opcode"]
+    simple, tail = shape[0], shape[4]
+    last = layout(instruction)
+    in_functions = last.endswith("SPVCOND_SECTION_FUNCTION)")
+    return int(bool(simple) and op not in QUICK_EXCLUDED and op < 5600 and in_functions and
+               tail in (0, TAILS["IdRef"], TAILS["LiteralInteger"], OPTIONAL_MASK_TAIL, OPTIONAL_ID_TAIL))
+
+
 def instruction_rows(t, instructions, scope, classes):
     rows = []
     for i in sorted(instructions, key=lambda i: i["opcode"]):
@@ -308,10 +325,10 @@ def instruction_rows(t, instructions, scope, classes):
         enums = int(any(is_enum))
         # In a simple layout the fixed operands come first, one word each, in the grammar's order.
         enum_mask = sum(1 << n for n in range(shape[1]) if is_enum[n]) if shape[0] else 0
-        rows.append("{%d, %s, %d, %d, %d, %d, %d, %d, %d, %d, 0x%x, %d, %d, %d, 0x%x, %d, %d, 0x%x, 0x%x, %d, 0x%x, %s}"
+        rows.append("{%d, %s, %d, %d, %d, %d, %d, %d, %d, %d, 0x%x, %d, %d, %d, 0x%x, %d, %d, 0x%x, 0x%x, %d, 0x%x, %s, %d}"
                     % ((i["opcode"], c_string(i["opname"]), has_type, has_result, of, oc, cf, cc, xf, xc,
                         parse_version(i.get("version")), classes.index(cls)) + shape + (enums, enum_mask)
-                       + (layout(i) if scope is None else "0",)))
+                       + (layout(i) if scope is None else "0", quick(i, shape) if scope is None else 0)))
     return rows
 
 
