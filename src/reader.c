@@ -305,29 +305,31 @@ note_operands(struct parse_state *s, size_t i, const struct spvcond_grammar_inst
     return r;
 }
 
-/* What quick_code_inst reads of the module and the parse state, in locals: its stores (to def and
- * id_words) could otherwise alias every uint32_t field and force reloads. */
+/* What quick_code_inst reads of the module and the parse state, loaded once per run of quick
+ * instructions (quick_run): its stores (to def and id_words) could alias every uint32_t field and force
+ * reloads. */
 struct quick_view {
-    const uint32_t *def;
+    uint32_t *def, *id_words;
     const uint64_t *types;
     uint32_t bound, earlier_code, earlier_count;
 };
 
 /* One id use for quick_code_inst: false to decline the instruction. */
 static inline __attribute__((always_inline)) bool
-quick_use(struct quick_view v, const uint32_t *w, uint32_t k, uint32_t result, uint32_t *id_words, uint32_t *forward)
+quick_use(const struct quick_view *v, const uint32_t *w, uint32_t k, uint32_t result, uint32_t *id_words,
+          uint32_t *forward)
 {
     uint32_t id = w[k], bit = k < 32 ? 1u << k : 1u, d;
-    if (id == 0 || id >= v.bound)
+    if (id == 0 || id >= v->bound)
         return false;
     *id_words |= bit;
     if (id == result) /* an OpPhi may name its own result */
         return true;
-    if (!(d = v.def[id])) {
+    if (!(d = v->def[id])) {
         *forward |= bit;
         return bit != 1u; /* past word 31 the bits cannot say which word it was */
     }
-    return d - 1 - v.earlier_code >= v.earlier_count; /* another function's id: the general path decides */
+    return d - 1 - v->earlier_code >= v->earlier_count; /* another function's id: the general path decides */
 }
 
 /* What quick_code_inst made of an instruction. */
@@ -338,27 +340,25 @@ enum quick { QUICK_TAKEN, QUICK_DECLINED, QUICK_FAILED };
  * are checked here in two steps, every check first, then the records; anything unusual (a failed check,
  * another function's id, an id nothing defined yet that might be a fault) is declined before a record
  * is made, and the general path takes the instruction from the start and names the fault. The caller
- * has found the instruction inside a function's blocks, in a module with nothing opaque, and its opcode
- * one the grammar marks quick. */
+ * has found instruction `inst` inside a function's blocks, in a module with nothing opaque, and its
+ * opcode one the grammar marks quick. */
 static inline __attribute__((always_inline)) enum quick
-quick_code_inst(struct parse_state *s, const uint32_t *w, uint32_t wc, const struct spvcond_grammar_instruction *gi,
-                spvcond_result *r)
+quick_code_inst(struct parse_state *s, const struct quick_view *v, uint32_t inst, const uint32_t *w, uint32_t wc,
+                const struct spvcond_grammar_instruction *gi, spvcond_result *r)
 {
-    struct spvcond_module *m = s->m;
     uint8_t tail = gi->tail;
     if (!spvcond_grammar_fits_fast(gi, w, wc))
         return QUICK_DECLINED;
-    const struct quick_view v = {m->def, s->types, m->bound, s->earlier_code, s->earlier_count};
     uint32_t ids = gi->id_mask, id_words = 0, result = 0;
     if (gi->result_word && gi->result_word < wc) {
         result = w[gi->result_word];
-        if (result == 0 || result >= v.bound || v.def[result])
+        if (result == 0 || result >= v->bound || v->def[result])
             return QUICK_DECLINED;
         ids &= ~(1u << (gi->result_word - 1));
     }
     if (gi->has_type && wc > 1) { /* a type declared already (so module-level) */
         uint32_t t = w[1];
-        if (t >= v.bound || !bitset_test(v.types, t))
+        if (t >= v->bound || !bitset_test(v->types, t))
             return QUICK_DECLINED;
         ids &= ~1u;
         id_words = 1u << 1;
@@ -373,16 +373,54 @@ quick_code_inst(struct parse_state *s, const uint32_t *w, uint32_t wc, const str
             if (!quick_use(v, w, k, result, &id_words, &forward))
                 return QUICK_DECLINED;
     /* Every check passed: the records. */
-    uint32_t inst = (uint32_t)s->inst;
-    m->id_words[inst] = id_words;
-    if (result) {
-        m->def[result] = inst + 1;
+    v->id_words[inst] = id_words;
+    if (result)
+        v->def[result] = inst + 1;
+    if (forward) { /* rare: a later block, or a later function called */
+        s->inst = inst;
+        s->words = w;
         s->result = result;
+        s->m->inst_count = (size_t)inst + 1; /* diagnostics name the instructions read so far */
+        for (; forward; forward &= forward - 1)
+            if ((*r = note_forward_use(s, w, w[__builtin_ctz(forward)])) != SPVCOND_OK)
+                return QUICK_FAILED;
     }
-    for (; forward; forward &= forward - 1)
-        if ((*r = note_forward_use(s, w, w[__builtin_ctz(forward)])) != SPVCOND_OK)
-            return QUICK_FAILED;
     return QUICK_TAKEN;
+}
+
+/* Instructions from *p (instruction *i) on, while quick_code_inst takes them, in a loop of its own:
+ * inside the reader's one loop its state was spilled around every general-path call. Stops at the end,
+ * at a full instruction table, or at the first instruction it does not take (which the general path
+ * then reads from the start); *p and *i say where. The caller has found *i inside a function's blocks
+ * in a module with nothing opaque: the instructions taken change neither. */
+static spvcond_result
+quick_run(struct parse_state *s, size_t *p, size_t *i, size_t cap)
+{
+    struct spvcond_module *m = s->m;
+    const uint32_t *const words = m->words;
+    const size_t word_count = m->word_count;
+    uint32_t *const offsets = m->inst;
+    const struct quick_view v = {m->def, m->id_words, s->types, m->bound, s->earlier_code, s->earlier_count};
+    size_t at = *p, n = *i;
+    spvcond_result r = SPVCOND_OK;
+    while (at < word_count && n + 1 < cap) {
+        const uint32_t *w = words + at;
+        uint32_t wc = w[0] >> 16;
+        if (wc == 0 || wc > word_count - at)
+            break; /* the general path names the fault */
+        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(w[0] & 0xffffu);
+        if (!gi || !gi->quick)
+            break;
+        offsets[n] = (uint32_t)at;
+        if (quick_code_inst(s, &v, (uint32_t)n, w, wc, gi, &r) != QUICK_TAKEN)
+            break;
+        n++;
+        at += wc;
+    }
+    m->inst_count = r == SPVCOND_OK ? n : n + 1;
+    *p = at;
+    *i = n;
+    return r;
 }
 
 /* Function structure: OpFunction, parameters, blocks, OpFunctionEnd; nothing else between functions. */
@@ -599,6 +637,11 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
     bool in_blocks = false; /* inside a function, past its first OpLabel: where quick_code_inst reads */
     size_t i = 0;
     for (size_t p = SPVCOND_HEADER_WORDS; p < word_count; i++) {
+        if (in_blocks) {
+            s.section = section;
+            if ((r = quick_run(&s, &p, &i, cap)) != SPVCOND_OK || p >= word_count)
+                break;
+        }
         const uint32_t *w = words + p;
         uint32_t wc = w[0] >> 16;
         if (wc == 0 || wc > word_count - p) {
@@ -619,15 +662,6 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
         s.inst = i;
         s.words = w;
         s.result = 0;
-        /* Quick opcodes stand in functions and nowhere later: in blocks, their layout is in order. */
-        if (in_blocks && gi && gi->quick) {
-            s.section = section;
-            enum quick q = quick_code_inst(&s, w, wc, gi, &r);
-            if (q == QUICK_FAILED)
-                break;
-            if (q == QUICK_TAKEN)
-                continue;
-        }
         int lo, hi;
         section_range(gi, section, &lo, &hi);
         if (section > hi) {
