@@ -227,6 +227,15 @@ settle_local_forward_uses(struct parse_state *s, size_t from)
     s->forward_len = kept;
 }
 
+/* Whether word 1 of an instruction with this opcode is the target the index records it by (names,
+ * decorations: spvcond_index_note), so that check_targets finds it undefined, not a forward use. */
+static inline bool
+names_target(uint32_t opcode)
+{
+    return opcode == 5 || opcode == 6 || opcode == 71 || opcode == 72 || opcode == 332 || opcode == 5632 ||
+           opcode == 5633;
+}
+
 /* Check and record one id operand (a definition or a use) of the instruction being read. */
 static inline __attribute__((always_inline)) spvcond_result
 note_id(struct parse_state *s, const uint32_t *words, uint32_t word, uint8_t operand_class, uint16_t kind)
@@ -248,8 +257,11 @@ note_id(struct parse_state *s, const uint32_t *words, uint32_t word, uint8_t ope
     if (id == s->result && s->section == SPVCOND_SECTION_GLOBAL)
         return id_fault(s, word, kind, id, FAULT_SELF);
     bool checks_type = operand_class == SPVCOND_OC_RESULT_TYPE && m->opaque_count == 0;
-    if (!def)
-        return checks_type ? id_fault(s, word, kind, id, FAULT_TYPE_UNDEFINED) : note_forward_use(s, words, id);
+    if (!def && checks_type)
+        return id_fault(s, word, kind, id, FAULT_TYPE_UNDEFINED);
+    if (!def) /* names and decorations precede their targets, checked from the index (check_targets) */
+        return word == 1 && s->section < SPVCOND_SECTION_GLOBAL && names_target(words[0] & 0xffffu) ? SPVCOND_OK
+                                                                                                  : note_forward_use(s, words, id);
     /* Defined before the current function, yet inside the function section: only an earlier
      * function's own local id could be that (OpFunction's id belongs to the module). */
     if (def - 1 - s->earlier_code < s->earlier_count &&
@@ -619,6 +631,21 @@ opcode_rules(struct parse_state *s, const struct function_state *f, uint32_t opc
     return SPVCOND_OK;
 }
 
+/* The first name or decoration (in module order) whose target nothing defines, or SIZE_MAX: from the
+ * index, in target order, so that the definitions are read in id order (a forward use each, checked
+ * at the end in module order, took a cache miss per name and decoration). */
+static size_t
+first_undefined_target(const struct spvcond_module *m)
+{
+    size_t first = SIZE_MAX;
+    const struct spvcond_refs *refs[2] = {&m->names, &m->decorations};
+    for (size_t r = 0; r < 2 && m->opaque_count == 0; r++)
+        for (size_t k = 0; k < refs[r]->count; k++)
+            if (!m->def[refs[r]->target[k]] && refs[r]->inst[k] < first)
+                first = refs[r]->inst[k];
+    return first;
+}
+
 /* One pass over the words: the offset table, then each instruction's layout, ids and function
  * structure. (Two passes read a 100 MB module twice from memory.) `cap`: the tables' capacity. */
 static spvcond_result
@@ -708,11 +735,16 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
     if (r == SPVCOND_OK && f.inside)
         r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_LAYOUT, f.current.begin, f.current.id,
                               "OpFunction %%%u has no OpFunctionEnd", f.current.id);
+    if (r == SPVCOND_OK)
+        r = spvcond_index_builder_finish(b);
     /* Uses that preceded their definition must be defined somewhere, unless an instruction we cannot
-     * see into might define them. */
-    size_t cursor = 0;
+     * see into might define them: names' and decorations' targets from the index, the others as
+     * recorded; the first fault in module order is reported. */
+    size_t cursor = 0, bad_target = r == SPVCOND_OK ? first_undefined_target(m) : SIZE_MAX;
     for (size_t n = 0; r == SPVCOND_OK && n < s.forward_len; n += 2) {
         uint32_t id = s.forward[n], user = s.forward[n + 1];
+        if (user >= bad_target) /* a target (word 1) comes first */
+            break;
         if (spvcond_is_function_id(m, id)) /* a call or function pointer of a later function: fine */
             continue;
         if (!m->def[id] && m->opaque_count == 0) {
@@ -738,6 +770,10 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
         if (r == SPVCOND_OK && m->def[id] && spvcond_inst_opcode(m, user) == 5600)
             r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, user, id, "%%%u is not an OpFunction (it is %s)", id,
                                   spvcond_grammar_opcode_name(spvcond_def_opcode(m, id)));
+    }
+    if (r == SPVCOND_OK && bad_target != SIZE_MAX) {
+        uint32_t id = spvcond_inst_words(m, bad_target)[1];
+        r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, bad_target, id, "id %%%u is used but never defined", id);
     }
     spvcond_dealloc(m->ctx, s.forward);
     spvcond_dealloc(m->ctx, s.forward_pointers);
@@ -783,8 +819,6 @@ parse(spvcond_context *ctx, const uint32_t *words, size_t word_count, uint32_t *
         r = spvcond_index_builder_create(m, &b);
     if (r == SPVCOND_OK)
         r = index_instructions(m, b, cap);
-    if (r == SPVCOND_OK)
-        r = spvcond_index_builder_finish(b);
     spvcond_index_builder_destroy(b);
     if (r != SPVCOND_OK) {
         spvcond_module_destroy(m);

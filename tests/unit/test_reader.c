@@ -227,6 +227,41 @@ Test(reader, rejects_undefined_id)
     free(w);
 }
 
+/* Names' and decorations' targets are checked from the index, the other forward uses as recorded: the
+ * fault reported is still the first in module order, and a decoration's target before its operands. */
+Test(reader, reports_the_first_undefined_id_in_module_order)
+{
+    uint32_t w[64];
+    const uint32_t head[] = {0x07230203, 0x00010000, 0, 10, 0,
+                             0x00020011, 6, 0x00020011, 4, 0x00020011, 5, /* Kernel, Addresses, Linkage */
+                             0x0003000e, 2, 2};                            /* 11: OpMemoryModel */
+    const uint32_t tail[] = {0x00020013, 1,                /* %1 = OpTypeVoid */
+                             0x00030021, 2, 1,             /* %2 = OpTypeFunction %1 */
+                             0x00050036, 1, 3, 0, 2,       /* %3 = OpFunction %1 None %2 */
+                             0x000200f8, 4,                /* %4 = OpLabel */
+                             0x0003003e, 6, 6,             /* OpStore %6 %6: nothing defines %6 */
+                             0x000100fd, 0x00010038};      /* OpReturn, OpFunctionEnd */
+    size_t n = 0;
+    memcpy(w, head, sizeof(head));
+    n = sizeof(head) / 4;
+    const uint32_t entry[] = {0x0005000f, 6, 3, 0x66, 9};  /* 14: OpEntryPoint Kernel %3 "f" %9 (undefined) */
+    const uint32_t name[] = {0x00030005, 8, 0x78};          /* OpName %8 "x" (undefined) */
+    const uint32_t deco_id[] = {0x0004014c, 8, 46, 9};      /* OpDecorateId %8 AlignmentId %9 (both undefined) */
+    memcpy(w + n, entry, sizeof(entry));
+    memcpy(w + n + 5, name, sizeof(name));
+    memcpy(w + n + 8, tail, sizeof(tail));
+    expect_reject(w, n + 8 + sizeof(tail) / 4, SPVCOND_ERROR_INVALID_ID, "id %9 is used but never defined", 14);
+    w[n] = 0x0004000f; /* the entry point without its interface: the name is the first fault, not the store */
+    memcpy(w + n + 4, name, sizeof(name));
+    memcpy(w + n + 7, tail, sizeof(tail));
+    expect_reject(w, n + 7 + sizeof(tail) / 4, SPVCOND_ERROR_INVALID_ID, "id %8 is used but never defined", 18);
+    w[n + 5] = 3; /* the name's target defined: the store */
+    expect_reject(w, n + 7 + sizeof(tail) / 4, SPVCOND_ERROR_INVALID_ID, "id %6 is used but never defined", 33);
+    memcpy(w + n + 4, deco_id, sizeof(deco_id)); /* a decoration's target before its operand */
+    memcpy(w + n + 8, tail, sizeof(tail));
+    expect_reject(w, n + 8 + sizeof(tail) / 4, SPVCOND_ERROR_INVALID_ID, "id %8 is used but never defined", 18);
+}
+
 Test(reader, rejects_function_without_end)
 {
     uint32_t *w = copy_base();
