@@ -435,6 +435,22 @@ quick_run(struct parse_state *s, size_t *p, size_t *i, size_t cap)
     return r;
 }
 
+/* OpDecorate %target Decoration, then one-word literal parameters: most of a library's annotations,
+ * read here without the general walker. The target is its one id use (defined later, as a rule:
+ * check_targets finds it from the index); id parameters, strings and faults go to the general path. */
+static inline bool
+quick_decoration(struct parse_state *s, const uint32_t *w, uint32_t wc)
+{
+    struct spvcond_module *m = s->m;
+    if (wc < 3 || w[1] == 0 || w[1] >= m->bound)
+        return false;
+    const struct spvcond_grammar_enumerant *e = spvcond_grammar_enumerant(SPVCOND_KIND_Decoration, w[2]);
+    if (!e || e->fast_params == 255 || e->id_params || wc != 3u + e->fast_params)
+        return false;
+    m->id_words[s->inst] = 1u << 1;
+    return true;
+}
+
 /* Function structure: OpFunction, parameters, blocks, OpFunctionEnd; nothing else between functions. */
 struct function_state {
     bool inside;
@@ -700,6 +716,11 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
         while (section < lo)
             m->section[++section] = (uint32_t)i;
         s.section = section;
+        if (opcode == 71 && quick_path && quick_decoration(&s, w, wc)) {
+            if ((r = spvcond_index_note(b, i, opcode)) != SPVCOND_OK)
+                break;
+            continue;
+        }
         if (opcode == 54 && section == SPVCOND_SECTION_FUNCTION && !f.inside) {
             s.earlier_code = m->section[SPVCOND_SECTION_FUNCTION]; /* this OpFunction starts a function */
             s.earlier_count = (uint32_t)i - s.earlier_code;

@@ -661,9 +661,10 @@ Test(reader, quick_path_agrees_on_real_modules)
     free(w);
 }
 
-/* Words of functions' code replaced at random (by ids defined, undefined and out of range, by
- * another function's ids, by zero, by another opcode of the same length): whatever the general path
- * says of each module, the quick path says too. */
+/* Words of functions' code, and in every third round of names and decorations (quick_decoration),
+ * replaced at random (by ids defined, undefined and out of range, by another function's ids, by zero,
+ * by another opcode of the same length): whatever the general path says of each module, the quick
+ * path says too. */
 Test(reader, quick_path_agrees_on_mutated_code, .timeout = 300)
 {
     const char *names[] = {"ufo__complex.spv", "qgis__resources__opencl_programs__hillshade.spv",
@@ -677,6 +678,8 @@ Test(reader, quick_path_agrees_on_mutated_code, .timeout = 300)
         parse_with(w, n, true, &o);
         cr_assert_eq(o.r, SPVCOND_OK);
         size_t code = o.m->section[SPVCOND_SECTION_FUNCTION], count = o.m->inst_count;
+        size_t annotations = o.m->section[SPVCOND_SECTION_DEBUG_NAME], globals = o.m->section[SPVCOND_SECTION_GLOBAL];
+        cr_assert_gt(globals - annotations, 10, "%s has names and decorations", names[k]);
         uint32_t bound = o.m->bound;
         uint32_t *offsets = malloc((count + 1) * sizeof(uint32_t));
         memcpy(offsets, o.m->inst, (count + 1) * sizeof(uint32_t));
@@ -688,7 +691,7 @@ Test(reader, quick_path_agrees_on_mutated_code, .timeout = 300)
             for (int edits = 1 + round % 2; edits > 0; edits--) {
                 seed = seed * 6364136223846793005u + 1442695040888963407u;
                 uint32_t r = (uint32_t)(seed >> 33);
-                size_t i = code + r % (count - code);
+                size_t i = round % 3 == 2 ? annotations + r % (globals - annotations) : code + r % (count - code);
                 uint32_t wc = w[offsets[i]] >> 16, word = wc > 1 ? 1 + (r >> 8) % (wc - 1) : 0;
                 uint32_t *at = &mutant[offsets[i] + word];
                 switch ((r >> 20) % 6) {
