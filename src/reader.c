@@ -435,20 +435,61 @@ quick_run(struct parse_state *s, size_t *p, size_t *i, size_t cap)
     return r;
 }
 
-/* OpDecorate %target Decoration, then one-word literal parameters: most of a library's annotations,
- * read here without the general walker. The target is its one id use (defined later, as a rule:
- * check_targets finds it from the index); id parameters, strings and faults go to the general path. */
+/* Names and decorations whose one id use is their target, read here without the general walker:
+ * OpName and OpMemberName; OpDecorate with one-word literal parameters, or LinkageAttributes (a
+ * library's annotations are mostly these). The target is defined later as a rule, and first_undefined_
+ * target finds it from the index; id parameters, other strings and faults go to the general path. */
 static inline bool
-quick_decoration(struct parse_state *s, const uint32_t *w, uint32_t wc)
+quick_annotation(struct parse_state *s, uint32_t opcode, const uint32_t *w, uint32_t wc)
 {
     struct spvcond_module *m = s->m;
     if (wc < 3 || w[1] == 0 || w[1] >= m->bound)
         return false;
-    const struct spvcond_grammar_enumerant *e = spvcond_grammar_enumerant(SPVCOND_KIND_Decoration, w[2]);
-    if (!e || e->fast_params == 255 || e->id_params || wc != 3u + e->fast_params)
-        return false;
+    if (opcode == 71) {
+        const struct spvcond_grammar_enumerant *e = spvcond_grammar_enumerant(SPVCOND_KIND_Decoration, w[2]);
+        if (!e || (e->fast_params == 255 ? !spvcond_is_linkage_decoration(w) : e->id_params || wc != 3u + e->fast_params))
+            return false;
+    } else {
+        uint32_t k = opcode == 5 ? 2 : 3; /* the string; OpMemberName's follows the member */
+        while (k < wc && !spvcond_word_has_nul(w[k]))
+            k++;
+        if (k != wc - 1) /* it ends with the instruction */
+            return false;
+    }
     m->id_words[s->inst] = 1u << 1;
     return true;
+}
+
+/* Names (in their section) or decorations (in theirs) from *p (instruction *i) on, while
+ * quick_annotation takes them, in a loop of their own as quick_run reads code; *p and *i say where it
+ * stopped. */
+static spvcond_result
+annotation_run(struct parse_state *s, size_t *p, size_t *i, size_t cap)
+{
+    struct spvcond_module *m = s->m;
+    const uint32_t *const words = m->words;
+    const size_t word_count = m->word_count;
+    bool names = s->section == SPVCOND_SECTION_DEBUG_NAME;
+    size_t at = *p, n = *i;
+    spvcond_result r = SPVCOND_OK;
+    while (at < word_count && n + 1 < cap) {
+        const uint32_t *w = words + at;
+        uint32_t wc = w[0] >> 16, opcode = w[0] & 0xffffu;
+        if (wc == 0 || wc > word_count - at || (names ? opcode != 5 && opcode != 6 : opcode != 71))
+            break;
+        m->inst[n] = (uint32_t)at;
+        s->inst = n;
+        if (!quick_annotation(s, opcode, w, wc))
+            break;
+        m->inst_count = n + 1;
+        if ((r = spvcond_index_note(s->b, n, opcode)) != SPVCOND_OK)
+            break;
+        n++;
+        at += wc;
+    }
+    *p = at;
+    *i = n;
+    return r;
 }
 
 /* Function structure: OpFunction, parameters, blocks, OpFunctionEnd; nothing else between functions. */
@@ -680,9 +721,10 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
     bool in_blocks = false; /* inside a function, past its first OpLabel: where quick_code_inst reads */
     size_t i = 0;
     for (size_t p = SPVCOND_HEADER_WORDS; p < word_count; i++) {
-        if (in_blocks) {
+        if (in_blocks || (quick_path && (section == SPVCOND_SECTION_DEBUG_NAME || section == SPVCOND_SECTION_ANNOTATION))) {
             s.section = section;
-            if ((r = quick_run(&s, &p, &i, cap)) != SPVCOND_OK || p >= word_count)
+            r = in_blocks ? quick_run(&s, &p, &i, cap) : annotation_run(&s, &p, &i, cap);
+            if (r != SPVCOND_OK || p >= word_count)
                 break;
         }
         const uint32_t *w = words + p;
@@ -716,11 +758,6 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
         while (section < lo)
             m->section[++section] = (uint32_t)i;
         s.section = section;
-        if (opcode == 71 && quick_path && quick_decoration(&s, w, wc)) {
-            if ((r = spvcond_index_note(b, i, opcode)) != SPVCOND_OK)
-                break;
-            continue;
-        }
         if (opcode == 54 && section == SPVCOND_SECTION_FUNCTION && !f.inside) {
             s.earlier_code = m->section[SPVCOND_SECTION_FUNCTION]; /* this OpFunction starts a function */
             s.earlier_count = (uint32_t)i - s.earlier_code;
