@@ -326,17 +326,19 @@ struct quick_view {
     uint32_t bound, earlier_code, earlier_count;
 };
 
-/* One id use for quick_code_inst: false to decline the instruction. */
+/* One id use for quick_code_inst: false to decline the instruction. Among the globals (`global`), a
+ * constant naming itself is a fault the general path names; what is not defined yet is recorded like a
+ * forward use in code, by note_forward_use, which refuses it there. */
 static inline __attribute__((always_inline)) bool
-quick_use(const struct quick_view *v, const uint32_t *w, uint32_t k, uint32_t result, uint32_t *id_words,
-          uint32_t *forward)
+quick_use(const struct quick_view *v, bool global, const uint32_t *w, uint32_t k, uint32_t result,
+          uint32_t *id_words, uint32_t *forward)
 {
     uint32_t id = w[k], bit = k < 32 ? 1u << k : 1u, d;
     if (id == 0 || id >= v->bound)
         return false;
     *id_words |= bit;
     if (id == result) /* an OpPhi may name its own result */
-        return true;
+        return !global;
     if (!(d = v->def[id])) {
         *forward |= bit;
         return bit != 1u; /* past word 31 the bits cannot say which word it was */
@@ -355,8 +357,8 @@ enum quick { QUICK_TAKEN, QUICK_DECLINED, QUICK_FAILED };
  * has found instruction `inst` inside a function's blocks, in a module with nothing opaque, and its
  * opcode one the grammar marks quick. */
 static inline __attribute__((always_inline)) enum quick
-quick_code_inst(struct parse_state *s, const struct quick_view *v, uint32_t inst, const uint32_t *w, uint32_t wc,
-                const struct spvcond_grammar_instruction *gi, spvcond_result *r)
+quick_code_inst(struct parse_state *s, const struct quick_view *v, bool global, uint32_t inst, const uint32_t *w,
+                uint32_t wc, const struct spvcond_grammar_instruction *gi, spvcond_result *r)
 {
     uint8_t tail = gi->tail;
     if (!spvcond_grammar_fits_fast(gi, w, wc))
@@ -378,11 +380,11 @@ quick_code_inst(struct parse_state *s, const struct quick_view *v, uint32_t inst
     /* The id uses: fixed words by the mask, then a tail of ids. */
     uint32_t forward = 0; /* the words (as id_words bits) naming ids nothing defined yet */
     for (; ids; ids &= ids - 1)
-        if (!quick_use(v, w, 1u + (uint32_t)__builtin_ctz(ids), result, &id_words, &forward))
+        if (!quick_use(v, global, w, 1u + (uint32_t)__builtin_ctz(ids), result, &id_words, &forward))
             return QUICK_DECLINED;
     if (tail == SPVCOND_TAIL_IDS || tail == SPVCOND_TAIL_OPTIONAL_ID)
         for (uint32_t k = 1u + gi->fixed; k < wc; k++)
-            if (!quick_use(v, w, k, result, &id_words, &forward))
+            if (!quick_use(v, global, w, k, result, &id_words, &forward))
                 return QUICK_DECLINED;
     /* Every check passed: the records. */
     v->id_words[inst] = id_words;
@@ -404,9 +406,10 @@ quick_code_inst(struct parse_state *s, const struct quick_view *v, uint32_t inst
  * inside the reader's one loop its state was spilled around every general-path call. Stops at the end,
  * at a full instruction table, or at the first instruction it does not take (which the general path
  * then reads from the start); *p and *i say where. The caller has found *i inside a function's blocks
- * in a module with nothing opaque: the instructions taken change neither. */
-static spvcond_result
-quick_run(struct parse_state *s, size_t *p, size_t *i, size_t cap)
+ * (`where` SPVCOND_QUICK_CODE) or among the globals (SPVCOND_QUICK_GLOBAL), in a module with nothing
+ * opaque: the instructions taken change neither. */
+static inline __attribute__((always_inline)) spvcond_result
+quick_run(struct parse_state *s, enum spvcond_quick where, size_t *p, size_t *i, size_t cap)
 {
     struct spvcond_module *m = s->m;
     const uint32_t *const words = m->words;
@@ -421,10 +424,10 @@ quick_run(struct parse_state *s, size_t *p, size_t *i, size_t cap)
         if (wc == 0 || wc > word_count - at)
             break; /* the general path names the fault */
         const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(w[0] & 0xffffu);
-        if (!gi || !gi->quick)
+        if (!gi || !(gi->quick & where))
             break;
         offsets[n] = (uint32_t)at;
-        if (quick_code_inst(s, &v, (uint32_t)n, w, wc, gi, &r) != QUICK_TAKEN)
+        if (quick_code_inst(s, &v, where == SPVCOND_QUICK_GLOBAL, (uint32_t)n, w, wc, gi, &r) != QUICK_TAKEN)
             break;
         n++;
         at += wc;
@@ -721,9 +724,14 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
     bool in_blocks = false; /* inside a function, past its first OpLabel: where quick_code_inst reads */
     size_t i = 0;
     for (size_t p = SPVCOND_HEADER_WORDS; p < word_count; i++) {
-        if (in_blocks || (quick_path && (section == SPVCOND_SECTION_DEBUG_NAME || section == SPVCOND_SECTION_ANNOTATION))) {
+        /* Runs of instructions the general path need not see: code, names and decorations, constants. */
+        bool globals = quick_path && section == SPVCOND_SECTION_GLOBAL && m->opaque_count == 0;
+        if (in_blocks || globals ||
+            (quick_path && (section == SPVCOND_SECTION_DEBUG_NAME || section == SPVCOND_SECTION_ANNOTATION))) {
             s.section = section;
-            r = in_blocks ? quick_run(&s, &p, &i, cap) : annotation_run(&s, &p, &i, cap);
+            r = in_blocks ? quick_run(&s, SPVCOND_QUICK_CODE, &p, &i, cap)
+                : globals ? quick_run(&s, SPVCOND_QUICK_GLOBAL, &p, &i, cap)
+                          : annotation_run(&s, &p, &i, cap);
             if (r != SPVCOND_OK || p >= word_count)
                 break;
         }

@@ -288,15 +288,25 @@ QUICK_EXCLUDED = {8, 12, 54, 55, 56, 57, 248, 317}
 
 
 def quick(instruction, shape):
-    """Whether the reader may read this core instruction in a function's blocks by its fast layout
-    alone (reader.c, quick_code_inst): allowed in functions and nowhere later, with a fast layout whose
-    tail is ids, literals, an optional id or a memory-access mask."""
+    """Where the reader may read this core instruction by its fast layout alone (reader.c,
+    quick_code_inst), as bits: SPVCOND_QUICK_CODE in a function's blocks (allowed in functions and
+    nowhere later, a tail of ids, literals, an optional id or a memory-access mask); SPVCOND_QUICK_GLOBAL
+    among the globals (a constant with a type, a result, then ids or literals)."""
     op = instruction["opcode"]
     simple, tail = shape[0], shape[4]
-    last = layout(instruction)
-    in_functions = last.endswith("SPVCOND_SECTION_FUNCTION)")
-    return int(bool(simple) and op not in QUICK_EXCLUDED and op < 5600 and in_functions and
-               tail in (0, TAILS["IdRef"], TAILS["LiteralInteger"], OPTIONAL_MASK_TAIL, OPTIONAL_ID_TAIL))
+    where = layout(instruction)
+    if not simple or op in QUICK_EXCLUDED or op >= 5600:
+        return 0
+    bits = 0
+    if where.endswith("SPVCOND_SECTION_FUNCTION)") and tail in (0, TAILS["IdRef"], TAILS["LiteralInteger"],
+                                                                 OPTIONAL_MASK_TAIL, OPTIONAL_ID_TAIL):
+        bits |= 1
+    kinds = [o["kind"] for o in instruction.get("operands", [])]
+    if (where == "SPVCOND_LAYOUT(SPVCOND_SECTION_GLOBAL, SPVCOND_SECTION_GLOBAL)" and
+            instruction.get("class") == "Constant-Creation" and kinds[:2] == ["IdResultType", "IdResult"] and
+            tail in (0, TAILS["IdRef"], TAILS["LiteralInteger"])):
+        bits |= 2
+    return bits
 
 
 def instruction_rows(t, instructions, scope, classes):

@@ -634,7 +634,8 @@ assert_same_parse(const uint32_t *w, size_t n, const char *what)
         cr_assert(!memcmp(a->def, b->def, a->bound * sizeof(uint32_t)), "%s: definitions", what);
         cr_assert(!memcmp(a->section, b->section, sizeof(a->section)), "%s: sections", what);
         cr_assert(a->function_count == b->function_count &&
-                      !memcmp(a->functions, b->functions, a->function_count * sizeof(*a->functions)),
+                      (!a->function_count ||
+                       !memcmp(a->functions, b->functions, a->function_count * sizeof(*a->functions))),
                   "%s: functions", what);
         cr_assert(a->call_count == b->call_count && a->opaque_count == b->opaque_count, "%s", what);
     }
@@ -642,6 +643,42 @@ assert_same_parse(const uint32_t *w, size_t n, const char *what)
     spvcond_module_destroy(g.m);
     spvcond_context_destroy(q.ctx);
     spvcond_context_destroy(g.ctx);
+}
+
+/* Constants are read by their fast layout among the globals (quick_run): what the general path refuses
+ * there, the quick path leaves to it, with the same verdict. */
+Test(reader, constants_read_quickly_keep_the_general_rules)
+{
+    uint32_t w[] = {0x07230203, 0x00010000, 0, 10, 0,
+                    0x00020011, 6, 0x00020011, 4, 0x00020011, 5, /* Kernel, Addresses, Linkage */
+                    0x0003000e, 2, 2,                            /* OpMemoryModel */
+                    0x00040015, 1, 32, 0,                        /* 14: %1 = OpTypeInt 32 0 */
+                    0x00040017, 2, 1, 2,                         /* 18: %2 = OpTypeVector %1 2 */
+                    0x0004002b, 1, 3, 7,                         /* 22: %3 = OpConstant %1 7 */
+                    0x0005002c, 2, 4, 3, 3,                      /* 26: %4 = OpConstantComposite %2 %3 %3 */
+                    0x0004002b, 1, 5, 8};                        /* 31: %5 = OpConstant %1 8 */
+    size_t n = sizeof(w) / sizeof(w[0]);
+    struct captured c;
+    cr_assert_eq(parse_words(w, n, &c), SPVCOND_OK, "%s", c.first.message);
+    assert_same_parse(w, n, "constants");
+    w[30] = 4; /* the composite names itself */
+    expect_reject(w, n, SPVCOND_ERROR_INVALID_ID, "%4 uses itself", 26);
+    assert_same_parse(w, n, "a constant naming itself");
+    w[30] = 5; /* a later constant */
+    expect_reject(w, n, SPVCOND_ERROR_INVALID_ID, "%5 is used before its definition among types, constants", 26);
+    assert_same_parse(w, n, "a constant naming a later one");
+    w[30] = 3;
+    w[23] = 9; /* a type nothing defines */
+    expect_reject(w, n, SPVCOND_ERROR_INVALID_ID, "result type %9 is used before its definition", 22);
+    assert_same_parse(w, n, "a constant of an undefined type");
+    w[23] = 1;
+    w[32] = 3; /* a constant as a type */
+    expect_reject(w, n, SPVCOND_ERROR_INVALID_ID, "result type %3 is not a type", 31);
+    assert_same_parse(w, n, "a constant as a type");
+    w[32] = 1;
+    w[33] = 1; /* a constant defining the type's id again */
+    expect_reject(w, n, SPVCOND_ERROR_INVALID_ID, "id %1 is defined twice", 31);
+    assert_same_parse(w, n, "a constant defined twice");
 }
 
 Test(reader, quick_path_agrees_on_real_modules)
@@ -661,8 +698,8 @@ Test(reader, quick_path_agrees_on_real_modules)
     free(w);
 }
 
-/* Words of functions' code, and in every third round of names and decorations (quick_decoration),
- * replaced at random (by ids defined, undefined and out of range, by another function's ids, by zero,
+/* Words of functions' code, in every fourth round of names and decorations (annotation_run), in
+ * another of types, constants and variables (quick_run among the globals), replaced at random (by ids defined, undefined and out of range, by another function's ids, by zero,
  * by another opcode of the same length): whatever the general path says of each module, the quick
  * path says too. */
 Test(reader, quick_path_agrees_on_mutated_code, .timeout = 300)
@@ -691,7 +728,9 @@ Test(reader, quick_path_agrees_on_mutated_code, .timeout = 300)
             for (int edits = 1 + round % 2; edits > 0; edits--) {
                 seed = seed * 6364136223846793005u + 1442695040888963407u;
                 uint32_t r = (uint32_t)(seed >> 33);
-                size_t i = round % 3 == 2 ? annotations + r % (globals - annotations) : code + r % (count - code);
+                size_t i = round % 4 == 2   ? annotations + r % (globals - annotations)
+                           : round % 4 == 3 ? globals + r % (code - globals)
+                                            : code + r % (count - code);
                 uint32_t wc = w[offsets[i]] >> 16, word = wc > 1 ? 1 + (r >> 8) % (wc - 1) : 0;
                 uint32_t *at = &mutant[offsets[i] + word];
                 switch ((r >> 20) % 6) {
