@@ -681,6 +681,35 @@ Test(reader, constants_read_quickly_keep_the_general_rules)
     assert_same_parse(w, n, "a constant defined twice");
 }
 
+/* Extended instructions in code are read quickly by their set's layout (ext_inst_layout): the ids of
+ * a printf's tail, and every operand of a non-semantic set's instruction, as the general path finds
+ * them. */
+Test(reader, extended_instructions_in_code)
+{
+    size_t n;
+    uint32_t *w = read_words(fixture("ext_inst_code"), &n);
+    assert_same_parse(w, n, "extended instructions");
+    spvcond_context *ctx;
+    cr_assert(spvcond_context_create(NULL, NULL, NULL, &ctx) == SPVCOND_OK);
+    spvcond_module *m = parse_or_die(ctx, w, n);
+    size_t seen = 0;
+    for (size_t i = m->section[SPVCOND_SECTION_FUNCTION]; i < m->inst_count; i++) {
+        const uint32_t *iw = spvcond_inst_words(m, i);
+        if ((iw[0] & 0xffffu) != 12)
+            continue;
+        uint32_t wc = iw[0] >> 16, expect = 1u << 1 | 1u << 3; /* type, set */
+        for (uint32_t k = 5; k < wc; k++)                          /* fabs x; printf fmt a x a; ns x a 1 */
+            expect |= 1u << k;
+        cr_assert_eq(m->id_words[i], expect, "OpExtInst %u: id words 0x%x, expected 0x%x", iw[4], m->id_words[i],
+                     expect);
+        seen++;
+    }
+    cr_assert_eq(seen, 3);
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+    free(w);
+}
+
 Test(reader, quick_path_agrees_on_real_modules)
 {
     const char *names[] = {"ufo__complex.spv", "qgis__resources__opencl_programs__hillshade.spv",
