@@ -346,19 +346,28 @@ quick_use(const struct quick_view *v, bool global, const uint32_t *w, uint32_t k
     return d - 1 - v->earlier_code >= v->earlier_count; /* another function's id: the general path decides */
 }
 
-/* The grammar of an OpExtInst's own operands (words 5 on) when they fit the fast layouts, for a set we
- * carry; NULL otherwise, and for a non-semantic set, whose operands the general path reads as ids
- * whatever its grammar says. */
-static inline const struct spvcond_grammar_instruction *
-ext_inst_layout(const struct spvcond_module *m, const uint32_t *w, uint32_t wc)
+/* An OpExtInst's layout as if it were a core instruction's, into *out: its type, result, set and
+ * number, then its set's fast layout (words 5 on). False when that does not fit: a set we do not carry,
+ * operands the fast layouts do not describe, more of them than the masks hold, or a non-semantic set,
+ * whose operands the general path reads as ids whatever its grammar says. */
+static inline bool
+ext_inst_layout(const struct spvcond_module *m, const uint32_t *w, uint32_t wc, struct spvcond_grammar_instruction *out)
 {
     if (wc < 5)
-        return NULL;
+        return false;
     const struct spvcond_import *imp = spvcond_import_of(m, w[3]);
     if (!imp || imp->non_semantic || !imp->set)
-        return NULL;
+        return false;
     const struct spvcond_grammar_instruction *gi = spvcond_grammar_extinst(imp->set, w[4]);
-    return spvcond_grammar_fits_fast(gi, w + 4, wc - 4) ? gi : NULL;
+    if (!gi || !gi->simple || gi->fixed > 11 || gi->tail == SPVCOND_TAIL_LITERAL_ID_PAIRS ||
+        gi->tail == SPVCOND_TAIL_ID_LITERAL_PAIRS || gi->tail == SPVCOND_TAIL_ENUM || gi->tail == SPVCOND_TAIL_STRING)
+        return false; /* the tails quick_code_inst reads, as SPVCOND_QUICK_CODE opcodes have */
+    *out = *gi;
+    out->has_type = 1;
+    out->result_word = 2;
+    out->fixed = (uint8_t)(4 + gi->fixed);
+    out->id_mask = (uint16_t)(1u << 2 | (uint32_t)gi->id_mask << 4); /* the set (word 3), then its operands */
+    return true;
 }
 
 /* What quick_code_inst made of an instruction. */
@@ -375,33 +384,17 @@ static inline __attribute__((always_inline)) enum quick
 quick_code_inst(struct parse_state *s, const struct quick_view *v, bool global, uint32_t inst, const uint32_t *w,
                 uint32_t wc, const struct spvcond_grammar_instruction *gi, spvcond_result *r)
 {
-    /* The layout: the instruction's own, or an extended instruction's type, result and set, then its
-     * operands by its set's grammar (from word 5). */
-    const struct spvcond_grammar_instruction *ops = gi;
-    uint32_t ids, result_word, base = 0, id_words = 0, result = 0;
-    bool has_type;
-    if ((w[0] & 0xffffu) == 12) {
-        if (!(ops = ext_inst_layout(s->m, w, wc)))
-            return QUICK_DECLINED;
-        base = 4;
-        ids = 1u << 2 | (uint32_t)ops->id_mask << 4; /* the set (word 3), then the operands' ids */
-        result_word = 2;
-        has_type = true;
-    } else {
-        if (!spvcond_grammar_fits_fast(gi, w, wc))
-            return QUICK_DECLINED;
-        ids = gi->id_mask;
-        result_word = gi->result_word;
-        has_type = gi->has_type;
-    }
-    uint8_t tail = ops->tail;
-    if (result_word && result_word < wc) {
-        result = w[result_word];
+    uint8_t tail = gi->tail;
+    if (!spvcond_grammar_fits_fast(gi, w, wc))
+        return QUICK_DECLINED;
+    uint32_t ids = gi->id_mask, id_words = 0, result = 0;
+    if (gi->result_word && gi->result_word < wc) {
+        result = w[gi->result_word];
         if (result == 0 || result >= v->bound || v->def[result])
             return QUICK_DECLINED;
-        ids &= ~(1u << (result_word - 1));
+        ids &= ~(1u << (gi->result_word - 1));
     }
-    if (has_type && wc > 1) { /* a type declared already (so module-level) */
+    if (gi->has_type && wc > 1) { /* a type declared already (so module-level) */
         uint32_t t = w[1];
         if (t >= v->bound || !bitset_test(v->types, t))
             return QUICK_DECLINED;
@@ -414,7 +407,7 @@ quick_code_inst(struct parse_state *s, const struct quick_view *v, bool global, 
         if (!quick_use(v, global, w, 1u + (uint32_t)__builtin_ctz(ids), result, &id_words, &forward))
             return QUICK_DECLINED;
     if (tail == SPVCOND_TAIL_IDS || tail == SPVCOND_TAIL_OPTIONAL_ID)
-        for (uint32_t k = base + 1u + ops->fixed; k < wc; k++)
+        for (uint32_t k = 1u + gi->fixed; k < wc; k++)
             if (!quick_use(v, global, w, k, result, &id_words, &forward))
                 return QUICK_DECLINED;
     /* Every check passed: the records. */
@@ -456,8 +449,11 @@ quick_run(struct parse_state *s, enum spvcond_quick where, size_t *p, size_t *i,
             break; /* the general path names the fault */
         uint32_t opcode = w[0] & 0xffffu;
         const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(opcode);
-        /* Extended instructions too: in blocks, a set's instructions have no rule of their own. */
-        if (!gi || !((gi->quick & where) || (opcode == 12 && where == SPVCOND_QUICK_CODE)))
+        /* Extended instructions too, by their set's layout: in blocks, they have no rule of their own. */
+        struct spvcond_grammar_instruction ext;
+        if (opcode == 12 && where == SPVCOND_QUICK_CODE && ext_inst_layout(m, w, wc, &ext))
+            gi = &ext;
+        else if (!gi || !(gi->quick & where))
             break;
         offsets[n] = (uint32_t)at;
         if (quick_code_inst(s, &v, where == SPVCOND_QUICK_GLOBAL, (uint32_t)n, w, wc, gi, &r) != QUICK_TAKEN)
