@@ -449,11 +449,12 @@ quick_run(struct parse_state *s, enum spvcond_quick where, size_t *p, size_t *i,
             break; /* the general path names the fault */
         uint32_t opcode = w[0] & 0xffffu;
         const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(opcode);
-        /* Extended instructions too, by their set's layout: in blocks, they have no rule of their own. */
+        /* Extended instructions too, by their set's layout, and later blocks' labels: in blocks, neither
+         * has a rule of its own. */
         struct spvcond_grammar_instruction ext;
         if (opcode == 12 && where == SPVCOND_QUICK_CODE && ext_inst_layout(m, w, wc, &ext))
             gi = &ext;
-        else if (!gi || !(gi->quick & where))
+        else if (!gi || !((gi->quick & where) || (opcode == 248 && where == SPVCOND_QUICK_CODE)))
             break;
         offsets[n] = (uint32_t)at;
         if (quick_code_inst(s, &v, where == SPVCOND_QUICK_GLOBAL, (uint32_t)n, w, wc, gi, &r) != QUICK_TAKEN)
