@@ -226,7 +226,8 @@ spvcond_evaluate(const struct spvcond_module *m, spvcond_spec_value *values, siz
                  const spvcond_fnvar_device *device, struct spvcond_values *out)
 {
     out->state = spvcond_alloc_array(m->ctx, m->bound, 1);
-    out->value = spvcond_alloc_array(m->ctx, m->bound, sizeof(uint64_t));
+    /* Values are read where their state says one was set: not cleared (8 bytes an id, on every call). */
+    out->value = spvcond_alloc(m->ctx, (size_t)m->bound * sizeof(uint64_t));
     spvcond_spec_value **sorted = spvcond_alloc_array(m->ctx, value_count, sizeof(*sorted));
     if (!out->state || !out->value || !sorted) {
         spvcond_dealloc(m->ctx, sorted);

@@ -140,14 +140,19 @@ extern const uint32_t spvcond_grammar_enumerant_values[]; /* spvcond_grammar_enu
 /* Any enumerant by kind and value, NULL if none (grammar.c). */
 const struct spvcond_grammar_enumerant *spvcond_grammar_enumerant_lookup(unsigned kind, uint32_t value);
 
-/* The same, inline for the commonest case, a value enum's value below 64 (decorations, reading). */
+/* The same, inline for the commonest case, a value enum's value in its slots (decorations, reading;
+ * an annotated module's ConditionalINTEL among them). */
 static inline const struct spvcond_grammar_enumerant *
 spvcond_grammar_enumerant(unsigned kind, uint32_t value)
 {
-    if (value < SPVCOND_GRAMMAR_ENUMERANT_SLOTS && kind < SPVCOND_GRAMMAR_KIND_COUNT &&
-        spvcond_grammar_kinds[kind].operand_class == SPVCOND_OC_VALUE_ENUM && spvcond_grammar_kinds[kind].slot_row) {
-        uint16_t e = spvcond_grammar_enumerant_slots[spvcond_grammar_kinds[kind].slot_row][value];
-        return e ? &spvcond_grammar_enumerants[e - 1] : NULL;
+    if (kind < SPVCOND_GRAMMAR_KIND_COUNT && spvcond_grammar_kinds[kind].operand_class == SPVCOND_OC_VALUE_ENUM &&
+        spvcond_grammar_kinds[kind].slot_row) {
+        const uint16_t *slots = spvcond_grammar_enumerant_slots[spvcond_grammar_kinds[kind].slot_row];
+        if (value < SPVCOND_GRAMMAR_ENUMERANT_SLOTS)
+            return slots[value] ? &spvcond_grammar_enumerants[slots[value] - 1] : NULL;
+        uint16_t e = slots[spvcond_grammar_hashed_slot(value)];
+        if (e && spvcond_grammar_enumerant_values[e - 1] == value)
+            return &spvcond_grammar_enumerants[e - 1];
     }
     return spvcond_grammar_enumerant_lookup(kind, value);
 }

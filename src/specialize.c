@@ -9,6 +9,7 @@
 #include "capabilities.h"
 #include "evaluate.h"
 #include "index.h"
+#include "index_table.h"
 #include "operands.h"
 
 #define OP_NAME 5u
@@ -26,17 +27,24 @@
 #define OP_COPY_OBJECT 83u
 #define OP_DECORATE_ID 332u
 
+struct removal {
+    uint32_t id, reason; /* reason: instruction + 1 */
+};
+
 struct spec {
     struct spvcond_module *m;
     struct spvcond_values v;
     uint8_t *removed;      /* per id */
-    uint32_t *reason;      /* per id: instruction that decided the removal, + 1 */
+    struct removal *reasons; /* ids removed on their own, with the instruction that decided it (a few:
+                                a table of the bound was zeroed on every call for the error path) */
+    size_t reason_count, reason_cap;
     uint8_t *cond_tree;    /* per id: reachable from a condition */
     uint8_t *frozen;       /* per id: replaced by a plain constant */
     uint32_t *uses;        /* per id: uses by surviving instructions */
     uint8_t *has_condition;/* per id: carries a ConditionalINTEL already */
     uint32_t *fn_reason;   /* per function: the decoration that removed it + 1, 0 if kept (its ids' reason) */
-    uint32_t *entry_alive; /* per id: surviving entry points naming this function */
+    uint32_t *entry_functions; /* the functions of surviving entry points, sorted */
+    size_t entry_function_count;
     uint8_t cap_declared[65536 / 8];
     spvcond_specialize_stats stats;
     uint32_t flags;
@@ -69,9 +77,14 @@ static spvcond_result
 remove_defining(struct spec *s, size_t i, uint32_t reason)
 {
     uint32_t id = spvcond_result_id(s->m, i);
-    if (id) {
+    if (id)
         s->removed[id] = 1;
-        s->reason[id] = reason;
+    if (id && reason) {
+        spvcond_result r = spvcond_grow(s->m->ctx, (void **)&s->reasons, &s->reason_cap, s->reason_count + 1,
+                                        sizeof(*s->reasons));
+        if (r != SPVCOND_OK)
+            return r;
+        s->reasons[s->reason_count++] = (struct removal){id, reason};
     }
     return delete_inst(s, i);
 }
@@ -174,7 +187,7 @@ resolve_entry_points(struct spec *s)
             continue;
         }
         s->stats.entry_points_kept++;
-        s->entry_alive[fn]++;
+        s->entry_functions[s->entry_function_count++] = fn;
         /* Rewrite as a plain OpEntryPoint without interface variables that were removed. */
         bool drops = false;
         uint32_t name_words = spvcond_string_words(m, i, base + 2);
@@ -197,13 +210,15 @@ resolve_entry_points(struct spec *s)
             return r;
     }
     /* Execution modes of functions left without an entry point. */
+    if (s->entry_function_count > 1)
+        qsort(s->entry_functions, s->entry_function_count, sizeof(uint32_t), spvcond_compare_u32);
     for (size_t i = m->section[SPVCOND_SECTION_EXECUTION_MODE]; i < m->section[SPVCOND_SECTION_EXECUTION_MODE + 1];
          i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
         uint32_t op = w[0] & 0xffffu;
         if (op != 16 && op != 331) /* OpNop may stand anywhere */
             continue;
-        if (!s->entry_alive[w[1]]) {
+        if (!bsearch(&w[1], s->entry_functions, s->entry_function_count, sizeof(uint32_t), spvcond_compare_u32)) {
             spvcond_result r = delete_inst(s, i);
             if (r != SPVCOND_OK)
                 return r;
@@ -418,7 +433,7 @@ strip_debug_info(struct spec *s)
             if (r != SPVCOND_OK)
                 return r;
             if (u.found) {
-                if ((r = remove_defining(s, i, s->reason[spvcond_inst_words(m, i)[2]])) != SPVCOND_OK)
+                if ((r = remove_defining(s, i, 0)) != SPVCOND_OK)
                     return r;
                 changed = true;
             }
@@ -537,7 +552,10 @@ static spvcond_result
 reason_text(struct spec *s, uint32_t id, char *buf, size_t n)
 {
     struct spvcond_module *m = s->m;
-    uint32_t why = s->reason[id];
+    uint32_t why = 0;
+    for (size_t k = 0; k < s->reason_count; k++) /* the error path only */
+        if (s->reasons[k].id == id)
+            why = s->reasons[k].reason;
     if (!why) { /* a removed function's own ids take its reason */
         const struct spvcond_function *f = spvcond_function_of_inst(m, spvcond_def(m, id));
         why = f ? s->fn_reason[f - m->functions] : 0;
@@ -860,13 +878,13 @@ release(struct spec *s)
     spvcond_context *ctx = s->m->ctx;
     spvcond_values_release(s->m, &s->v);
     spvcond_dealloc(ctx, s->removed);
-    spvcond_dealloc(ctx, s->reason);
+    spvcond_dealloc(ctx, s->reasons);
     spvcond_dealloc(ctx, s->cond_tree);
     spvcond_dealloc(ctx, s->frozen);
     spvcond_dealloc(ctx, s->uses);
     spvcond_dealloc(ctx, s->has_condition);
     spvcond_dealloc(ctx, s->fn_reason);
-    spvcond_dealloc(ctx, s->entry_alive);
+    spvcond_dealloc(ctx, s->entry_functions);
 }
 
 spvcond_result
@@ -887,15 +905,14 @@ spvcond_specialize(spvcond_module *m, const spvcond_specialize_options *o, spvco
     s.flags = o->flags;
     spvcond_context *ctx = m->ctx;
     s.removed = spvcond_alloc_array(ctx, m->bound, 1);
-    s.reason = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
     s.cond_tree = spvcond_alloc_array(ctx, m->bound, 1);
     s.frozen = spvcond_alloc_array(ctx, m->bound, 1);
     s.uses = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
     s.has_condition = spvcond_alloc_array(ctx, m->bound, 1);
     s.fn_reason = spvcond_alloc_array(ctx, m->function_count + 1, sizeof(uint32_t));
-    s.entry_alive = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
-    if (!s.removed || !s.reason || !s.cond_tree || !s.frozen || !s.uses || !s.has_condition || !s.fn_reason ||
-        !s.entry_alive)
+    s.entry_functions = spvcond_alloc_array(ctx, m->entry_point_count + 1, sizeof(uint32_t));
+    if (!s.removed || !s.cond_tree || !s.frozen || !s.uses || !s.has_condition || !s.fn_reason ||
+        !s.entry_functions)
         r = spvcond_oom(ctx);
     if (r == SPVCOND_OK)
         r = spvcond_evaluate(m, o->values, o->value_count, o->device, &s.v);
