@@ -654,17 +654,22 @@ Test(annotate, conditions_past_the_list_limit)
     release(&a);
 }
 
-/* The union of conditions, on hand-made sets: {fp16} implies {fp16, fp64}'s Or away while the absorption
- * budget lasts; once it is spent, lists merge as they are (larger, the same truth value). */
+/* An annotate pass over a module, with hand-made requirement sets, for the union of conditions. */
+static void
+begin_unions(struct annotate *a, spvcond_context **ctx, struct reqset *sets, size_t set_count, uint32_t *leaves)
+{
+    memset(a, 0, sizeof(*a));
+    a->m = load_module(fixture("annotate_graph"), ctx);
+    a->sets = sets;
+    a->set_count = set_count;
+    a->set_leaves = leaves;
+    cr_assert_eq(spvcond_cond_init(a), SPVCOND_OK);
+}
+
 /* Unions of one condition with more others than the memo has slots: each answer is its own pair of
  * sets, though slots are shared (an entry must match both operands). */
 Test(annotate, union_memo_matches_both_operands)
 {
-    spvcond_context *ctx;
-    spvcond_module *m = load_module(fixture("annotate_graph"), &ctx);
-    struct annotate a;
-    memset(&a, 0, sizeof(a));
-    a.m = m;
     enum { N = UNION_MEMO_SIZE + 100 };
     static uint32_t leaves[N];
     static struct reqset sets[N + 1]; /* {} and {leaf k} */
@@ -672,10 +677,9 @@ Test(annotate, union_memo_matches_both_operands)
         leaves[k] = k;
         sets[k + 1] = (struct reqset){k, 1, UINT64_C(1) << (k % 64), 0};
     }
-    a.sets = sets;
-    a.set_count = N + 1;
-    a.set_leaves = leaves;
-    cr_assert_eq(spvcond_cond_init(&a), SPVCOND_OK);
+    spvcond_context *ctx;
+    struct annotate a;
+    begin_unions(&a, &ctx, sets, N + 1, leaves);
     uint32_t first, other, both;
     cr_assert_eq(spvcond_cond_of_set(&a, 1, &first), SPVCOND_OK);
     for (uint32_t s = 2; s <= N; s++) {
@@ -686,23 +690,19 @@ Test(annotate, union_memo_matches_both_operands)
                   "{leaf 0} | {leaf %u} is both sets", s - 1);
     }
     spvcond_cond_release(&a);
-    destroy_module(m, ctx);
+    destroy_module(a.m, ctx);
 }
 
+/* The union of conditions, on hand-made sets: {fp16} implies {fp16, fp64}'s Or away while the absorption
+ * budget lasts; once it is spent, lists merge as they are (larger, the same truth value). */
 Test(annotate, union_absorbs_while_the_budget_lasts)
 {
-    spvcond_context *ctx;
-    spvcond_module *m = load_module(fixture("annotate_graph"), &ctx);
-    struct annotate a;
-    memset(&a, 0, sizeof(a));
-    a.m = m;
     static uint32_t leaves[3] = {0, 0, 1};
     /* {}, {leaf 0}, {leaf 0, leaf 1}, {leaf 1} */
     struct reqset sets[4] = {{0, 0, 0, 0}, {1, 1, 1, 0}, {1, 2, 3, 0}, {2, 1, 2, 0}};
-    a.sets = sets;
-    a.set_count = 4;
-    a.set_leaves = leaves;
-    cr_assert_eq(spvcond_cond_init(&a), SPVCOND_OK);
+    spvcond_context *ctx;
+    struct annotate a;
+    begin_unions(&a, &ctx, sets, 4, leaves);
     uint32_t one, two, both;
     cr_assert_eq(spvcond_cond_of_set(&a, 1, &one), SPVCOND_OK);
     cr_assert_eq(spvcond_cond_of_set(&a, 2, &two), SPVCOND_OK);
@@ -716,7 +716,8 @@ Test(annotate, union_absorbs_while_the_budget_lasts)
     uint32_t three;
     cr_assert_eq(spvcond_cond_of_set(&a, 3, &three), SPVCOND_OK);
     cr_assert_eq(spvcond_cond_union(&a, three, two, &both), SPVCOND_OK);
-    cr_assert(both != three && !a.conds[both].is_or && a.conds[both].y == 2, "past the budget, both sets kept, as one list");
+    cr_assert(both != three && !a.conds[both].is_or && a.conds[both].y == 2,
+              "past the budget, both sets kept, as one list");
     spvcond_cond_release(&a);
-    destroy_module(m, ctx);
+    destroy_module(a.m, ctx);
 }
