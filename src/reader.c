@@ -228,7 +228,7 @@ settle_local_forward_uses(struct parse_state *s, size_t from)
 }
 
 /* Whether word 1 of an instruction with this opcode is the target the index records it by (names,
- * decorations: spvcond_index_note), so that check_targets finds it undefined, not a forward use. */
+ * decorations: spvcond_index_note), so that first_undefined_target finds it undefined, not a forward use. */
 static inline bool
 names_target(uint32_t opcode)
 {
@@ -259,9 +259,11 @@ note_id(struct parse_state *s, const uint32_t *words, uint32_t word, uint8_t ope
     bool checks_type = operand_class == SPVCOND_OC_RESULT_TYPE && m->opaque_count == 0;
     if (!def && checks_type)
         return id_fault(s, word, kind, id, FAULT_TYPE_UNDEFINED);
-    if (!def) /* names and decorations precede their targets, checked from the index (check_targets) */
-        return word == 1 && s->section < SPVCOND_SECTION_GLOBAL && names_target(words[0] & 0xffffu) ? SPVCOND_OK
-                                                                                                  : note_forward_use(s, words, id);
+    /* Names and decorations precede their targets: first_undefined_target checks those. */
+    if (!def && word == 1 && s->section < SPVCOND_SECTION_GLOBAL && names_target(words[0] & 0xffffu))
+        return SPVCOND_OK;
+    if (!def)
+        return note_forward_use(s, words, id);
     /* Defined before the current function, yet inside the function section: only an earlier
      * function's own local id could be that (OpFunction's id belongs to the module). */
     if (def - 1 - s->earlier_code < s->earlier_count &&
@@ -470,8 +472,9 @@ quick_run(struct parse_state *s, enum spvcond_quick where, size_t *p, size_t *i,
 
 /* Names and decorations whose one id use is their target, read here without the general walker:
  * OpName and OpMemberName; OpDecorate with one-word literal parameters, or LinkageAttributes (a
- * library's annotations are mostly these). The target is defined later as a rule, and first_undefined_
- * target finds it from the index; id parameters, other strings and faults go to the general path. */
+ * library's annotations are mostly these). The target is defined later as a rule, which
+ * first_undefined_target checks from the index; id parameters, other strings and faults go to the
+ * general path. */
 static inline bool
 quick_annotation(struct parse_state *s, uint32_t opcode, const uint32_t *w, uint32_t wc)
 {
@@ -480,7 +483,9 @@ quick_annotation(struct parse_state *s, uint32_t opcode, const uint32_t *w, uint
         return false;
     if (opcode == 71) {
         const struct spvcond_grammar_enumerant *e = spvcond_grammar_enumerant(SPVCOND_KIND_Decoration, w[2]);
-        if (!e || (e->fast_params == 255 ? !spvcond_is_linkage_decoration(w) : e->id_params || wc != 3u + e->fast_params))
+        bool fits = e && (e->fast_params == 255 ? spvcond_is_linkage_decoration(w)
+                                                : !e->id_params && wc == 3u + e->fast_params);
+        if (!fits)
             return false;
     } else {
         uint32_t k = opcode == 5 ? 2 : 3; /* the string; OpMemberName's follows the member */
@@ -751,7 +756,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
     const size_t word_count = m->word_count;
     if (!(s.types = spvcond_alloc_array(m->ctx, bitset_words(m->bound), sizeof(uint64_t))))
         return spvcond_oom(m->ctx);
-    bool in_blocks = false; /* inside a function, past its first OpLabel: where quick_code_inst reads */
+    bool in_blocks = false; /* inside a function, past its first OpLabel: where quick_run reads code */
     size_t i = 0;
     for (size_t p = SPVCOND_HEADER_WORDS; p < word_count; i++) {
         /* Runs of instructions the general path need not see: code, names and decorations, constants. */
