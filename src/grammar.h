@@ -111,13 +111,14 @@ struct spvcond_grammar_instruction {
     uint16_t enum_mask; /* with `simple`: bit k set when fixed operand k (word k + 1) is an enumerant,
                            which takes no parameters there: the capability scan reads it in place */
     uint8_t layout;     /* core opcodes: SPVCOND_LAYOUT(first, last section), or SPVCOND_LAYOUT_ANYWHERE */
-    uint8_t quick;      /* core opcodes: where the reader may take them by their fast layout (bits of
-                           enum spvcond_quick; tools/gen_grammar.py, quick) */
+    uint8_t quick;      /* where the reader may take the instruction by its fast layout (bits of enum
+                           spvcond_quick; tools/gen_grammar.py, quick) */
 };
 
 enum spvcond_quick {
     SPVCOND_QUICK_CODE = 1,  /* in a function's blocks: allowed there, no rule of its own, a tail of ids,
-                                literals, an optional id or a memory-access mask */
+                                literals, an optional id or a memory-access mask (for an extended
+                                instruction: its own operands so, few enough for the masks) */
     SPVCOND_QUICK_GLOBAL = 2 /* among the globals: a constant with a type and a result, then ids or literals */
 };
 

@@ -311,8 +311,6 @@ note_operands(struct parse_state *s, size_t i, const struct spvcond_grammar_inst
     spvcond_result r;
     if (f.kind != SPVCOND_FAST_NONE)
         r = spvcond_fast_for_each(f, s->words, note_fast_id, s);
-    else if (spvcond_is_linkage_decoration(s->words)) /* 3% of reading libclc through the walker */
-        r = note_fast_id(s, 1, SPVCOND_OC_ID);
     else
         r = spvcond_walk_operands(s->m, i, note_operand, s);
     s->m->id_words[i] = s->id_words;
@@ -350,8 +348,9 @@ quick_use(const struct quick_view *v, bool global, const uint32_t *w, uint32_t k
 
 /* An OpExtInst's layout as if it were a core instruction's, into *out: its type, result, set and
  * number, then its set's fast layout (words 5 on). False when that does not fit: a set we do not carry,
- * operands the fast layouts do not describe, more of them than the masks hold, or a non-semantic set,
- * whose operands the general path reads as ids whatever its grammar says. */
+ * an instruction its grammar does not mark SPVCOND_QUICK_CODE (operands the fast layouts do not
+ * describe, or more than the masks hold), or a non-semantic set, whose operands the general path reads
+ * as ids whatever its grammar says. */
 static inline bool
 ext_inst_layout(const struct spvcond_module *m, const uint32_t *w, uint32_t wc, struct spvcond_grammar_instruction *out)
 {
@@ -361,9 +360,8 @@ ext_inst_layout(const struct spvcond_module *m, const uint32_t *w, uint32_t wc, 
     if (!imp || imp->non_semantic || !imp->set)
         return false;
     const struct spvcond_grammar_instruction *gi = spvcond_grammar_extinst(imp->set, w[4]);
-    if (!gi || !gi->simple || gi->fixed > 11 || gi->tail == SPVCOND_TAIL_LITERAL_ID_PAIRS ||
-        gi->tail == SPVCOND_TAIL_ID_LITERAL_PAIRS || gi->tail == SPVCOND_TAIL_ENUM || gi->tail == SPVCOND_TAIL_STRING)
-        return false; /* the tails quick_code_inst reads, as SPVCOND_QUICK_CODE opcodes have */
+    if (!gi || !(gi->quick & SPVCOND_QUICK_CODE))
+        return false;
     *out = *gi;
     out->has_type = 1;
     out->result_word = 2;

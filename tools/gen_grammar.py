@@ -287,19 +287,25 @@ def layout(instruction):
 QUICK_EXCLUDED = {8, 12, 54, 55, 56, 57, 248, 317}
 
 
-def quick(instruction, shape):
-    """Where the reader may read this core instruction by its fast layout alone (reader.c,
-    quick_code_inst), as bits: SPVCOND_QUICK_CODE in a function's blocks (allowed in functions and
-    nowhere later, a tail of ids, literals, an optional id or a memory-access mask); SPVCOND_QUICK_GLOBAL
-    among the globals (a constant with a type, a result, then ids or literals)."""
+# The tails quick_code_inst reads in code: ids, literals, an optional id or a memory-access mask.
+QUICK_CODE_TAILS = (0, TAILS["IdRef"], TAILS["LiteralInteger"], OPTIONAL_MASK_TAIL, OPTIONAL_ID_TAIL)
+
+
+def quick(instruction, shape, scope):
+    """Where the reader may read this instruction by its fast layout alone (reader.c, quick_code_inst),
+    as bits: SPVCOND_QUICK_CODE in a function's blocks (a core instruction allowed in functions and
+    nowhere later, or an extended instruction whose operands' ids the masks hold once behind its four
+    words, ext_inst_layout; a tail of QUICK_CODE_TAILS); SPVCOND_QUICK_GLOBAL among the globals (a
+    constant with a type, a result, then ids or literals)."""
+    simple, fixed, tail = shape[0], shape[1], shape[4]
+    if scope is not None:
+        return int(bool(simple) and fixed <= 11 and tail in QUICK_CODE_TAILS)
     op = instruction["opcode"]
-    simple, tail = shape[0], shape[4]
     where = layout(instruction)
     if not simple or op in QUICK_EXCLUDED or op >= 5600:
         return 0
     bits = 0
-    if where.endswith("SPVCOND_SECTION_FUNCTION)") and tail in (0, TAILS["IdRef"], TAILS["LiteralInteger"],
-                                                                 OPTIONAL_MASK_TAIL, OPTIONAL_ID_TAIL):
+    if where.endswith("SPVCOND_SECTION_FUNCTION)") and tail in QUICK_CODE_TAILS:
         bits |= 1
     kinds = [o["kind"] for o in instruction.get("operands", [])]
     if (where == "SPVCOND_LAYOUT(SPVCOND_SECTION_GLOBAL, SPVCOND_SECTION_GLOBAL)" and
@@ -338,7 +344,7 @@ def instruction_rows(t, instructions, scope, classes):
         rows.append("{%d, %s, %d, %d, %d, %d, %d, %d, %d, %d, 0x%x, %d, %d, %d, 0x%x, %d, %d, 0x%x, 0x%x, %d, 0x%x, %s, %d}"
                     % ((i["opcode"], c_string(i["opname"]), has_type, has_result, of, oc, cf, cc, xf, xc,
                         parse_version(i.get("version")), classes.index(cls)) + shape + (enums, enum_mask)
-                       + (layout(i) if scope is None else "0", quick(i, shape) if scope is None else 0)))
+                       + (layout(i) if scope is None else "0", quick(i, shape, scope))))
     return rows
 
 
