@@ -75,7 +75,8 @@ run_stage(spvcond_context *shared, enum stage s, const uint32_t *words, size_t c
     spvcond_module *m;
     if (!ctx && spvcond_context_create(NULL, NULL, NULL, &ctx) != SPVCOND_OK)
         return 1;
-    int rc = spvcond_module_parse(ctx, words, count, SPVCOND_PARSE_BORROW, &m) != SPVCOND_OK;
+    uint32_t flags = SPVCOND_PARSE_BORROW | (s == ANNOTATE ? SPVCOND_PARSE_FOR_ANNOTATE : 0);
+    int rc = spvcond_module_parse(ctx, words, count, flags, &m) != SPVCOND_OK;
     if (!rc && s != PARSE) {
         spvcond_result r = SPVCOND_OK;
         if (s == ANNOTATE) {

@@ -1,6 +1,8 @@
-/* annotate: never crashes; its output parses and passes our own validate (the producer's promise).
+/* annotate: never crashes; its output parses and passes our own validate (the producer's promise); the
+ * module read for annotate (SPVCOND_PARSE_FOR_ANNOTATE, the reader's item lists) annotates the same.
  * Requirements are also stated by name for the strings the input holds (entry points, OpNames), with
  * uses, declared sets and sizes drawn from the name's bytes. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "fuzz_common.h"
@@ -53,6 +55,31 @@ state_requirements(const uint8_t *data, size_t size, struct stated *s)
     }
 }
 
+/* The same input read for annotate and annotated: the same verdict and output as `r`, `w`, `n`. */
+static void
+annotate_read_for_it(spvcond_context *ctx, const uint8_t *data, size_t size, const spvcond_annotate_options *o,
+                     spvcond_result r, const uint32_t *w, size_t n)
+{
+    uint32_t *words = malloc(size + 4);
+    if (!words)
+        return;
+    memcpy(words, data, size);
+    spvcond_module *m;
+    spvcond_result got = spvcond_module_parse(ctx, words, size / 4, SPVCOND_PARSE_FOR_ANNOTATE, &m);
+    FUZZ_ASSERT(got == SPVCOND_OK, "a module read plainly is read for annotate too");
+    got = spvcond_annotate(m, o, NULL);
+    FUZZ_ASSERT(got == r, "annotate agrees with the reader's lists and without them");
+    uint32_t *lw;
+    size_t ln;
+    if (got == SPVCOND_OK) {
+        FUZZ_ASSERT(spvcond_module_emit(m, &lw, &ln) == SPVCOND_OK, "emit after annotate");
+        FUZZ_ASSERT(ln == n && !memcmp(lw, w, n * 4), "the same output with the reader's lists and without them");
+        spvcond_free(ctx, lw);
+    }
+    spvcond_module_destroy(m);
+    free(words);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
@@ -66,10 +93,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct stated stated;
         state_requirements(data, size, &stated);
         spvcond_annotate_options o = {.requirements = stated.q, .requirement_count = stated.count};
-        if (spvcond_annotate(m, &o, NULL) == SPVCOND_OK) {
+        spvcond_result r = spvcond_annotate(m, &o, NULL);
+        if (r != SPVCOND_OK)
+            annotate_read_for_it(ctx, data, size, &o, r, NULL, 0);
+        if (r == SPVCOND_OK) {
             uint32_t *w;
             size_t n;
             FUZZ_ASSERT(spvcond_module_emit(m, &w, &n) == SPVCOND_OK, "emit after annotate");
+            annotate_read_for_it(ctx, data, size, &o, r, w, n);
             spvcond_module *a;
             FUZZ_ASSERT(spvcond_module_parse(ctx, w, n, 0, &a) == SPVCOND_OK, "annotated output parses");
             size_t violations = 0;

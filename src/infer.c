@@ -59,16 +59,22 @@ value_facts(const uint32_t *w, uint8_t *facts)
 }
 
 /* Module-level values; and the mark of functions and function pointers, whose facts are their return
- * type's (a call may precede the callee's definition). */
-static void
-global_facts(const struct spvcond_module *m, const struct spvcond_callgraph *g, bool infer, uint8_t *facts)
+ * type's (a call may precede the callee's definition). With `item_facts` (per item, as the reader's
+ * lists count them), each item's facts too. Returns whether a function-pointer constant names a
+ * function. */
+static bool
+global_facts(const struct spvcond_module *m, const struct spvcond_callgraph *g, bool infer, uint8_t *facts,
+             uint8_t *item_facts)
 {
+    bool pointers = false;
     for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
         if (infer)
             value_facts(w, facts);
-        if ((w[0] & 0xffffu) == 5600 /* OpConstantFunctionPointerINTEL */ && (w[0] >> 16) >= 4 && g->function_of_id[w[2]])
+        if ((w[0] & 0xffffu) == 5600 /* OpConstantFunctionPointerINTEL */ && (w[0] >> 16) >= 4 && g->function_of_id[w[2]]) {
             facts[w[2]] |= FACT_NAMES_FUNCTION;
+            pointers = true;
+        }
     }
     for (size_t f = 0; f < m->function_count; f++) {
         const uint32_t *w = spvcond_inst_words(m, m->functions[f].begin);
@@ -76,11 +82,15 @@ global_facts(const struct spvcond_module *m, const struct spvcond_callgraph *g, 
             value_facts(w, facts);
         facts[w[2]] |= FACT_NAMES_FUNCTION;
     }
-    for (size_t i = m->section[SPVCOND_SECTION_EXTINST_IMPORT]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
+    size_t base = m->section[SPVCOND_SECTION_EXTINST_IMPORT];
+    for (size_t i = base; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
         uint32_t id = spvcond_is_module_item(m, i) ? spvcond_result_id(m, i) : 0;
         if (id)
             facts[id] |= FACT_MODULE_ITEM;
+        if (item_facts)
+            item_facts[i - base] = facts[id]; /* id 0: no facts */
     }
+    return pointers;
 }
 
 struct code_walk {
@@ -147,17 +157,22 @@ note_capability(void *user, size_t inst, const uint32_t *caps, size_t count)
     return SPVCOND_OK;
 }
 
-/* Instruction i of a function. Its capabilities are looked for only when its opcode may need one
- * the function is not known to need yet (one table lookup for most), or it is an atomic. */
+/* The capabilities of instruction i (opcode op) of a function: looked for only when its opcode may
+ * need one the function is not known to need yet (one table lookup for most), or it is an atomic. */
+static inline __attribute__((always_inline)) spvcond_result
+code_caps(const struct spvcond_module *m, struct code_walk *o, bool infer, size_t i, uint32_t op)
+{
+    bool caps = o->caps && (spvcond_declared_caps_may(o->caps, op) & ~o->cap_need);
+    return (infer && spvcond_is_atomic_opcode(op)) || caps ? spvcond_instruction_capabilities(m, i, note_capability, o)
+                                                           : SPVCOND_OK;
+}
+
+/* Instruction i of a function: the ids it names, then its capabilities. */
 static inline __attribute__((always_inline)) spvcond_result
 code_inst(const struct spvcond_module *m, struct code_walk *o, bool infer, size_t i)
 {
-    uint32_t op = spvcond_inst_opcode(m, i);
     spvcond_result r = spvcond_for_each_id(m, i, note_id, o);
-    bool caps = o->caps && (spvcond_declared_caps_may(o->caps, op) & ~o->cap_need);
-    if (r == SPVCOND_OK && ((infer && spvcond_is_atomic_opcode(op)) || caps))
-        r = spvcond_instruction_capabilities(m, i, note_capability, o);
-    return r;
+    return r == SPVCOND_OK ? code_caps(m, o, infer, i, spvcond_inst_opcode(m, i)) : r;
 }
 
 /* One walk over the code for the call graph's edges (blocks only), the module-level items each
@@ -210,6 +225,58 @@ walk_code(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, b
     }
     inf->item_start[m->function_count] = (uint32_t)inf->item_count;
     spvcond_dealloc(m->ctx, o.item_seen);
+    return r;
+}
+
+/* The walk when the reader listed each function's items (SPVCOND_PARSE_FOR_ANNOTATE) and no
+ * function-pointer constant names a function: the other ids a function names tell nothing then (its
+ * own values have no facts, and the lists stand only if the functions it names are its calls'
+ * callees), so only calls and the instructions that may need a capability are read. */
+static spvcond_result
+walk_listed(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, bool infer,
+            struct spvcond_declared_caps *caps, uint8_t *facts, const uint8_t *item_facts,
+            struct spvcond_inference *inf)
+{
+    struct code_walk o = {m, facts, b, inf, NULL, 0, 0, 0, UINT32_MAX, 0, infer, caps, 0};
+    const uint32_t *start = m->fn_item_start, *items = m->fn_items;
+    spvcond_aspects *own = inf->own;
+    spvcond_result r = SPVCOND_OK;
+    size_t i = m->section[SPVCOND_SECTION_FUNCTION];
+    for (size_t f = 0; f <= m->function_count && r == SPVCOND_OK; f++) {
+        size_t gap_end = f < m->function_count ? m->functions[f].begin : m->inst_count;
+        for (; infer && i < gap_end; i++) /* debug instructions between functions: their values only */
+            value_facts(spvcond_inst_words(m, i), facts);
+        if (f == m->function_count)
+            break;
+        const struct spvcond_function *fn = &m->functions[f];
+        o.seen = 0;
+        o.cap_need = 0;
+        for (uint32_t k = start[f]; infer && k < start[f + 1]; k++)
+            o.seen |= item_facts[items[k]];
+        for (i = fn->begin; i < fn->first_block && r == SPVCOND_OK; i++) /* OpFunction, parameters */
+            r = code_caps(m, &o, infer, i, spvcond_inst_opcode(m, i));
+        spvcond_callgraph_caller(b, f);
+        for (i = fn->first_block; i < fn->end && r == SPVCOND_OK; i++) {
+            spvcond_prefetch_ahead(m, i);
+            uint32_t op = spvcond_inst_opcode(m, i);
+            if (op == 57 && (r = spvcond_callgraph_call(b, i)) == SPVCOND_OK)
+                o.seen |= facts[spvcond_inst_words(m, i)[3]]; /* the callee's, as the full walk has it */
+            if (r == SPVCOND_OK)
+                r = code_caps(m, &o, infer, i, op);
+        }
+        i = fn->end + 1;
+        if (caps)
+            inf->cap_need[f] = o.cap_need;
+        own[f] = spvcond_aspects_of_facts(o.seen);
+        if (o.seen & SEEN_ATOMIC64)
+            spvcond_aspects_add(&own[f], SPVCOND_ASPECT_ATOMIC64);
+    }
+    /* The reader's lists serve as the walk's own would. */
+    spvcond_dealloc(m->ctx, inf->item_start);
+    inf->item_start = m->fn_item_start;
+    inf->item_list = m->fn_items;
+    inf->item_count = start[m->function_count];
+    inf->items_borrowed = true;
     return r;
 }
 
@@ -337,12 +404,17 @@ spvcond_infer(const struct spvcond_module *m, bool infer, struct spvcond_declare
     if (r == SPVCOND_OK && (!inf->own || !inf->used || !inf->scc_of || !inf->scc_members || !inf->scc_start ||
                             !inf->item_start || !facts || (caps && !inf->cap_need)))
         r = spvcond_oom(m->ctx);
+    /* The reader's item lists, if it made them, spare the walk over every id. */
+    size_t items = m->section[SPVCOND_SECTION_FUNCTION] - m->section[SPVCOND_SECTION_EXTINST_IMPORT];
+    uint8_t *item_facts = m->fn_items && m->fn_item_start ? spvcond_alloc_array(m->ctx, items + 1, 1) : NULL;
     if (r == SPVCOND_OK) {
         if (infer)
             type_facts(m, facts);
-        global_facts(m, g, infer, facts);
-        r = walk_code(m, &b, infer, caps, facts, inf);
+        bool pointers = global_facts(m, g, infer, facts, item_facts);
+        r = item_facts && !pointers ? walk_listed(m, &b, infer, caps, facts, item_facts, inf)
+                                    : walk_code(m, &b, infer, caps, facts, inf);
     }
+    spvcond_dealloc(m->ctx, item_facts);
     r = spvcond_callgraph_finish(&b, r);
     if (r == SPVCOND_OK)
         r = components(m, g, inf);
@@ -360,8 +432,10 @@ spvcond_inference_release(const struct spvcond_module *m, struct spvcond_inferen
     spvcond_dealloc(m->ctx, inf->scc_members);
     spvcond_dealloc(m->ctx, inf->scc_start);
     spvcond_dealloc(m->ctx, inf->type_facts);
-    spvcond_dealloc(m->ctx, inf->item_start);
-    spvcond_dealloc(m->ctx, inf->item_list);
+    if (!inf->items_borrowed) {
+        spvcond_dealloc(m->ctx, inf->item_start);
+        spvcond_dealloc(m->ctx, inf->item_list);
+    }
     spvcond_dealloc(m->ctx, inf->cap_need);
     memset(inf, 0, sizeof(*inf));
 }

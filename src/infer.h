@@ -24,6 +24,7 @@ struct spvcond_inference {
     uint32_t *item_start;  /* function_count + 1 */
     uint32_t *item_list;
     size_t item_count;
+    bool items_borrowed;   /* item_start and item_list are the module's (the reader's lists) */
     /* Per function, when spvcond_infer was given the declared capabilities: those its instructions
      * (OpFunction to OpFunctionEnd) need, bit d for values[d] (spvcond_declared_cap_done). */
     uint64_t *cap_need;

@@ -123,6 +123,10 @@ struct spvcond_module {
                                       0 if none */
     size_t opaque_count;  /* instructions the grammar cannot see into */
     uint32_t first_opaque; /* index of the first of them */
+    /* Read with SPVCOND_PARSE_FOR_ANNOTATE, when the reader could tell (reader_items.h): function f
+     * names the module-level items fn_items[fn_item_start[f] .. fn_item_start[f + 1]), each once, in
+     * the order first named, as instruction indices from the OpExtInstImport section. NULL otherwise. */
+    uint32_t *fn_item_start, *fn_items;
 
     struct spvcond_edits edits;
 };

@@ -33,6 +33,8 @@ int cli_read_file(const char *path, void **data, size_t *size);
 int cli_write_file(const char *path, const void *data, size_t size);
 /* Read and parse a module; prints diagnostics. */
 int cli_load_module(struct cli *cli, const char *path, spvcond_module **out);
+/* The same with spvcond_module_parse flags (SPVCOND_PARSE_FOR_ANNOTATE). */
+int cli_load_module_flags(struct cli *cli, const char *path, uint32_t flags, spvcond_module **out);
 
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

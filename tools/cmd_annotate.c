@@ -78,7 +78,7 @@ cmd_annotate(struct cli *cli, int argc, char **argv)
         opts.requirements = spvcond_requirements_file_entries(reqfile, &opts.requirement_count);
     }
     spvcond_module *m;
-    if ((rc = cli_load_module(cli, optind < argc ? argv[optind] : "-", &m)) != EXIT_OK) {
+    if ((rc = cli_load_module_flags(cli, optind < argc ? argv[optind] : "-", SPVCOND_PARSE_FOR_ANNOTATE, &m)) != EXIT_OK) {
         spvcond_requirements_file_destroy(reqfile);
         return rc;
     }

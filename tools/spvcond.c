@@ -203,6 +203,12 @@ cli_write_file(const char *path, const void *data, size_t size)
 int
 cli_load_module(struct cli *cli, const char *path, spvcond_module **out)
 {
+    return cli_load_module_flags(cli, path, 0, out);
+}
+
+int
+cli_load_module_flags(struct cli *cli, const char *path, uint32_t flags, spvcond_module **out)
+{
     void *data;
     size_t size;
     int rc = cli_read_file(path, &data, &size);
@@ -214,7 +220,9 @@ cli_load_module(struct cli *cli, const char *path, spvcond_module **out)
         free(data);
         return EXIT_INVALID;
     }
-    spvcond_result r = spvcond_module_parse_bytes(cli->ctx, data, size, out);
+    /* The file's bytes are words in either order (the reader swaps); malloc's block is aligned for them.
+     * Parsed without SPVCOND_PARSE_BORROW: the module keeps a copy, and data goes now. */
+    spvcond_result r = spvcond_module_parse(cli->ctx, data, size / 4, flags & ~SPVCOND_PARSE_BORROW, out);
     free(data);
     return cli_exit_code(r);
 }

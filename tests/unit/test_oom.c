@@ -41,7 +41,7 @@ b_free(void *user, void *p)
     free(p);
 }
 
-enum pass { ANNOTATE, SPECIALIZE, VALIDATE, REQUIREMENTS, SUPPORT };
+enum pass { ANNOTATE, ANNOTATE_LISTED, SPECIALIZE, VALIDATE, REQUIREMENTS, SUPPORT };
 
 static void
 ignore_verdict(void *user, const char *kernel, bool supported, const char *reason)
@@ -65,10 +65,11 @@ run(enum pass pass, const uint32_t *words, size_t count, long fail_at)
         return false;
     }
     spvcond_module *m = NULL;
-    r = spvcond_module_parse(ctx, words, count, 0, &m);
+    /* ANNOTATE_LISTED: read for annotate, the reader's item lists then grown and handed over too. */
+    r = spvcond_module_parse(ctx, words, count, pass == ANNOTATE_LISTED ? SPVCOND_PARSE_FOR_ANNOTATE : 0, &m);
     bool done = false;
     if (r == SPVCOND_OK) {
-        if (pass == ANNOTATE) {
+        if (pass == ANNOTATE || pass == ANNOTATE_LISTED) {
             spvcond_annotate_options o = {0};
             r = spvcond_annotate(m, &o, NULL);
         } else if (pass == SPECIALIZE) {
@@ -129,7 +130,7 @@ every_allocation(enum pass pass, const char *name)
 {
     size_t count;
     uint32_t *words;
-    if (pass != ANNOTATE) {
+    if (pass != ANNOTATE && pass != ANNOTATE_LISTED) {
         /* These passes take the annotated module. */
         spvcond_context *ctx;
         spvcond_module *m = load_module(fixture(name), &ctx);
@@ -153,6 +154,7 @@ every_allocation(enum pass pass, const char *name)
 }
 
 Test(oom, annotate) { every_allocation(ANNOTATE, "annotate_graph"); }
+Test(oom, annotate_read_for_it) { every_allocation(ANNOTATE_LISTED, "annotate_graph"); }
 Test(oom, specialize) { every_allocation(SPECIALIZE, "annotate_graph"); }
 Test(oom, validate) { every_allocation(VALIDATE, "annotate_graph"); }
 Test(oom, requirements) { every_allocation(REQUIREMENTS, "annotate_graph"); }

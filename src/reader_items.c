@@ -1,0 +1,92 @@
+/* The reader's lists of the module-level items each function names (reader_items.h). */
+#include "reader_items.h"
+
+#include "context.h"
+
+static void
+give_up(spvcond_context *ctx, struct item_notes *n)
+{
+    spvcond_dealloc(ctx, n->list);
+    spvcond_dealloc(ctx, n->start);
+    n->list = n->start = NULL;
+    n->len = n->cap = n->start_cap = 0;
+    n->on = false;
+    n->fn = 0;
+}
+
+/* Room for `need` elements of `size` bytes, without a diagnostic (spvcond_items_finish reports). */
+static bool
+grow_quietly(spvcond_context *ctx, struct item_notes *n, uint32_t **data, size_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return true;
+    size_t c = *cap ? *cap : 256;
+    while (c < need && c <= SIZE_MAX / 2 / sizeof(uint32_t))
+        c *= 2;
+    uint32_t *p = c >= need ? spvcond_realloc(ctx, *data, c * sizeof(uint32_t)) : NULL;
+    if (!p) {
+        n->out_of_memory = true;
+        give_up(ctx, n);
+        return false;
+    }
+    *data = p;
+    *cap = c;
+    return true;
+}
+
+bool
+spvcond_items_grow(spvcond_context *ctx, struct item_notes *n)
+{
+    return n->on && grow_quietly(ctx, n, &n->list, &n->cap, n->len + 1);
+}
+
+void
+spvcond_items_function(struct spvcond_module *m, struct item_notes *n, size_t index, size_t inst)
+{
+    if (!n->on)
+        return;
+    if (!n->seen) {
+        if (!(n->seen = spvcond_alloc(m->ctx, (inst + 1) * sizeof(uint32_t)))) {
+            n->out_of_memory = true;
+            give_up(m->ctx, n);
+            return;
+        }
+        /* Items: OpExtInstImport, and whatever stands among types, constants and variables
+         * (spvcond_is_module_item); the debug and annotation sections' ids are none. */
+        n->base = m->section[SPVCOND_SECTION_EXTINST_IMPORT];
+        for (size_t k = 0; k < inst; k++)
+            n->seen[k] = spvcond_is_module_item(m, k) ? 0 : UINT32_MAX;
+    }
+    if (grow_quietly(m->ctx, n, &n->start, &n->start_cap, index + 2)) {
+        n->start[index] = (uint32_t)n->len;
+        n->fn = (uint32_t)index + 1;
+    }
+}
+
+void
+spvcond_items_foreign_use(struct item_notes *n, const uint32_t *words, uint32_t word)
+{
+    if (!(word == 3 && (words[0] & 0xffffu) == 57 /* OpFunctionCall */))
+        n->on = false, n->fn = 0; /* the lists are freed at the end */
+}
+
+spvcond_result
+spvcond_items_finish(struct spvcond_module *m, struct item_notes *n, spvcond_result r)
+{
+    spvcond_dealloc(m->ctx, n->seen);
+    n->seen = NULL;
+    if (r == SPVCOND_OK && n->out_of_memory)
+        r = spvcond_oom(m->ctx);
+    if (r != SPVCOND_OK || !n->on || m->opaque_count != 0 || !n->start) {
+        give_up(m->ctx, n);
+        return r;
+    }
+    n->start[m->function_count] = (uint32_t)n->len;
+    uint32_t *fit = n->len ? spvcond_realloc(m->ctx, n->list, n->len * sizeof(uint32_t)) : NULL;
+    if (fit) /* a failed shrink keeps the larger block */
+        n->list = fit;
+    m->fn_item_start = n->start;
+    m->fn_items = n->list;
+    n->start = n->list = NULL;
+    return r;
+}

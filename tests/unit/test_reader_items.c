@@ -1,0 +1,253 @@
+/* SPVCOND_PARSE_FOR_ANNOTATE: the reader's lists of what each function names (reader_items.h) must
+ * change nothing annotate does, and must be given up wherever they could not say what annotate's own
+ * walk over every id would find. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "context.h"
+#include "helpers.h"
+#include "module.h"
+
+struct outcome {
+    spvcond_result parsed, annotated;
+    bool listed; /* the reader handed its lists over */
+    char message[512];
+    uint32_t *words;
+    size_t count;
+};
+
+static void
+annotate_with(const uint32_t *w, size_t n, uint32_t flags, struct outcome *o)
+{
+    memset(o, 0, sizeof(*o));
+    spvcond_context *ctx;
+    cr_assert(spvcond_context_create(NULL, NULL, NULL, &ctx) == SPVCOND_OK);
+    spvcond_module *m = NULL;
+    o->parsed = spvcond_module_parse(ctx, w, n, SPVCOND_PARSE_BORROW | flags, &m);
+    o->annotated = o->parsed;
+    if (o->parsed == SPVCOND_OK) {
+        o->listed = m->fn_items != NULL;
+        spvcond_annotate_options opts = {0};
+        o->annotated = spvcond_annotate(m, &opts, NULL);
+        uint32_t *out;
+        if (o->annotated == SPVCOND_OK && spvcond_module_emit(m, &out, &o->count) == SPVCOND_OK) {
+            o->words = malloc(o->count * sizeof(uint32_t));
+            memcpy(o->words, out, o->count * sizeof(uint32_t));
+            spvcond_free(ctx, out);
+        }
+    }
+    const spvcond_diag *d = spvcond_context_first_error(ctx);
+    if (d)
+        snprintf(o->message, sizeof(o->message), "%s", d->message);
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+}
+
+/* Annotating the module read for annotate, and read plainly: the same verdicts, the same message, the
+ * same output. Returns whether the reader's lists stood; *read, whether the module was read. */
+static bool
+assert_same_annotation(const uint32_t *w, size_t n, const char *what, bool *read)
+{
+    struct outcome a, b;
+    annotate_with(w, n, SPVCOND_PARSE_FOR_ANNOTATE, &a);
+    annotate_with(w, n, 0, &b);
+    cr_assert_eq(a.parsed, b.parsed, "%s: read %d with the lists, %d without (%s / %s)", what, a.parsed, b.parsed,
+                 a.message, b.message);
+    cr_assert_eq(a.annotated, b.annotated, "%s: annotated %d with the lists, %d without (%s / %s)", what,
+                 a.annotated, b.annotated, a.message, b.message);
+    cr_assert_str_eq(a.message, b.message, "%s", what);
+    cr_assert(!b.listed, "%s: lists without being asked for", what);
+    cr_assert_eq(a.count, b.count, "%s: %zu words with the lists, %zu without", what, a.count, b.count);
+    cr_assert(a.count == 0 || !memcmp(a.words, b.words, a.count * sizeof(uint32_t)), "%s: outputs differ", what);
+    if (read)
+        *read = a.parsed == SPVCOND_OK;
+    free(a.words);
+    free(b.words);
+    return a.listed;
+}
+
+Test(reader_items, agree_on_fixtures_and_real_modules, .timeout = 300)
+{
+    const char *fixtures[] = {"kernels_fp64", "conditional_capability", "group_decorations", "annotate_graph",
+                              "function_pointers", "dead_code", "forward_calls", "module_items",
+                              "code_capabilities", "exported_variables", "tree_users", "ext_inst_code", "trim"};
+    for (size_t k = 0; k < sizeof(fixtures) / sizeof(fixtures[0]); k++) {
+        size_t n;
+        uint32_t *w = read_words(fixture(fixtures[k]), &n);
+        assert_same_annotation(w, n, fixtures[k], NULL);
+        free(w);
+    }
+    const char *real[] = {"ufo__complex.spv", "qgis__resources__opencl_programs__hillshade.spv",
+                          "python3-pyfai__pyFAI__resources__openCL__preprocess.spv", "hashcat__m13711-pure.spv",
+                          "/usr/lib/clc/spirv64-mesa3d-.spv"};
+    for (size_t k = 0; k < sizeof(real) / sizeof(real[0]); k++) {
+        size_t n;
+        uint32_t *w = read_words(real[k][0] == '/' ? real[k] : corpus(real[k]), &n);
+        cr_assert(assert_same_annotation(w, n, real[k], NULL), "%s: the reader gave its lists up", real[k]);
+        free(w);
+    }
+}
+
+/* ---- modules made to the purpose ------------------------------------------------------------------ */
+
+struct words {
+    uint32_t w[256];
+    size_t n;
+};
+
+static void
+put(struct words *b, uint32_t opcode, size_t count, const uint32_t *operands)
+{
+    b->w[b->n++] = (uint32_t)(count + 1) << 16 | opcode;
+    for (size_t k = 0; k < count; k++)
+        b->w[b->n++] = operands[k];
+}
+#define I(b, op, ...) put(b, op, sizeof((uint32_t[]){__VA_ARGS__}) / 4, (uint32_t[]){__VA_ARGS__})
+
+/* An instruction whose operands are `before` (unless 0), then a literal string. */
+static void
+put_string(struct words *b, uint32_t opcode, uint32_t before, const char *s)
+{
+    uint32_t ops[16] = {0};
+    size_t n = before ? 1 : 0, len = strlen(s) + 1;
+    ops[0] = before;
+    memcpy(ops + n, s, len - 1);
+    put(b, opcode, n + (len + 3) / 4, ops);
+}
+
+enum variant {
+    CALL,                /* kernel %8 calls %5, defined before it */
+    LATER_CALLEE,        /* calls %11, defined after it */
+    RECURSION,           /* calls itself */
+    EARLIER_AS_ARGUMENT, /* passes %5 to a call: a function named other than as a callee */
+    LATER_AS_ARGUMENT,
+    SELF_AS_ARGUMENT,
+    BETWEEN_FUNCTIONS,   /* names an id a non-semantic instruction between functions defines */
+    VARIANTS
+};
+
+/* %1 void, %2 void(), %3 double, %4 an undefined double (fp64 for whoever names it), %5 g and %11 h
+ * (both name %4), the kernel k (%8) between them; %13 a non-semantic set, %14 its instruction between
+ * g and k. A function the kernel names but does not call is used all the same: lists kept there would
+ * lose that (and change the output). */
+static size_t
+made_module(enum variant v, uint32_t *out)
+{
+    struct words b = {.n = 0};
+    uint32_t header[] = {0x07230203, 0x00010200, 0, 20, 0};
+    memcpy(b.w, header, sizeof(header));
+    b.n = 5;
+    I(&b, 17, 4);  /* OpCapability Addresses */
+    I(&b, 17, 6);  /* Kernel */
+    I(&b, 17, 10); /* Float64 */
+    put_string(&b, 10, 0, "SPV_KHR_non_semantic_info");
+    put_string(&b, 11, 13, "NonSemantic.Testing");
+    I(&b, 14, 2, 2);                     /* OpMemoryModel Physical64 OpenCL */
+    I(&b, 15, 6, 8, 'k');                /* OpEntryPoint Kernel %8 "k" */
+    I(&b, 19, 1);                        /* %1 = OpTypeVoid */
+    I(&b, 33, 2, 1);                     /* %2 = OpTypeFunction %1 */
+    I(&b, 22, 3, 64);                    /* %3 = OpTypeFloat 64 */
+    I(&b, 1, 3, 4);                      /* %4 = OpUndef %3 */
+    I(&b, 54, 1, 5, 0, 2);               /* %5 = OpFunction %1 None %2 */
+    I(&b, 248, 6);                       /* OpLabel */
+    I(&b, 83, 3, 7, 4);                  /* %7 = OpCopyObject %3 %4 */
+    put(&b, 253, 0, NULL);                          /* OpReturn */
+    put(&b, 56, 0, NULL);                           /* OpFunctionEnd */
+    if (v == BETWEEN_FUNCTIONS)
+        I(&b, 12, 1, 14, 13, 1);         /* %14 = OpExtInst %1 %13 1 */
+    I(&b, 54, 1, 8, 0, 2);               /* %8 = OpFunction %1 None %2 */
+    I(&b, 248, 9);
+    switch (v) {
+    case CALL: I(&b, 57, 1, 10, 5); break;
+    case LATER_CALLEE: I(&b, 57, 1, 10, 11); break;
+    case RECURSION: I(&b, 57, 1, 10, 8); break;
+    case EARLIER_AS_ARGUMENT: I(&b, 57, 1, 10, 11, 5); break; /* calls h, names g */
+    case LATER_AS_ARGUMENT: I(&b, 57, 1, 10, 5, 11); break;   /* calls g, names h */
+    case SELF_AS_ARGUMENT: I(&b, 57, 1, 10, 5, 8); break;
+    default: I(&b, 57, 1, 10, 5), I(&b, 12, 1, 16, 13, 2, 14); break;
+    }
+    put(&b, 253, 0, NULL);
+    put(&b, 56, 0, NULL);
+    I(&b, 54, 1, 11, 0, 2);              /* %11 = OpFunction %1 None %2 */
+    I(&b, 248, 12);
+    I(&b, 83, 3, 15, 4);                 /* %15 = OpCopyObject %3 %4 */
+    put(&b, 253, 0, NULL);
+    put(&b, 56, 0, NULL);
+    memcpy(out, b.w, b.n * sizeof(uint32_t));
+    return b.n;
+}
+
+Test(reader_items, given_up_where_they_cannot_say)
+{
+    static const char *const names[VARIANTS] = {"a call", "a call of a later function", "recursion",
+                                                "an earlier function as an argument",
+                                                "a later function as an argument", "itself as an argument",
+                                                "an id between functions"};
+    for (int v = 0; v < VARIANTS; v++) {
+        uint32_t w[256];
+        size_t n = made_module((enum variant)v, w);
+        struct outcome plain;
+        annotate_with(w, n, 0, &plain);
+        cr_assert_eq(plain.annotated, SPVCOND_OK, "%s: %s", names[v], plain.message);
+        free(plain.words);
+        bool listed = assert_same_annotation(w, n, names[v], NULL);
+        cr_assert_eq(listed, v <= RECURSION, "%s: lists %s", names[v], listed ? "kept" : "given up");
+    }
+}
+
+/* Words of functions' code replaced at random, as the reader's own agreement test does (ids defined,
+ * undefined, out of range, another function's, zero, another opcode of the same length): whatever the
+ * module reads as, annotating it with the reader's lists and without them agrees. */
+Test(reader_items, agree_on_mutated_code, .timeout = 600)
+{
+    const char *names[] = {"ufo__complex.spv", "qgis__resources__opencl_programs__hillshade.spv",
+                           "python3-pyfai__pyFAI__resources__openCL__preprocess.spv"};
+    uint64_t seed = 0x2545f4914f6cdd1du;
+    size_t read = 0, listed = 0, runs = 0;
+    for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+        size_t n;
+        uint32_t *w = read_words(corpus(names[k]), &n);
+        spvcond_context *ctx;
+        cr_assert(spvcond_context_create(NULL, NULL, NULL, &ctx) == SPVCOND_OK);
+        spvcond_module *m = parse_or_die(ctx, w, n);
+        size_t code = m->section[SPVCOND_SECTION_FUNCTION], count = m->inst_count, globals = m->section[SPVCOND_SECTION_GLOBAL];
+        uint32_t bound = m->bound;
+        uint32_t *offsets = malloc((count + 1) * sizeof(uint32_t));
+        memcpy(offsets, m->inst, (count + 1) * sizeof(uint32_t));
+        spvcond_module_destroy(m);
+        spvcond_context_destroy(ctx);
+        uint32_t *mutant = malloc(n * sizeof(uint32_t));
+        for (int round = 0; round < 600; round++) {
+            memcpy(mutant, w, n * sizeof(uint32_t));
+            for (int edits = 1 + round % 2; edits > 0; edits--) {
+                seed = seed * 6364136223846793005u + 1442695040888963407u;
+                uint32_t r = (uint32_t)(seed >> 33);
+                size_t i = round % 5 == 4 ? globals + r % (code - globals) : code + r % (count - code);
+                uint32_t wc = w[offsets[i]] >> 16, word = wc > 1 ? 1 + (r >> 8) % (wc - 1) : 0;
+                uint32_t *at = &mutant[offsets[i] + word];
+                switch ((r >> 20) % 6) {
+                case 0: *at = (r >> 4) % bound; break;
+                case 1: *at = bound + (r >> 4) % 3; break;
+                case 2: *at = 0; break;
+                case 3: *at = w[offsets[code + (r >> 3) % (count - code)] + 1]; break; /* another's word */
+                case 4: mutant[offsets[i]] = (w[offsets[i]] & 0xffff0000u) | (r >> 4) % 400; break;
+                default: *at = w[offsets[i] + (word > 1 ? word - 1 : word)]; break;
+                }
+            }
+            bool was_read;
+            listed += assert_same_annotation(mutant, n, names[k], &was_read);
+            read += was_read;
+            runs++;
+        }
+        free(mutant);
+        free(offsets);
+        free(w);
+    }
+    /* Mutants read with lists and without them (given up), and mutants refused, or the test compared
+     * nothing of interest. */
+    cr_log_info("%zu of %zu mutants read, %zu of them with lists", read, runs, listed);
+    cr_assert(listed > runs / 10 && read - listed > runs / 50 && read < runs - runs / 10,
+              "%zu of %zu mutants read, %zu of them with lists", read, runs, listed);
+}
