@@ -13,6 +13,7 @@ SHAPES = [
     ["--size", "1M"],
     ["--size", "2M", "--max-ids", "30000"],               # the table-filled shape of the 1 GB module
     ["--size", "2M", "--max-ids", "30000", "--filler", "stores"],  # the store-filled one
+    ["--size", "1M", "--max-ids", "3900", "--filler", "stores"],   # its mix at 1 MB (the benchmark's stores series)
     ["--size", "300k", "--depth", "12", "--fanout", "1"],  # deep chains
     ["--size", "300k", "--depth", "2", "--fanout", "16", "--kernels", "3"],
 ]

@@ -2,7 +2,9 @@
 # The benchmark (README, Benchmark): a release build, then every stage on
 #   - synthetic modules of 1 MB, 10 MB, 100 MB and 1 GB (BENCH_SIZES to change; bench/synth.c); past
 #     ~100 MB the id limit leaves room for code only with filler: the 1 GB module comes twice, filled
-#     with constant tables (synth-1G.spv) and with id-free stores in the code (synth-1G-stores.spv),
+#     with constant tables (synth-1G.spv) and with id-free stores in the code (synth-1G-stores.spv);
+#     and each size again with the 1 GB module's mix (synth-*-stores.spv: ids in proportion to size,
+#     stores for the rest), so that one series reaches 1 GB with the same content per MB throughout,
 #   - synthetic 10 MB modules whose call fan-out is 1, 4 and 16 (the call-edge series),
 #   - both libclc-15 libraries and the two largest Debian-kernel modules of ../shared/corpus,
 # with spirv-opt timed on the same inputs in the same run (modules up to 30 MB; not for the fan-out
@@ -25,11 +27,11 @@ for s in $sizes; do
     f=$out/synth-$s.spv
     [ -f "$f" ] || $synth --size "$s" -o "$f"
     series="$series $f"
-    if [ "$s" = 1G ]; then
-        f=$out/synth-1G-stores.spv
-        [ -f "$f" ] || $synth --size 1G --filler stores -o "$f"
-        series="$series $f"
-    fi
+    # The 1 GB module's id budget (3.9 M, bench/synth.c) in proportion to this size.
+    f=$out/synth-$s-stores.spv
+    [ -f "$f" ] || $synth --size "$s" --filler stores --max-ids "$(awk -v s="$s" 'BEGIN { m = s + 0;
+        if (s ~ /k$/) m /= 1e3; if (s ~ /G$/) m *= 1e3; printf "%d", 3900 * m }')" -o "$f"
+    series="$series $f"
 done
 edges=""
 for fan in 1 4 16; do
@@ -49,14 +51,18 @@ tail -n +2 "$out/part2.csv" >> "$out/results.csv"
 rm -f "$out/part1.csv" "$out/part2.csv"
 cat "$out/table.md"
 
-# Scaling: milliseconds per MB over the size series (code: the 1 GB module filled with stores; and
-# with the 1 GB module of constant tables instead) and per call edge over the fan-out series.
+# Scaling: milliseconds per MB over the size series and per call edge over the fan-out series. Series:
+# stores, every size with the 1 GB module's mix (the same content per MB from 1 MB to 1 GB); code,
+# code alone (as far as the id limit allows: to 100 MB); mixed, code then the 1 GB module of stores;
+# tables, code then the 1 GB module of constant tables.
 echo
-code='^synth-[0-9]+[kM][.]spv$|^synth-1G-stores[.]spv$'
+stores='^synth-[0-9]+[kMG]-stores[.]spv$'
+code='^synth-[0-9]+[kM][.]spv$'
+mixed='^synth-[0-9]+[kM][.]spv$|^synth-1G-stores[.]spv$'
 tables='^synth-[0-9]+[kMG][.]spv$'
 # Each over the medians, then over each stage's fastest round: this machine's disturbances only ever
 # slow a run down (specializing the 1 GB module took 1.0 to 4.7 s in three runs a minute apart).
-for series in code tables code-fastest tables-fastest; do
+for series in stores code mixed tables stores-fastest code-fastest mixed-fastest; do
     eval re=\$${series%-fastest}
     col=5
     [ "$series" = "${series%-fastest}" ] || col=14
@@ -65,11 +71,11 @@ for series in code tables code-fastest tables-fastest; do
          END { for (k in lo) printf "%-14s %-20s ms/MB %.2f .. %.2f  (max/min %.2f)\n", name, k, lo[k], hi[k], hi[k] / lo[k] }' \
         "$out/results.csv" | sort
 done
-# The same series against its 1 MB module: each size's ms/MB over the 1 MB one's (max/min above also
+# The mixed series against its 1 MB module: each size's ms/MB over the 1 MB one's (max/min above also
 # counts a large module that is cheaper per MB than the small one).
-awk -F, -v re="$code" 'NR > 1 && $1 ~ re { r = $5 / ($2 / 1e6); k = $4; n[k]++; m[k, n[k]] = r; if ($1 == "synth-1M.spv") one[k] = r }
+awk -F, -v re="$mixed" 'NR > 1 && $1 ~ re { r = $5 / ($2 / 1e6); k = $4; n[k]++; m[k, n[k]] = r; if ($1 == "synth-1M.spv") one[k] = r }
      END { for (k in n) if (one[k] > 0) { lo = hi = 1; for (j = 1; j <= n[k]; j++) { x = m[k, j] / one[k]; if (x < lo) lo = x; if (x > hi) hi = x }
-           printf "size (code) / 1 MB  %-20s %.2f .. %.2f\n", k, lo, hi } }' "$out/results.csv" | sort
+           printf "size (mixed) / 1 MB %-20s %.2f .. %.2f\n", k, lo, hi } }' "$out/results.csv" | sort
 awk -F, 'NR > 1 && $1 ~ /fanout/ { r = $5 / ($2 / 1e6); k = $4;
             if (!(k in lo) || r < lo[k]) lo[k] = r; if (!(k in hi) || r > hi[k]) hi[k] = r }
          END { for (k in lo) printf "fan-out 1..16 %-20s ms/MB %.2f .. %.2f  (max/min %.2f)\n", k, lo[k], hi[k], hi[k] / lo[k] }' \
@@ -81,10 +87,14 @@ awk -F, 'NR > 1 { k = $4; if (!(k in hi) || $13 > hi[k]) { hi[k] = $13; at[k] = 
          END { for (k in hi) printf "memory %-20s (peak RSS - constant) / input at most %.2f (%s)\n", k, hi[k], at[k] }' \
     "$out/results.csv" | sort
 
-# The plot: time per stage against module size, log-log, synthetic series and real modules.
+# The plot: time per stage against module size, log-log: the stores series as lines (the same mix
+# from 1 MB to 1 GB), the code series as points of the same colour, spirv-opt on what it could take.
 for stage in parse emit annotate specialize-acm_g10 validate; do
-    awk -F, -v s="$stage" -v re="$code" 'NR > 1 && $4 == s && $1 ~ re { print $2 / 1e6, $5 }' \
-        "$out/results.csv" | sort -g > "$out/$stage.dat"
+    for series in stores code; do
+        eval re=\$$series
+        awk -F, -v s="$stage" -v re="$re" 'NR > 1 && $4 == s && $1 ~ re { print $2 / 1e6, $5 }' \
+            "$out/results.csv" | sort -g > "$out/$stage-$series.dat"
+    done
 done
 awk -F, 'NR > 1 && $4 == "specialize-acm_g10" && $9 > 0 { print $2 / 1e6, $9 }' "$out/results.csv" | sort -g > "$out/spirv-opt.dat"
 gnuplot <<EOF
@@ -92,16 +102,21 @@ set terminal pngcairo size 900,600 noenhanced
 set output "$out/scaling.png"
 set title "libspvcond stages against module size ($(date +%Y-%m-%d), $(nproc) cores)"
 set logscale xy
-set xlabel "module size (MB; the 1 GB module: code filled with id-free stores)"
+set xlabel "module size (MB). Lines: the 1 GB module's mix at every size; circles: code alone (to 100 MB)"
 set ylabel "median time (ms)"
-set key bottom right
+set key top left
 set grid
-plot "$out/parse.dat" with linespoints title "read + index", \
-     "$out/emit.dat" with linespoints title "read + emit (no edits)", \
-     "$out/annotate.dat" with linespoints title "annotate", \
-     "$out/specialize-acm_g10.dat" with linespoints title "specialize", \
-     "$out/validate.dat" with linespoints title "validate", \
-     "$out/spirv-opt.dat" with points pointtype 7 title "spirv-opt specialization pipeline", \
+plot "$out/parse-stores.dat" with linespoints lc 1 title "read + index", \
+     "$out/emit-stores.dat" with linespoints lc 2 title "read + emit (no edits)", \
+     "$out/annotate-stores.dat" with linespoints lc 3 title "annotate", \
+     "$out/specialize-acm_g10-stores.dat" with linespoints lc 4 title "specialize", \
+     "$out/validate-stores.dat" with linespoints lc 7 title "validate", \
+     "$out/parse-code.dat" with points lc 1 pointtype 6 notitle, \
+     "$out/emit-code.dat" with points lc 2 pointtype 6 notitle, \
+     "$out/annotate-code.dat" with points lc 3 pointtype 6 notitle, \
+     "$out/specialize-acm_g10-code.dat" with points lc 4 pointtype 6 notitle, \
+     "$out/validate-code.dat" with points lc 7 pointtype 6 notitle, \
+     "$out/spirv-opt.dat" with points pointtype 7 lc rgb "black" title "spirv-opt specialization pipeline", \
      x * 1.0 with lines dashtype 2 lc rgb "gray" title "1 GB/s"
 EOF
 rm -f "$out"/*.dat
