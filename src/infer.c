@@ -179,16 +179,23 @@ code_inst(const struct spvcond_module *m, struct code_walk *o, bool infer, size_
  * function names (every instruction), and each function's own aspects (`infer`: the facts of every id
  * its instructions name, result types included, e.g. an OpFConvert to double). Values of the code
  * keep no facts of their own: a function's values are used in that function only, where their
- * definitions name their types; module-level values and functions have their types' (global_facts). */
-static spvcond_result
-walk_code(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, bool infer,
-          struct spvcond_declared_caps *caps, uint8_t *facts, struct spvcond_inference *inf)
+ * definitions name their types; module-level values and functions have their types' (global_facts).
+ *
+ * `listed`, with `item_facts` (each item's facts): the reader listed each function's items
+ * (SPVCOND_PARSE_FOR_ANNOTATE) and no function-pointer constant names a function: the other ids a
+ * function names tell nothing then (its own values have no facts, and the lists stand only if the
+ * functions it names are its calls' callees), so only calls and the instructions that may need a
+ * capability are read, and the lists serve as the walk's own. */
+static inline __attribute__((always_inline)) spvcond_result
+walk(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, bool infer,
+     struct spvcond_declared_caps *caps, uint8_t *facts, bool listed, const uint8_t *item_facts,
+     struct spvcond_inference *inf)
 {
     size_t items = m->section[SPVCOND_SECTION_FUNCTION] - m->section[SPVCOND_SECTION_EXTINST_IMPORT];
-    struct code_walk o = {m, facts, b, inf, spvcond_alloc_array(m->ctx, items + 1, sizeof(uint32_t)), items, 0, 0,
-                          UINT32_MAX, 0, infer, caps, 0};
-    if (!o.item_seen)
+    struct code_walk o = {m, facts, b, inf, NULL, items, 0, 0, UINT32_MAX, 0, infer, caps, 0};
+    if (!listed && !(o.item_seen = spvcond_alloc_array(m->ctx, items + 1, sizeof(uint32_t))))
         return spvcond_oom(m->ctx);
+    const uint32_t *start = m->fn_item_start, *list = m->fn_items;
     spvcond_aspects *own = inf->own;
     spvcond_result r = SPVCOND_OK;
     size_t i = m->section[SPVCOND_SECTION_FUNCTION];
@@ -203,18 +210,24 @@ walk_code(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, b
         o.cap_need = 0;
         o.edges_from = UINT32_MAX;
         o.function = (uint32_t)f + 1;
-        inf->item_start[f] = (uint32_t)inf->item_count;
+        if (!listed)
+            inf->item_start[f] = (uint32_t)inf->item_count;
+        for (uint32_t k = listed ? start[f] : 0; infer && listed && k < start[f + 1]; k++)
+            o.seen |= item_facts[list[k]];
         for (i = fn->begin; i < fn->first_block && r == SPVCOND_OK; i++) /* OpFunction, parameters */
-            r = code_inst(m, &o, infer, i);
+            r = listed ? code_caps(m, &o, infer, i, spvcond_inst_opcode(m, i)) : code_inst(m, &o, infer, i);
         spvcond_callgraph_caller(b, f);
         for (i = fn->first_block; i < fn->end && r == SPVCOND_OK; i++) {
             spvcond_prefetch_ahead(m, i);
-            bool call = spvcond_inst_opcode(m, i) == 57; /* OpFunctionCall: its callee, checked; then arguments */
+            uint32_t op = spvcond_inst_opcode(m, i);
+            bool call = op == 57; /* OpFunctionCall: its callee, checked; then arguments */
             o.edges_from = call ? 4 : 0;
             if (call)
                 r = spvcond_callgraph_call(b, i);
+            if (call && listed && r == SPVCOND_OK)
+                o.seen |= facts[spvcond_inst_words(m, i)[3]]; /* the callee's, as the full walk has it */
             if (r == SPVCOND_OK)
-                r = code_inst(m, &o, infer, i);
+                r = listed ? code_caps(m, &o, infer, i, op) : code_inst(m, &o, infer, i);
         }
         i = fn->end + 1; /* OpFunctionEnd names nothing */
         if (caps)
@@ -223,61 +236,32 @@ walk_code(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, b
         if (o.seen & SEEN_ATOMIC64)
             spvcond_aspects_add(&own[f], SPVCOND_ASPECT_ATOMIC64);
     }
-    inf->item_start[m->function_count] = (uint32_t)inf->item_count;
-    spvcond_dealloc(m->ctx, o.item_seen);
+    if (listed) {
+        spvcond_dealloc(m->ctx, inf->item_start);
+        inf->item_start = m->fn_item_start;
+        inf->item_list = m->fn_items;
+        inf->item_count = start[m->function_count];
+        inf->items_borrowed = true;
+    } else {
+        inf->item_start[m->function_count] = (uint32_t)inf->item_count;
+        spvcond_dealloc(m->ctx, o.item_seen);
+    }
     return r;
 }
 
-/* The walk when the reader listed each function's items (SPVCOND_PARSE_FOR_ANNOTATE) and no
- * function-pointer constant names a function: the other ids a function names tell nothing then (its
- * own values have no facts, and the lists stand only if the functions it names are its calls'
- * callees), so only calls and the instructions that may need a capability are read. */
+static spvcond_result
+walk_every_id(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, bool infer,
+              struct spvcond_declared_caps *caps, uint8_t *facts, struct spvcond_inference *inf)
+{
+    return walk(m, b, infer, caps, facts, false, NULL, inf);
+}
+
 static spvcond_result
 walk_listed(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, bool infer,
             struct spvcond_declared_caps *caps, uint8_t *facts, const uint8_t *item_facts,
             struct spvcond_inference *inf)
 {
-    struct code_walk o = {m, facts, b, inf, NULL, 0, 0, 0, UINT32_MAX, 0, infer, caps, 0};
-    const uint32_t *start = m->fn_item_start, *items = m->fn_items;
-    spvcond_aspects *own = inf->own;
-    spvcond_result r = SPVCOND_OK;
-    size_t i = m->section[SPVCOND_SECTION_FUNCTION];
-    for (size_t f = 0; f <= m->function_count && r == SPVCOND_OK; f++) {
-        size_t gap_end = f < m->function_count ? m->functions[f].begin : m->inst_count;
-        for (; infer && i < gap_end; i++) /* debug instructions between functions: their values only */
-            value_facts(spvcond_inst_words(m, i), facts);
-        if (f == m->function_count)
-            break;
-        const struct spvcond_function *fn = &m->functions[f];
-        o.seen = 0;
-        o.cap_need = 0;
-        for (uint32_t k = start[f]; infer && k < start[f + 1]; k++)
-            o.seen |= item_facts[items[k]];
-        for (i = fn->begin; i < fn->first_block && r == SPVCOND_OK; i++) /* OpFunction, parameters */
-            r = code_caps(m, &o, infer, i, spvcond_inst_opcode(m, i));
-        spvcond_callgraph_caller(b, f);
-        for (i = fn->first_block; i < fn->end && r == SPVCOND_OK; i++) {
-            spvcond_prefetch_ahead(m, i);
-            uint32_t op = spvcond_inst_opcode(m, i);
-            if (op == 57 && (r = spvcond_callgraph_call(b, i)) == SPVCOND_OK)
-                o.seen |= facts[spvcond_inst_words(m, i)[3]]; /* the callee's, as the full walk has it */
-            if (r == SPVCOND_OK)
-                r = code_caps(m, &o, infer, i, op);
-        }
-        i = fn->end + 1;
-        if (caps)
-            inf->cap_need[f] = o.cap_need;
-        own[f] = spvcond_aspects_of_facts(o.seen);
-        if (o.seen & SEEN_ATOMIC64)
-            spvcond_aspects_add(&own[f], SPVCOND_ASPECT_ATOMIC64);
-    }
-    /* The reader's lists serve as the walk's own would. */
-    spvcond_dealloc(m->ctx, inf->item_start);
-    inf->item_start = m->fn_item_start;
-    inf->item_list = m->fn_items;
-    inf->item_count = start[m->function_count];
-    inf->items_borrowed = true;
-    return r;
+    return walk(m, b, infer, caps, facts, true, item_facts, inf);
 }
 
 spvcond_aspects
@@ -412,7 +396,7 @@ spvcond_infer(const struct spvcond_module *m, bool infer, struct spvcond_declare
             type_facts(m, facts);
         bool pointers = global_facts(m, g, infer, facts, item_facts);
         r = item_facts && !pointers ? walk_listed(m, &b, infer, caps, facts, item_facts, inf)
-                                    : walk_code(m, &b, infer, caps, facts, inf);
+                                    : walk_every_id(m, &b, infer, caps, facts, inf);
     }
     spvcond_dealloc(m->ctx, item_facts);
     r = spvcond_callgraph_finish(&b, r);

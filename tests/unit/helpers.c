@@ -191,3 +191,21 @@ count_opcode(const spvcond_module *m, uint32_t opcode)
         n += spvcond_inst_opcode(m, i) == opcode;
     return n;
 }
+
+void
+mutate_word(uint32_t *mutant, const uint32_t *w, const uint32_t *offsets, size_t i, size_t code, size_t count,
+            uint32_t bound, uint32_t r)
+{
+    uint32_t wc = w[offsets[i]] >> 16, word = wc > 1 ? 1 + (r >> 8) % (wc - 1) : 0;
+    uint32_t *at = &mutant[offsets[i] + word];
+    switch ((r >> 20) % 6) {
+    case 0: *at = (r >> 4) % bound; break;     /* some id, maybe undefined here */
+    case 1: *at = bound + (r >> 4) % 3; break; /* out of range */
+    case 2: *at = 0; break;
+    case 3: *at = w[offsets[code + (r >> 3) % (count - code)] + 1]; break; /* another's word */
+    case 4: /* another opcode, the same length */
+        mutant[offsets[i]] = (w[offsets[i]] & 0xffff0000u) | (r >> 4) % 400;
+        break;
+    default: *at = w[offsets[i] + (word > 1 ? word - 1 : word)]; break;
+    }
+}

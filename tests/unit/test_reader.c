@@ -760,18 +760,7 @@ Test(reader, quick_path_agrees_on_mutated_code, .timeout = 300)
                 size_t i = round % 4 == 2   ? annotations + r % (globals - annotations)
                            : round % 4 == 3 ? globals + r % (code - globals)
                                             : code + r % (count - code);
-                uint32_t wc = w[offsets[i]] >> 16, word = wc > 1 ? 1 + (r >> 8) % (wc - 1) : 0;
-                uint32_t *at = &mutant[offsets[i] + word];
-                switch ((r >> 20) % 6) {
-                case 0: *at = (r >> 4) % bound; break;                /* some id, maybe undefined here */
-                case 1: *at = bound + (r >> 4) % 3; break;            /* out of range */
-                case 2: *at = 0; break;
-                case 3: *at = w[offsets[code + (r >> 3) % (count - code)] + 1]; break; /* another's word */
-                case 4: /* another opcode, the same length */
-                    mutant[offsets[i]] = (w[offsets[i]] & 0xffff0000u) | (r >> 4) % 400;
-                    break;
-                default: *at = w[offsets[i] + (word > 1 ? word - 1 : word)]; break;
-                }
+                mutate_word(mutant, w, offsets, i, code, count, bound, r);
             }
             assert_same_parse(mutant, n, names[k]);
             struct parse_outcome g;

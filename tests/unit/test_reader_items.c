@@ -197,9 +197,9 @@ Test(reader_items, given_up_where_they_cannot_say)
     }
 }
 
-/* Words of functions' code replaced at random, as the reader's own agreement test does (ids defined,
- * undefined, out of range, another function's, zero, another opcode of the same length): whatever the
- * module reads as, annotating it with the reader's lists and without them agrees. */
+/* Words of functions' code (and, every fifth round, of the globals) replaced at random as the reader's
+ * own agreement test does (mutate_word): whatever the module reads as, annotating it with the reader's
+ * lists and without them agrees. */
 Test(reader_items, agree_on_mutated_code, .timeout = 600)
 {
     const char *names[] = {"ufo__complex.spv", "qgis__resources__opencl_programs__hillshade.spv",
@@ -225,16 +225,7 @@ Test(reader_items, agree_on_mutated_code, .timeout = 600)
                 seed = seed * 6364136223846793005u + 1442695040888963407u;
                 uint32_t r = (uint32_t)(seed >> 33);
                 size_t i = round % 5 == 4 ? globals + r % (code - globals) : code + r % (count - code);
-                uint32_t wc = w[offsets[i]] >> 16, word = wc > 1 ? 1 + (r >> 8) % (wc - 1) : 0;
-                uint32_t *at = &mutant[offsets[i] + word];
-                switch ((r >> 20) % 6) {
-                case 0: *at = (r >> 4) % bound; break;
-                case 1: *at = bound + (r >> 4) % 3; break;
-                case 2: *at = 0; break;
-                case 3: *at = w[offsets[code + (r >> 3) % (count - code)] + 1]; break; /* another's word */
-                case 4: mutant[offsets[i]] = (w[offsets[i]] & 0xffff0000u) | (r >> 4) % 400; break;
-                default: *at = w[offsets[i] + (word > 1 ? word - 1 : word)]; break;
-                }
+                mutate_word(mutant, w, offsets, i, code, count, bound, r);
             }
             bool was_read;
             listed += assert_same_annotation(mutant, n, names[k], &was_read);
