@@ -503,32 +503,44 @@ quick_code_run_noting_items(struct parse_state *s, size_t *p, size_t *i, size_t 
     return quick_run(s, SPVCOND_QUICK_CODE, true, p, i, cap);
 }
 
-/* Names and decorations whose one id use is their target, read here without the general walker:
- * OpName and OpMemberName; OpDecorate with one-word literal parameters, or LinkageAttributes (a
- * library's annotations are mostly these). The target is defined later as a rule, which
- * first_undefined_target checks from the index; id parameters, other strings and faults go to the
- * general path. */
-static inline bool
-quick_annotation(struct parse_state *s, uint32_t opcode, const uint32_t *w, uint32_t wc)
+/* Names and decorations read here without the general walker: OpName and OpMemberName; OpDecorate
+ * with one-word parameters (literals, or ids such as an annotated module's ConditionalINTEL
+ * conditions), or LinkageAttributes (a library's annotations are mostly these). The target is defined
+ * later as a rule, which first_undefined_target checks from the index; an id parameter not defined yet
+ * is recorded as a forward use, as the general path does. Other strings and faults go to the general
+ * path. */
+static inline enum quick
+quick_annotation(struct parse_state *s, uint32_t opcode, const uint32_t *w, uint32_t wc, spvcond_result *r)
 {
     struct spvcond_module *m = s->m;
     if (wc < 3 || w[1] == 0 || w[1] >= m->bound)
-        return false;
+        return QUICK_DECLINED;
+    uint32_t params = 0; /* id parameters, as id_words bits */
     if (opcode == 71) {
         const struct spvcond_grammar_enumerant *e = spvcond_grammar_enumerant(SPVCOND_KIND_Decoration, w[2]);
-        bool fits = e && (e->fast_params == 255 ? spvcond_is_linkage_decoration(w)
-                                                : !e->id_params && wc == 3u + e->fast_params);
+        bool fits = e && (e->fast_params == 255 ? spvcond_is_linkage_decoration(w) : wc == 3u + e->fast_params);
         if (!fits)
-            return false;
+            return QUICK_DECLINED;
+        params = e->fast_params == 255 ? 0 : (uint32_t)e->id_params << 3;
+        for (uint32_t ids = params; ids; ids &= ids - 1) {
+            uint32_t id = w[__builtin_ctz(ids)];
+            if (id == 0 || id >= m->bound)
+                return QUICK_DECLINED;
+        }
     } else {
         uint32_t k = opcode == 5 ? 2 : 3; /* the string; OpMemberName's follows the member */
         while (k < wc && !spvcond_word_has_nul(w[k]))
             k++;
         if (k != wc - 1) /* it ends with the instruction */
-            return false;
+            return QUICK_DECLINED;
     }
-    m->id_words[s->inst] = 1u << 1;
-    return true;
+    m->id_words[s->inst] = 1u << 1 | params;
+    for (; params; params &= params - 1) {
+        uint32_t id = w[__builtin_ctz(params)];
+        if (!m->def[id] && (*r = note_forward_use(s, w, id)) != SPVCOND_OK)
+            return QUICK_FAILED;
+    }
+    return QUICK_TAKEN;
 }
 
 /* Names (in their section) or decorations (in theirs) from *p (instruction *i) on, while
@@ -550,9 +562,9 @@ annotation_run(struct parse_state *s, size_t *p, size_t *i, size_t cap)
             break;
         m->inst[n] = (uint32_t)at;
         s->inst = n;
-        if (!quick_annotation(s, opcode, w, wc))
+        m->inst_count = n + 1; /* diagnostics name the instructions read so far */
+        if (quick_annotation(s, opcode, w, wc, &r) != QUICK_TAKEN)
             break;
-        m->inst_count = n + 1;
         if ((r = spvcond_index_note(s->b, n, opcode)) != SPVCOND_OK)
             break;
         n++;

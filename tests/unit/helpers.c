@@ -202,10 +202,32 @@ mutate_word(uint32_t *mutant, const uint32_t *w, const uint32_t *offsets, size_t
     case 0: *at = (r >> 4) % bound; break;     /* some id, maybe undefined here */
     case 1: *at = bound + (r >> 4) % 3; break; /* out of range */
     case 2: *at = 0; break;
-    case 3: *at = w[offsets[code + (r >> 3) % (count - code)] + 1]; break; /* another's word */
+    case 3: { /* another's first operand (its opcode word if it has none) */
+        size_t j = code + (r >> 3) % (count - code);
+        *at = w[offsets[j] + (offsets[j + 1] - offsets[j] > 1)];
+        break;
+    }
     case 4: /* another opcode, the same length */
         mutant[offsets[i]] = (w[offsets[i]] & 0xffff0000u) | (r >> 4) % 400;
         break;
     default: *at = w[offsets[i] + (word > 1 ? word - 1 : word)]; break;
     }
+}
+
+uint32_t *
+annotated_words(const uint32_t *words, size_t count, size_t *out_count)
+{
+    spvcond_context *ctx;
+    cr_assert(spvcond_context_create(NULL, NULL, NULL, &ctx) == SPVCOND_OK);
+    spvcond_module *m = parse_or_die(ctx, words, count);
+    spvcond_annotate_options o = {0};
+    cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_OK);
+    uint32_t *w;
+    cr_assert_eq(spvcond_module_emit(m, &w, out_count), SPVCOND_OK);
+    uint32_t *copy = malloc(*out_count * sizeof(uint32_t));
+    memcpy(copy, w, *out_count * sizeof(uint32_t));
+    spvcond_free(ctx, w);
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+    return copy;
 }

@@ -37,8 +37,10 @@ uint32_t id_named(const spvcond_module *m, const char *name);
 spvcond_module *parse_or_die(spvcond_context *ctx, const uint32_t *words, size_t count);
 /* Count instructions with an opcode. */
 size_t count_opcode(const spvcond_module *m, uint32_t opcode);
+/* `words` annotated with the default options (requirements inferred), as a malloc'd copy. */
+uint32_t *annotated_words(const uint32_t *words, size_t count, size_t *out_count);
 /* Mutates one word of instruction i in `mutant` (a copy of `w`, whose instructions start at
- * `offsets`), as the reader's agreement tests do, by the random bits r: an id maybe undefined there,
+ * `offsets`, count + 1 of them), as the reader's agreement tests do, by the random bits r: an id maybe undefined there,
  * one out of range (`bound`), zero, the first operand of some code instruction in [code, count),
  * another opcode of the same length, or the word before it. */
 void mutate_word(uint32_t *mutant, const uint32_t *w, const uint32_t *offsets, size_t i, size_t code, size_t count,

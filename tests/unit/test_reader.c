@@ -710,6 +710,39 @@ Test(reader, extended_instructions_in_code)
     free(w);
 }
 
+/* An annotated module's decorations carry their conditions as ids (ConditionalINTEL), read by the
+ * quick path for decorations: a condition nothing defines, one out of range, and one that is a
+ * function's local, get the general path's verdicts and messages. */
+Test(reader, decoration_ids_read_quickly_keep_the_general_rules)
+{
+    size_t n, an;
+    uint32_t *w = read_words(corpus("qgis__resources__opencl_programs__hillshade.spv"), &n);
+    uint32_t *a = annotated_words(w, n, &an);
+    free(w);
+    /* The first ConditionalINTEL decoration, and a value of some function. */
+    size_t at = 5, local = 0;
+    while (at < an && !((a[at] & 0xffffu) == 71 && a[at] >> 16 == 4 && a[at + 2] == 6247))
+        at += a[at] >> 16;
+    cr_assert_lt(at, an, "the annotated module has a conditional decoration");
+    for (size_t p = at; p < an && !local; p += a[p] >> 16)
+        if ((a[p] & 0xffffu) == 129 /* OpFAdd */ || (a[p] & 0xffffu) == 128 /* OpIAdd */)
+            local = p;
+    cr_assert(local, "some code to name");
+    uint32_t keep = a[at + 3], bound = a[3];
+    assert_same_parse(a, an, "annotated");
+    a[3] = bound + 1; /* an id in range that nothing defines */
+    a[at + 3] = bound;
+    assert_same_parse(a, an, "a condition nothing defines");
+    expect_reject(a, an, SPVCOND_ERROR_INVALID_ID, "is used but never defined", at);
+    a[3] = bound;
+    assert_same_parse(a, an, "a condition out of range");
+    a[at + 3] = a[local + 2];
+    assert_same_parse(a, an, "a function's value as a condition");
+    a[at + 3] = keep;
+    assert_same_parse(a, an, "restored");
+    free(a);
+}
+
 Test(reader, quick_path_agrees_on_real_modules)
 {
     const char *names[] = {"ufo__complex.spv", "qgis__resources__opencl_programs__hillshade.spv",
@@ -724,22 +757,35 @@ Test(reader, quick_path_agrees_on_real_modules)
     size_t n;
     uint32_t *w = read_words("/usr/lib/clc/spirv64-mesa3d-.spv", &n);
     assert_same_parse(w, n, "libclc");
+    /* Annotated: conditions on thousands of decorations (ConditionalINTEL's id), spec constants. */
+    size_t an;
+    uint32_t *a = annotated_words(w, n, &an);
+    assert_same_parse(a, an, "libclc annotated");
+    free(a);
     free(w);
 }
 
 /* Words of functions' code, in every fourth round of names and decorations (annotation_run), in
- * another of types, constants and variables (quick_run among the globals), replaced at random (by ids defined, undefined and out of range, by another function's ids, by zero,
- * by another opcode of the same length): whatever the general path says of each module, the quick
- * path says too. */
+ * another of types, constants and variables (quick_run among the globals), replaced at random (by ids
+ * defined, undefined and out of range, by another function's ids, by zero, by another opcode of the
+ * same length): whatever the general path says of each module, the quick path says too. A name
+ * starting with '+' is the module annotated (decorations with an id: its ConditionalINTEL conditions). */
 Test(reader, quick_path_agrees_on_mutated_code, .timeout = 300)
 {
     const char *names[] = {"ufo__complex.spv", "qgis__resources__opencl_programs__hillshade.spv",
-                           "python3-pyfai__pyFAI__resources__openCL__preprocess.spv"};
+                           "python3-pyfai__pyFAI__resources__openCL__preprocess.spv",
+                           "+piglit__gen__vstore__vstore_half-double-local.spv"};
     uint64_t seed = 0x9e3779b97f4a7c15u;
     size_t failures = 0, runs = 0;
     for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
         size_t n;
-        uint32_t *w = read_words(corpus(names[k]), &n);
+        uint32_t *w = read_words(corpus(names[k] + (names[k][0] == '+')), &n);
+        if (names[k][0] == '+') {
+            size_t an;
+            uint32_t *a = annotated_words(w, n, &an);
+            free(w);
+            w = a, n = an;
+        }
         struct parse_outcome o;
         parse_with(w, n, true, &o);
         cr_assert_eq(o.r, SPVCOND_OK);
