@@ -332,7 +332,7 @@ note_operands(struct parse_state *s, size_t i, const struct spvcond_grammar_inst
  * reloads. */
 struct quick_view {
     uint32_t *def, *id_words;
-    const uint64_t *types;
+    const uint64_t *types, *function_ids;
     uint32_t bound, earlier_code, earlier_count;
 };
 
@@ -365,7 +365,11 @@ quick_use(const struct quick_view *v, bool global, const struct quick_items *ite
         spvcond_items_note(items->ctx, items->notes, items->seen, items->fn, d - 1);
         return true;
     }
-    return d - 1 - v->earlier_code >= v->earlier_count; /* another function's id: the general path decides */
+    if (d - 1 - v->earlier_code >= v->earlier_count)
+        return true;
+    /* Another function's id (or this function's own): a call's callee may be a function; anything else
+     * the general path decides. */
+    return k == 3 && (w[0] & 0xffffu) == 57 && v->function_ids && bitset_test(v->function_ids, id);
 }
 
 /* An OpExtInst's layout as if it were a core instruction's, into *out: its type, result, set and
@@ -464,9 +468,10 @@ quick_run(struct parse_state *s, enum spvcond_quick where, bool items, size_t *p
     const uint32_t *const words = m->words;
     const size_t word_count = m->word_count;
     uint32_t *const offsets = m->inst;
-    const struct quick_view v = {m->def, m->id_words, s->types, m->bound, s->earlier_code, s->earlier_count};
+    const struct quick_view v = {m->def, m->id_words, s->types, m->function_ids, m->bound, s->earlier_code,
+                                 s->earlier_count};
     const struct quick_items qi = {m->ctx, &s->items, s->items.seen, s->items.fn};
-    size_t at = *p, n = *i;
+    size_t at = *p, n = *i, calls = 0;
     spvcond_result r = SPVCOND_OK;
     while (at < word_count && n + 1 < cap) {
         const uint32_t *w = words + at;
@@ -486,9 +491,11 @@ quick_run(struct parse_state *s, enum spvcond_quick where, bool items, size_t *p
         if (quick_code_inst(s, &v, where == SPVCOND_QUICK_GLOBAL, items ? &qi : NULL, (uint32_t)n, w, wc, gi, &r) !=
             QUICK_TAKEN)
             break;
+        calls += opcode == 57; /* counted as track_function counts the general path's */
         n++;
         at += wc;
     }
+    m->call_count += calls;
     m->inst_count = r == SPVCOND_OK ? n : n + 1;
     *p = at;
     *i = n;

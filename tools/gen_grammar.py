@@ -282,9 +282,10 @@ def layout(instruction):
     return "SPVCOND_LAYOUT(SPVCOND_SECTION_%s, SPVCOND_SECTION_%s)" % (first, last)
 
 
-# Opcodes the reader's quick path leaves to its general one wherever they stand: functions' structure,
-# debug lines, extended instructions (their sets decide), and vendor opcodes from function pointers up.
-QUICK_EXCLUDED = {8, 12, 54, 55, 56, 57, 248, 317}
+# Opcodes the reader's quick path leaves to its general one wherever they stand: functions' structure
+# (calls are read quickly: quick_use lets a callee be a function), debug lines, extended instructions
+# (their sets decide), and vendor opcodes from function pointers up.
+QUICK_EXCLUDED = {8, 12, 54, 55, 56, 248, 317}
 
 
 # The tails quick_code_inst reads in code: ids, literals, an optional id or a memory-access mask.

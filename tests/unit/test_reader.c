@@ -710,6 +710,44 @@ Test(reader, extended_instructions_in_code)
     free(w);
 }
 
+/* Calls are read by the quick path, which lets a callee be a function defined earlier, the function
+ * itself or a later one; another function's value as the callee is the same fault it is anywhere, with
+ * the general path's message (and the same tables otherwise). */
+Test(reader, calls_read_quickly_keep_the_general_rules)
+{
+    uint32_t w[] = {
+        0x07230203, 0x00010000, 0, 10, 0,
+        0x00020011, 6, 0x00020011, 4, 0x00020011, 5,
+        0x0003000e, 2, 2,
+        0x00020013, 1,                   /* %1 = OpTypeVoid */
+        0x00030021, 2, 1,                /* %2 = OpTypeFunction %1 */
+        0x00050036, 1, 3, 0, 2,          /* 19: %3 = OpFunction */
+        0x000200f8, 4,                   /* %4 = OpLabel */
+        0x000100fd, 0x00010038,
+        0x00050036, 1, 5, 0, 2,          /* 28: %5 = OpFunction */
+        0x000200f8, 6,                   /* %6 = OpLabel */
+        0x00040039, 1, 7, 3,             /* 35: %7 = OpFunctionCall %1 %3 (earlier) */
+        0x00040039, 1, 8, 5,             /* 39: %8 = OpFunctionCall %1 %5 (itself) */
+        0x00040039, 1, 9, 3,             /* 43: %9 = OpFunctionCall %1 %3, made a later one below */
+        0x000100fd, 0x00010038,
+    };
+    size_t n = sizeof(w) / 4;
+    assert_same_parse(w, n, "calls");
+    struct parse_outcome o;
+    parse_with(w, n, false, &o);
+    cr_assert_eq(o.r, SPVCOND_OK, "%s", o.c.first.message);
+    cr_assert_eq(o.m->call_count, 3);
+    spvcond_module_destroy(o.m);
+    spvcond_context_destroy(o.ctx);
+    w[38] = 4; /* another function's label */
+    expect_reject(w, n, SPVCOND_ERROR_INVALID_ID, "%4 is local to another function", 35);
+    assert_same_parse(w, n, "another function's label as the callee");
+    w[38] = 3;
+    w[46] = 11, w[3] = 12; /* nothing defines %11 */
+    expect_reject(w, n, SPVCOND_ERROR_INVALID_ID, "id %11 is used but never defined", 43);
+    assert_same_parse(w, n, "a callee nothing defines");
+}
+
 /* An annotated module's decorations carry their conditions as ids (ConditionalINTEL), read by the
  * quick path for decorations: a condition nothing defines, one out of range, and one that is a
  * function's local, get the general path's verdicts and messages. */
