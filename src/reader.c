@@ -582,6 +582,35 @@ annotation_run(struct parse_state *s, size_t *p, size_t *i, size_t cap)
     return r;
 }
 
+/* A function's parameters from *p (instruction *i) on, after its OpFunction, while each is plain
+ * (a declared type, a new result): they have no rule but that, which track_function checks of what
+ * stands before the first block. Stops at anything else, which the general path reads (and names the
+ * fault of); *p and *i say where. */
+static spvcond_result
+parameter_run(struct parse_state *s, size_t *p, size_t *i, size_t cap)
+{
+    struct spvcond_module *m = s->m;
+    const uint32_t *const words = m->words;
+    const size_t word_count = m->word_count;
+    size_t at = *p, n = *i;
+    while (at + 3 <= word_count && n + 1 < cap && words[at] == (3u << 16 | 55u) /* OpFunctionParameter */) {
+        uint32_t t = words[at + 1], result = words[at + 2];
+        if (t >= m->bound || !bitset_test(s->types, t) || result == 0 || result >= m->bound || m->def[result])
+            break;
+        m->inst[n] = (uint32_t)at;
+        m->id_words[n] = 1u << 1;
+        m->def[result] = (uint32_t)n + 1;
+        if (s->items.fn) /* its type, a module-level item */
+            spvcond_items_note(m->ctx, &s->items, s->items.seen, s->items.fn, m->def[t] - 1);
+        n++;
+        at += 3;
+    }
+    m->inst_count = n;
+    *p = at;
+    *i = n;
+    return SPVCOND_OK;
+}
+
 /* Function structure: OpFunction, parameters, blocks, OpFunctionEnd; nothing else between functions. */
 struct function_state {
     bool inside;
@@ -823,15 +852,17 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
     if (!(s.types = spvcond_alloc_array(m->ctx, bitset_words(m->bound), sizeof(uint64_t))))
         return spvcond_oom(m->ctx);
     bool in_blocks = false; /* inside a function, past its first OpLabel: where quick_run reads code */
+    bool in_parameters = false; /* inside a function, before it: where parameter_run reads */
     size_t i = 0;
     for (size_t p = SPVCOND_HEADER_WORDS; p < word_count; i++) {
         /* Runs of instructions the general path need not see: code, names and decorations, constants. */
         bool globals = quick_path && section == SPVCOND_SECTION_GLOBAL && m->opaque_count == 0;
-        if (in_blocks || globals ||
+        if (in_blocks || in_parameters || globals ||
             (quick_path && (section == SPVCOND_SECTION_DEBUG_NAME || section == SPVCOND_SECTION_ANNOTATION))) {
             s.section = section;
             r = in_blocks && s.items.fn ? quick_code_run_noting_items(&s, &p, &i, cap)
                 : in_blocks             ? quick_run(&s, SPVCOND_QUICK_CODE, false, &p, &i, cap)
+                : in_parameters         ? parameter_run(&s, &p, &i, cap)
                 : globals               ? quick_run(&s, SPVCOND_QUICK_GLOBAL, false, &p, &i, cap)
                           : annotation_run(&s, &p, &i, cap);
             if (r != SPVCOND_OK || p >= word_count)
@@ -888,6 +919,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
             (r = track_function(m, &f, i, opcode)) != SPVCOND_OK)
             break;
         in_blocks = quick_path && f.inside && f.current.first_block != UINT32_MAX && m->opaque_count == 0;
+        in_parameters = quick_path && f.inside && f.current.first_block == UINT32_MAX && m->opaque_count == 0;
         if (opcode == 56) {
             s.earlier_count = 0;
             s.items.fn = 0;

@@ -8,6 +8,7 @@
 
 #include "context.h"
 #include "helpers.h"
+#include "infer.h"
 #include "module.h"
 
 struct outcome {
@@ -86,6 +87,61 @@ Test(reader_items, agree_on_fixtures_and_real_modules, .timeout = 300)
         size_t n;
         uint32_t *w = read_words(real[k][0] == '/' ? real[k] : corpus(real[k]), &n);
         cr_assert(assert_same_annotation(w, n, real[k], NULL), "%s: the reader gave its lists up", real[k]);
+        free(w);
+    }
+}
+
+/* The reader's lists are the lists infer.c's walk over every id makes: the same items, in the same
+ * order, function by function (where the walk succeeds: a call of something not a function fails it).
+ * Returns false if the reader gave its lists up. */
+static bool
+assert_lists_equal_the_walks(const uint32_t *w, size_t n, const char *what)
+{
+    spvcond_context *ctx;
+    cr_assert(spvcond_context_create(NULL, NULL, NULL, &ctx) == SPVCOND_OK);
+    spvcond_module *listed, *plain;
+    cr_assert_eq(spvcond_module_parse(ctx, w, n, SPVCOND_PARSE_FOR_ANNOTATE, &listed), SPVCOND_OK, "%s", what);
+    cr_assert_eq(spvcond_module_parse(ctx, w, n, 0, &plain), SPVCOND_OK, "%s", what);
+    bool made = listed->fn_items != NULL;
+    if (made) {
+        struct spvcond_callgraph g;
+        struct spvcond_inference inf;
+        if (spvcond_infer(plain, true, NULL, &g, &inf) != SPVCOND_OK) {
+            spvcond_module_destroy(listed);
+            spvcond_module_destroy(plain);
+            spvcond_context_destroy(ctx);
+            return made;
+        }
+        cr_assert(!inf.items_borrowed, "%s: the plain module's walk used lists", what);
+        size_t fc = plain->function_count;
+        cr_assert(!memcmp(inf.item_start, listed->fn_item_start, (fc + 1) * sizeof(uint32_t)),
+                  "%s: the functions' item counts differ", what);
+        cr_assert(!inf.item_count || !memcmp(inf.item_list, listed->fn_items, inf.item_count * sizeof(uint32_t)),
+                  "%s: the items differ", what);
+        spvcond_inference_release(plain, &inf);
+        spvcond_callgraph_release(plain, &g);
+    }
+    spvcond_module_destroy(listed);
+    spvcond_module_destroy(plain);
+    spvcond_context_destroy(ctx);
+    return made;
+}
+
+Test(reader_items, lists_equal_the_walks)
+{
+    const char *real[] = {"ufo__complex.spv", "qgis__resources__opencl_programs__hillshade.spv",
+                          "darktable__basecurve.spv", "hashcat__m13711-pure.spv", "/usr/lib/clc/spirv64-mesa3d-.spv"};
+    for (size_t k = 0; k < sizeof(real) / sizeof(real[0]); k++) {
+        size_t n;
+        uint32_t *w = read_words(real[k][0] == '/' ? real[k] : corpus(real[k]), &n);
+        cr_assert(assert_lists_equal_the_walks(w, n, real[k]), "%s: lists given up", real[k]);
+        free(w);
+    }
+    const char *fixtures[] = {"module_items", "forward_calls", "annotate_graph", "ext_inst_code"};
+    for (size_t k = 0; k < sizeof(fixtures) / sizeof(fixtures[0]); k++) {
+        size_t n;
+        uint32_t *w = read_words(fixture(fixtures[k]), &n);
+        assert_lists_equal_the_walks(w, n, fixtures[k]);
         free(w);
     }
 }
@@ -230,6 +286,8 @@ Test(reader_items, agree_on_mutated_code, .timeout = 600)
             bool was_read;
             listed += assert_same_annotation(mutant, n, names[k], &was_read);
             read += was_read;
+            if (was_read)
+                assert_lists_equal_the_walks(mutant, n, names[k]);
             runs++;
         }
         free(mutant);
