@@ -3,16 +3,17 @@
  * file itself, so its peak RSS is the input plus what the library allocates (reported also beyond a
  * constant: the stage's RSS on a minimal module plus one 2 MB huge page): one warm-up, then the
  * median of --inner calls, all in one context, as a JIT compiler keeps one (its heap keeps the pages
- * of one call for the next; --fresh-context makes a context per call instead). The machine we measure on changes speed by up to 2x within minutes, so the
+ * of one call for the next; --fresh-context makes a context per call instead; --cold empties the
+ * caches before each timed call). The machine we measure on changes speed by up to 2x within minutes, so the
  * stages and the references are timed in --runs interleaved rounds (for every module in turn, every
  * stage, then every reference, once a round; so modules of all sizes meet the same phases and their
  * times per MB compare): a stage's time is the median over rounds, its ratio the median of the rounds'
  * ratios (each from timings seconds apart); the fastest round is kept too, as the machine's
  * disturbances only ever slow a run down. Prints a table and writes CSV.
  *
- *   bench [--runs N] [--inner N] [--csv FILE] [--no-spirv-opt] [--opt-max-mb MB] [--fresh-context]
+ *   bench [--runs N] [--inner N] [--csv FILE] [--no-spirv-opt] [--opt-max-mb MB] [--fresh-context | --cold]
  *         MODULE.spv...
- *   bench --child STAGE RUNS FILE [fresh]   (one stage on one file; also the entry point for profiling)
+ *   bench --child STAGE RUNS FILE [fresh|cold]   (one stage on one file; also the entry point for profiling)
  *
  * Stages: parse (read + index), emit (parse + emit without edits), annotate (parse + annotate + emit),
  * specialize-<device> (parse of the annotated module + specialize + emit), validate (parse + validate
@@ -116,15 +117,33 @@ struct measure {
     int ok;
 };
 
-/* Median of a warm-up plus `runs` timed calls of fn(arg). */
+/* --cold: the caches emptied of the input and the library's tables before each timed call, by
+ * writing a buffer larger than the last-level cache (this machine's holds about 64 MB: reading a
+ * buffer in it ran at 28 GB/s, past 128 MB at 13-16), so that modules of every size are timed from
+ * memory, as a module too large for the caches always is. */
+#define EVICT_BYTES ((size_t)512 << 20)
+
+static void
+evict_caches(void)
+{
+    static unsigned char *buffer;
+    static unsigned char round;
+    if (!buffer && !(buffer = malloc(EVICT_BYTES)))
+        return;
+    memset(buffer, ++round, EVICT_BYTES);
+}
+
+/* Median of a warm-up plus `runs` timed calls of fn(arg); with `cold`, the caches emptied before each. */
 static double
-median_ms(int runs, int (*fn)(void *), void *arg, int *ok)
+median_ms(int runs, int (*fn)(void *), void *arg, bool cold, int *ok)
 {
     double *t = calloc((size_t)runs, sizeof(double));
     if (!t)
         return (*ok = 0), 0;
     *ok = fn(arg) == 0;
     for (int k = 0; k < runs && *ok; k++) {
+        if (cold)
+            evict_caches();
         double t0 = now();
         *ok = fn(arg) == 0;
         t[k] = (now() - t0) * 1e3;
@@ -156,10 +175,11 @@ command_fn(void *p)
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : 1;
 }
 
-/* --child STAGE RUNS FILE [fresh]: prints "median_ms peak_rss_kb ok". The calls share one context
- * (its heap keeps pages for the next call), or with `fresh` each has its own. */
+/* --child STAGE RUNS FILE [fresh|cold]: prints "median_ms peak_rss_kb ok". The calls share one context
+ * (its heap keeps pages for the next call), or with `fresh` each has its own; with `cold` the caches
+ * are emptied before each (the peak RSS then counts the buffer that does it). */
 static int
-child_main(const char *stage, int runs, const char *path, bool fresh)
+child_main(const char *stage, int runs, const char *path, bool fresh, bool cold)
 {
     int s = 0;
     while (s < STAGES && strcmp(stage_names[s], stage) != 0)
@@ -175,7 +195,7 @@ child_main(const char *stage, int runs, const char *path, bool fresh)
         return 2;
     struct stage_arg arg = {ctx, (enum stage)s, words, size / 4};
     int ok;
-    double ms = median_ms(runs, stage_fn, &arg, &ok);
+    double ms = median_ms(runs, stage_fn, &arg, cold, &ok);
     spvcond_context_destroy(ctx);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
@@ -186,6 +206,7 @@ child_main(const char *stage, int runs, const char *path, bool fresh)
 
 /* One stage in a fresh process: this program with --child. */
 static bool fresh_contexts; /* --fresh-context */
+static bool cold_caches;    /* --cold */
 
 static struct measure
 run_child(const char *self, enum stage s, int runs, const char *path)
@@ -194,7 +215,7 @@ run_child(const char *self, enum stage s, int runs, const char *path)
     char cmd[4096], runs_text[16];
     snprintf(runs_text, sizeof(runs_text), "%d", runs);
     snprintf(cmd, sizeof(cmd), "'%s' --child %s %s '%s'%s", self, stage_names[s], runs_text, path,
-             fresh_contexts ? " fresh" : "");
+             fresh_contexts ? " fresh" : cold_caches ? " cold" : "");
     FILE *p = popen(cmd, "r");
     if (!p)
         return res;
@@ -348,8 +369,10 @@ prepare(const char *name, const uint32_t *words, size_t count, const char *annot
 int
 main(int argc, char **argv)
 {
-    if ((argc == 5 || (argc == 6 && !strcmp(argv[5], "fresh"))) && !strcmp(argv[1], "--child"))
-        return child_main(argv[2], atoi(argv[3]), argv[4], argc == 6);
+    if ((argc == 5 || (argc == 6 && (!strcmp(argv[5], "fresh") || !strcmp(argv[5], "cold")))) &&
+        !strcmp(argv[1], "--child"))
+        return child_main(argv[2], atoi(argv[3]), argv[4], argc == 6 && !strcmp(argv[5], "fresh"),
+                          argc == 6 && !strcmp(argv[5], "cold"));
     int runs = 5, inner = 3, spirv_opt = 1;
     double opt_max_mb = 30;
     const char *csv_path = "bench-results.csv";
@@ -367,12 +390,14 @@ main(int argc, char **argv)
             spirv_opt = 0;
         else if (!strcmp(argv[first], "--fresh-context"))
             fresh_contexts = true;
+        else if (!strcmp(argv[first], "--cold"))
+            cold_caches = true;
         else
             break; /* an unknown option: the usage below */
     }
     if (first >= argc || argv[first][0] == '-' || runs < 1 || runs > MAX_ROUNDS || inner < 1) {
         fprintf(stderr,
-                "usage: %s [--runs N (1..%d)] [--inner N] [--csv FILE] [--no-spirv-opt] [--opt-max-mb MB] [--fresh-context] MODULE.spv...\n",
+                "usage: %s [--runs N (1..%d)] [--inner N] [--csv FILE] [--no-spirv-opt] [--opt-max-mb MB] [--fresh-context | --cold] MODULE.spv...\n",
                 argv[0], MAX_ROUNDS);
         return 2;
     }

@@ -9,7 +9,9 @@
 #   - both libclc-15 libraries and the two largest Debian-kernel modules of ../shared/corpus,
 # with spirv-opt timed on the same inputs in the same run (modules up to 30 MB; not for the fan-out
 # series, whose point is our scaling in call edges).
-# Writes bench-results/{results.csv,table.md,scaling.png} and prints the table and the scaling ratios.
+# and the stores series again with the caches emptied before each call (bench --cold).
+# Writes bench-results/{results.csv,results-cold.csv,table.md,scaling.png} and prints the table and the
+# scaling ratios.
 # BENCH_RUNS (default 5) interleaved rounds per module (bench/bench.c).
 set -eu
 cd "$(dirname "$0")/.."
@@ -23,6 +25,7 @@ runs=${BENCH_RUNS:-5}
 sizes=${BENCH_SIZES:-"1M 10M 100M 1G"}
 synth=./build-release/bench/spvcond-synth
 series=""
+stores_series=""
 for s in $sizes; do
     f=$out/synth-$s.spv
     [ -f "$f" ] || $synth --size "$s" -o "$f"
@@ -32,6 +35,7 @@ for s in $sizes; do
     [ -f "$f" ] || $synth --size "$s" --filler stores --max-ids "$(awk -v s="$s" 'BEGIN { m = s + 0;
         if (s ~ /k$/) m /= 1e3; if (s ~ /G$/) m *= 1e3; printf "%d", 3900 * m }')" -o "$f"
     series="$series $f"
+    stores_series="$stores_series $f"
 done
 edges=""
 for fan in 1 4 16; do
@@ -49,6 +53,9 @@ $bench --runs "$runs" --no-spirv-opt --csv "$out/part2.csv" $edges | tail -n +3 
 cp "$out/part1.csv" "$out/results.csv"
 tail -n +2 "$out/part2.csv" >> "$out/results.csv"
 rm -f "$out/part1.csv" "$out/part2.csv"
+# The stores series once more with the caches emptied before each call (--cold), so that every size is
+# timed from memory, as the large ones always are (not in the table; results-cold.csv).
+$bench --runs 3 --cold --no-spirv-opt --csv "$out/results-cold.csv" $stores_series > /dev/null
 cat "$out/table.md"
 
 # Scaling: milliseconds per MB over the size series and per call edge over the fan-out series. Series:
@@ -71,6 +78,9 @@ for series in stores code mixed tables stores-fastest code-fastest mixed-fastest
          END { for (k in lo) printf "%-14s %-20s ms/MB %.2f .. %.2f  (max/min %.2f)\n", name, k, lo[k], hi[k], hi[k] / lo[k] }' \
         "$out/results.csv" | sort
 done
+awk -F, 'NR > 1 { r = $5 / ($2 / 1e6); k = $4; if (!(k in lo) || r < lo[k]) lo[k] = r; if (!(k in hi) || r > hi[k]) hi[k] = r }
+         END { for (k in lo) printf "size (stores, cold) %-20s ms/MB %.2f .. %.2f  (max/min %.2f)\n", k, lo[k], hi[k], hi[k] / lo[k] }' \
+    "$out/results-cold.csv" | sort
 # The mixed series against its 1 MB module: each size's ms/MB over the 1 MB one's (max/min above also
 # counts a large module that is cheaper per MB than the small one).
 awk -F, -v re="$mixed" 'NR > 1 && $1 ~ re { r = $5 / ($2 / 1e6); k = $4; n[k]++; m[k, n[k]] = r; if ($1 == "synth-1M.spv") one[k] = r }
