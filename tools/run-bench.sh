@@ -8,8 +8,8 @@
 #   - synthetic 10 MB modules whose call fan-out is 1, 4 and 16 (the call-edge series),
 #   - both libclc-15 libraries and the two largest Debian-kernel modules of ../shared/corpus,
 # with spirv-opt timed on the same inputs in the same run (modules up to 30 MB; not for the fan-out
-# series, whose point is our scaling in call edges).
-# and the stores series again with the caches emptied before each call (bench --cold).
+# series, whose point is our scaling in call edges); and the stores series again with the caches
+# emptied before each call (bench --cold).
 # Writes bench-results/{results.csv,results-cold.csv,table.md,scaling.png} and prints the table and the
 # scaling ratios.
 # BENCH_RUNS (default 5) interleaved rounds per module (bench/bench.c).
