@@ -196,6 +196,7 @@ walk(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, bool i
     if (!listed && !(o.item_seen = spvcond_alloc_array(m->ctx, items + 1, sizeof(uint32_t))))
         return spvcond_oom(m->ctx);
     const uint32_t *start = m->fn_item_start, *list = m->fn_items;
+    size_t reads_total = listed ? m->fn_read_start[m->function_count] : 0;
     spvcond_aspects *own = inf->own;
     spvcond_result r = SPVCOND_OK;
     size_t i = m->section[SPVCOND_SECTION_FUNCTION];
@@ -217,17 +218,26 @@ walk(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, bool i
         for (i = fn->begin; i < fn->first_block && r == SPVCOND_OK; i++) /* OpFunction, parameters */
             r = listed ? code_caps(m, &o, infer, i, spvcond_inst_opcode(m, i)) : code_inst(m, &o, infer, i);
         spvcond_callgraph_caller(b, f);
-        for (i = fn->first_block; i < fn->end && r == SPVCOND_OK; i++) {
+        /* Listed: of the blocks, what the reader listed (calls, atomics, what may need a capability). */
+        for (uint32_t k = listed ? m->fn_read_start[f] : 0; listed && k < m->fn_read_start[f + 1] && r == SPVCOND_OK; k++) {
+            if (k + 32 < reads_total) /* as spvcond_prefetch_ahead, for the instructions listed */
+                __builtin_prefetch(m->words + m->inst[m->fn_reads[k + 32]]);
+            i = m->fn_reads[k];
+            uint32_t op = spvcond_inst_opcode(m, i);
+            if (op == 57 && (r = spvcond_callgraph_call(b, i)) == SPVCOND_OK)
+                o.seen |= facts[spvcond_inst_words(m, i)[3]]; /* the callee's, as the full walk has it */
+            if (r == SPVCOND_OK)
+                r = code_caps(m, &o, infer, i, op);
+        }
+        for (i = listed ? fn->end : fn->first_block; i < fn->end && r == SPVCOND_OK; i++) {
             spvcond_prefetch_ahead(m, i);
             uint32_t op = spvcond_inst_opcode(m, i);
             bool call = op == 57; /* OpFunctionCall: its callee, checked; then arguments */
             o.edges_from = call ? 4 : 0;
             if (call)
                 r = spvcond_callgraph_call(b, i);
-            if (call && listed && r == SPVCOND_OK)
-                o.seen |= facts[spvcond_inst_words(m, i)[3]]; /* the callee's, as the full walk has it */
             if (r == SPVCOND_OK)
-                r = listed ? code_caps(m, &o, infer, i, op) : code_inst(m, &o, infer, i);
+                r = code_inst(m, &o, infer, i);
         }
         i = fn->end + 1; /* OpFunctionEnd names nothing */
         if (caps)

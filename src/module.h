@@ -127,6 +127,9 @@ struct spvcond_module {
      * names the module-level items fn_items[fn_item_start[f] .. fn_item_start[f + 1]), each once, in
      * the order first named, as instruction indices from the OpExtInstImport section. NULL otherwise. */
     uint32_t *fn_item_start, *fn_items;
+    /* With them, the instructions of function f's blocks infer.c's walk must read (calls, atomics, what
+     * may need a declared capability): fn_reads[fn_read_start[f] .. fn_read_start[f + 1]). */
+    uint32_t *fn_read_start, *fn_reads;
 
     struct spvcond_edits edits;
 };

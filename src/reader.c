@@ -513,6 +513,8 @@ quick_run(struct parse_state *s, enum spvcond_quick where, bool items, size_t *p
             QUICK_TAKEN)
             break;
         calls += opcode == 57; /* counted as track_function counts the general path's */
+        if (items)
+            spvcond_items_code(m->ctx, &s->items, (uint32_t)n, opcode);
         n++;
         at += wc;
     }
@@ -945,6 +947,8 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
         if (section == SPVCOND_SECTION_FUNCTION && (!ordinary || !f.inside || f.current.first_block == UINT32_MAX) &&
             (r = track_function(m, &f, i, opcode)) != SPVCOND_OK)
             break;
+        if (s.items.fn && f.inside && f.current.first_block != UINT32_MAX) /* in blocks, read here */
+            spvcond_items_code(m->ctx, &s.items, (uint32_t)i, opcode);
         in_blocks = quick_path && f.inside && f.current.first_block != UINT32_MAX && m->opaque_count == 0;
         in_parameters = quick_path && f.inside && f.current.first_block == UINT32_MAX && m->opaque_count == 0;
         if (opcode == 56) {
@@ -1140,6 +1144,8 @@ spvcond_module_destroy(spvcond_module *m)
     spvcond_dealloc(ctx, m->function_ids);
     spvcond_dealloc(ctx, m->fn_item_start);
     spvcond_dealloc(ctx, m->fn_items);
+    spvcond_dealloc(ctx, m->fn_read_start);
+    spvcond_dealloc(ctx, m->fn_reads);
     spvcond_dealloc(ctx, m->owned_words);
     spvcond_dealloc(ctx, m);
 }

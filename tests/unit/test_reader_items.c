@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "context.h"
+#include "capabilities.h"
 #include "helpers.h"
 #include "infer.h"
 #include "module.h"
@@ -91,40 +92,77 @@ Test(reader_items, agree_on_fixtures_and_real_modules, .timeout = 300)
     }
 }
 
-/* The reader's lists are the lists infer.c's walk over every id makes: the same items, in the same
- * order, function by function (where the walk succeeds: a call of something not a function fails it).
- * Returns false if the reader gave its lists up. */
+/* One inference (spvcond_infer, with the declared capabilities as annotate builds them); false if the
+ * walk fails (a call of something not a function), everything released then. */
+struct walked {
+    struct spvcond_declared_caps caps;
+    struct spvcond_callgraph g;
+    struct spvcond_inference inf;
+};
+
 static bool
-assert_lists_equal_the_walks(const uint32_t *w, size_t n, const char *what)
+walk_module(spvcond_module *m, struct walked *x)
+{
+    cr_assert_eq(spvcond_declared_caps_build(m, false, &x->caps), SPVCOND_OK);
+    if (spvcond_infer(m, true, &x->caps, &x->g, &x->inf) == SPVCOND_OK)
+        return true;
+    spvcond_declared_caps_release(m, &x->caps);
+    return false;
+}
+
+static void
+release_walk(spvcond_module *m, struct walked *x)
+{
+    spvcond_inference_release(m, &x->inf);
+    spvcond_callgraph_release(m, &x->g);
+    spvcond_declared_caps_release(m, &x->caps);
+}
+
+#define SAME(a, b, n, what, part) \
+    cr_assert(!(n) || !memcmp((a), (b), (n) * sizeof(*(a))), "%s: %s differ", what, part)
+
+/* The walk over the reader's lists (items; calls and what may need a capability) finds what the walk
+ * over every id finds: the same items in the same order, function by function, the same aspects,
+ * capabilities and call graph (where the walk succeeds). The lists come from the reader's quick runs,
+ * or with `general_only` from its general path alone. Returns false if the reader gave them up. */
+static bool
+assert_lists_equal_the_walks_read(const uint32_t *w, size_t n, const char *what, bool general_only)
 {
     spvcond_context *ctx;
     cr_assert(spvcond_context_create(NULL, NULL, NULL, &ctx) == SPVCOND_OK);
+    ctx->reader_general_only = general_only;
     spvcond_module *listed, *plain;
     cr_assert_eq(spvcond_module_parse(ctx, w, n, SPVCOND_PARSE_FOR_ANNOTATE, &listed), SPVCOND_OK, "%s", what);
     cr_assert_eq(spvcond_module_parse(ctx, w, n, 0, &plain), SPVCOND_OK, "%s", what);
     bool made = listed->fn_items != NULL;
-    if (made) {
-        struct spvcond_callgraph g;
-        struct spvcond_inference inf;
-        if (spvcond_infer(plain, true, NULL, &g, &inf) != SPVCOND_OK) {
-            spvcond_module_destroy(listed);
-            spvcond_module_destroy(plain);
-            spvcond_context_destroy(ctx);
-            return made;
-        }
-        cr_assert(!inf.items_borrowed, "%s: the plain module's walk used lists", what);
+    struct walked a, b;
+    if (made && walk_module(plain, &b)) {
+        cr_assert(walk_module(listed, &a), "%s: the listed walk failed where the full one did not", what);
+        cr_assert(!b.inf.items_borrowed, "%s: the plain module's walk used lists", what);
         size_t fc = plain->function_count;
-        cr_assert(!memcmp(inf.item_start, listed->fn_item_start, (fc + 1) * sizeof(uint32_t)),
-                  "%s: the functions' item counts differ", what);
-        cr_assert(!inf.item_count || !memcmp(inf.item_list, listed->fn_items, inf.item_count * sizeof(uint32_t)),
-                  "%s: the items differ", what);
-        spvcond_inference_release(plain, &inf);
-        spvcond_callgraph_release(plain, &g);
+        SAME(b.inf.item_start, listed->fn_item_start, fc + 1, what, "the functions' item counts");
+        SAME(b.inf.item_list, listed->fn_items, b.inf.item_count, what, "the items");
+        SAME(a.inf.own, b.inf.own, fc, what, "the functions' own aspects");
+        SAME(a.inf.used, b.inf.used, fc, what, "the aspects used");
+        if (a.inf.cap_need || b.inf.cap_need)
+            SAME(a.inf.cap_need, b.inf.cap_need, fc, what, "the capabilities needed");
+        SAME(a.g.callee_start, b.g.callee_start, fc + 1, what, "the callers' edge counts");
+        SAME(a.g.callees, b.g.callees, b.g.callee_start[fc], what, "the callees");
+        release_walk(listed, &a);
+        release_walk(plain, &b);
     }
     spvcond_module_destroy(listed);
     spvcond_module_destroy(plain);
     spvcond_context_destroy(ctx);
     return made;
+}
+
+static bool
+assert_lists_equal_the_walks(const uint32_t *w, size_t n, const char *what)
+{
+    bool quick = assert_lists_equal_the_walks_read(w, n, what, false);
+    cr_assert_eq(assert_lists_equal_the_walks_read(w, n, what, true), quick, "%s: lists made by one path only", what);
+    return quick;
 }
 
 Test(reader_items, lists_equal_the_walks)
@@ -137,7 +175,20 @@ Test(reader_items, lists_equal_the_walks)
         cr_assert(assert_lists_equal_the_walks(w, n, real[k]), "%s: lists given up", real[k]);
         free(w);
     }
-    const char *fixtures[] = {"module_items", "forward_calls", "annotate_graph", "ext_inst_code"};
+    size_t sn;
+    uint32_t *sw = synth_words("300k", &sn); /* 64-bit atomics, images, fp16 */
+    cr_assert(assert_lists_equal_the_walks(sw, sn, "synthetic"), "synthetic: lists given up");
+    /* Its 64-bit atomics without Int64Atomics declared (a second Int64): atomic64 all the same. */
+    size_t at = 5;
+    while (at < sn && sw[at] != (2u << 16 | 17u) /* OpCapability */)
+        at += sw[at] >> 16;
+    for (; at < sn && sw[at] == (2u << 16 | 17u); at += 2)
+        if (sw[at + 1] == 12 /* Int64Atomics */)
+            sw[at + 1] = 11;
+    cr_assert(assert_lists_equal_the_walks(sw, sn, "synthetic, Int64Atomics undeclared"));
+    free(sw);
+    const char *fixtures[] = {"module_items", "forward_calls", "annotate_graph", "ext_inst_code", "code_capabilities",
+                              "kernels_fp64"};
     for (size_t k = 0; k < sizeof(fixtures) / sizeof(fixtures[0]); k++) {
         size_t n;
         uint32_t *w = read_words(fixture(fixtures[k]), &n);
