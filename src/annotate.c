@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "annotate.h"
+#include "reader_items.h"
 
 /* ---- module-level items: conditions from their users ---------------------------------------- */
 
@@ -283,6 +284,7 @@ run(struct annotate *a)
         (r = spvcond_declared_caps_build(m, false, &a->caps)) != SPVCOND_OK ||
         (r = spvcond_infer(m, infer, &a->caps, &a->g, &a->inf)) != SPVCOND_OK)
         return r;
+    spvcond_module_release_reads(m); /* the walk read them; their space serves what follows */
     a->is_root = spvcond_alloc_array(ctx, nf + 1, 1);
     a->root_set = spvcond_alloc_array(ctx, nf + 1, sizeof(uint32_t));
     a->declared = spvcond_alloc_array(ctx, nf + 1, sizeof(*a->declared));
@@ -331,7 +333,12 @@ run(struct annotate *a)
         if ((r = spvcond_annotate_push(a, t, 2)) != SPVCOND_OK)
             return r;
     }
-    if ((r = global_conditions(a)) != SPVCOND_OK || (r = spvcond_annotate_emit_leaves(a)) != SPVCOND_OK)
+    if ((r = global_conditions(a)) == SPVCOND_OK && a->inf.items_borrowed) {
+        /* The reader's item lists served the items' conditions, their last use. */
+        spvcond_module_release_items(m);
+        a->inf.item_start = a->inf.item_list = NULL;
+    }
+    if (r != SPVCOND_OK || (r = spvcond_annotate_emit_leaves(a)) != SPVCOND_OK)
         return r;
 
     /* Functions, and kernels' entry points. */

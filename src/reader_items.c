@@ -115,3 +115,19 @@ spvcond_items_finish(struct spvcond_module *m, struct item_notes *n, spvcond_res
     n->start = n->list = n->reads = n->reads_start = NULL;
     return r;
 }
+
+void
+spvcond_module_release_reads(struct spvcond_module *m)
+{
+    spvcond_dealloc(m->ctx, m->fn_reads);
+    spvcond_dealloc(m->ctx, m->fn_read_start);
+    m->fn_reads = m->fn_read_start = NULL;
+}
+
+void
+spvcond_module_release_items(struct spvcond_module *m)
+{
+    spvcond_dealloc(m->ctx, m->fn_items);
+    spvcond_dealloc(m->ctx, m->fn_item_start);
+    m->fn_items = m->fn_item_start = NULL;
+}

@@ -75,6 +75,10 @@ void spvcond_items_function(struct spvcond_module *m, struct item_notes *n, size
 /* A use, in code, of an id defined in code outside the function being read: unless it is the callee of
  * an OpFunctionCall (infer.c reads those), the lists cannot say it. */
 void spvcond_items_foreign_use(struct item_notes *n, const uint32_t *words, uint32_t word);
+/* The module's lists, for annotate to free once read (the walk, the items' conditions). */
+void spvcond_module_release_reads(struct spvcond_module *m);
+void spvcond_module_release_items(struct spvcond_module *m);
+
 /* After a module was read (r): the lists to the module if they stand, else freed; `seen` freed.
  * Returns r, or out of memory if a list could not grow. */
 spvcond_result spvcond_items_finish(struct spvcond_module *m, struct item_notes *n, spvcond_result r);
