@@ -114,7 +114,7 @@ set title "libspvcond stages against module size ($(date +%Y-%m-%d), $(nproc) co
 set logscale xy
 set xlabel "module size (MB). Lines: the 1 GB module's mix at every size; circles: code alone (to 100 MB)"
 set ylabel "median time (ms)"
-set key top left
+set key bottom right
 set grid
 plot "$out/parse-stores.dat" with linespoints lc 1 title "read + index", \
      "$out/emit-stores.dat" with linespoints lc 2 title "read + emit (no edits)", \
