@@ -71,10 +71,11 @@ global_facts(const struct spvcond_module *m, const struct spvcond_callgraph *g, 
         const uint32_t *w = spvcond_inst_words(m, i);
         if (infer)
             value_facts(w, facts);
-        if ((w[0] & 0xffffu) == 5600 /* OpConstantFunctionPointerINTEL */ && (w[0] >> 16) >= 4 && g->function_of_id[w[2]]) {
+        bool pointer = (w[0] & 0xffffu) == 5600 /* OpConstantFunctionPointerINTEL */ && (w[0] >> 16) >= 4 &&
+                       g->function_of_id[w[2]];
+        if (pointer)
             facts[w[2]] |= FACT_NAMES_FUNCTION;
-            pointers = true;
-        }
+        pointers |= pointer;
     }
     for (size_t f = 0; f < m->function_count; f++) {
         const uint32_t *w = spvcond_inst_words(m, m->functions[f].begin);
@@ -219,7 +220,8 @@ walk(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, bool i
             r = listed ? code_caps(m, &o, infer, i, spvcond_inst_opcode(m, i)) : code_inst(m, &o, infer, i);
         spvcond_callgraph_caller(b, f);
         /* Listed: of the blocks, what the reader listed (calls, atomics, what may need a capability). */
-        for (uint32_t k = listed ? m->fn_read_start[f] : 0; listed && k < m->fn_read_start[f + 1] && r == SPVCOND_OK; k++) {
+        uint32_t reads_end = listed ? m->fn_read_start[f + 1] : 0;
+        for (uint32_t k = listed ? m->fn_read_start[f] : 0; k < reads_end && r == SPVCOND_OK; k++) {
             if (k + 32 < reads_total) /* as spvcond_prefetch_ahead, for the instructions listed */
                 __builtin_prefetch(m->words + m->inst[m->fn_reads[k + 32]]);
             i = m->fn_reads[k];

@@ -133,8 +133,8 @@ struct parse_state {
     uint64_t *types; /* ids of known type declarations: the quick path's result-type check is one bit, where
                         the definition's opcode was a chain of four dependent loads (a tenth of reading) */
     /* While a function is read, the instructions of the functions before it (and its own OpFunction)
-     * are [earlier_code, earlier_code + earlier_count); outside functions the range is empty. A use of an id defined
-     * there is another function's local: one comparison finds it. */
+     * are [earlier_code, earlier_code + earlier_count); outside functions the range is empty. A use of
+     * an id defined there is another function's local (or a function): one comparison finds it. */
     uint32_t earlier_code, earlier_count;
     struct item_notes items; /* SPVCOND_PARSE_FOR_ANNOTATE */
     uint32_t item_code; /* earlier_code while items are noted, else 0: one comparison finds them */
@@ -345,9 +345,9 @@ struct quick_items {
 };
 
 /* spvcond_grammar_fits_fast for the quick runs, without its switch on the tail (an indirect jump that
- * the mix of tails in code mispredicted: a tenth of the run's time): how many words past the fixed
- * ones fit for certain, by tail; anything past that (an optional memory-access mask, mostly) is
- * decided by spvcond_grammar_fits_fast itself. */
+ * the mix of tails in code mispredicts; perf put a tenth of the run's samples on it): how many words
+ * past the fixed ones fit for certain, by tail; anything past that (an optional memory-access mask,
+ * mostly) is decided by spvcond_grammar_fits_fast itself. */
 static inline bool
 quick_fits(const struct spvcond_grammar_instruction *gi, const uint32_t *w, uint32_t wc)
 {
@@ -367,7 +367,8 @@ quick_fits(const struct spvcond_grammar_instruction *gi, const uint32_t *w, uint
 
 /* One id use for quick_code_inst: false to decline the instruction. Among the globals (`global`), a
  * constant naming itself is a fault the general path names; what is not defined yet is recorded like a
- * forward use in code, by note_forward_use, which refuses it there. */
+ * forward use in code, by note_forward_use, which refuses it there. With `items`, a module-level id is
+ * noted as an item of the function. */
 static inline __attribute__((always_inline)) bool
 quick_use(const struct quick_view *v, bool global, const struct quick_items *items, const uint32_t *w, uint32_t k,
           uint32_t result, uint32_t *id_words, uint32_t *forward)
