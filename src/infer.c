@@ -231,7 +231,7 @@ walk(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, bool i
             if (r == SPVCOND_OK)
                 r = code_caps(m, &o, infer, i, op);
         }
-        for (i = listed ? fn->end : fn->first_block; i < fn->end && r == SPVCOND_OK; i++) {
+        for (i = fn->first_block; !listed && i < fn->end && r == SPVCOND_OK; i++) {
             spvcond_prefetch_ahead(m, i);
             uint32_t op = spvcond_inst_opcode(m, i);
             bool call = op == 57; /* OpFunctionCall: its callee, checked; then arguments */

@@ -98,10 +98,7 @@ spvcond_is_linkage_decoration(const uint32_t *w)
     uint32_t wc = w[0] >> 16;
     if ((w[0] & 0xffffu) != 71 || wc < 5 || w[2] != 41)
         return false;
-    for (uint32_t k = 3; k < wc; k++)
-        if (spvcond_word_has_nul(w[k]))
-            return k == wc - 2;
-    return false;
+    return spvcond_string_ends_at(w, 3, wc, wc - 2);
 }
 
 /* Calls fn(user, word, class) for each id word of a fast instruction, classes as the walker's. */

@@ -137,7 +137,6 @@ struct parse_state {
      * an id defined there is another function's local (or a function): one comparison finds it. */
     uint32_t earlier_code, earlier_count;
     struct item_notes items; /* SPVCOND_PARSE_FOR_ANNOTATE */
-    uint32_t item_code; /* earlier_code while items are noted, else 0: one comparison finds them */
     int section;       /* the layout section of the instruction being read */
     uint32_t result;   /* the result id of the instruction being read, 0 if none yet */
     uint32_t id_words; /* its id uses so far (spvcond_module.id_words) */
@@ -272,17 +271,15 @@ note_id(struct parse_state *s, const uint32_t *words, uint32_t word, uint8_t ope
     if (def - 1 - s->earlier_code < s->earlier_count) {
         if (!spvcond_is_function_id(m, id) && spvcond_function_of_inst(m, def - 1))
             return id_fault(s, word, kind, id, FAULT_OTHER_FUNCTION);
-        if (s->items.fn) { /* a function, or an id defined between functions */
+        if (s->items.fn) /* a function, or an id defined between functions */
             spvcond_items_foreign_use(&s->items, words, word);
-            s->item_code = s->items.fn ? s->item_code : 0;
-        }
     }
     if (checks_type && !bitset_test(s->types, id)) { /* types precede their uses: known by now, a type */
         const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(spvcond_def_opcode(m, id));
         if (gi && gi->class_id != SPVCOND_CLASS_Type_Declaration)
             return id_fault(s, word, kind, id, FAULT_NOT_TYPE);
     }
-    if (def - 1 < s->item_code)
+    if (s->items.fn && def - 1 < s->earlier_code) /* module-level */
         spvcond_items_note(m->ctx, &s->items, s->items.seen, s->items.fn, def - 1);
     return SPVCOND_OK;
 }
@@ -565,10 +562,8 @@ quick_annotation(struct parse_state *s, uint32_t opcode, const uint32_t *w, uint
                 return QUICK_DECLINED;
         }
     } else {
-        uint32_t k = opcode == 5 ? 2 : 3; /* the string; OpMemberName's follows the member */
-        while (k < wc && !spvcond_word_has_nul(w[k]))
-            k++;
-        if (k != wc - 1) /* it ends with the instruction */
+        /* The string (OpMemberName's follows the member) ends with the instruction. */
+        if (!spvcond_string_ends_at(w, opcode == 5 ? 2 : 3, wc, wc - 1))
             return QUICK_DECLINED;
     }
     m->id_words[s->inst] = 1u << 1 | params;
@@ -935,7 +930,6 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
             s.earlier_code = m->section[SPVCOND_SECTION_FUNCTION];
             s.earlier_count = (uint32_t)i - s.earlier_code + 1;
             spvcond_items_function(m, &s.items, m->function_count, i);
-            s.item_code = s.items.fn ? s.earlier_code : 0;
         }
         if ((r = note_operands(&s, i, gi)) != SPVCOND_OK)
             break;
@@ -950,12 +944,12 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
             break;
         if (s.items.fn && f.inside && f.current.first_block != UINT32_MAX) /* in blocks, read here */
             spvcond_items_code(m->ctx, &s.items, (uint32_t)i, opcode);
-        in_blocks = quick_path && f.inside && f.current.first_block != UINT32_MAX && m->opaque_count == 0;
-        in_parameters = quick_path && f.inside && f.current.first_block == UINT32_MAX && m->opaque_count == 0;
+        bool quick_function = quick_path && f.inside && m->opaque_count == 0;
+        in_blocks = quick_function && f.current.first_block != UINT32_MAX;
+        in_parameters = quick_function && f.current.first_block == UINT32_MAX;
         if (opcode == 56) {
             s.earlier_count = 0;
             s.items.fn = 0;
-            s.item_code = 0;
             settle_local_forward_uses(&s, forward_at_function);
         }
         if (opcode == 54)
@@ -1143,10 +1137,8 @@ spvcond_module_destroy(spvcond_module *m)
     spvcond_dealloc(ctx, m->id_words);
     spvcond_dealloc(ctx, m->functions);
     spvcond_dealloc(ctx, m->function_ids);
-    spvcond_dealloc(ctx, m->fn_item_start);
-    spvcond_dealloc(ctx, m->fn_items);
-    spvcond_dealloc(ctx, m->fn_read_start);
-    spvcond_dealloc(ctx, m->fn_reads);
+    spvcond_module_release_items(m);
+    spvcond_module_release_reads(m);
     spvcond_dealloc(ctx, m->owned_words);
     spvcond_dealloc(ctx, m);
 }

@@ -16,7 +16,7 @@ give_up(spvcond_context *ctx, struct item_notes *n)
     n->fn = 0;
 }
 
-/* Room for `need` elements of `size` bytes, without a diagnostic (spvcond_items_finish reports). */
+/* Room for `need` words in *data, without a diagnostic (spvcond_items_finish reports); given up if none. */
 static bool
 grow_quietly(spvcond_context *ctx, struct item_notes *n, uint32_t **data, size_t *cap, size_t need)
 {

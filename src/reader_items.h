@@ -75,7 +75,8 @@ void spvcond_items_function(struct spvcond_module *m, struct item_notes *n, size
 /* A use, in code, of an id defined in code outside the function being read: unless it is the callee of
  * an OpFunctionCall (infer.c reads those), the lists cannot say it. */
 void spvcond_items_foreign_use(struct item_notes *n, const uint32_t *words, uint32_t word);
-/* The module's lists, for annotate to free once read (the walk, the items' conditions). */
+/* Free the module's lists: annotate once it has read them (the walk, the items' conditions), and
+ * spvcond_module_destroy. */
 void spvcond_module_release_reads(struct spvcond_module *m);
 void spvcond_module_release_items(struct spvcond_module *m);
 
