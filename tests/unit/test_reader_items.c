@@ -63,6 +63,16 @@ assert_same_annotation(const uint32_t *w, size_t n, const char *what, bool *read
     cr_assert(!b.listed, "%s: lists without being asked for", what);
     cr_assert_eq(a.count, b.count, "%s: %zu words with the lists, %zu without", what, a.count, b.count);
     cr_assert(a.count == 0 || !memcmp(a.words, b.words, a.count * sizeof(uint32_t)), "%s: outputs differ", what);
+    if (a.count) { /* the output keeps the producer's promise (spvcond validate), as fuzz_annotate asks */
+        spvcond_context *ctx;
+        cr_assert(spvcond_context_create(NULL, NULL, NULL, &ctx) == SPVCOND_OK);
+        spvcond_module *m = parse_or_die(ctx, a.words, a.count);
+        size_t violations = 0;
+        spvcond_validate(m, &violations);
+        cr_assert_eq(violations, 0, "%s: the annotated output fails spvcond validate", what);
+        spvcond_module_destroy(m);
+        spvcond_context_destroy(ctx);
+    }
     if (read)
         *read = a.parsed == SPVCOND_OK;
     free(a.words);
