@@ -122,6 +122,23 @@ enum spvcond_quick {
     SPVCOND_QUICK_GLOBAL = 2 /* among the globals: a constant with a type and a result, then ids or literals */
 };
 
+/* What the reader's quick runs need of an opcode, in one 8-byte row indexed by the opcode itself (the
+ * full rows are 64 bytes, reached through spvcond_grammar_opcode_index, their fields on several loads):
+ * spvcond_grammar_quick, generated with the rest (tools/gen_grammar.py, quick_layout). */
+struct spvcond_grammar_quick {
+    uint16_t ids;        /* the fixed words that are id uses (bit k: word k + 1), the type and result left out */
+    uint16_t fits_below; /* the words past the fixed ones that surely fit; SPVCOND_QUICK_ANY_COUNT: any number */
+    uint8_t where;       /* enum spvcond_quick */
+    uint8_t min_words;   /* 1 + the fixed operands; 0 for an opcode without a fast layout */
+    uint8_t result_word; /* the IdResult's word, 0 if none */
+    uint8_t flags;       /* SPVCOND_QUICK_TYPE, SPVCOND_QUICK_ID_TAIL, SPVCOND_QUICK_MASK_TAIL */
+};
+#define SPVCOND_QUICK_ANY_COUNT 0xFFFFu
+#define SPVCOND_QUICK_TYPE 1u      /* word 1 is a result type */
+#define SPVCOND_QUICK_ID_TAIL 2u   /* the words past the fixed ones are ids */
+#define SPVCOND_QUICK_MASK_TAIL 4u /* an optional memory-access mask follows (its bits decide the count) */
+extern const struct spvcond_grammar_quick spvcond_grammar_quick[SPVCOND_GRAMMAR_QUICK_OPCODES];
+
 enum spvcond_tail {
     SPVCOND_TAIL_NONE,
     SPVCOND_TAIL_IDS,
@@ -217,14 +234,8 @@ spvcond_grammar_fits_fast(const struct spvcond_grammar_instruction *gi, const ui
             spvcond_grammar_enumerant((unsigned)gi->mask_allowed, w[1u + gi->fixed]);
         return e && e->fast_params != 255 && n == 2u + gi->fixed + e->fast_params;
     }
-    case SPVCOND_TAIL_STRING:
-        /* The string (the first zero byte ends it) must fill the instruction exactly:
-         * spvcond_string_ends_at(w, 1 + fixed, n, n - 1), written out, as calling it here changed how
-         * the compiler shaped the reader's quick runs (0.4% more machine instructions annotating libclc). */
-        for (uint32_t k = 1u + gi->fixed; k < n; k++)
-            if (spvcond_word_has_nul(w[k]))
-                return k == n - 1;
-        return false;
+    case SPVCOND_TAIL_STRING: /* the string (the first zero byte ends it) must fill the instruction exactly */
+        return spvcond_string_ends_at(w, 1u + gi->fixed, n, n - 1);
     case SPVCOND_TAIL_OPTIONAL_MASK: {
         if (n == 1u + gi->fixed)
             return true;

@@ -341,25 +341,19 @@ struct quick_items {
     uint32_t *seen, fn;
 };
 
-/* spvcond_grammar_fits_fast for the quick runs, without its switch on the tail (an indirect jump that
- * the mix of tails in code mispredicts; perf put a tenth of the run's samples on it): how many words
- * past the fixed ones fit for certain, by tail; anything past that (an optional memory-access mask,
- * mostly) is decided by spvcond_grammar_fits_fast itself. */
+/* Past the words an opcode's quick layout surely fits: only an optional memory-access mask, whose
+ * bits say how many literals follow (as spvcond_grammar_fits_fast reads it), fits. `gi` is the
+ * extended instruction's row, or NULL for a core opcode's. */
 static inline bool
-quick_fits(const struct spvcond_grammar_instruction *gi, const uint32_t *w, uint32_t wc)
+quick_mask_fits(struct spvcond_grammar_quick ql, const struct spvcond_grammar_instruction *gi, const uint32_t *w,
+                uint32_t wc)
 {
-    static const uint32_t fits_below[] = {
-        [SPVCOND_TAIL_NONE] = 1,         [SPVCOND_TAIL_IDS] = UINT32_MAX,
-        [SPVCOND_TAIL_LITERALS] = UINT32_MAX, [SPVCOND_TAIL_LITERAL_ID_PAIRS] = 1,
-        [SPVCOND_TAIL_ID_LITERAL_PAIRS] = 1, [SPVCOND_TAIL_OPTIONAL_MASK] = 1,
-        [SPVCOND_TAIL_OPTIONAL_ID] = 2,  [SPVCOND_TAIL_ENUM] = 0,
-        [SPVCOND_TAIL_STRING] = 0,
-    };
-    if (!gi->simple || wc < 1u + gi->fixed)
+    if (!(ql.flags & SPVCOND_QUICK_MASK_TAIL))
         return false;
-    if (gi->tail < sizeof(fits_below) / sizeof(fits_below[0]) && wc - 1u - gi->fixed < fits_below[gi->tail])
-        return true;
-    return spvcond_grammar_fits_fast(gi, w, wc);
+    if (!gi)
+        gi = spvcond_grammar_instruction(w[0] & 0xffffu);
+    uint32_t mask = w[ql.min_words];
+    return (mask & ~gi->mask_allowed) == 0 && wc - ql.min_words == 1u + spvcond_popcount32(mask & gi->mask_one_word);
 }
 
 /* One id use for quick_code_inst: false to decline the instruction. Among the globals (`global`), a
@@ -392,12 +386,13 @@ quick_use(const struct quick_view *v, bool global, const struct quick_items *ite
 }
 
 /* An OpExtInst's layout as if it were a core instruction's, into *out: its type, result, set and
- * number, then its set's fast layout (words 5 on). False when that does not fit: a set we do not carry,
- * an instruction its grammar does not mark SPVCOND_QUICK_CODE (operands the fast layouts do not
- * describe, or more than the masks hold), or a non-semantic set, whose operands the general path reads
- * as ids whatever its grammar says. */
+ * number, then its set's fast layout (words 5 on); *set_gi its row in the set's grammar. False when that
+ * does not fit: a set we do not carry, an instruction its grammar does not mark SPVCOND_QUICK_CODE
+ * (operands the fast layouts do not describe, or more than the masks hold), or a non-semantic set,
+ * whose operands the general path reads as ids whatever its grammar says. */
 static inline bool
-ext_inst_layout(const struct spvcond_module *m, const uint32_t *w, uint32_t wc, struct spvcond_grammar_instruction *out)
+ext_inst_layout(const struct spvcond_module *m, const uint32_t *w, uint32_t wc, struct spvcond_grammar_quick *out,
+                const struct spvcond_grammar_instruction **set_gi)
 {
     if (wc < 5)
         return false;
@@ -407,11 +402,20 @@ ext_inst_layout(const struct spvcond_module *m, const uint32_t *w, uint32_t wc, 
     const struct spvcond_grammar_instruction *gi = spvcond_grammar_extinst(imp->set, w[4]);
     if (!gi || !(gi->quick & SPVCOND_QUICK_CODE))
         return false;
-    *out = *gi;
-    out->has_type = 1;
-    out->result_word = 2;
-    out->fixed = (uint8_t)(4 + gi->fixed);
-    out->id_mask = (uint16_t)(1u << 2 | (uint32_t)gi->id_mask << 4); /* the set (word 3), then its operands */
+    /* The quick tails (tools/gen_grammar.py, QUICK_CODE_TAILS and FITS_BELOW). */
+    bool id_tail = gi->tail == SPVCOND_TAIL_IDS || gi->tail == SPVCOND_TAIL_OPTIONAL_ID;
+    *out = (struct spvcond_grammar_quick){
+        .ids = (uint16_t)(1u << 2 | (uint32_t)gi->id_mask << 4), /* the set (word 3), then its operands */
+        .fits_below = (uint16_t)(gi->tail == SPVCOND_TAIL_IDS || gi->tail == SPVCOND_TAIL_LITERALS ? SPVCOND_QUICK_ANY_COUNT
+                                 : gi->tail == SPVCOND_TAIL_OPTIONAL_ID                              ? 2
+                                                                                                    : 1),
+        .where = SPVCOND_QUICK_CODE,
+        .min_words = (uint8_t)(5 + gi->fixed),
+        .result_word = 2,
+        .flags = (uint8_t)(SPVCOND_QUICK_TYPE | (id_tail ? SPVCOND_QUICK_ID_TAIL : 0) |
+                           (gi->tail == SPVCOND_TAIL_OPTIONAL_MASK ? SPVCOND_QUICK_MASK_TAIL : 0)),
+    };
+    *set_gi = gi;
     return true;
 }
 
@@ -427,24 +431,21 @@ enum quick { QUICK_TAKEN, QUICK_DECLINED, QUICK_FAILED };
  * opcode one the grammar marks quick. */
 static inline __attribute__((always_inline)) enum quick
 quick_code_inst(struct parse_state *s, const struct quick_view *v, bool global, const struct quick_items *items,
-                uint32_t inst, const uint32_t *w, uint32_t wc, const struct spvcond_grammar_instruction *gi,
-                spvcond_result *r)
+                uint32_t inst, const uint32_t *w, uint32_t wc, struct spvcond_grammar_quick ql,
+                const struct spvcond_grammar_instruction *set_gi, spvcond_result *r)
 {
-    uint8_t tail = gi->tail;
-    if (!quick_fits(gi, w, wc))
+    if (wc < ql.min_words || (wc - ql.min_words >= ql.fits_below && !quick_mask_fits(ql, set_gi, w, wc)))
         return QUICK_DECLINED;
-    uint32_t ids = gi->id_mask, id_words = 0, result = 0;
-    if (gi->result_word && gi->result_word < wc) {
-        result = w[gi->result_word];
+    uint32_t ids = ql.ids, id_words = 0, result = 0;
+    if (ql.result_word) {
+        result = w[ql.result_word];
         if (result == 0 || result >= v->bound || v->def[result])
             return QUICK_DECLINED;
-        ids &= ~(1u << (gi->result_word - 1));
     }
-    if (gi->has_type && wc > 1) { /* a type declared already (so module-level) */
+    if (ql.flags & SPVCOND_QUICK_TYPE) { /* a type declared already (so module-level) */
         uint32_t t = w[1];
         if (t >= v->bound || !bitset_test(v->types, t))
             return QUICK_DECLINED;
-        ids &= ~1u;
         id_words = 1u << 1;
         if (items)
             spvcond_items_note(items->ctx, items->notes, items->seen, items->fn, v->def[t] - 1);
@@ -454,8 +455,8 @@ quick_code_inst(struct parse_state *s, const struct quick_view *v, bool global, 
     for (; ids; ids &= ids - 1)
         if (!quick_use(v, global, items, w, 1u + (uint32_t)__builtin_ctz(ids), result, &id_words, &forward))
             return QUICK_DECLINED;
-    if (tail == SPVCOND_TAIL_IDS || tail == SPVCOND_TAIL_OPTIONAL_ID)
-        for (uint32_t k = 1u + gi->fixed; k < wc; k++)
+    if (ql.flags & SPVCOND_QUICK_ID_TAIL)
+        for (uint32_t k = ql.min_words; k < wc; k++)
             if (!quick_use(v, global, items, w, k, result, &id_words, &forward))
                 return QUICK_DECLINED;
     /* Every check passed: the records. */
@@ -498,17 +499,20 @@ quick_run(struct parse_state *s, enum spvcond_quick where, bool items, size_t *p
         if (wc == 0 || wc > word_count - at)
             break; /* the general path names the fault */
         uint32_t opcode = w[0] & 0xffffu;
-        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(opcode);
         /* Extended instructions too, by their set's layout, and later blocks' labels: in blocks, neither
          * has a rule of its own. */
-        struct spvcond_grammar_instruction ext;
-        if (opcode == 12 && where == SPVCOND_QUICK_CODE && ext_inst_layout(m, w, wc, &ext))
-            gi = &ext;
-        else if (!gi || !((gi->quick & where) || (opcode == 248 && where == SPVCOND_QUICK_CODE)))
+        struct spvcond_grammar_quick ql;
+        const struct spvcond_grammar_instruction *set_gi = NULL;
+        if (opcode == 12 && where == SPVCOND_QUICK_CODE) {
+            if (!ext_inst_layout(m, w, wc, &ql, &set_gi))
+                break;
+        } else if (opcode >= SPVCOND_GRAMMAR_QUICK_OPCODES ||
+                   (!((ql = spvcond_grammar_quick[opcode]).where & where) &&
+                    !(opcode == 248 && where == SPVCOND_QUICK_CODE)))
             break;
         offsets[n] = (uint32_t)at;
-        if (quick_code_inst(s, &v, where == SPVCOND_QUICK_GLOBAL, items ? &qi : NULL, (uint32_t)n, w, wc, gi, &r) !=
-            QUICK_TAKEN)
+        if (quick_code_inst(s, &v, where == SPVCOND_QUICK_GLOBAL, items ? &qi : NULL, (uint32_t)n, w, wc, ql, set_gi,
+                            &r) != QUICK_TAKEN)
             break;
         calls += opcode == 57; /* counted as track_function counts the general path's */
         if (items)

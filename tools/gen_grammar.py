@@ -316,6 +316,36 @@ def quick(instruction, shape, scope):
     return bits
 
 
+# Words past the fixed ones that surely fit a tail (quick_layout); QUICK_ANY_COUNT: any number.
+QUICK_ANY_COUNT = 0xFFFF
+FITS_BELOW = {0: 1, TAILS["IdRef"]: QUICK_ANY_COUNT, TAILS["LiteralInteger"]: QUICK_ANY_COUNT,
+              OPTIONAL_MASK_TAIL: 1, OPTIONAL_ID_TAIL: 2}
+
+
+def quick_layout(shape, has_type, where):
+    """A struct spvcond_grammar_quick row (grammar.h): the fast layout as the reader's quick runs read it."""
+    simple, fixed, mask, result, tail = shape[:5]
+    if not simple or tail not in FITS_BELOW:
+        return "{0}"
+    ids = mask & ~(1 if has_type else 0)
+    flags = ((1 if has_type else 0) | (2 if tail in (TAILS["IdRef"], OPTIONAL_ID_TAIL) else 0)
+             | (4 if tail == OPTIONAL_MASK_TAIL else 0))
+    return "{0x%x, 0x%x, %d, %d, %d, %d}" % (ids, FITS_BELOW[tail], where, 1 + fixed, result, flags)
+
+
+def quick_layout_rows(t, instructions):
+    """spvcond_grammar_quick by opcode, up to the last opcode the quick runs may take (or OpLabel, which
+    later blocks' runs take)."""
+    rows = {}
+    for i in instructions:
+        shape = fast_shape(t, i.get("operands", []), None) if i["opname"] != "OpSwitch" else (0,) * 7
+        where = quick(i, shape, None)
+        if where or i["opcode"] == 248:
+            has_type = "IdResultType" in [o["kind"] for o in i.get("operands", [])]
+            rows[i["opcode"]] = quick_layout(shape, has_type, where)
+    return [rows.get(op, "{0}") for op in range(max(rows) + 1)]
+
+
 def instruction_rows(t, instructions, scope, classes):
     rows = []
     for i in sorted(instructions, key=lambda i: i["opcode"]):
@@ -383,6 +413,7 @@ def main():
     opcode_index = [0] * (max_opcode + 1)
     for n, i in enumerate(sorted(core["instructions"], key=lambda i: i["opcode"])):
         opcode_index[i["opcode"]] = n + 1
+    quick_rows = quick_layout_rows(t, core["instructions"])
     set_rows = []
     set_tables = []
     for name, g in sets:
@@ -462,6 +493,9 @@ def main():
     for n in range(0, len(opcode_index), 16):
         out.append("    " + "".join("%d, " % v for v in opcode_index[n:n + 16]) + "\n")
     out.append("};\n\n")
+    out.append("const struct spvcond_grammar_quick spvcond_grammar_quick[%d] = {\n" % len(quick_rows))
+    out.extend("    %s,\n" % r for r in quick_rows)
+    out.append("};\n\n")
     out.extend(set_tables)
     out.append("\nconst struct spvcond_grammar_extinst_set spvcond_grammar_extinst_sets[] = {\n    %s\n};\n"
                % ",\n    ".join(set_rows) if set_rows else "")
@@ -481,6 +515,7 @@ def main():
     hdr.append("#define SPVCOND_GRAMMAR_CORE_COUNT %d\n" % len(core_rows))
     hdr.append("#define SPVCOND_GRAMMAR_MAX_OPCODE %d\n" % max_opcode)
     hdr.append("#define SPVCOND_GRAMMAR_EXTINST_SET_COUNT %d\n" % len(sets))
+    hdr.append("#define SPVCOND_GRAMMAR_QUICK_OPCODES %d\n" % len(quick_rows))
     hdr.append("\n#endif\n")
 
     with open(args.out_c, "w") as f:

@@ -17,6 +17,49 @@ Test(grammar, core_opcodes)
     cr_assert_null(spvcond_grammar_instruction(6999));
 }
 
+/* The quick runs' 8-byte rows say what the full rows say, for every opcode they may take (and OpLabel,
+ * which later blocks' runs take); the rest take nothing. */
+Test(grammar, quick_rows_agree_with_the_full_rows)
+{
+    unsigned quick = 0;
+    for (uint32_t op = 0; op <= SPVCOND_GRAMMAR_MAX_OPCODE; op++) {
+        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
+        if (op >= SPVCOND_GRAMMAR_QUICK_OPCODES) {
+            cr_assert(!gi || !gi->quick, "opcode %u is quick past the quick rows", op);
+            continue;
+        }
+        struct spvcond_grammar_quick q = spvcond_grammar_quick[op];
+        if (!gi || (!gi->quick && op != 248)) {
+            cr_assert(q.where == 0 && q.min_words == 0, "opcode %u", op);
+            continue;
+        }
+        quick += gi->quick != 0;
+        cr_assert(gi->simple, "opcode %u", op);
+        cr_assert_eq(q.where, gi->quick, "opcode %u", op);
+        cr_assert_eq(q.min_words, 1u + gi->fixed, "opcode %u", op);
+        cr_assert_eq(q.result_word, gi->result_word, "opcode %u", op);
+        uint32_t ids = gi->id_mask & ~(gi->has_type ? 1u : 0u);
+        if (gi->result_word)
+            ids &= ~(1u << (gi->result_word - 1));
+        cr_assert_eq(q.ids, ids, "opcode %u", op);
+        cr_assert_eq(!!(q.flags & SPVCOND_QUICK_TYPE), !!gi->has_type, "opcode %u", op);
+        bool id_tail = gi->tail == SPVCOND_TAIL_IDS || gi->tail == SPVCOND_TAIL_OPTIONAL_ID;
+        cr_assert_eq(!!(q.flags & SPVCOND_QUICK_ID_TAIL), id_tail, "opcode %u", op);
+        cr_assert_eq(!!(q.flags & SPVCOND_QUICK_MASK_TAIL), gi->tail == SPVCOND_TAIL_OPTIONAL_MASK, "opcode %u", op);
+        /* What surely fits is what spvcond_grammar_fits_fast accepts whatever the words hold (a mask of
+         * no bits: it takes no literal). */
+        uint32_t w[24] = {0};
+        for (uint32_t extra = 0; extra < 4; extra++) {
+            uint32_t wc = 1u + gi->fixed + extra;
+            if (extra < q.fits_below)
+                cr_assert(spvcond_grammar_fits_fast(gi, w, wc), "opcode %u, %u words", op, wc);
+            else if (!(q.flags & SPVCOND_QUICK_MASK_TAIL))
+                cr_assert(!spvcond_grammar_fits_fast(gi, w, wc), "opcode %u, %u words", op, wc);
+        }
+    }
+    cr_assert_gt(quick, 200u);
+}
+
 Test(grammar, function_variants_supplement)
 {
     static const struct { uint32_t op; const char *name; int type; } ops[] = {
