@@ -402,18 +402,18 @@ ext_inst_layout(const struct spvcond_module *m, const uint32_t *w, uint32_t wc, 
     const struct spvcond_grammar_instruction *gi = spvcond_grammar_extinst(imp->set, w[4]);
     if (!gi || !(gi->quick & SPVCOND_QUICK_CODE))
         return false;
-    /* The quick tails (tools/gen_grammar.py, QUICK_CODE_TAILS and FITS_BELOW). */
-    bool id_tail = gi->tail == SPVCOND_TAIL_IDS || gi->tail == SPVCOND_TAIL_OPTIONAL_ID;
+    /* The quick tails, as tools/gen_grammar.py makes core rows (QUICK_CODE_TAILS, FITS_BELOW). */
+    uint8_t tail = gi->tail;
+    bool id_tail = tail == SPVCOND_TAIL_IDS || tail == SPVCOND_TAIL_OPTIONAL_ID;
+    bool any_count = tail == SPVCOND_TAIL_IDS || tail == SPVCOND_TAIL_LITERALS;
     *out = (struct spvcond_grammar_quick){
         .ids = (uint16_t)(1u << 2 | (uint32_t)gi->id_mask << 4), /* the set (word 3), then its operands */
-        .fits_below = (uint16_t)(gi->tail == SPVCOND_TAIL_IDS || gi->tail == SPVCOND_TAIL_LITERALS ? SPVCOND_QUICK_ANY_COUNT
-                                 : gi->tail == SPVCOND_TAIL_OPTIONAL_ID                              ? 2
-                                                                                                    : 1),
+        .fits_below = (uint16_t)(any_count ? SPVCOND_QUICK_ANY_COUNT : tail == SPVCOND_TAIL_OPTIONAL_ID ? 2 : 1),
         .where = SPVCOND_QUICK_CODE,
         .min_words = (uint8_t)(5 + gi->fixed),
         .result_word = 2,
         .flags = (uint8_t)(SPVCOND_QUICK_TYPE | (id_tail ? SPVCOND_QUICK_ID_TAIL : 0) |
-                           (gi->tail == SPVCOND_TAIL_OPTIONAL_MASK ? SPVCOND_QUICK_MASK_TAIL : 0)),
+                           (tail == SPVCOND_TAIL_OPTIONAL_MASK ? SPVCOND_QUICK_MASK_TAIL : 0)),
     };
     *set_gi = gi;
     return true;

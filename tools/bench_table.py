@@ -50,7 +50,8 @@ def main(path):
         beyond = [max(0.0, float(r["rss_beyond_constant_per_input"])) for r in s.values()]
         print(f"| {LABELS.get(module, module)} | {size / 1e6:.2f} | {cell(s['parse'], 0)} | {cell(s['emit'], 0)} "
               f"| {cell(s['annotate'], 1)} | {cell(s['specialize-acm_g10'], 1)} / {cell(s['specialize-pvc'], 1)} "
-              f"| {cell(s['validate'], 0)} | {min(whole):.1f}–{max(whole):.1f} | {min(beyond):.2f}–{max(beyond):.2f} |")
+              f"| {cell(s['validate'], 0)} | {min(whole):.1f}–{max(whole):.1f} "
+              f"| {min(beyond):.2f}–{max(beyond):.2f} |")
 
 
 if __name__ == "__main__":
