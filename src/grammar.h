@@ -254,6 +254,7 @@ spvcond_grammar_fits_fast(const struct spvcond_grammar_instruction *gi, const ui
 struct spvcond_grammar_extinst_set {
     const char *name; /* as in OpExtInstImport */
     const struct spvcond_grammar_instruction *instructions; /* sorted by number */
+    const struct spvcond_grammar_quick *quick; /* per instruction, as OpExtInst holds it (from word 5) */
     size_t count;
     const uint16_t *index; /* number -> instructions row + 1, 0 if none */
     size_t index_count;

@@ -385,11 +385,11 @@ quick_use(const struct quick_view *v, bool global, const struct quick_items *ite
     return k == 3 && (w[0] & 0xffffu) == 57 && v->function_ids && bitset_test(v->function_ids, id);
 }
 
-/* An OpExtInst's layout as if it were a core instruction's, into *out: its type, result, set and
- * number, then its set's fast layout (words 5 on); *set_gi its row in the set's grammar. False when that
- * does not fit: a set we do not carry, an instruction its grammar does not mark SPVCOND_QUICK_CODE
- * (operands the fast layouts do not describe, or more than the masks hold), or a non-semantic set,
- * whose operands the general path reads as ids whatever its grammar says. */
+/* An OpExtInst's layout as if it were a core instruction's, into *out: its set's quick row (a type, a
+ * result, the set and the number, then the set's fast layout from word 5); *set_gi its row in the set's
+ * grammar. False when that does not fit: a set we do not carry, an instruction its grammar does not
+ * mark SPVCOND_QUICK_CODE (operands the fast layouts do not describe, or more than the masks hold), or a
+ * non-semantic set, whose operands the general path reads as ids whatever its grammar says. */
 static inline bool
 ext_inst_layout(const struct spvcond_module *m, const uint32_t *w, uint32_t wc, struct spvcond_grammar_quick *out,
                 const struct spvcond_grammar_instruction **set_gi)
@@ -402,19 +402,7 @@ ext_inst_layout(const struct spvcond_module *m, const uint32_t *w, uint32_t wc, 
     const struct spvcond_grammar_instruction *gi = spvcond_grammar_extinst(imp->set, w[4]);
     if (!gi || !(gi->quick & SPVCOND_QUICK_CODE))
         return false;
-    /* The quick tails, as tools/gen_grammar.py makes core rows (QUICK_CODE_TAILS, FITS_BELOW). */
-    uint8_t tail = gi->tail;
-    bool id_tail = tail == SPVCOND_TAIL_IDS || tail == SPVCOND_TAIL_OPTIONAL_ID;
-    bool any_count = tail == SPVCOND_TAIL_IDS || tail == SPVCOND_TAIL_LITERALS;
-    *out = (struct spvcond_grammar_quick){
-        .ids = (uint16_t)(1u << 2 | (uint32_t)gi->id_mask << 4), /* the set (word 3), then its operands */
-        .fits_below = (uint16_t)(any_count ? SPVCOND_QUICK_ANY_COUNT : tail == SPVCOND_TAIL_OPTIONAL_ID ? 2 : 1),
-        .where = SPVCOND_QUICK_CODE,
-        .min_words = (uint8_t)(5 + gi->fixed),
-        .result_word = 2,
-        .flags = (uint8_t)(SPVCOND_QUICK_TYPE | (id_tail ? SPVCOND_QUICK_ID_TAIL : 0) |
-                           (tail == SPVCOND_TAIL_OPTIONAL_MASK ? SPVCOND_QUICK_MASK_TAIL : 0)),
-    };
+    *out = imp->set->quick[gi - imp->set->instructions];
     *set_gi = gi;
     return true;
 }

@@ -322,32 +322,28 @@ FITS_BELOW = {0: 1, TAILS["IdRef"]: QUICK_ANY_COUNT, TAILS["LiteralInteger"]: QU
               OPTIONAL_MASK_TAIL: 1, OPTIONAL_ID_TAIL: 2}
 
 
-def quick_layout(shape, has_type, where):
-    """A struct spvcond_grammar_quick row (grammar.h): the fast layout as the reader's quick runs read it."""
+def quick_layout(shape, has_type, where, extended):
+    """A struct spvcond_grammar_quick row (grammar.h): the fast layout as the reader's quick runs read it.
+    An extended instruction's row frames its operands as OpExtInst holds them: a type, a result, the set
+    (word 3) and the number, then the operands from word 5."""
     simple, fixed, mask, result, tail = shape[:5]
     if not simple or tail not in FITS_BELOW:
         return "{0}"
-    ids = mask & ~(1 if has_type else 0)
+    if extended:
+        ids, has_type, result, fixed = 1 << 2 | mask << 4, True, 2, 4 + fixed
+    else:
+        ids = mask & ~(1 if has_type else 0)
     flags = ((1 if has_type else 0) | (2 if tail in (TAILS["IdRef"], OPTIONAL_ID_TAIL) else 0)
              | (4 if tail == OPTIONAL_MASK_TAIL else 0))
     return "{0x%x, 0x%x, %d, %d, %d, %d}" % (ids, FITS_BELOW[tail], where, 1 + fixed, result, flags)
 
 
-def quick_layout_rows(t, instructions):
-    """spvcond_grammar_quick by opcode, up to the last opcode the quick runs may take (or OpLabel, which
-    later blocks' runs take)."""
-    rows = {}
-    for i in instructions:
-        shape = fast_shape(t, i.get("operands", []), None) if i["opname"] != "OpSwitch" else (0,) * 7
-        where = quick(i, shape, None)
-        if where or i["opcode"] == 248:
-            has_type = "IdResultType" in [o["kind"] for o in i.get("operands", [])]
-            rows[i["opcode"]] = quick_layout(shape, has_type, where)
-    return [rows.get(op, "{0}") for op in range(max(rows) + 1)]
-
-
 def instruction_rows(t, instructions, scope, classes):
+    """The grammar rows of a core grammar (scope None) or an extended set, sorted by opcode, and their
+    quick rows: an extended set's in the same order; the core's by opcode, up to the last opcode the quick
+    runs may take (or OpLabel, which later blocks' runs take)."""
     rows = []
+    quick_rows = {}
     for i in sorted(instructions, key=lambda i: i["opcode"]):
         kinds = [o["kind"] for o in i.get("operands", [])]
         has_type = "IdResultType" in kinds
@@ -376,7 +372,11 @@ def instruction_rows(t, instructions, scope, classes):
                     % ((i["opcode"], c_string(i["opname"]), has_type, has_result, of, oc, cf, cc, xf, xc,
                         parse_version(i.get("version")), classes.index(cls)) + shape + (enums, enum_mask)
                        + (layout(i) if scope is None else "0", quick(i, shape, scope))))
-    return rows
+        if scope is not None or quick(i, shape, scope) or i["opcode"] == 248:
+            quick_rows[i["opcode"]] = quick_layout(shape, has_type, quick(i, shape, scope), scope is not None)
+    if scope is not None:
+        return rows, [quick_rows[op] for op in sorted(quick_rows)]
+    return rows, [quick_rows.get(op, "{0}") for op in range(max(quick_rows) + 1)]
 
 
 def main():
@@ -408,19 +408,20 @@ def main():
         t.fill_enumerants(name)
 
     classes = []
-    core_rows = instruction_rows(t, core["instructions"], None, classes)
+    core_rows, quick_rows = instruction_rows(t, core["instructions"], None, classes)
     max_opcode = max(i["opcode"] for i in core["instructions"])
     opcode_index = [0] * (max_opcode + 1)
     for n, i in enumerate(sorted(core["instructions"], key=lambda i: i["opcode"])):
         opcode_index[i["opcode"]] = n + 1
-    quick_rows = quick_layout_rows(t, core["instructions"])
     set_rows = []
     set_tables = []
     for name, g in sets:
-        rows = instruction_rows(t, g["instructions"], name, classes)
+        rows, set_quick_rows = instruction_rows(t, g["instructions"], name, classes)
         var = "extinst_" + ident(name)
         set_tables.append("static const struct spvcond_grammar_instruction %s[] = {\n    %s,\n};\n"
                           % (var, ",\n    ".join(rows)))
+        set_tables.append("static const struct spvcond_grammar_quick %s_quick[] = {\n    %s,\n};\n"
+                          % (var, ",\n    ".join(set_quick_rows)))
         # number -> row + 1, for a lookup without a search (sets number their instructions densely)
         numbers = sorted(i["opcode"] for i in g["instructions"])
         index = [0] * (numbers[-1] + 1)
@@ -428,7 +429,7 @@ def main():
             index[number] = n + 1
         set_tables.append("static const uint16_t %s_index[%d] = {%s};\n"
                           % (var, len(index), ", ".join("%d" % v for v in index)))
-        set_rows.append("{%s, %s, %d, %s_index, %d}" % (c_string(name), var, len(rows), var, len(index)))
+        set_rows.append("{%s, %s, %s_quick, %d, %s_index, %d}" % (c_string(name), var, var, len(rows), var, len(index)))
 
     out = []
     out.append("/* Generated by tools/gen_grammar.py from the SPIR-V JSON grammars. Do not edit. */\n")

@@ -17,8 +17,40 @@ Test(grammar, core_opcodes)
     cr_assert_null(spvcond_grammar_instruction(6999));
 }
 
+/* A quick row says what its full row says: `frame` words before the operands the full row describes
+ * (0 for a core instruction; 4 for an extended one, whose row counts OpExtInst's type, result, set and
+ * number: the result in word 2, the set an id use in word 3). */
+static void
+check_quick_row(struct spvcond_grammar_quick q, const struct spvcond_grammar_instruction *gi, uint32_t frame,
+                const char *what, uint32_t op)
+{
+    cr_assert(gi->simple, "%s %u", what, op);
+    cr_assert_eq(q.min_words, 1u + frame + gi->fixed, "%s %u", what, op);
+    bool has_type = frame || gi->has_type;
+    uint32_t result_word = frame ? 2u : gi->result_word;
+    uint32_t ids = frame ? 1u << 2 | (uint32_t)gi->id_mask << 4 : gi->id_mask & ~(has_type ? 1u : 0u);
+    if (result_word)
+        ids &= ~(1u << (result_word - 1));
+    cr_assert_eq(q.result_word, result_word, "%s %u", what, op);
+    cr_assert_eq(q.ids, ids, "%s %u", what, op);
+    cr_assert_eq(!!(q.flags & SPVCOND_QUICK_TYPE), has_type, "%s %u", what, op);
+    bool id_tail = gi->tail == SPVCOND_TAIL_IDS || gi->tail == SPVCOND_TAIL_OPTIONAL_ID;
+    cr_assert_eq(!!(q.flags & SPVCOND_QUICK_ID_TAIL), id_tail, "%s %u", what, op);
+    cr_assert_eq(!!(q.flags & SPVCOND_QUICK_MASK_TAIL), gi->tail == SPVCOND_TAIL_OPTIONAL_MASK, "%s %u", what, op);
+    /* What surely fits is what spvcond_grammar_fits_fast accepts whatever the words hold (a mask of no
+     * bits: it takes no literal). */
+    uint32_t w[24] = {0};
+    for (uint32_t extra = 0; extra < 4; extra++) {
+        uint32_t n = 1u + gi->fixed + extra; /* as spvcond_grammar_fits_fast counts: the frame left out */
+        if (extra < q.fits_below)
+            cr_assert(spvcond_grammar_fits_fast(gi, w, n), "%s %u, %u words", what, op, n + frame);
+        else if (!(q.flags & SPVCOND_QUICK_MASK_TAIL))
+            cr_assert(!spvcond_grammar_fits_fast(gi, w, n), "%s %u, %u words", what, op, n + frame);
+    }
+}
+
 /* The quick runs' 8-byte rows say what the full rows say, for every opcode they may take (and OpLabel,
- * which later blocks' runs take); the rest take nothing. */
+ * which later blocks' runs take) and every extended instruction they may take; the rest take nothing. */
 Test(grammar, quick_rows_agree_with_the_full_rows)
 {
     unsigned quick = 0;
@@ -34,30 +66,23 @@ Test(grammar, quick_rows_agree_with_the_full_rows)
             continue;
         }
         quick += gi->quick != 0;
-        cr_assert(gi->simple, "opcode %u", op);
         cr_assert_eq(q.where, gi->quick, "opcode %u", op);
-        cr_assert_eq(q.min_words, 1u + gi->fixed, "opcode %u", op);
-        cr_assert_eq(q.result_word, gi->result_word, "opcode %u", op);
-        uint32_t ids = gi->id_mask & ~(gi->has_type ? 1u : 0u);
-        if (gi->result_word)
-            ids &= ~(1u << (gi->result_word - 1));
-        cr_assert_eq(q.ids, ids, "opcode %u", op);
-        cr_assert_eq(!!(q.flags & SPVCOND_QUICK_TYPE), !!gi->has_type, "opcode %u", op);
-        bool id_tail = gi->tail == SPVCOND_TAIL_IDS || gi->tail == SPVCOND_TAIL_OPTIONAL_ID;
-        cr_assert_eq(!!(q.flags & SPVCOND_QUICK_ID_TAIL), id_tail, "opcode %u", op);
-        cr_assert_eq(!!(q.flags & SPVCOND_QUICK_MASK_TAIL), gi->tail == SPVCOND_TAIL_OPTIONAL_MASK, "opcode %u", op);
-        /* What surely fits is what spvcond_grammar_fits_fast accepts whatever the words hold (a mask of
-         * no bits: it takes no literal). */
-        uint32_t w[24] = {0};
-        for (uint32_t extra = 0; extra < 4; extra++) {
-            uint32_t wc = 1u + gi->fixed + extra;
-            if (extra < q.fits_below)
-                cr_assert(spvcond_grammar_fits_fast(gi, w, wc), "opcode %u, %u words", op, wc);
-            else if (!(q.flags & SPVCOND_QUICK_MASK_TAIL))
-                cr_assert(!spvcond_grammar_fits_fast(gi, w, wc), "opcode %u, %u words", op, wc);
-        }
+        check_quick_row(q, gi, 0, "opcode", op);
     }
     cr_assert_gt(quick, 200u);
+    unsigned extended = 0;
+    for (size_t k = 0; k < SPVCOND_GRAMMAR_EXTINST_SET_COUNT; k++) {
+        const struct spvcond_grammar_extinst_set *set = &spvcond_grammar_extinst_sets[k];
+        for (size_t i = 0; i < set->count; i++) {
+            const struct spvcond_grammar_instruction *gi = &set->instructions[i];
+            cr_assert_eq(set->quick[i].where, gi->quick & SPVCOND_QUICK_CODE, "%s %u", set->name, gi->opcode);
+            if (gi->quick & SPVCOND_QUICK_CODE) {
+                check_quick_row(set->quick[i], gi, 4, set->name, gi->opcode);
+                extended++;
+            }
+        }
+    }
+    cr_assert_gt(extended, 100u);
 }
 
 Test(grammar, function_variants_supplement)
