@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Benchmark: per input, the library's stages and the closest spirv-opt pipelines, timed in the same
  * run. Each stage runs in a fresh process (this program again, with --child), which reads its input
  * file itself, so its peak RSS is the input plus what the library allocates (reported also beyond a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* spvcond-synth: writes a valid OpenCL Kernel module of about a given size, shaped like what
  * clang + llvm-spirv produce (about 20 bytes an instruction, 6 to 7 words an id), for benchmarks.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The library in a page: read an annotated module, specialize it for a DPC++ device, write the result.
  * Usage: specialize_device DEVICE IN.spv OUT.spv */
 #include <spvcond/spvcond.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* annotate: never crashes; its output parses and passes our own validate (the producer's promise); the
  * module read for annotate (SPVCOND_PARSE_FOR_ANNOTATE, the reader's item lists) annotates the same.
  * Requirements are also stated by name for the strings the input holds (entry points, OpNames), with

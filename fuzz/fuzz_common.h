@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the libFuzzer targets: a context per input, and an abort that names the broken property. */
 #ifndef SPVCOND_FUZZ_COMMON_H
 #define SPVCOND_FUZZ_COMMON_H

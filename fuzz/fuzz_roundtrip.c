@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reader, index and writer: anything accepted is emitted word for word (byte-swapped input swapped back). */
 #include "fuzz_common.h"
 #include "structure_mutator.h"

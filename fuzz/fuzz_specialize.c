@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* specialize with values taken from the input: never crashes; a success emits a module that parses and
  * that uses no removed id (re-parsing checks every id is defined). The first 16 bytes give values. */
 #include "fuzz_common.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The text readers: device configurations, requirements files and property sets. The first byte picks. */
 #include "fuzz_common.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* validate and the requirement table: never crash on any accepted module. */
 #include "fuzz_common.h"
 #include "structure_mutator.h"

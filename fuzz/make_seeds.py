@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Seed corpora for the fuzz targets: SPIR-V assembled from the test fixtures, small real modules,
-annotated versions, and text inputs for the text readers."""
+annotated versions, and text inputs for the text readers.
+Usage: make_seeds.py OUT CORPUS_DIR (tools/make-corpus.py --print-dir gives the folder)."""
 import glob
 import os
 import shutil
@@ -37,7 +39,7 @@ def function_name_mask(data):
 
 out = sys.argv[1]
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-corpus = os.path.join(root, "..", "shared", "corpus", "modules")
+corpus = sys.argv[2]
 for t in ["fuzz_roundtrip", "fuzz_annotate", "fuzz_specialize", "fuzz_validate", "fuzz_text"]:
     os.makedirs(os.path.join(out, t), exist_ok=True)
 modules = []

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Runs a fuzz target's body on files, without libFuzzer: the regression tests replay every input that
  * once broke a property (tests/data/fuzz/<target>/), plus the seeds. */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Structure-aware mutation for the module targets: most byte-level mutations break the header or a
  * word count, and the reader rejects the input before any pass runs. This mutator mixes libFuzzer's
  * byte mutations with instruction-level ones (delete, duplicate, swap, re-point an operand to another

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The producer: give every kernel and exported function a condition built from boolean spec constants
  * (one per requirement), every other function the OR of its callers' conditions, and guard the
  * types, constants, variables and capabilities only conditional code uses (spec/annotate.md). */

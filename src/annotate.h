@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The producer's shared state, split over annotate*.c: annotate_roots.c finds roots and their
  * requirement sets, annotate_conditions.c builds the condition trees, annotate.c guards everything. */
 #ifndef SPVCOND_ANNOTATE_H

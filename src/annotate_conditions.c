@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The producer, part two: which requirement sets reach each function, and the condition trees:
  * one OpSpecConstantTrue per requirement, And per set, Or per distinct group of sets. */
 #include <stdio.h>

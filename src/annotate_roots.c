@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The producer, part one: requirements stated by the caller, roots (kernels, exported functions and
  * variables), their leaves and the distinct requirement sets. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Conditions as values: interned Or-lists of requirement sets and their union. Every function, item and
  * capability holds one handle, and each user or caller costs one union of bounded size, so annotating
  * stays linear in the module however many distinct requirement sets it has (dense bitsets over the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Generated once from dpcpp.md section 1 (intel-sycl-rt 2025.3.2 aspects.def); gaps are removed aspects. */
 #include <stdbool.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* DPC++'s sycl::aspect numbers and names (dpcpp.md section 1), the default table. */
 #ifndef SPVCOND_ASPECTS_H
 #define SPVCOND_ASPECTS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "base64.h"
 
 static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* LLVM's Base64 as intel/llvm's property sets use it: the standard alphabet, bits packed LSB-first,
  * no padding (dpcpp.md section 4). Not RFC 4648. */
 #ifndef SPVCOND_BASE64_H

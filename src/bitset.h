@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fixed-width bit sets stored as arrays of 64-bit words. */
 #ifndef SPVCOND_BITSET_H
 #define SPVCOND_BITSET_H

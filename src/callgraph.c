@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Call edges (callgraph.h): the tables, and what the walk over bodies reports. */
 #include "callgraph.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The static call graph: functions by id, callees per function. */
 #ifndef SPVCOND_CALLGRAPH_H
 #define SPVCOND_CALLGRAPH_H

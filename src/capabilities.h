@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Which capabilities an instruction needs: the grammar's lists for its opcode and enumerant operands,
  * plus the rules the grammar cannot express (type widths, vector sizes, images, 64-bit atomics). */
 #ifndef SPVCOND_CAPABILITIES_H

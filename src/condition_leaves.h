@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The leaves of one condition tree (OpSpecConstantTrue/False under OpSpecConstantOp nodes), found by
  * walking that tree alone. Callers that ask for many conditions (every kernel of a module) pay for each
  * tree, not for a pass over the module per condition. */

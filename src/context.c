@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Context lifetime, allocation through the caller's hooks, and diagnostics. */
 #include "context.h"
 

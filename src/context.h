@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The context: allocator hooks and the diagnostic sink. Every allocation goes through here. */
 #ifndef SPVCOND_CONTEXT_H
 #define SPVCOND_CONTEXT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Copying runs of words into an output that nothing reads soon. */
 #ifndef SPVCOND_COPY_WORDS_H
 #define SPVCOND_COPY_WORDS_H

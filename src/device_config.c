@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Device configuration files in DPC++'s YAML schema (spec/devices.md), read with libyaml when the
  * library is built with it. The structures and lookups below need libc alone. */
 #include <stdlib.h>

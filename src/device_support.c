@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Requirement constants against a device: their values, and the kernel_not_supported check. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Device descriptions: the built-in table, configuration files, requirement values. */
 #ifndef SPVCOND_DEVICES_H
 #define SPVCOND_DEVICES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* DPC++'s device configuration table (DeviceConfigFile.td, intel/llvm 89110f9e, mid-2024), as
  * summarized in dpcpp.md section 2. Intel entries list what that snapshot lists (esimd, fp16, fp64
  * where present, atomic64); spec/devices.md says how unlisted aspects are treated. */

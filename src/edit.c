@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The edit list: what happened to each instruction (kept, deleted, replaced), replacements by
  * instruction, insertions by position, new ids. */
 #include "edit.h"

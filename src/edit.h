@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Recording edits against a parsed module. The index keeps describing the module as it was read;
  * the writer applies the edits when emitting. */
 #ifndef SPVCOND_EDIT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One pass over the types/constants section in order: SPIR-V requires constants to be defined before
  * use, so every operand is evaluated before its user and no recursion is needed. */
 #include "evaluate.h"

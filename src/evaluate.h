@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Evaluating the scalar constants of a module: plain constants, spec constants with the caller's
  * values or their defaults, OpSpecConstantOp trees and the function-variants device constants. */
 #ifndef SPVCOND_EVALUATE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Functions by name (function_names.h). */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Functions by name, for requirements stated by name: entry-point names first (in their order), then
  * each function's OpName and Linkage export names, found through a hash index built once (a scan per
  * name took seconds for requirements files naming 20000 kernels). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Lookups over the generated grammar tables. */
 #include "grammar.h"
 

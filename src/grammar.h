@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Grammar tables generated from the SPIR-V JSON grammars (tools/gen_grammar.py) and their lookups. */
 #ifndef SPVCOND_GRAMMAR_H
 #define SPVCOND_GRAMMAR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The allocator a context uses when the caller gives none (on Linux; sanitizer and valgrind builds use
  * the C library's, which those tools watch).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The allocator a context uses when the caller gives none (see heap.c). Its state lives in the
  * context; the hooks take it as their `user` pointer. */
 #ifndef SPVCOND_HEAP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Per-id tables built while reading: which annotation, debug-name and execution-mode instructions
  * target each id, stored as compressed rows so a lookup is two array reads. */
 #include "index.h"

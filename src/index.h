@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Building and querying the per-id tables (decorations, names, execution modes, SpecIds). */
 #ifndef SPVCOND_INDEX_H
 #define SPVCOND_INDEX_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "index_table.h"
 
 uint64_t

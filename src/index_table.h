@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A small open-addressing table from a 64-bit hash to an index + 1. The caller keeps the hashes (so the
  * table can be rebuilt as it grows) and compares the candidates itself. */
 #ifndef SPVCOND_INDEX_TABLE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "infer.h"
 
 #include <string.h>

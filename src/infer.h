@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What each function uses, inferred from its instructions (spec/annotate.md has the table), and the
  * call graph's strongly connected components so recursion is handled without fixpoints. */
 #ifndef SPVCOND_INFER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The parsed module: the words, an instruction index, sections, ids and the recorded edits.
  * Nothing here copies operands: every query goes back to the words through a word offset. */
 #ifndef SPVCOND_MODULE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Decoding operands from the grammar tables, including the cases the grammar leaves to context:
  * enumerant parameters, OpExtInst per set, OpSpecConstantOp's embedded opcode, OpSwitch literals. */
 #include "operands.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The operand walker: the one mechanism every pass uses to find ids and literals in an instruction. */
 #ifndef SPVCOND_OPERANDS_H
 #define SPVCOND_OPERANDS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reading a module: header checks, the instruction table, layout sections, id definitions and uses,
  * function ranges. Every word is treated as hostile: all reads are bounds-checked before use. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The reader's lists of the module-level items each function names (reader_items.h). */
 #include "reader_items.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the reader notes for annotate when asked (SPVCOND_PARSE_FOR_ANNOTATE): the module-level items
  * (OpExtInstImport; types, constants, variables) each function names, each once, in the order first
  * named. It checks every id use already, with the definition in hand; annotate's own walk over every id

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Requirements files: per function, aspects it uses or declares and required sizes (spec/requirements.md). */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Requirement tables: per kernel, what it requires and which SpecId stands for it. Built from an
  * annotated module's named spec constants, or read from and written to DPC++'s property-file text
  * ("[SYCL/kernel reqs]", spec/props.md). */

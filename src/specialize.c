@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The consumer: evaluate conditions, strip what is false, resolve the extension's conditional
  * instructions, freeze and drop the condition trees, and refuse to produce a module that refers to
  * anything removed (extension.md 2.1-2.2, without the translator's bugs listed in 5.4). */

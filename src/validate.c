@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Our checker for SPV_INTEL_function_variants, stricter than spirv-val (spec/validate.md): condition
  * shapes, decoration targets, declarations, conditional-instruction shapes, and that no specialization
  * can leave a use of a removed id. Every violation is reported; the result is the first one's code. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The checker's shared state: validate.c walks the module and reports, validate_proof.c proves that
  * every use is guarded at least as strongly as its definition. */
 #ifndef SPVCOND_VALIDATE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Proving that every use is guarded at least as strongly as its definition: "the user's guard implies
  * the definition's guard". A few steps settle most pairs as they are found; the rest are kept once
  * each, then proved together per definition guard (one Or-closure serves all its users: a type used by

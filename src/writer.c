@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Emitting a module: untouched runs of instructions are copied whole, edits are spliced in. */
 #include <stdlib.h>
 #include <string.h>

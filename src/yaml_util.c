@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifdef SPVCOND_HAVE_YAML
 
 #include "yaml_util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Small helpers over libyaml's document API, shared by the YAML readers. */
 #ifndef SPVCOND_YAML_UTIL_H
 #define SPVCOND_YAML_UTIL_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The public header, the linker map and the shared library's exports must list the same functions."""
 import re
 import subprocess

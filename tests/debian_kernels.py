@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """OpenCL C kernels shipped by a Debian package, compiled here with clang-15 and llvm-spirv-15 (as the
 corpus was), then annotate -> spvcond validate -> specialize (all true, each requirement false) ->
 spirv-val. The package is fetched with `apt-get download` and unpacked with `dpkg -x`."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """End to end on real modules: annotate, validate with our checker, then specialize for several assignments, then spirv-val.
 
 For the assignment "fp64 false, every other requirement true" the functions kept must be exactly

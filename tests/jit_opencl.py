@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The JIT client on real OpenCL runtimes (rusticl on llvmpipe, pocl on the CPU).
 
 1. The demonstration module (tests/data/jit_demo.cl: fp64, fp16 and reqd_work_group_size kernels

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The benchmark's synthetic modules are valid: small sizes of each shape (code only, table or store
 filled, deep and wide call graphs) pass Debian's spirv-val as generated, and once annotated and specialized for
 two devices. Usage: synthetic_modules.py SPVCOND_SYNTH SPVCOND"""

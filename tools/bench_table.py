@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The README's benchmark table from bench-results/results.csv (tools/run-bench.sh writes it):
 one row per input, MB/s per stage with the ratio against the reference command in brackets, and
 peak RSS per byte of input over the six stages, whole and beyond the constant (negative: 0)."""

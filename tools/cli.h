@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared pieces of the spvcond command-line tool. */
 #ifndef SPVCOND_CLI_H
 #define SPVCOND_CLI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* spvcond annotate: mark what each kernel requires with spec constants and ConditionalINTEL. */
 #include <getopt.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* spvcond check: DPC++'s kernel_not_supported check for a device, kernel by kernel. */
 #include <getopt.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* spvcond devices: the devices --device accepts, from a configuration file and the built-in table. */
 #include <getopt.h>
 #include <string.h>

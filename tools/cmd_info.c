@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* spvcond info: a summary of a module, as text or JSON. */
 #include <getopt.h>
 #include <stdlib.h>

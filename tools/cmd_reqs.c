@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* spvcond reqs: what each kernel of an annotated module requires, as text, JSON or a property set. */
 #include <getopt.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* spvcond specialize: evaluate conditions for given spec-constant values and strip what is false. */
 #include <errno.h>
 #include <getopt.h>

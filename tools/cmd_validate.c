@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* spvcond validate: our checker for SPV_INTEL_function_variants. */
 #include <getopt.h>
 #include <string.h>

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Per real module: what annotate found and emitted, and what specialize keeps for a few devices,
-with wall times. Usage: corpus_report.py SPVCOND [MODULE...] (default: the shared corpus and libclc)."""
+with wall times. Usage: corpus_report.py SPVCOND [MODULE...] (default: the corpus, as
+tools/make-corpus.py finds or builds it, and libclc)."""
 import glob
 import json
 import os
@@ -22,8 +24,12 @@ def timed(args):
 def main():
     cli = sys.argv[1]
     here = os.path.dirname(os.path.abspath(__file__))
-    modules = sys.argv[2:] or (sorted(glob.glob(os.path.join(here, "..", "..", "shared", "corpus", "modules", "*.spv")))
-                               + sorted(glob.glob("/usr/lib/clc/*.spv")))
+    if len(sys.argv) > 2:
+        modules = sys.argv[2:]
+    else:
+        corpus = subprocess.run([sys.executable, os.path.join(here, "make-corpus.py"), "--print-dir"],
+                                stdout=subprocess.PIPE, text=True, check=True).stdout.strip()
+        modules = sorted(glob.glob(os.path.join(corpus, "*.spv"))) + sorted(glob.glob("/usr/lib/clc/*.spv"))
     print("| module | KiB | kernels | roots | requirements | spec consts | decorations | annotate ms | "
           + " | ".join("%s kept/removed (ms)" % d for d in DEVICES) + " |")
     print("|---" * (8 + len(DEVICES)) + "|")

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* --device and --device-config, shared by the commands that take a device. */
 #ifndef SPVCOND_DEVICE_OPTIONS_H
 #define SPVCOND_DEVICE_OPTIONS_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Generate libspvcond's grammar tables from SPIR-V JSON grammars.
 
 Inputs: the core grammar (SPIRV-Headers), our supplement for tokens the system

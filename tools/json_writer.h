@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A minimal streaming JSON writer: tracks commas and nesting, escapes strings. */
 #ifndef SPVCOND_JSON_WRITER_H
 #define SPVCOND_JSON_WRITER_H

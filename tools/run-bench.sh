@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The benchmark (README, Benchmark): a release build, then every stage on
 #   - synthetic modules of 1 MB, 10 MB, 100 MB and 1 GB (BENCH_SIZES to change; bench/synth.c); past
 #     ~100 MB the id limit leaves room for code only with filler: the 1 GB module comes twice, filled
@@ -6,7 +7,7 @@
 #     and each size again with the 1 GB module's mix (synth-*-stores.spv: ids in proportion to size,
 #     stores for the rest), so that one series reaches 1 GB with the same content per MB throughout,
 #   - synthetic 10 MB modules whose call fan-out is 1, 4 and 16 (the call-edge series),
-#   - both libclc-15 libraries and the two largest Debian-kernel modules of ../shared/corpus,
+#   - both libclc-15 libraries and the two largest Debian-kernel modules of the corpus (tools/make-corpus.py),
 # with spirv-opt timed on the same inputs in the same run (modules up to 30 MB; not for the fan-out
 # series, whose point is our scaling in call edges); and the stores series again with the caches
 # emptied before each call (bench --cold).
@@ -43,7 +44,7 @@ for fan in 1 4 16; do
     [ -f "$f" ] || $synth --size 10M --fanout $fan -o "$f"
     edges="$edges $f"
 done
-corpus=../shared/corpus/modules
+corpus=$(python3 tools/make-corpus.py --print-dir)
 real="/usr/lib/clc/spirv-mesa3d-.spv /usr/lib/clc/spirv64-mesa3d-.spv $corpus/hashcat__m13711-pure.spv $corpus/hashcat__m06211-pure.spv"
 bench=./build-release/bench/bench
 # One run for the size series and the real modules (rounds go over all of them, so every size meets the

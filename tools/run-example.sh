@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Set up, build, and run the main job on the bundled example: annotate -> validate -> check ->
 # specialize for a device without fp64 -> spirv-val.
 set -eu

@@ -1,6 +1,7 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Build the libFuzzer targets with clang-15 (ASan+UBSan) and run each for SECONDS (default 60).
-# Seeds come from the test fixtures and the shared corpus; crashes land in fuzz-findings/ and make the
+# Seeds come from the test fixtures and the corpus (tools/make-corpus.py); crashes land in fuzz-findings/ and make the
 # script fail. Usage: sh tools/run-fuzz.sh [SECONDS] [TARGET...]
 # FUZZ_RUNS=N runs N inputs per target from a fixed random seed instead: repeatable, as CI wants.
 set -eu
@@ -12,7 +13,7 @@ targets=${*:-"fuzz_roundtrip fuzz_annotate fuzz_specialize fuzz_validate fuzz_te
 [ -d build-fuzz ] || CC=clang-15 meson setup build-fuzz -Dfuzz=enabled -Db_sanitize=address,undefined \
     -Db_lundef=false -Dtests=disabled -Dopencl=disabled >/dev/null
 ninja -C build-fuzz >/dev/null
-python3 fuzz/make_seeds.py build-fuzz/seeds
+python3 fuzz/make_seeds.py build-fuzz/seeds "$(python3 tools/make-corpus.py --print-dir)"
 mkdir -p fuzz-findings
 failed=0
 for t in $targets; do

@@ -1,5 +1,6 @@
 #!/bin/sh
-# valgrind memcheck over the CLI: every real module (../shared/corpus, libclc-15) through annotate,
+# SPDX-License-Identifier: MIT
+# valgrind memcheck over the CLI: every real module (the corpus, libclc-15) through annotate,
 # info, validate, check, reqs and specialize for two devices, and every hostile regression input
 # (tests/data/fuzz) through annotate, validate, specialize and info. Any memcheck error or leak fails
 # the run; the CLI's own exit status (refusing hostile input is expected) does not.
@@ -13,6 +14,7 @@ sh tools/setup-debian.sh
     -Dopencl=disabled -Dfuzz=disabled >/dev/null
 ninja -C build-memcheck >/dev/null
 jobs=${1:-$(nproc)}
+corpus=$(python3 tools/make-corpus.py --print-dir)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures="$work/failures"
@@ -30,7 +32,7 @@ failures="$work/failures"
 # One script per input; what reads annotate's output follows it in the same script.
 mkdir "$work/jobs"
 n=0
-for m in "$PWD"/../shared/corpus/modules/*.spv /usr/lib/clc/*.spv; do
+for m in "$corpus"/*.spv /usr/lib/clc/*.spv; do
     [ -f "$m" ] || continue
     n=$((n + 1))
     a="$work/$n.ann.spv"

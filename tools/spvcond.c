@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* spvcond: the command-line front end. Subcommands live in cmd_*.c. */
 #include <errno.h>
 #include <fcntl.h>

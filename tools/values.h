@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Parsing command-line values: spec-constant assignments and number lists. */
 #ifndef SPVCOND_VALUES_H
 #define SPVCOND_VALUES_H

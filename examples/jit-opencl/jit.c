@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A JIT client: specialize an annotated module for an OpenCL device, hand it to the runtime, and run
  * the kernels the device supports; explain the others in DPC++'s kernel_not_supported words.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libspvcond: rewrite SPIR-V modules guarded by SPV_INTEL_function_variants conditions.
  *
  * Ownership rules, once for the whole API:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Compiled with -g by tests/debian_kernels.py: debug information must follow stripped functions. */
 double twice(double x) { return 2.0 * x; }
 float half_it(float x) { return x * 0.5f; }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The demonstration module for the JIT client: kernels with different needs sharing helpers.
  * Compiled at test time with clang-15 + llvm-spirv-15, then annotated. */
 float twice_f(float x) { return 2.0f * x; }

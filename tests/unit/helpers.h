@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared test helpers: fixture paths, file loading, running commands. */
 #ifndef SPVCOND_TEST_HELPERS_H
 #define SPVCOND_TEST_HELPERS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The producer on modules with known answers. */
 #include <criterion/criterion.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The spvcond command line: exit codes, diagnostics format, info output checked against the index. */
 #include <criterion/criterion.h>
 #include <stdio.h>

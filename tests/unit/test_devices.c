@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Device descriptions: the built-in table, YAML configurations, values and the support check. */
 #include <criterion/criterion.h>
 #include <stdio.h>

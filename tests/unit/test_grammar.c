@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The generated grammar tables and the operand walker. */
 #include <criterion/criterion.h>
 #include <dirent.h>

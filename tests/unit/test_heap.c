@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The default allocator's huge-page heap (src/heap.c). Sanitizer builds give contexts the C library's
  * allocator, so this suite drives the heap directly, and through whole passes as a caller's allocator. */
 #define _GNU_SOURCE /* mincore */

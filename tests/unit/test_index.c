@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The module index checked against an independent source: counts taken from spirv-dis output. */
 #include <criterion/criterion.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Adversarial shapes: deep call chains, huge fan-out, many kernels with distinct requirements, thousands
  * of decorations on one id, long condition chains. Each must finish well inside a loose time budget
  * (about 10x what it takes here under the sanitizers), without recursion on input-controlled depth. */

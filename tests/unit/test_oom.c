@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Allocation failure: fail the N-th allocation for N = 1, 2, ... through whole passes. Each failure
  * must come back as SPVCOND_ERROR_OUT_OF_MEMORY, leak nothing, and leave the module usable. */
 #include <criterion/criterion.h>

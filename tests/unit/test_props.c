@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Property sets: DPC++'s LSB-first base64, the [SYCL/kernel reqs] payload, and round trips. */
 #include <criterion/criterion.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Property test: random small annotated modules (inconsistent ones included) and random values.
  * specialize never crashes; when it succeeds, Debian's spirv-val accepts the output; and when our
  * validate finds no possible dangling reference, specialize succeeds for every assignment. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The reader against malformed and unusual input: every case is rejected with a clear, positioned
  * error, or accepted where SPIR-V allows it. */
 #include <criterion/criterion.h>

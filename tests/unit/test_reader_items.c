@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SPVCOND_PARSE_FOR_ANNOTATE: the reader's lists of what each function names (reader_items.h) must
  * change nothing annotate does, and must be given up wherever they could not say what annotate's own
  * walk over every id would find. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The consumer on hand-written modules with known answers (extension.md 2 and 4.3-4.4). */
 #include <criterion/criterion.h>
 #include <stdlib.h>

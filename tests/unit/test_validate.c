@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* spvcond validate: every rule reported, clean modules clean, dangling references proved. */
 #include <criterion/criterion.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The writer: byte-identical round trips on real modules, and edits applied exactly. */
 #include <criterion/criterion.h>
 #include <dirent.h>
