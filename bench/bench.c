@@ -30,6 +30,9 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+
+#include "spirv_names.h"
+#include "spirv_words.h"
 #include <time.h>
 #include <unistd.h>
 
@@ -272,17 +275,17 @@ median_of(double *v, int n)
  * issue's memory target is "peak RSS <= 3x the input plus a small constant": the constant is that, plus
  * one 2 MB huge page, the unit in which the library's heap touches memory. */
 static const uint32_t minimal_module[] = {
-    0x07230203, 0x00010200, 0, 5, 0,
-    2u << 16 | 17, 4,                 /* OpCapability Addresses */
-    2u << 16 | 17, 6,                 /* OpCapability Kernel */
-    3u << 16 | 14, 2, 2,              /* OpMemoryModel Physical64 OpenCL */
-    4u << 16 | 15, 6, 1, 0x6b,        /* OpEntryPoint Kernel %1 "k" */
-    2u << 16 | 19, 2,                 /* %2 = OpTypeVoid */
-    3u << 16 | 33, 3, 2,              /* %3 = OpTypeFunction %2 */
-    5u << 16 | 54, 2, 1, 0, 3,        /* %1 = OpFunction %2 None %3 */
-    2u << 16 | 248, 4,                /* %4 = OpLabel */
-    1u << 16 | 253,                   /* OpReturn */
-    1u << 16 | 56,                    /* OpFunctionEnd */
+    SPVCOND_MAGIC, 0x00010200, 0, 5, 0,
+    SPVCOND_FIRST_WORD(2, SPVCOND_OP_CAPABILITY), SPVCOND_CAPABILITY_ADDRESSES,
+    SPVCOND_FIRST_WORD(2, SPVCOND_OP_CAPABILITY), SPVCOND_CAPABILITY_KERNEL,
+    SPVCOND_FIRST_WORD(3, SPVCOND_OP_MEMORY_MODEL), SPVCOND_ADDRESSING_MODEL_PHYSICAL64, SPVCOND_MEMORY_MODEL_OPENCL,
+    SPVCOND_FIRST_WORD(4, SPVCOND_OP_ENTRY_POINT), SPVCOND_EXECUTION_MODEL_KERNEL, 1, 0x6b, /* %1 "k" */
+    SPVCOND_FIRST_WORD(2, SPVCOND_OP_TYPE_VOID), 2,
+    SPVCOND_FIRST_WORD(3, SPVCOND_OP_TYPE_FUNCTION), 3, 2,
+    SPVCOND_FIRST_WORD(5, SPVCOND_OP_FUNCTION), 2, 1, SPVCOND_FUNCTION_CONTROL_NONE, 3,
+    SPVCOND_FIRST_WORD(2, SPVCOND_OP_LABEL), 4,
+    SPVCOND_FIRST_WORD(1, SPVCOND_OP_RETURN),
+    SPVCOND_FIRST_WORD(1, SPVCOND_OP_FUNCTION_END),
 };
 #define HUGE_PAGE_KB 2048
 

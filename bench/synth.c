@@ -19,6 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spirv_names.h"
+#include "spirv_words.h"
+
 #define ID_BUDGET 3900000u /* below the SPIR-V limit (0x3fffff), with room for what annotate adds */
 #define TABLE_ENTRIES 1024u /* long enough that a 1 GB module stays under the id limit */
 #define VALUES 256u         /* distinct uint constants the tables draw from */
@@ -46,7 +49,7 @@ put(struct buf *b, uint32_t v)
 static void
 inst(struct buf *b, uint32_t opcode, uint32_t n, const uint32_t *ops)
 {
-    put(b, (n + 1) << 16 | opcode);
+    put(b, spvcond_first_word(n + 1, opcode));
     for (uint32_t k = 0; k < n; k++)
         put(b, ops[k]);
 }
@@ -56,7 +59,7 @@ static void
 string_inst(struct buf *b, uint32_t opcode, uint32_t n_before, const uint32_t *before, const char *s)
 {
     uint32_t sw = (uint32_t)strlen(s) / 4 + 1;
-    put(b, (1 + n_before + sw) << 16 | opcode);
+    put(b, spvcond_first_word(1 + n_before + sw, opcode));
     for (uint32_t k = 0; k < n_before; k++)
         put(b, before[k]);
     for (uint32_t k = 0; k < sw; k++) {
@@ -124,62 +127,65 @@ write_helper(struct buf *f, struct buf *names, struct buf *decorations, struct p
     uint32_t P = p->next_id++, A = p->next_id++, X = p->next_id++;
     char name[32];
     snprintf(name, sizeof(name), "h%u", index);
-    string_inst(names, 5, 1, (uint32_t[]){id}, name);
-    string_inst(names, 5, 1, (uint32_t[]){P}, "p");
-    string_inst(names, 5, 1, (uint32_t[]){A}, "a");
-    string_inst(names, 5, 1, (uint32_t[]){X}, "x");
-    I(decorations, 71, P, 38 /* FuncParamAttr */, 5 /* NoCapture */);
-    I(decorations, 71, A, 38, 5);
-    I(f, 54, T_FLOAT, id, 0, T_FN_HELPER);
-    I(f, 55, T_PTR_F, P);
-    I(f, 55, T_PTR_UL, A);
-    I(f, 55, T_FLOAT, X);
-    I(f, 248, p->next_id++);
+    string_inst(names, SPVCOND_OP_NAME, 1, (uint32_t[]){id}, name);
+    string_inst(names, SPVCOND_OP_NAME, 1, (uint32_t[]){P}, "p");
+    string_inst(names, SPVCOND_OP_NAME, 1, (uint32_t[]){A}, "a");
+    string_inst(names, SPVCOND_OP_NAME, 1, (uint32_t[]){X}, "x");
+    I(decorations, SPVCOND_OP_DECORATE, P, SPVCOND_DECORATION_FUNC_PARAM_ATTR,
+        SPVCOND_FUNCTION_PARAMETER_ATTRIBUTE_NO_CAPTURE);
+    I(decorations, SPVCOND_OP_DECORATE, A, SPVCOND_DECORATION_FUNC_PARAM_ATTR,
+        SPVCOND_FUNCTION_PARAMETER_ATTRIBUTE_NO_CAPTURE);
+    I(f, SPVCOND_OP_FUNCTION, T_FLOAT, id, 0, T_FN_HELPER);
+    I(f, SPVCOND_OP_FUNCTION_PARAMETER, T_PTR_F, P);
+    I(f, SPVCOND_OP_FUNCTION_PARAMETER, T_PTR_UL, A);
+    I(f, SPVCOND_OP_FUNCTION_PARAMETER, T_FLOAT, X);
+    I(f, SPVCOND_OP_LABEL, p->next_id++);
     uint32_t acc = X;
     for (uint32_t u = 0; u < p->units; u++) {
         uint32_t g = p->next_id++, v = p->next_id++, m = p->next_id++, s = p->next_id++;
-        I(f, 70, T_PTR_F, g, P, p->first_value + u % 16); /* OpInBoundsPtrAccessChain */
-        I(f, 61, T_FLOAT, v, g, 2, 4);                    /* OpLoad Aligned 4 */
-        I(f, 133, T_FLOAT, m, v, acc);                    /* OpFMul */
-        I(f, 12, T_FLOAT, s, ID_OCL, 27 /* fmax */, m, X);
-        I(f, 62, g, s, 2, 4); /* OpStore Aligned 4 */
+        I(f, SPVCOND_OP_IN_BOUNDS_PTR_ACCESS_CHAIN, T_PTR_F, g, P, p->first_value + u % 16);
+        I(f, SPVCOND_OP_LOAD, T_FLOAT, v, g, SPVCOND_MEMORY_ACCESS_ALIGNED, 4);
+        I(f, SPVCOND_OP_F_MUL, T_FLOAT, m, v, acc);
+        I(f, SPVCOND_OP_EXT_INST, T_FLOAT, s, ID_OCL, SPVCOND_OPENCL_STD_FMAX, m, X);
+        I(f, SPVCOND_OP_STORE, g, s, SPVCOND_MEMORY_ACCESS_ALIGNED, 4);
         acc = s;
     }
     uint32_t roll = rnd(100);
     if (roll < 4) { /* fp64 */
         uint32_t d = p->next_id++, d2 = p->next_id++, back = p->next_id++;
-        I(f, 115, T_DOUBLE, d, acc);
-        I(f, 133, T_DOUBLE, d2, d, C_D2);
-        I(f, 115, T_FLOAT, back, d2);
+        I(f, SPVCOND_OP_F_CONVERT, T_DOUBLE, d, acc);
+        I(f, SPVCOND_OP_F_MUL, T_DOUBLE, d2, d, C_D2);
+        I(f, SPVCOND_OP_F_CONVERT, T_FLOAT, back, d2);
         acc = back;
     } else if (roll < 8) { /* fp16 */
         uint32_t h = p->next_id++, h2 = p->next_id++, back = p->next_id++;
-        I(f, 115, T_HALF, h, acc);
-        I(f, 129, T_HALF, h2, h, h);
-        I(f, 115, T_FLOAT, back, h2);
+        I(f, SPVCOND_OP_F_CONVERT, T_HALF, h, acc);
+        I(f, SPVCOND_OP_F_ADD, T_HALF, h2, h, h);
+        I(f, SPVCOND_OP_F_CONVERT, T_FLOAT, back, h2);
         acc = back;
     } else if (roll < 11) { /* atomic64 */
-        I(f, 234, T_ULONG, p->next_id++, A, C_U1, C_U0, C_UL1); /* OpAtomicIAdd */
+        I(f, SPVCOND_OP_ATOMIC_I_ADD, T_ULONG, p->next_id++, A, C_U1, C_U0, C_UL1);
     }
     for (uint32_t t = index; t < p->tables; t += p->helpers) {
         uint32_t e = p->next_id++, v = p->next_id++, c = p->next_id++, sum = p->next_id++;
-        I(f, 66, T_PTR_UCU, e, p->first_table + 2 * t + 1, p->first_value + t % 16); /* OpInBoundsAccessChain */
-        I(f, 61, T_UINT, v, e, 2, 4);
-        I(f, 112, T_FLOAT, c, v); /* OpConvertUToF */
-        I(f, 129, T_FLOAT, sum, acc, c);
+        I(f, SPVCOND_OP_IN_BOUNDS_ACCESS_CHAIN, T_PTR_UCU, e, p->first_table + 2 * t + 1, p->first_value + t % 16);
+        I(f, SPVCOND_OP_LOAD, T_UINT, v, e, SPVCOND_MEMORY_ACCESS_ALIGNED, 4);
+        I(f, SPVCOND_OP_CONVERT_U_TO_F, T_FLOAT, c, v);
+        I(f, SPVCOND_OP_F_ADD, T_FLOAT, sum, acc, c);
         acc = sum;
     }
     for (uint64_t k = index; k < p->stores; k += p->helpers)
-        I(f, 62, P, acc, 2, 4); /* OpStore Aligned 4: code without ids, 20 bytes like the average */
+        /* code without ids, 20 bytes like the average */
+        I(f, SPVCOND_OP_STORE, P, acc, SPVCOND_MEMORY_ACCESS_ALIGNED, 4);
     if (layer + 1 < p->depth) {
         for (uint32_t c = 0; c < p->fanout; c++) {
             uint32_t r = p->next_id++, sum = p->next_id++;
-            I(f, 57, T_FLOAT, r, helper_in_layer(p, layer + 1), P, A, acc);
-            I(f, 129, T_FLOAT, sum, acc, r);
+            I(f, SPVCOND_OP_FUNCTION_CALL, T_FLOAT, r, helper_in_layer(p, layer + 1), P, A, acc);
+            I(f, SPVCOND_OP_F_ADD, T_FLOAT, sum, acc, r);
             acc = sum;
         }
     }
-    I(f, 254, acc); /* OpReturnValue */
+    I(f, SPVCOND_OP_RETURN_VALUE, acc);
     inst(f, 56, 0, NULL); /* OpFunctionEnd */
 }
 
@@ -188,36 +194,36 @@ write_kernel(struct buf *f, struct buf *modes, struct plan *p, uint32_t k, int i
 {
     uint32_t id = p->first_kernel + k;
     uint32_t P = p->next_id++, A = p->next_id++;
-    I(f, 54, T_VOID, id, 0, image ? T_FN_KIMG : T_FN_KERNEL);
-    I(f, 55, T_PTR_F, P);
-    I(f, 55, T_PTR_UL, A);
+    I(f, SPVCOND_OP_FUNCTION, T_VOID, id, 0, image ? T_FN_KIMG : T_FN_KERNEL);
+    I(f, SPVCOND_OP_FUNCTION_PARAMETER, T_PTR_F, P);
+    I(f, SPVCOND_OP_FUNCTION_PARAMETER, T_PTR_UL, A);
     uint32_t img = image ? p->next_id++ : 0;
     if (image)
-        I(f, 55, T_IMAGE, img);
-    I(f, 248, p->next_id++);
+        I(f, SPVCOND_OP_FUNCTION_PARAMETER, T_IMAGE, img);
+    I(f, SPVCOND_OP_LABEL, p->next_id++);
     uint32_t acc = C_F1;
     for (uint32_t c = 0; c < p->fanout; c++) {
         uint32_t r = p->next_id++;
-        I(f, 57, T_FLOAT, r, helper_in_layer(p, 0), P, A, acc);
+        I(f, SPVCOND_OP_FUNCTION_CALL, T_FLOAT, r, helper_in_layer(p, 0), P, A, acc);
         acc = r;
     }
     if (image) {
         uint32_t t = p->next_id++, x = p->next_id++;
-        I(f, 98, T_V4FLOAT, t, img, C_COORD); /* OpImageRead */
-        I(f, 81, T_FLOAT, x, t, 0);          /* OpCompositeExtract */
-        I(f, 62, P, x, 2, 4);
+        I(f, SPVCOND_OP_IMAGE_READ, T_V4FLOAT, t, img, C_COORD);
+        I(f, SPVCOND_OP_COMPOSITE_EXTRACT, T_FLOAT, x, t, 0);
+        I(f, SPVCOND_OP_STORE, P, x, SPVCOND_MEMORY_ACCESS_ALIGNED, 4);
     } else {
-        I(f, 62, P, acc, 2, 4);
+        I(f, SPVCOND_OP_STORE, P, acc, SPVCOND_MEMORY_ACCESS_ALIGNED, 4);
     }
     inst(f, 253, 0, NULL); /* OpReturn */
     inst(f, 56, 0, NULL); /* OpFunctionEnd */
     uint32_t roll = rnd(100);
     if (roll < 30) {
         static const uint32_t sizes[] = {64, 128, 256};
-        I(modes, 16, id, 17 /* LocalSize */, sizes[rnd(3)], 1, 1);
+        I(modes, SPVCOND_OP_EXECUTION_MODE, id, SPVCOND_EXECUTION_MODE_LOCAL_SIZE, sizes[rnd(3)], 1, 1);
     } else if (roll < 40) {
         static const uint32_t sg[] = {8, 16, 32};
-        I(modes, 16, id, 35 /* SubgroupSize */, sg[rnd(3)]);
+        I(modes, SPVCOND_OP_EXECUTION_MODE, id, SPVCOND_EXECUTION_MODE_SUBGROUP_SIZE, sg[rnd(3)]);
     }
 }
 
@@ -290,53 +296,56 @@ main(int argc, char **argv)
     p.next_id = id;
 
     struct buf head = {0}, modes = {0}, names = {0}, decorations = {0}, globals = {0}, funcs = {0};
-    static const uint32_t caps[] = {4 /* Addresses */, 6 /* Kernel */, 9 /* Float16 */, 10 /* Float64 */,
-                                    11 /* Int64 */, 12 /* Int64Atomics */, 13 /* ImageBasic */,
-                                    58 /* SubgroupDispatch */};
+    static const uint32_t caps[] = {
+        SPVCOND_CAPABILITY_ADDRESSES, SPVCOND_CAPABILITY_KERNEL, SPVCOND_CAPABILITY_FLOAT16,
+        SPVCOND_CAPABILITY_FLOAT64, SPVCOND_CAPABILITY_INT64, SPVCOND_CAPABILITY_INT64_ATOMICS,
+        SPVCOND_CAPABILITY_IMAGE_BASIC, SPVCOND_CAPABILITY_SUBGROUP_DISPATCH};
     for (size_t c = 0; c < sizeof(caps) / sizeof(caps[0]); c++)
-        I(&head, 17, caps[c]);
-    string_inst(&head, 11, 1, (uint32_t[]){ID_OCL}, "OpenCL.std");
-    I(&head, 14, 2 /* Physical64 */, 2 /* OpenCL */);
+        I(&head, SPVCOND_OP_CAPABILITY, caps[c]);
+    string_inst(&head, SPVCOND_OP_EXT_INST_IMPORT, 1, (uint32_t[]){ID_OCL}, "OpenCL.std");
+    I(&head, SPVCOND_OP_MEMORY_MODEL, SPVCOND_ADDRESSING_MODEL_PHYSICAL64, SPVCOND_MEMORY_MODEL_OPENCL);
     char name[32];
     for (uint32_t k = 0; k < p.kernels; k++) {
         snprintf(name, sizeof(name), "k%u", k);
-        string_inst(&head, 15, 2, (uint32_t[]){6 /* Kernel */, p.first_kernel + k}, name);
+        string_inst(&head, SPVCOND_OP_ENTRY_POINT, 2, (uint32_t[]){6 /* Kernel */, p.first_kernel + k}, name);
     }
-    I(&globals, 19, T_VOID);
-    I(&globals, 20, T_BOOL);
-    I(&globals, 21, T_UINT, 32, 0);
-    I(&globals, 21, T_ULONG, 64, 0);
-    I(&globals, 22, T_FLOAT, 32);
-    I(&globals, 22, T_DOUBLE, 64);
-    I(&globals, 22, T_HALF, 16);
-    I(&globals, 23, T_V4FLOAT, T_FLOAT, 4);
-    I(&globals, 23, T_V2UINT, T_UINT, 2);
-    I(&globals, 32, T_PTR_F, 5 /* CrossWorkgroup */, T_FLOAT);
-    I(&globals, 32, T_PTR_UL, 5, T_ULONG);
-    I(&globals, 25, T_IMAGE, T_VOID, 1 /* 2D */, 0, 0, 0, 0, 0 /* Unknown */, 0 /* ReadOnly */);
-    I(&globals, 43, T_UINT, C_TABLE_LEN, TABLE_ENTRIES);
-    I(&globals, 28, T_ARR, T_UINT, C_TABLE_LEN);
-    I(&globals, 32, T_PTR_ARR, 0 /* UniformConstant */, T_ARR);
-    I(&globals, 32, T_PTR_UCU, 0, T_UINT);
-    I(&globals, 33, T_FN_HELPER, T_FLOAT, T_PTR_F, T_PTR_UL, T_FLOAT);
-    I(&globals, 33, T_FN_KERNEL, T_VOID, T_PTR_F, T_PTR_UL);
-    I(&globals, 33, T_FN_KIMG, T_VOID, T_PTR_F, T_PTR_UL, T_IMAGE);
-    I(&globals, 43, T_UINT, C_U0, 0);
-    I(&globals, 43, T_UINT, C_U1, 1);
-    I(&globals, 43, T_ULONG, C_UL1, 1, 0);
-    I(&globals, 43, T_FLOAT, C_F1, 0x3f800000u);
-    I(&globals, 43, T_DOUBLE, C_D2, 0, 0x40000000u);
-    I(&globals, 44, T_V2UINT, C_COORD, C_U1, C_U1);
+    I(&globals, SPVCOND_OP_TYPE_VOID, T_VOID);
+    I(&globals, SPVCOND_OP_TYPE_BOOL, T_BOOL);
+    I(&globals, SPVCOND_OP_TYPE_INT, T_UINT, 32, 0);
+    I(&globals, SPVCOND_OP_TYPE_INT, T_ULONG, 64, 0);
+    I(&globals, SPVCOND_OP_TYPE_FLOAT, T_FLOAT, 32);
+    I(&globals, SPVCOND_OP_TYPE_FLOAT, T_DOUBLE, 64);
+    I(&globals, SPVCOND_OP_TYPE_FLOAT, T_HALF, 16);
+    I(&globals, SPVCOND_OP_TYPE_VECTOR, T_V4FLOAT, T_FLOAT, 4);
+    I(&globals, SPVCOND_OP_TYPE_VECTOR, T_V2UINT, T_UINT, 2);
+    I(&globals, SPVCOND_OP_TYPE_POINTER, T_PTR_F, SPVCOND_STORAGE_CLASS_CROSS_WORKGROUP, T_FLOAT);
+    I(&globals, SPVCOND_OP_TYPE_POINTER, T_PTR_UL, SPVCOND_STORAGE_CLASS_CROSS_WORKGROUP, T_ULONG);
+    I(&globals, SPVCOND_OP_TYPE_IMAGE, T_IMAGE, T_VOID, SPVCOND_DIM_2D, 0, 0, 0, 0, SPVCOND_IMAGE_FORMAT_UNKNOWN,
+      SPVCOND_ACCESS_QUALIFIER_READ_ONLY);
+    I(&globals, SPVCOND_OP_CONSTANT, T_UINT, C_TABLE_LEN, TABLE_ENTRIES);
+    I(&globals, SPVCOND_OP_TYPE_ARRAY, T_ARR, T_UINT, C_TABLE_LEN);
+    I(&globals, SPVCOND_OP_TYPE_POINTER, T_PTR_ARR, SPVCOND_STORAGE_CLASS_UNIFORM_CONSTANT, T_ARR);
+    I(&globals, SPVCOND_OP_TYPE_POINTER, T_PTR_UCU, SPVCOND_STORAGE_CLASS_UNIFORM_CONSTANT, T_UINT);
+    I(&globals, SPVCOND_OP_TYPE_FUNCTION, T_FN_HELPER, T_FLOAT, T_PTR_F, T_PTR_UL, T_FLOAT);
+    I(&globals, SPVCOND_OP_TYPE_FUNCTION, T_FN_KERNEL, T_VOID, T_PTR_F, T_PTR_UL);
+    I(&globals, SPVCOND_OP_TYPE_FUNCTION, T_FN_KIMG, T_VOID, T_PTR_F, T_PTR_UL, T_IMAGE);
+    I(&globals, SPVCOND_OP_CONSTANT, T_UINT, C_U0, 0);
+    I(&globals, SPVCOND_OP_CONSTANT, T_UINT, C_U1, 1);
+    I(&globals, SPVCOND_OP_CONSTANT, T_ULONG, C_UL1, 1, 0);
+    I(&globals, SPVCOND_OP_CONSTANT, T_FLOAT, C_F1, 0x3f800000u);
+    I(&globals, SPVCOND_OP_CONSTANT, T_DOUBLE, C_D2, 0, 0x40000000u);
+    I(&globals, SPVCOND_OP_CONSTANT_COMPOSITE, T_V2UINT, C_COORD, C_U1, C_U1);
     for (uint32_t v = 0; v < VALUES; v++)
-        I(&globals, 43, T_UINT, p.first_value + v, v == 0 ? 1000u : v); /* 0 and 1 are taken */
+        I(&globals, SPVCOND_OP_CONSTANT, T_UINT, p.first_value + v, v == 0 ? 1000u : v); /* 0 and 1 are taken */
     for (uint32_t t = 0; t < p.tables; t++) {
         uint32_t comp = p.first_table + 2 * t;
-        put(&globals, (3 + TABLE_ENTRIES) << 16 | 44); /* OpConstantComposite */
+        put(&globals, spvcond_first_word(3 + TABLE_ENTRIES, SPVCOND_OP_CONSTANT_COMPOSITE));
         put(&globals, T_ARR);
         put(&globals, comp);
         for (uint32_t e = 0; e < TABLE_ENTRIES; e++)
             put(&globals, p.first_value + rnd(VALUES));
-        I(&globals, 59, T_PTR_ARR, comp + 1, 0, comp); /* OpVariable UniformConstant, initialized */
+        I(&globals, SPVCOND_OP_VARIABLE, T_PTR_ARR, comp + 1, SPVCOND_STORAGE_CLASS_UNIFORM_CONSTANT,
+            comp); /* initialized */
     }
     for (uint32_t h = 0; h < p.helpers; h++)
         write_helper(&funcs, &names, &decorations, &p, h);

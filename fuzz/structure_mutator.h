@@ -12,6 +12,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "spirv_names.h"
+#include "spirv_words.h"
+
 #ifndef FUZZ_MODULE_OFFSET
 #define FUZZ_MODULE_OFFSET 0
 #endif
@@ -47,7 +50,7 @@ static inline size_t
 fuzz_instructions(const uint8_t *m, size_t n, size_t *at, size_t cap)
 {
     size_t count = 0;
-    for (size_t p = 5; p < n && count < cap; p += fuzz_load(m + 4 * p) >> 16)
+    for (size_t p = 5; p < n && count < cap; p += spvcond_word_count_of(fuzz_load(m + 4 * p)))
         at[count++] = p;
     return count;
 }
@@ -62,17 +65,17 @@ fuzz_repair(uint8_t *m, size_t bytes)
     size_t n = bytes / 4;
     fuzz_store(m, 0x07230203u);
     uint32_t version = fuzz_load(m + 4);
-    if ((version & 0xff0000ffu) != 0 || ((version >> 16) & 0xff) != 1 || ((version >> 8) & 0xff) > 6)
+    if ((version & 0xff0000ffu) != 0 || spvcond_version_major(version) != 1 || spvcond_version_minor(version) > 6)
         fuzz_store(m + 4, 0x00010000u | (((version >> 8) % 7) << 8));
     uint32_t bound = fuzz_load(m + 12);
     if (bound == 0 || bound > 0x400000u)
         fuzz_store(m + 12, 1 + bound % 0x2000u);
     fuzz_store(m + 16, 0);
     for (size_t p = 5; p < n;) {
-        uint32_t w = fuzz_load(m + 4 * p), wc = w >> 16;
+        uint32_t w = fuzz_load(m + 4 * p), wc = spvcond_word_count_of(w);
         if (wc == 0 || wc > n - p) {
             wc = wc == 0 ? 1 : (uint32_t)(n - p);
-            fuzz_store(m + 4 * p, wc << 16 | (w & 0xffffu));
+            fuzz_store(m + 4 * p, spvcond_first_word(wc, spvcond_opcode_of(w)));
         }
         p += wc;
     }
@@ -88,11 +91,25 @@ fuzz_mutate_instructions(uint8_t *m, size_t bytes, size_t max_bytes, uint32_t *r
     if (count == 0)
         return bytes;
     size_t i = fuzz_next(rng) % count, p = at[i];
-    uint32_t wc = fuzz_load(m + 4 * p) >> 16, bound = fuzz_load(m + 12);
+    uint32_t wc = spvcond_word_count_of(fuzz_load(m + 4 * p)), bound = fuzz_load(m + 12);
     static const uint16_t opcodes[] = {
-        5, 15, 16, 17, 19, 20, 21, 22, 23, 25, 28, 30, 32, 33, 41, 42, 43, 44, 46, 48, 49, 50, 51, 52, 54, 55,
-        56, 57, 59, 61, 62, 71, 72, 74, 81, 124, 168, 234, 248, 249, 250, 251, 253, 254, 5600, 6248, 6249,
-        6250, 6251, 6252, 6253, 6254};
+        SPVCOND_OP_NAME, SPVCOND_OP_ENTRY_POINT, SPVCOND_OP_EXECUTION_MODE, SPVCOND_OP_CAPABILITY,
+        SPVCOND_OP_TYPE_VOID, SPVCOND_OP_TYPE_BOOL, SPVCOND_OP_TYPE_INT, SPVCOND_OP_TYPE_FLOAT,
+        SPVCOND_OP_TYPE_VECTOR, SPVCOND_OP_TYPE_IMAGE, SPVCOND_OP_TYPE_ARRAY, SPVCOND_OP_TYPE_STRUCT,
+        SPVCOND_OP_TYPE_POINTER, SPVCOND_OP_TYPE_FUNCTION, SPVCOND_OP_CONSTANT_TRUE,
+        SPVCOND_OP_CONSTANT_FALSE, SPVCOND_OP_CONSTANT, SPVCOND_OP_CONSTANT_COMPOSITE,
+        SPVCOND_OP_CONSTANT_NULL, SPVCOND_OP_SPEC_CONSTANT_TRUE, SPVCOND_OP_SPEC_CONSTANT_FALSE,
+        SPVCOND_OP_SPEC_CONSTANT, SPVCOND_OP_SPEC_CONSTANT_COMPOSITE, SPVCOND_OP_SPEC_CONSTANT_OP,
+        SPVCOND_OP_FUNCTION, SPVCOND_OP_FUNCTION_PARAMETER, SPVCOND_OP_FUNCTION_END, SPVCOND_OP_FUNCTION_CALL,
+        SPVCOND_OP_VARIABLE, SPVCOND_OP_LOAD, SPVCOND_OP_STORE, SPVCOND_OP_DECORATE,
+        SPVCOND_OP_MEMBER_DECORATE, SPVCOND_OP_GROUP_DECORATE, SPVCOND_OP_COMPOSITE_EXTRACT,
+        SPVCOND_OP_BITCAST, SPVCOND_OP_LOGICAL_NOT, SPVCOND_OP_ATOMIC_I_ADD, SPVCOND_OP_LABEL,
+        SPVCOND_OP_BRANCH, SPVCOND_OP_BRANCH_CONDITIONAL, SPVCOND_OP_SWITCH, SPVCOND_OP_RETURN,
+        SPVCOND_OP_RETURN_VALUE, SPVCOND_OP_CONSTANT_FUNCTION_POINTER_INTEL,
+        SPVCOND_OP_CONDITIONAL_EXTENSION_INTEL, SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL,
+        SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL, SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL,
+        SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE_INTEL, SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL,
+        SPVCOND_OP_CONDITIONAL_COPY_OBJECT_INTEL};
     switch (fuzz_next(rng) % 5) {
     case 0: /* delete instruction i */
         memmove(m + 4 * p, m + 4 * (p + wc), 4 * (n - p - wc));
@@ -110,7 +127,7 @@ fuzz_mutate_instructions(uint8_t *m, size_t bytes, size_t max_bytes, uint32_t *r
     case 2: { /* swap instruction i with the next one */
         if (i + 1 >= count || wc > 64)
             return bytes;
-        uint32_t first[64], next_wc = fuzz_load(m + 4 * at[i + 1]) >> 16;
+        uint32_t first[64], next_wc = spvcond_word_count_of(fuzz_load(m + 4 * at[i + 1]));
         memcpy(first, m + 4 * p, 4 * wc);
         memmove(m + 4 * p, m + 4 * at[i + 1], 4 * next_wc);
         memcpy(m + 4 * (p + next_wc), first, 4 * wc);
@@ -124,7 +141,7 @@ fuzz_mutate_instructions(uint8_t *m, size_t bytes, size_t max_bytes, uint32_t *r
         return bytes;
     }
     default: /* another opcode with the same operands */
-        fuzz_store(m + 4 * p, wc << 16 | opcodes[fuzz_next(rng) % (sizeof(opcodes) / sizeof(opcodes[0]))]);
+        fuzz_store(m + 4 * p, spvcond_first_word(wc, opcodes[fuzz_next(rng) % (sizeof(opcodes) / sizeof(opcodes[0]))]));
         return bytes;
     }
 }

@@ -40,7 +40,7 @@ may_carry_condition(const struct spvcond_module *m, size_t i)
 {
     uint32_t op = spvcond_inst_opcode(m, i);
     const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
-    return gi && gi->has_result && op != 12 && spvcond_may_carry_condition(op);
+    return gi && gi->has_result && op != SPVCOND_OP_EXT_INST && spvcond_may_carry_condition(op);
 }
 
 /* The condition under which module-level instruction i (before the functions) is kept; code goes
@@ -54,10 +54,11 @@ module_inst_cond(struct annotate *a, size_t i)
         return c ? c : a->always;
     }
     const uint32_t *w = spvcond_inst_words(m, i);
-    uint32_t op = w[0] & 0xffffu;
+    uint32_t op = spvcond_opcode_of(w[0]);
     size_t f = SIZE_MAX;
-    if (op == 15 || op == 16 || op == 331) /* entry point, execution modes: their function */
-        f = spvcond_callgraph_function(&a->g, m, w[op == 15 ? 2 : 1]);
+    if (op == SPVCOND_OP_ENTRY_POINT || op == SPVCOND_OP_EXECUTION_MODE ||
+        op == SPVCOND_OP_EXECUTION_MODE_ID) /* entry point, execution modes: their function */
+        f = spvcond_callgraph_function(&a->g, m, w[op == SPVCOND_OP_ENTRY_POINT ? 2 : 1]);
     return f != SIZE_MAX ? a->reach[f] : a->always;
 }
 
@@ -120,13 +121,15 @@ global_conditions(struct annotate *a)
         if (spvcond_is_module_item(a->m, i))
             continue;
         uint32_t op = spvcond_inst_opcode(m, i);
-        if (op == 5 || op == 6 || op == 74 || op == 75)
+        if (op == SPVCOND_OP_NAME || op == SPVCOND_OP_MEMBER_NAME || op == SPVCOND_OP_GROUP_DECORATE ||
+            op == SPVCOND_OP_GROUP_MEMBER_DECORATE)
             continue;
         if (i >= m->section[SPVCOND_SECTION_ANNOTATION] && i < m->section[SPVCOND_SECTION_ANNOTATION + 1]) {
             /* Decoration operands other than the target (OpDecorateId's) are used unconditionally. */
             const uint32_t *w = spvcond_inst_words(m, i);
             struct user u = {a, a->always};
-            for (uint32_t k = 3; k < (w[0] >> 16) && op == 332 && r == SPVCOND_OK; k++)
+            for (uint32_t k = 3; k < spvcond_word_count_of(w[0]) && op == SPVCOND_OP_DECORATE_ID &&
+                r == SPVCOND_OK; k++)
                 r = add_user(&u, i, k, w[k]);
             continue;
         }
@@ -149,7 +152,8 @@ global_conditions(struct annotate *a)
             continue;
         uint32_t *c = &a->global_cond[i - a->global_begin];
         const uint32_t *w = spvcond_inst_words(m, i);
-        if (!*c && (w[0] & 0xffffu) == 5600 && (w[0] >> 16) >= 4) {
+        if (!*c && spvcond_opcode_of(w[0]) == SPVCOND_OP_CONSTANT_FUNCTION_POINTER_INTEL &&
+            spvcond_word_count_of(w[0]) >= 4) {
             /* An unused function pointer is kept with its function (found by fuzzing: kept always, it
              * named a function that a specialization removes). */
             size_t f = spvcond_callgraph_function(&a->g, m, w[3]);
@@ -241,7 +245,7 @@ conditional_capabilities(struct annotate *a, bool *any)
         uint32_t cond;
         if ((r = spvcond_annotate_condition(a, users, &cond)) != SPVCOND_OK || !cond)
             continue;
-        uint32_t cc[3] = {(3u << 16) | SPVCOND_OP_CONDITIONAL_CAPABILITY, cond, cap};
+        uint32_t cc[3] = {spvcond_first_word(3, SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL), cond, cap};
         r = spvcond_edit_replace(m, i, cc, 3);
         a->stats.conditional_capabilities++;
         *any = true;
@@ -261,9 +265,11 @@ refuse_annotated(struct spvcond_module *m)
     size_t first = m->first_extension_inst ? m->first_extension_inst - 1 : SIZE_MAX;
     for (size_t i = 0; i < m->section[SPVCOND_SECTION_GLOBAL] && i < first; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = w[0] & 0xffffu;
-        if ((op == 17 && (w[1] == SPVCOND_CAP_SPEC_CONDITIONAL || w[1] == SPVCOND_CAP_FUNCTION_VARIANTS)) ||
-            ((op == 71 || op == 332) && w[2] == SPVCOND_DECORATION_CONDITIONAL))
+        uint32_t op = spvcond_opcode_of(w[0]);
+        if ((op == SPVCOND_OP_CAPABILITY && (w[1] == SPVCOND_CAPABILITY_SPEC_CONDITIONAL_INTEL ||
+            w[1] == SPVCOND_CAPABILITY_FUNCTION_VARIANTS_INTEL)) ||
+            ((op == SPVCOND_OP_DECORATE || op == SPVCOND_OP_DECORATE_ID) &&
+                w[2] == SPVCOND_DECORATION_CONDITIONAL_INTEL))
             first = i;
     }
     if (first == SIZE_MAX)
@@ -316,21 +322,21 @@ run(struct annotate *a)
      * insertions only when they were not made in place order. At the start of the capability section,
      * even an empty one (found by fuzzing: inserted before instruction 0, it took that instruction's
      * section and landed after the extension). */
-    uint32_t cap[2] = {(2u << 16) | 17u, SPVCOND_CAP_SPEC_CONDITIONAL};
+    uint32_t cap[2] = {spvcond_first_word(2, SPVCOND_OP_CAPABILITY), SPVCOND_CAPABILITY_SPEC_CONDITIONAL_INTEL};
     uint32_t ext[16];
     uint32_t ext_words = 1 + spvcond_encode_string(SPVCOND_EXTENSION_NAME, ext + 1, 15);
-    ext[0] = (ext_words << 16) | 10u;
+    ext[0] = spvcond_first_word(ext_words, SPVCOND_OP_EXTENSION);
     if ((r = spvcond_edit_prepend_to_section(m, SPVCOND_SECTION_CAPABILITY, cap, 2)) != SPVCOND_OK ||
         (r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_EXTENSION, ext, ext_words)) != SPVCOND_OK)
         return r;
 
     for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION] && !a->bool_type; i++)
-        if (spvcond_inst_opcode(m, i) == 20)
+        if (spvcond_inst_opcode(m, i) == SPVCOND_OP_TYPE_BOOL)
             a->bool_type = spvcond_inst_words(m, i)[1];
     if (!a->bool_type) {
         if ((r = spvcond_edit_new_id(m, &a->bool_type)) != SPVCOND_OK)
             return r;
-        uint32_t t[2] = {(2u << 16) | 20u, a->bool_type};
+        uint32_t t[2] = {spvcond_first_word(2, SPVCOND_OP_TYPE_BOOL), a->bool_type};
         if ((r = spvcond_annotate_push(a, t, 2)) != SPVCOND_OK)
             return r;
     }
@@ -359,7 +365,7 @@ run(struct annotate *a)
         size_t i = m->entry_points[k];
         const uint32_t *w = spvcond_inst_words(m, i);
         size_t f = spvcond_callgraph_function(&a->g, m, w[2]);
-        uint32_t cond, wc = w[0] >> 16;
+        uint32_t cond, wc = spvcond_word_count_of(w[0]);
         if (f == SIZE_MAX || (r = spvcond_annotate_condition(a, a->reach[f], &cond)) != SPVCOND_OK || !cond) {
             if (r != SPVCOND_OK)
                 return r;
@@ -368,7 +374,7 @@ run(struct annotate *a)
         uint32_t *cw = spvcond_alloc(ctx, (wc + 1) * sizeof(uint32_t));
         if (!cw)
             return spvcond_oom(ctx);
-        cw[0] = ((wc + 1) << 16) | SPVCOND_OP_CONDITIONAL_ENTRY_POINT;
+        cw[0] = spvcond_first_word(wc + 1, SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL);
         cw[1] = cond;
         memcpy(cw + 2, w + 1, (wc - 1) * sizeof(uint32_t));
         r = spvcond_edit_replace(m, i, cw, wc + 1);

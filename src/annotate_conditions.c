@@ -61,7 +61,7 @@ new_node(struct annotate *a, uint32_t opcode, uint32_t lhs, uint32_t rhs, uint32
     if (r != SPVCOND_OK)
         return r;
     a->stats.spec_constants++;
-    uint32_t w[6] = {(6u << 16) | 52u, a->bool_type, *id, opcode, lhs, rhs};
+    uint32_t w[6] = {spvcond_first_word(6, SPVCOND_OP_SPEC_CONSTANT_OP), a->bool_type, *id, opcode, lhs, rhs};
     return spvcond_annotate_push(a, w, 6);
 }
 
@@ -86,7 +86,7 @@ spvcond_annotate_emit_leaves(struct annotate *a)
                 break;
             }
         }
-        uint32_t c[3] = {(3u << 16) | 48u, a->bool_type, l->id};
+        uint32_t c[3] = {spvcond_first_word(3, SPVCOND_OP_SPEC_CONSTANT_TRUE), a->bool_type, l->id};
         char name[96];
         if (l->kind == LEAF_ASPECT) {
             const char *an = spvcond_aspect_name(l->v[0]);
@@ -101,7 +101,7 @@ spvcond_annotate_emit_leaves(struct annotate *a)
         }
         uint32_t nw[2 + 24] = {0, l->id};
         uint32_t sw = spvcond_encode_string(name, nw + 2, 24);
-        nw[0] = ((2 + sw) << 16) | 5u;
+        nw[0] = spvcond_first_word(2 + sw, SPVCOND_OP_NAME);
         if ((r = spvcond_annotate_push(a, c, 3)) != SPVCOND_OK ||
             (r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_DEBUG_NAME, nw, 2 + sw)) != SPVCOND_OK)
             return r;
@@ -110,7 +110,8 @@ spvcond_annotate_emit_leaves(struct annotate *a)
     }
     /* After the names, as decorations follow names: insertions in place order need no sorting. */
     for (size_t k = 0; k < a->leaf_count; k++) {
-        uint32_t d[4] = {(4u << 16) | 71u, a->leaves[k].id, 1 /* SpecId */, a->leaves[k].spec_id};
+        uint32_t d[4] = {spvcond_first_word(4, SPVCOND_OP_DECORATE), a->leaves[k].id, SPVCOND_DECORATION_SPEC_ID,
+                         a->leaves[k].spec_id};
         if ((r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_ANNOTATION, d, 4)) != SPVCOND_OK)
             return r;
     }
@@ -121,7 +122,7 @@ spvcond_annotate_emit_leaves(struct annotate *a)
             uint32_t leaf = a->leaves[a->set_leaves[k]].id;
             if (!acc)
                 acc = leaf;
-            else if ((r = new_node(a, 167 /* LogicalAnd */, acc, leaf, &acc)) != SPVCOND_OK)
+            else if ((r = new_node(a, SPVCOND_OP_LOGICAL_AND, acc, leaf, &acc)) != SPVCOND_OK)
                 return r;
         }
         a->sets[s].id = acc;
@@ -140,7 +141,7 @@ emit_list(struct annotate *a, const struct cond *c, uint32_t *out)
         if (!acc)
             acc = set;
         else
-            r = new_node(a, 166 /* LogicalOr */, acc, set, &acc);
+            r = new_node(a, SPVCOND_OP_LOGICAL_OR, acc, set, &acc);
     }
     *out = acc;
     return r;
@@ -178,7 +179,7 @@ spvcond_annotate_condition(struct annotate *a, uint32_t cond, uint32_t *out)
             }
         } else {
             uint32_t id;
-            if ((r = new_node(a, 166 /* LogicalOr */, a->conds[c->x].id, a->conds[c->y].id, &id)) == SPVCOND_OK)
+            if ((r = new_node(a, SPVCOND_OP_LOGICAL_OR, a->conds[c->x].id, a->conds[c->y].id, &id)) == SPVCOND_OK)
                 a->conds[h].id = id, depth--;
         }
     }
@@ -190,7 +191,7 @@ spvcond_annotate_condition(struct annotate *a, uint32_t cond, uint32_t *out)
 spvcond_result
 spvcond_annotate_decorate(struct annotate *a, uint32_t target, uint32_t cond)
 {
-    uint32_t d[4] = {(4u << 16) | 71u, target, SPVCOND_DECORATION_CONDITIONAL, cond};
+    uint32_t d[4] = {spvcond_first_word(4, SPVCOND_OP_DECORATE), target, SPVCOND_DECORATION_CONDITIONAL_INTEL, cond};
     a->stats.decorations++;
     return spvcond_edit_append_to_section(a->m, SPVCOND_SECTION_ANNOTATION, d, 4);
 }

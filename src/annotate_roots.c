@@ -90,7 +90,7 @@ find_exports(struct annotate *a, struct exports *x)
             a->is_root[f] |= m->functions[f].first_block != m->functions[f].end;
             continue;
         }
-        if (d == SIZE_MAX || !spvcond_is_module_item(m, d) || spvcond_inst_opcode(m, d) != 59)
+        if (d == SIZE_MAX || !spvcond_is_module_item(m, d) || spvcond_inst_opcode(m, d) != SPVCOND_OP_VARIABLE)
             continue;
         if ((r = spvcond_grow(m->ctx, (void **)&x->vars, &x->cap, x->count + 1, sizeof(uint32_t))) == SPVCOND_OK)
             x->vars[x->count++] = (uint32_t)d;
@@ -149,13 +149,13 @@ find_roots(struct annotate *a, struct exports *x)
     /* Required sizes from execution modes of entry points. */
     for (size_t i = m->section[SPVCOND_SECTION_EXECUTION_MODE]; i < m->section[SPVCOND_SECTION_EXECUTION_MODE + 1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t wc = w[0] >> 16;
+        uint32_t wc = spvcond_word_count_of(w[0]);
         size_t f = spvcond_callgraph_function(&a->g, m, w[1]);
-        if ((w[0] & 0xffffu) != 16 || f == SIZE_MAX)
+        if (spvcond_opcode_of(w[0]) != SPVCOND_OP_EXECUTION_MODE || f == SIZE_MAX)
             continue;
-        if (w[2] == 17 /* LocalSize */ && wc == 6 && !(a->wg[f][0] | a->wg[f][1] | a->wg[f][2]))
+        if (w[2] == SPVCOND_EXECUTION_MODE_LOCAL_SIZE && wc == 6 && !(a->wg[f][0] | a->wg[f][1] | a->wg[f][2]))
             memcpy(a->wg[f], w + 3, sizeof(a->wg[f]));
-        else if (w[2] == 35 /* SubgroupSize */ && wc == 4 && !a->sg[f])
+        else if (w[2] == SPVCOND_EXECUTION_MODE_SUBGROUP_SIZE && wc == 4 && !a->sg[f])
             a->sg[f] = w[3];
     }
     return SPVCOND_OK;

@@ -6,15 +6,6 @@
 
 #include <stdlib.h>
 
-#define CAP_FLOAT16 9u
-#define CAP_FLOAT64 10u
-#define CAP_INT64 11u
-#define CAP_INT64_ATOMICS 12u
-#define CAP_IMAGE_BASIC 13u
-#define CAP_VECTOR16 7u
-#define CAP_FLOAT16_BUFFER 8u
-#define CAP_INT16 22u
-#define CAP_INT8 39u
 
 struct walk {
     spvcond_capability_fn fn;
@@ -59,9 +50,9 @@ static uint32_t
 int_width_through_pointer(const struct spvcond_module *m, uint32_t type)
 {
     size_t d = spvcond_def(m, type);
-    if (d != SIZE_MAX && spvcond_inst_opcode(m, d) == 32 /* OpTypePointer */)
+    if (d != SIZE_MAX && spvcond_inst_opcode(m, d) == SPVCOND_OP_TYPE_POINTER)
         type = spvcond_inst_words(m, d)[3];
-    return spvcond_def_opcode(m, type) == 21 ? spvcond_scalar_width(m, type) : 0;
+    return spvcond_def_opcode(m, type) == SPVCOND_OP_TYPE_INT ? spvcond_scalar_width(m, type) : 0;
 }
 
 /* Whether an operand of instruction w may be an enumerant that needs a capability and only the general
@@ -70,10 +61,10 @@ static bool
 needs_walker(const struct spvcond_module *m, const uint32_t *w, const struct spvcond_grammar_instruction *gi,
              bool fits)
 {
-    uint32_t op = w[0] & 0xffffu;
-    if (!gi || op == 52)
+    uint32_t op = spvcond_opcode_of(w[0]);
+    if (!gi || op == SPVCOND_OP_SPEC_CONSTANT_OP)
         return true;
-    if (op == 12) {
+    if (op == SPVCOND_OP_EXT_INST) {
         struct spvcond_fast f = spvcond_fast_shape(m, w, gi);
         return f.kind == SPVCOND_FAST_NONE || (f.kind == SPVCOND_FAST_EXT && f.gi->has_enum_operands);
     }
@@ -131,7 +122,7 @@ instruction_capabilities(const struct spvcond_module *m, size_t i, const uint32_
                          const struct spvcond_grammar_instruction *gi, spvcond_capability_fn fn, void *user)
 {
     struct walk k = {fn, user, i};
-    uint32_t op = w[0] & 0xffffu, wc = w[0] >> 16;
+    uint32_t op = spvcond_opcode_of(w[0]), wc = spvcond_word_count_of(w[0]);
     spvcond_result r = SPVCOND_OK;
     if (gi && gi->cap_count)
         r = fn(user, i, spvcond_grammar_capabilities + gi->first_cap, gi->cap_count);
@@ -140,7 +131,7 @@ instruction_capabilities(const struct spvcond_module *m, size_t i, const uint32_
         r = enumerant_caps(&k, spvcond_grammar_enumerant(SPVCOND_KIND_Decoration, 41));
         return r == SPVCOND_OK ? enumerant_caps(&k, spvcond_grammar_enumerant(SPVCOND_KIND_LinkageType, w[wc - 1])) : r;
     }
-    bool fits = op != 12 && spvcond_grammar_fits_fast(gi, w, wc);
+    bool fits = op != SPVCOND_OP_EXT_INST && spvcond_grammar_fits_fast(gi, w, wc);
     if (r == SPVCOND_OK && needs_walker(m, w, gi, fits))
         r = spvcond_walk_operands(m, i, operand_caps, &k);
     else if (r == SPVCOND_OK && fits && (r = fixed_enum_caps(&k, w, gi)) == SPVCOND_OK && gi->tail == SPVCOND_TAIL_ENUM)
@@ -148,36 +139,36 @@ instruction_capabilities(const struct spvcond_module *m, size_t i, const uint32_
     if (r != SPVCOND_OK)
         return r;
     switch (op) {
-    case 21: /* OpTypeInt */
+    case SPVCOND_OP_TYPE_INT:
         if (wc >= 3 && w[2] == 64)
-            return one(&k, CAP_INT64);
+            return one(&k, SPVCOND_CAPABILITY_INT64);
         if (wc >= 3 && w[2] == 16)
-            return one(&k, CAP_INT16);
+            return one(&k, SPVCOND_CAPABILITY_INT16);
         if (wc >= 3 && w[2] == 8)
-            return one(&k, CAP_INT8);
+            return one(&k, SPVCOND_CAPABILITY_INT8);
         return SPVCOND_OK;
-    case 22: /* OpTypeFloat */
+    case SPVCOND_OP_TYPE_FLOAT:
         if (wc >= 3 && w[2] == 64)
-            return one(&k, CAP_FLOAT64);
+            return one(&k, SPVCOND_CAPABILITY_FLOAT64);
         if (wc >= 3 && w[2] == 16) {
-            static const uint32_t half[2] = {CAP_FLOAT16, CAP_FLOAT16_BUFFER};
+            static const uint32_t half[2] = {SPVCOND_CAPABILITY_FLOAT16, SPVCOND_CAPABILITY_FLOAT16_BUFFER};
             return fn(user, i, half, 2);
         }
         return SPVCOND_OK;
-    case 23: /* OpTypeVector */
-        return wc >= 4 && (w[3] == 8 || w[3] == 16) ? one(&k, CAP_VECTOR16) : SPVCOND_OK;
-    case 25: case 26: case 27: /* OpTypeImage, OpTypeSampler, OpTypeSampledImage */
-        return one(&k, CAP_IMAGE_BASIC);
+    case SPVCOND_OP_TYPE_VECTOR:
+        return wc >= 4 && (w[3] == 8 || w[3] == 16) ? one(&k, SPVCOND_CAPABILITY_VECTOR16) : SPVCOND_OK;
+    case SPVCOND_OP_TYPE_IMAGE: case SPVCOND_OP_TYPE_SAMPLER: case SPVCOND_OP_TYPE_SAMPLED_IMAGE:
+        return one(&k, SPVCOND_CAPABILITY_IMAGE_BASIC);
     default:
         break;
     }
     if (spvcond_is_atomic_opcode(op) && wc >= 4) {
         /* OpAtomicStore has no result: its pointer is word 1. Others: the result type. */
         size_t ptr = spvcond_def(m, w[1]);
-        uint32_t type = op != 228 ? w[1] : ptr != SIZE_MAX && spvcond_inst_word_count(m, ptr) > 1
+        uint32_t type = op != SPVCOND_OP_ATOMIC_STORE ? w[1] : ptr != SIZE_MAX && spvcond_inst_word_count(m, ptr) > 1
                                                ? spvcond_inst_words(m, ptr)[1] : 0;
         if (type && int_width_through_pointer(m, type) == 64)
-            return one(&k, CAP_INT64_ATOMICS);
+            return one(&k, SPVCOND_CAPABILITY_INT64_ATOMICS);
     }
     return SPVCOND_OK;
 }
@@ -186,12 +177,13 @@ spvcond_result
 spvcond_instruction_capabilities(const struct spvcond_module *m, size_t i, spvcond_capability_fn fn, void *user)
 {
     const uint32_t *w = spvcond_inst_words(m, i);
-    uint32_t op = w[0] & 0xffffu;
+    uint32_t op = spvcond_opcode_of(w[0]);
     const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
     /* Most instructions (arithmetic, calls, branches...) can need none: no capability of their own, no
      * enumerant operand, no type or atomic rule; they leave here, before the full scan is set up. */
     if (gi && !gi->cap_count && !gi->has_enum_operands && gi->tail != SPVCOND_TAIL_OPTIONAL_MASK &&
-        gi->tail != SPVCOND_TAIL_ENUM && op != 12 && op != 52 && (op < 21 || op > 27) && !spvcond_is_atomic_opcode(op))
+        gi->tail != SPVCOND_TAIL_ENUM && op != SPVCOND_OP_EXT_INST && op != SPVCOND_OP_SPEC_CONSTANT_OP &&
+            (op < SPVCOND_OP_TYPE_INT || op > SPVCOND_OP_TYPE_SAMPLED_IMAGE) && !spvcond_is_atomic_opcode(op))
         return SPVCOND_OK;
     return instruction_capabilities(m, i, w, gi, fn, user);
 }
@@ -200,10 +192,10 @@ uint32_t
 spvcond_declared_cap_of(const struct spvcond_module *m, size_t i, bool conditional)
 {
     const uint32_t *w = spvcond_inst_words(m, i);
-    uint32_t op = w[0] & 0xffffu;
-    if (op == 17 /* OpCapability */)
+    uint32_t op = spvcond_opcode_of(w[0]);
+    if (op == SPVCOND_OP_CAPABILITY)
         return w[1];
-    return conditional && op == SPVCOND_OP_CONDITIONAL_CAPABILITY ? w[2] : UINT32_MAX;
+    return conditional && op == SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL ? w[2] : UINT32_MAX;
 }
 
 spvcond_result
@@ -314,7 +306,8 @@ spvcond_declared_caps_of_opcode(struct spvcond_declared_caps *d, uint32_t op)
 {
     const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
     uint64_t mask = ~SPVCOND_CAPS_KNOWN;
-    if (gi && op != 12 && op != 52 && (op < 21 || op > 27) && !spvcond_is_atomic_opcode(op))
+    if (gi && op != SPVCOND_OP_EXT_INST && op != SPVCOND_OP_SPEC_CONSTANT_OP && (op < SPVCOND_OP_TYPE_INT ||
+        op > SPVCOND_OP_TYPE_SAMPLED_IMAGE) && !spvcond_is_atomic_opcode(op))
         mask = declared_mask(d, gi->first_cap, gi->cap_count) | operands_mask(d, gi->first_operand, gi->operand_count);
     d->opcode_caps[op] = mask | SPVCOND_CAPS_KNOWN;
     return mask;

@@ -15,7 +15,7 @@ spvcond_result spvcond_instruction_capabilities(const struct spvcond_module *m, 
 static inline bool
 spvcond_is_atomic_opcode(uint32_t opcode)
 {
-    return opcode >= 227 && opcode <= 242; /* OpAtomicLoad .. OpAtomicXor */
+    return opcode >= SPVCOND_OP_ATOMIC_LOAD && opcode <= SPVCOND_OP_ATOMIC_XOR; /* OpAtomicLoad .. OpAtomicXor */
 }
 
 /* The distinct capabilities a module declares (OpCapability, and OpConditionalCapabilityINTEL when

@@ -5,9 +5,6 @@
 
 #include "index_table.h"
 
-#define OP_SPEC_CONSTANT_TRUE 48u
-#define OP_SPEC_CONSTANT_FALSE 49u
-#define OP_SPEC_CONSTANT_OP 52u
 
 /* Distinct conditions sharing one large subtree could make the walks quadratic in the module size;
  * this many node visits (seconds of work) is far beyond any real module's trees. */
@@ -56,13 +53,13 @@ spvcond_condition_leaves(struct spvcond_leaf_walk *w, uint32_t root)
         if (d == SIZE_MAX || d < m->section[SPVCOND_SECTION_GLOBAL] || d >= m->section[SPVCOND_SECTION_FUNCTION])
             continue;
         const uint32_t *words = spvcond_inst_words(m, d);
-        uint32_t op = words[0] & 0xffffu;
-        if (op == OP_SPEC_CONSTANT_TRUE || op == OP_SPEC_CONSTANT_FALSE) {
+        uint32_t op = spvcond_opcode_of(words[0]);
+        if (op == SPVCOND_OP_SPEC_CONSTANT_TRUE || op == SPVCOND_OP_SPEC_CONSTANT_FALSE) {
             r = spvcond_grow(m->ctx, (void **)&w->leaves, &w->leaf_cap, w->leaf_count + 1, sizeof(uint32_t));
             if (r == SPVCOND_OK)
                 w->leaves[w->leaf_count++] = (uint32_t)d;
-        } else if (op == OP_SPEC_CONSTANT_OP) {
-            for (uint32_t k = 4; k < (words[0] >> 16) && r == SPVCOND_OK; k++)
+        } else if (op == SPVCOND_OP_SPEC_CONSTANT_OP) {
+            for (uint32_t k = 4; k < spvcond_word_count_of(words[0]) && r == SPVCOND_OK; k++)
                 r = push(w, &depth, words[k]);
         }
     }

@@ -127,7 +127,7 @@ spvcond_device_spec_values(spvcond_module *m, const spvcond_device_info *d, spvc
             return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, spvcond_def(m, id), id,
                                      "spec constant %%%u has a spvcond.* name this version does not understand", id);
         }
-        if (got == 0 || spvcond_def_opcode(m, id) != 48)
+        if (got == 0 || spvcond_def_opcode(m, id) != SPVCOND_OP_SPEC_CONSTANT_TRUE)
             continue;
         v[n++] = (spvcond_spec_value){m->spec_ids[k].spec_id, spvcond_device_supports(d, &q), false};
     }
@@ -193,7 +193,7 @@ support_of(struct support *s, size_t entry, bool *supported, char *reason, size_
     if (reason_size)
         reason[0] = 0;
     *supported = true;
-    if (spvcond_inst_opcode(m, entry) != SPVCOND_OP_CONDITIONAL_ENTRY_POINT)
+    if (spvcond_inst_opcode(m, entry) != SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL)
         return SPVCOND_OK;
     uint32_t cond = spvcond_inst_words(m, entry)[1];
     bool value = false;
@@ -206,7 +206,8 @@ support_of(struct support *s, size_t entry, bool *supported, char *reason, size_
     for (size_t k = 0; k < s->walk.leaf_count; k++) {
         const uint32_t *w = spvcond_inst_words(m, s->walk.leaves[k]);
         struct spvcond_requirement q;
-        if ((w[0] & 0xffffu) != 48 || s->v.value[w[2]] || spvcond_requirement_of(m, w[2], &q) != 1)
+        if (spvcond_opcode_of(w[0]) != SPVCOND_OP_SPEC_CONSTANT_TRUE || s->v.value[w[2]] ||
+            spvcond_requirement_of(m, w[2], &q) != 1)
             continue;
         char msg[160];
         spvcond_requirement_message(&q, msg, sizeof(msg));
@@ -219,7 +220,7 @@ support_of(struct support *s, size_t entry, bool *supported, char *reason, size_
 static const char *
 entry_name(const spvcond_module *m, size_t i)
 {
-    return spvcond_inst_string(m, i, spvcond_inst_opcode(m, i) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT ? 4 : 3);
+    return spvcond_inst_string(m, i, spvcond_inst_opcode(m, i) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL ? 4 : 3);
 }
 
 spvcond_result
@@ -238,7 +239,7 @@ spvcond_kernel_supported(spvcond_module *m, const spvcond_device_info *d, const 
         return spvcond_report(m->ctx, SPVCOND_ERROR_NOT_FOUND, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
                               "the module has no kernel named '%s'", kernel);
     *supported = true;
-    if (spvcond_inst_opcode(m, entry) != SPVCOND_OP_CONDITIONAL_ENTRY_POINT)
+    if (spvcond_inst_opcode(m, entry) != SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL)
         return SPVCOND_OK;
     struct support s;
     spvcond_result r = support_begin(m, d, &s);
@@ -260,7 +261,7 @@ spvcond_kernels_supported(spvcond_module *m, const spvcond_device_info *d, spvco
     for (size_t k = 0; k < m->entry_point_count && r == SPVCOND_OK; k++) {
         size_t entry = m->entry_points[k];
         uint32_t cond = spvcond_inst_words(m, entry)[1];
-        bool conditional = spvcond_inst_opcode(m, entry) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT && cond < m->bound;
+        bool conditional = spvcond_inst_opcode(m, entry) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL && cond < m->bound;
         if (conditional && s.memo[cond]) { /* the verdict ('y' or 'n'), then the reason */
             const char *memo = s.reasons + s.memo[cond] - 1;
             fn(user, entry_name(m, entry), memo[0] == 'y', memo + 1);

@@ -29,7 +29,7 @@ check_instructions(struct spvcond_module *m, const uint32_t *words, uint32_t cou
 {
     uint32_t p = 0;
     while (p < count) {
-        uint32_t wc = words[p] >> 16;
+        uint32_t wc = spvcond_word_count_of(words[p]);
         if (wc == 0 || wc > count - p)
             return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
                                   "edit words are not whole instructions (word count %u at word %u of %u)", wc, p,

@@ -9,7 +9,8 @@
 bool
 spvcond_is_spec_constant_opcode(uint32_t op)
 {
-    return (op >= 48 && op <= 52) || (op >= SPVCOND_OP_SPEC_CONSTANT_TARGET && op <= SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES);
+    return (op >= SPVCOND_OP_SPEC_CONSTANT_TRUE && op <= SPVCOND_OP_SPEC_CONSTANT_OP) ||
+           (op >= SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL && op <= SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL);
 }
 
 static uint64_t
@@ -75,12 +76,12 @@ device_architecture(const spvcond_fnvar_device *d, const uint32_t *w)
         return false;
     uint32_t a = d->architecture, b = w[6];
     switch (w[5]) {
-    case 170: return a == b;
-    case 171: return a != b;
-    case 172: return a > b;
-    case 174: return a >= b;
-    case 176: return a < b;
-    case 178: return a <= b;
+    case SPVCOND_OP_I_EQUAL: return a == b;
+    case SPVCOND_OP_I_NOT_EQUAL: return a != b;
+    case SPVCOND_OP_U_GREATER_THAN: return a > b;
+    case SPVCOND_OP_U_GREATER_THAN_EQUAL: return a >= b;
+    case SPVCOND_OP_U_LESS_THAN: return a < b;
+    case SPVCOND_OP_U_LESS_THAN_EQUAL: return a <= b;
     default: return false;
     }
 }
@@ -131,36 +132,36 @@ eval_op(struct eval *e, const uint32_t *w, uint32_t wc, uint32_t width)
     int64_t sa = sign_extend(a, wa), sb = sign_extend(b, wa);
     uint64_t r;
     switch (op) {
-    case 166: r = a || b; break;  /* LogicalOr */
-    case 167: r = a && b; break;  /* LogicalAnd */
-    case 168: r = !a; break;      /* LogicalNot */
-    case 164: r = a == b; break;  /* LogicalEqual */
-    case 165: r = a != b; break;  /* LogicalNotEqual */
-    case 169: r = a ? b : c; break; /* Select */
-    case 170: r = a == b; break;
-    case 171: r = a != b; break;
-    case 172: r = a > b; break;
-    case 173: r = sa > sb; break;
-    case 174: r = a >= b; break;
-    case 175: r = sa >= sb; break;
-    case 176: r = a < b; break;
-    case 177: r = sa < sb; break;
-    case 178: r = a <= b; break;
-    case 179: r = sa <= sb; break;
-    case 126: r = (uint64_t)0 - a; break;  /* SNegate */
-    case 200: r = ~a; break;                /* Not */
-    case 128: r = a + b; break;
-    case 130: r = a - b; break;
-    case 132: r = a * b; break;
-    case 134: /* UDiv */
-    case 137: /* UMod */
+    case SPVCOND_OP_LOGICAL_OR: r = a || b; break;
+    case SPVCOND_OP_LOGICAL_AND: r = a && b; break;
+    case SPVCOND_OP_LOGICAL_NOT: r = !a; break;
+    case SPVCOND_OP_LOGICAL_EQUAL: r = a == b; break;
+    case SPVCOND_OP_LOGICAL_NOT_EQUAL: r = a != b; break;
+    case SPVCOND_OP_SELECT: r = a ? b : c; break;
+    case SPVCOND_OP_I_EQUAL: r = a == b; break;
+    case SPVCOND_OP_I_NOT_EQUAL: r = a != b; break;
+    case SPVCOND_OP_U_GREATER_THAN: r = a > b; break;
+    case SPVCOND_OP_S_GREATER_THAN: r = sa > sb; break;
+    case SPVCOND_OP_U_GREATER_THAN_EQUAL: r = a >= b; break;
+    case SPVCOND_OP_S_GREATER_THAN_EQUAL: r = sa >= sb; break;
+    case SPVCOND_OP_U_LESS_THAN: r = a < b; break;
+    case SPVCOND_OP_S_LESS_THAN: r = sa < sb; break;
+    case SPVCOND_OP_U_LESS_THAN_EQUAL: r = a <= b; break;
+    case SPVCOND_OP_S_LESS_THAN_EQUAL: r = sa <= sb; break;
+    case SPVCOND_OP_S_NEGATE: r = (uint64_t)0 - a; break;  /* SNegate */
+    case SPVCOND_OP_NOT: r = ~a; break;
+    case SPVCOND_OP_I_ADD: r = a + b; break;
+    case SPVCOND_OP_I_SUB: r = a - b; break;
+    case SPVCOND_OP_I_MUL: r = a * b; break;
+    case SPVCOND_OP_U_DIV: /* UDiv */
+    case SPVCOND_OP_U_MOD: /* UMod */
         if (b == 0) {
             set_undefined(e, id, SPVCOND_UNDEF_DIVISION_BY_ZERO);
             return;
         }
-        r = op == 134 ? a / b : a % b;
+        r = op == SPVCOND_OP_U_DIV ? a / b : a % b;
         break;
-    case 135: case 138: case 139: { /* SDiv, SRem, SMod */
+    case SPVCOND_OP_S_DIV: case SPVCOND_OP_S_REM: case SPVCOND_OP_S_MOD: { /* SDiv, SRem, SMod */
         if (sb == 0) {
             set_undefined(e, id, SPVCOND_UNDEF_DIVISION_BY_ZERO);
             return;
@@ -170,26 +171,28 @@ eval_op(struct eval *e, const uint32_t *w, uint32_t wc, uint32_t width)
             return;
         }
         int64_t q = sa / sb, rem = sa % sb;
-        if (op == 135)
+        if (op == SPVCOND_OP_S_DIV)
             r = (uint64_t)q;
-        else if (op == 138)
+        else if (op == SPVCOND_OP_S_REM)
             r = (uint64_t)rem;
         else /* SMod: the sign of the divisor */
             r = (uint64_t)(rem != 0 && ((rem < 0) != (sb < 0)) ? rem + sb : rem);
         break;
     }
-    case 194: case 195: case 196: /* shifts */
+    case SPVCOND_OP_SHIFT_RIGHT_LOGICAL: case SPVCOND_OP_SHIFT_RIGHT_ARITHMETIC:
+    case SPVCOND_OP_SHIFT_LEFT_LOGICAL: /* shifts */
         if (b >= wa || wa == 0) {
             set_undefined(e, id, SPVCOND_UNDEF_SHIFT_TOO_WIDE);
             return;
         }
-        r = op == 194 ? a >> b : op == 196 ? a << b : (uint64_t)(sa >> b);
+        r = op == SPVCOND_OP_SHIFT_RIGHT_LOGICAL ? a >> b : op == SPVCOND_OP_SHIFT_LEFT_LOGICAL ? a << b
+            : (uint64_t)(sa >> b);
         break;
-    case 197: r = a | b; break;
-    case 198: r = a ^ b; break;
-    case 199: r = a & b; break;
-    case 113: r = a; break;                 /* UConvert: zero-extend or truncate */
-    case 114: r = (uint64_t)sa; break;      /* SConvert: sign-extend or truncate */
+    case SPVCOND_OP_BITWISE_OR: r = a | b; break;
+    case SPVCOND_OP_BITWISE_XOR: r = a ^ b; break;
+    case SPVCOND_OP_BITWISE_AND: r = a & b; break;
+    case SPVCOND_OP_U_CONVERT: r = a; break;                 /* UConvert: zero-extend or truncate */
+    case SPVCOND_OP_S_CONVERT: r = (uint64_t)sa; break;      /* SConvert: sign-extend or truncate */
     default:
         return; /* not a scalar integer operation we evaluate: stays unknown */
     }
@@ -244,32 +247,36 @@ spvcond_evaluate(const struct spvcond_module *m, spvcond_spec_value *values, siz
     struct eval e = {m, out, device};
     for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = w[0] & 0xffffu, wc = w[0] >> 16;
-        if (!(op >= 41 && op <= 43) && !spvcond_is_spec_constant_opcode(op))
+        uint32_t op = spvcond_opcode_of(w[0]), wc = spvcond_word_count_of(w[0]);
+        if (!(op >= SPVCOND_OP_CONSTANT_TRUE && op <= SPVCOND_OP_CONSTANT) && !spvcond_is_spec_constant_opcode(op))
             continue;
         uint32_t id = w[2], width = spvcond_scalar_width(m, w[1]);
         uint32_t spec_id;
         spvcond_spec_value *given = NULL;
-        if ((op == 48 || op == 49 || op == 50) && spvcond_spec_id_of(m, id, &spec_id)) {
+        if ((op == SPVCOND_OP_SPEC_CONSTANT_TRUE || op == SPVCOND_OP_SPEC_CONSTANT_FALSE ||
+            op == SPVCOND_OP_SPEC_CONSTANT) && spvcond_spec_id_of(m, id, &spec_id)) {
             given = find_value(sorted, value_count, spec_id);
         }
         switch (op) {
-        case 41: case 48: set_known(&e, id, given ? given->value != 0 : 1, 1); break;
-        case 42: case 49: set_known(&e, id, given ? given->value != 0 : 0, 1); break;
-        case 43: case 50:
-            if (width == 0 || width > 64 || spvcond_def_opcode(m, w[1]) != 21 /* OpTypeInt */ || wc < 4)
+        case SPVCOND_OP_CONSTANT_TRUE: case SPVCOND_OP_SPEC_CONSTANT_TRUE: set_known(&e, id, given
+            ? given->value != 0 : 1, 1); break;
+        case SPVCOND_OP_CONSTANT_FALSE: case SPVCOND_OP_SPEC_CONSTANT_FALSE: set_known(&e, id, given
+            ? given->value != 0 : 0, 1); break;
+        case SPVCOND_OP_CONSTANT: case SPVCOND_OP_SPEC_CONSTANT:
+            if (width == 0 || width > 64 || spvcond_def_opcode(m, w[1]) != SPVCOND_OP_TYPE_INT || wc < 4)
                 break;
             if (given)
                 set_known(&e, id, given->value, width);
             else
                 set_known(&e, id, (uint64_t)w[3] | (wc >= 5 ? (uint64_t)w[4] << 32 : 0), width);
             break;
-        case 52:
+        case SPVCOND_OP_SPEC_CONSTANT_OP:
             eval_op(&e, w, wc, width);
             break;
-        case SPVCOND_OP_SPEC_CONSTANT_TARGET: set_known(&e, id, device_target(device, w, wc), 1); break;
-        case SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE: set_known(&e, id, device_architecture(device, w), 1); break;
-        case SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES: set_known(&e, id, device_capabilities(device, w, wc), 1); break;
+        case SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL: set_known(&e, id, device_target(device, w, wc), 1); break;
+        case SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE_INTEL: set_known(&e, id, device_architecture(device, w), 1); break;
+        case SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL: set_known(&e, id, device_capabilities(device, w, wc),
+            1); break;
         default: break;
         }
     }
@@ -282,9 +289,9 @@ spvcond_close_condition_trees(const struct spvcond_module *m, uint8_t *mark)
 {
     for (size_t i = m->section[SPVCOND_SECTION_FUNCTION]; i-- > m->section[SPVCOND_SECTION_GLOBAL];) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        if ((w[0] & 0xffffu) != 52 || !mark[w[2]])
+        if (spvcond_opcode_of(w[0]) != SPVCOND_OP_SPEC_CONSTANT_OP || !mark[w[2]])
             continue;
-        for (uint32_t k = 4; k < (w[0] >> 16); k++)
+        for (uint32_t k = 4; k < spvcond_word_count_of(w[0]); k++)
             if (w[k] < m->bound)
                 mark[w[k]] = 1;
     }
@@ -307,12 +314,12 @@ spvcond_condition_value(const struct spvcond_module *m, const struct spvcond_val
     if (d == SIZE_MAX)
         return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, user, id, "condition %%%u is not defined", id);
     const uint32_t *w = spvcond_inst_words(m, d);
-    uint32_t op = w[0] & 0xffffu;
-    if (!spvcond_is_spec_constant_opcode(op) && op != 41 && op != 42)
+    uint32_t op = spvcond_opcode_of(w[0]);
+    if (!spvcond_is_spec_constant_opcode(op) && op != SPVCOND_OP_CONSTANT_TRUE && op != SPVCOND_OP_CONSTANT_FALSE)
         return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, user, id,
                                  "condition %%%u must be a boolean specialization constant, but it is defined by %s",
                                  id, spvcond_grammar_opcode_name(op));
-    if (spvcond_def_opcode(m, w[1]) != 20)
+    if (spvcond_def_opcode(m, w[1]) != SPVCOND_OP_TYPE_BOOL)
         return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, user, id,
                                  "condition %%%u must have type OpTypeBool, but its type %%%u is %s", id, w[1],
                                  spvcond_grammar_opcode_name(spvcond_def_opcode(m, w[1])));
@@ -332,6 +339,7 @@ spvcond_condition_value(const struct spvcond_module *m, const struct spvcond_val
         return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, user, id,
                                  "condition %%%u cannot be evaluated: %s on non-scalar or floating-point operands is "
                                  "not supported",
-                                 id, op == 52 ? spvcond_grammar_opcode_name(w[3]) : spvcond_grammar_opcode_name(op));
+                                 id, op == SPVCOND_OP_SPEC_CONSTANT_OP ? spvcond_grammar_opcode_name(w[3])
+                                     : spvcond_grammar_opcode_name(op));
     }
 }

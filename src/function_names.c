@@ -37,12 +37,12 @@ spvcond_function_names_build(struct spvcond_module *m, const struct spvcond_call
         uint32_t id = m->functions[f].id, b, e;
         spvcond_refs_range(&m->names, id, &b, &e);
         for (uint32_t k = b; k < e && r == SPVCOND_OK; k++)
-            if (spvcond_inst_opcode(m, m->names.inst[k]) == 5)
+            if (spvcond_inst_opcode(m, m->names.inst[k]) == SPVCOND_OP_NAME)
                 r = add(m, out, spvcond_inst_string(m, m->names.inst[k], 2), f);
         spvcond_refs_range(&m->decorations, id, &b, &e);
         for (uint32_t k = b; k < e && r == SPVCOND_OK; k++) {
             const uint32_t *w = spvcond_inst_words(m, m->decorations.inst[k]);
-            if ((w[0] & 0xffffu) == 71 && w[2] == 41 /* LinkageAttributes */)
+            if (spvcond_opcode_of(w[0]) == SPVCOND_OP_DECORATE && w[2] == SPVCOND_DECORATION_LINKAGE_ATTRIBUTES)
                 r = add(m, out, spvcond_inst_string(m, m->decorations.inst[k], 3), f);
         }
     }

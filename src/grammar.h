@@ -77,6 +77,9 @@ spvcond_grammar_hashed_slot(uint32_t value)
     return SPVCOND_GRAMMAR_ENUMERANT_SLOTS + (value & (SPVCOND_GRAMMAR_HASHED_SLOTS - 1));
 }
 
+/* fast_params of an enumerant whose parameters are not all one word each (tools/gen_grammar.py). */
+#define SPVCOND_PARAMS_NOT_FAST 255
+
 struct spvcond_grammar_enumerant {
     uint32_t value;
     const char *name;
@@ -84,7 +87,7 @@ struct spvcond_grammar_enumerant {
     uint16_t first_cap, cap_count;       /* into spvcond_grammar_capabilities */
     uint16_t first_ext, ext_count;       /* into spvcond_grammar_extensions */
     uint32_t version;                    /* 0x00MMmm00; 0xffffffff: only through extensions */
-    uint8_t fast_params;                 /* parameters, when each is one word; 255 otherwise */
+    uint8_t fast_params;                 /* parameters, when each is one word; else SPVCOND_PARAMS_NOT_FAST */
     uint8_t id_params;                   /* with fast_params: bit k set when parameter k is an id */
 };
 
@@ -233,7 +236,7 @@ spvcond_grammar_fits_fast(const struct spvcond_grammar_instruction *gi, const ui
             return false;
         const struct spvcond_grammar_enumerant *e =
             spvcond_grammar_enumerant((unsigned)gi->mask_allowed, w[1u + gi->fixed]);
-        return e && e->fast_params != 255 && n == 2u + gi->fixed + e->fast_params;
+        return e && e->fast_params != SPVCOND_PARAMS_NOT_FAST && n == 2u + gi->fixed + e->fast_params;
     }
     case SPVCOND_TAIL_STRING: /* the string (the first zero byte ends it) must fill the instruction exactly */
         return spvcond_string_ends_at(w, 1u + gi->fixed, n, n - 1);

@@ -59,10 +59,10 @@ spvcond_index_note(struct spvcond_index_builder *b, size_t inst, uint32_t opcode
     uint32_t wc = spvcond_inst_word_count(m, inst);
     spvcond_result r = SPVCOND_OK;
     switch (opcode) {
-    case 5: case 6: /* OpName, OpMemberName */
+    case SPVCOND_OP_NAME: case SPVCOND_OP_MEMBER_NAME:
         return add_pair(m->ctx, &b->names, w[1], inst);
-    case 71: /* OpDecorate */
-        if (w[2] == 1 /* SpecId */) {
+    case SPVCOND_OP_DECORATE:
+        if (w[2] == SPVCOND_DECORATION_SPEC_ID) {
             r = spvcond_grow(m->ctx, (void **)&m->spec_ids, &b->spec_cap, m->spec_id_count + 1,
                              sizeof(*m->spec_ids));
             if (r != SPVCOND_OK)
@@ -70,19 +70,20 @@ spvcond_index_note(struct spvcond_index_builder *b, size_t inst, uint32_t opcode
             m->spec_ids[m->spec_id_count++] = (struct spvcond_spec_id){w[3], w[1]};
         }
         __attribute__((fallthrough));
-    case 72: case 332: case 5632: case 5633:
+    case SPVCOND_OP_MEMBER_DECORATE: case SPVCOND_OP_DECORATE_ID: case SPVCOND_OP_DECORATE_STRING:
+    case SPVCOND_OP_MEMBER_DECORATE_STRING:
         return add_pair(m->ctx, &b->decorations, w[1], inst);
-    case 74: /* OpGroupDecorate: group, targets... */
+    case SPVCOND_OP_GROUP_DECORATE: /* OpGroupDecorate: group, targets... */
         for (uint32_t k = 2; k < wc && r == SPVCOND_OK; k++)
             r = add_pair(m->ctx, &b->decorations, w[k], inst);
         return r;
-    case 75: /* OpGroupMemberDecorate: group, (target, member)... */
+    case SPVCOND_OP_GROUP_MEMBER_DECORATE: /* OpGroupMemberDecorate: group, (target, member)... */
         for (uint32_t k = 2; k < wc && r == SPVCOND_OK; k += 2)
             r = add_pair(m->ctx, &b->decorations, w[k], inst);
         return r;
-    case 16: case 331: /* OpExecutionMode, OpExecutionModeId */
+    case SPVCOND_OP_EXECUTION_MODE: case SPVCOND_OP_EXECUTION_MODE_ID:
         return add_pair(m->ctx, &b->modes, w[1], inst);
-    case 11: { /* OpExtInstImport: the reader has checked the name is terminated */
+    case SPVCOND_OP_EXT_INST_IMPORT: { /* OpExtInstImport: the reader has checked the name is terminated */
         r = spvcond_grow(m->ctx, (void **)&m->imports, &b->import_cap, m->import_count + 1, sizeof(*m->imports));
         if (r != SPVCOND_OK)
             return r;
@@ -92,7 +93,7 @@ spvcond_index_note(struct spvcond_index_builder *b, size_t inst, uint32_t opcode
                                                                 non_semantic || strstr(name, "DebugInfo") != NULL};
         return SPVCOND_OK;
     }
-    case 15: case SPVCOND_OP_CONDITIONAL_ENTRY_POINT:
+    case SPVCOND_OP_ENTRY_POINT: case SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL:
         r = spvcond_grow(m->ctx, (void **)&m->entry_points, &b->entry_cap, m->entry_point_count + 1,
                          sizeof(uint32_t));
         if (r == SPVCOND_OK)
@@ -215,7 +216,7 @@ spvcond_name_of(const struct spvcond_module *m, uint32_t id)
     uint32_t b, e;
     spvcond_refs_range(&m->names, id, &b, &e);
     for (uint32_t k = b; k < e; k++)
-        if (spvcond_inst_opcode(m, m->names.inst[k]) == 5)
+        if (spvcond_inst_opcode(m, m->names.inst[k]) == SPVCOND_OP_NAME)
             return spvcond_inst_string(m, m->names.inst[k], 2);
     return NULL;
 }
@@ -224,7 +225,7 @@ bool
 spvcond_is_debug_info(const struct spvcond_module *m, size_t i)
 {
     const uint32_t *w = spvcond_inst_words(m, i);
-    if ((w[0] & 0xffffu) != 12 || (w[0] >> 16) < 5)
+    if (spvcond_opcode_of(w[0]) != SPVCOND_OP_EXT_INST || spvcond_word_count_of(w[0]) < 5)
         return false;
     const struct spvcond_import *imp = spvcond_import_of(m, w[3]);
     return imp && imp->debug_info;
@@ -236,8 +237,11 @@ spvcond_may_carry_condition(uint32_t op)
     const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
     if (!gi)
         return false;
-    return op == 54 || op == 57 || op == 59 || op == 11 || op == 12 || op == 1 /* OpUndef */ ||
-           op == 5600 || op == 5601 /* function pointers */ || op == 5609 || op == 5610 /* inline assembly */ ||
+    return op == SPVCOND_OP_FUNCTION || op == SPVCOND_OP_FUNCTION_CALL || op == SPVCOND_OP_VARIABLE ||
+           op == SPVCOND_OP_EXT_INST_IMPORT || op == SPVCOND_OP_EXT_INST || op == SPVCOND_OP_UNDEF ||
+           op == SPVCOND_OP_CONSTANT_FUNCTION_POINTER_INTEL ||
+               op == SPVCOND_OP_FUNCTION_POINTER_CALL_INTEL /* function pointers */ ||
+               op == SPVCOND_OP_ASM_TARGET_INTEL || op == SPVCOND_OP_ASM_INTEL /* inline assembly */ ||
            gi->class_id == SPVCOND_CLASS_Type_Declaration || gi->class_id == SPVCOND_CLASS_Constant_Creation;
 }
 
@@ -297,7 +301,7 @@ const struct spvcond_function *
 spvcond_function_by_id(const struct spvcond_module *m, uint32_t id)
 {
     size_t d = spvcond_def(m, id);
-    if (d == SIZE_MAX || spvcond_inst_opcode(m, d) != 54)
+    if (d == SIZE_MAX || spvcond_inst_opcode(m, d) != SPVCOND_OP_FUNCTION)
         return NULL;
     const struct spvcond_function *f = spvcond_function_of_inst(m, d);
     return f && f->begin == d ? f : NULL;
@@ -310,7 +314,8 @@ spvcond_spec_id_of(const struct spvcond_module *m, uint32_t id, uint32_t *spec_i
     spvcond_refs_range(&m->decorations, id, &b, &e);
     for (uint32_t k = b; k < e; k++) {
         const uint32_t *w = spvcond_inst_words(m, m->decorations.inst[k]);
-        if ((w[0] & 0xffffu) == 71 && w[1] == id && w[2] == 1 && (w[0] >> 16) >= 4) {
+        if (spvcond_opcode_of(w[0]) == SPVCOND_OP_DECORATE && w[1] == id && w[2] == SPVCOND_DECORATION_SPEC_ID &&
+            spvcond_word_count_of(w[0]) >= 4) {
             *spec_id = w[3];
             return true;
         }
@@ -325,9 +330,9 @@ spvcond_scalar_width(const struct spvcond_module *m, uint32_t type_id)
     if (d == SIZE_MAX)
         return 0;
     const uint32_t *w = spvcond_inst_words(m, d);
-    switch (w[0] & 0xffffu) {
-    case 20: return 1;                                     /* OpTypeBool */
-    case 21: case 22: return (w[0] >> 16) >= 3 ? w[2] : 0; /* OpTypeInt, OpTypeFloat */
+    switch (spvcond_opcode_of(w[0])) {
+    case SPVCOND_OP_TYPE_BOOL: return 1;
+    case SPVCOND_OP_TYPE_INT: case SPVCOND_OP_TYPE_FLOAT: return spvcond_word_count_of(w[0]) >= 3 ? w[2] : 0;
     default: return 0;
     }
 }

@@ -24,7 +24,8 @@ const char *spvcond_name_of(const struct spvcond_module *m, uint32_t id);
 static inline bool
 spvcond_is_export_decoration(const uint32_t *w)
 {
-    return (w[0] & 0xffffu) == 71 && (w[0] >> 16) >= 5 && w[2] == 41 && w[(w[0] >> 16) - 1] == 0;
+    return spvcond_opcode_of(w[0]) == SPVCOND_OP_DECORATE && spvcond_word_count_of(w[0]) >= 5 &&
+           w[2] == SPVCOND_DECORATION_LINKAGE_ATTRIBUTES && w[spvcond_word_count_of(w[0]) - 1] == 0;
 }
 /* Is instruction i an OpExtInst of a debug-information or non-semantic set? Such instructions follow
  * what they describe: they go when it goes. */

@@ -14,25 +14,26 @@ type_facts(const struct spvcond_module *m, uint8_t *facts)
 {
     for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = w[0] & 0xffffu, wc = w[0] >> 16;
+        uint32_t op = spvcond_opcode_of(w[0]), wc = spvcond_word_count_of(w[0]);
         if (wc < 2)
             continue;
         uint8_t f = 0;
         switch (op) {
-        case 22: /* OpTypeFloat */
+        case SPVCOND_OP_TYPE_FLOAT:
             f = wc >= 3 && w[2] == 64 ? SPVCOND_TYPE_FP64 : wc >= 3 && w[2] == 16 ? SPVCOND_TYPE_FP16 : 0;
             break;
-        case 23: case 24: case 28: case 29: /* vector, matrix, array, runtime array: the element */
+        case SPVCOND_OP_TYPE_VECTOR: case SPVCOND_OP_TYPE_MATRIX: case SPVCOND_OP_TYPE_ARRAY:
+        case SPVCOND_OP_TYPE_RUNTIME_ARRAY: /* vector, matrix, array, runtime array: the element */
             f = wc >= 3 ? facts[w[2]] : 0;
             break;
-        case 30: case 33: /* struct members; function return and parameters */
+        case SPVCOND_OP_TYPE_STRUCT: case SPVCOND_OP_TYPE_FUNCTION: /* struct members; function return and parameters */
             for (uint32_t k = 2; k < wc; k++)
                 f |= facts[w[k]];
             break;
-        case 32: /* pointer: half behind a pointer is storage only (Float16Buffer) */
+        case SPVCOND_OP_TYPE_POINTER: /* pointer: half behind a pointer is storage only (Float16Buffer) */
             f = wc >= 4 ? facts[w[3]] & (uint8_t)~SPVCOND_TYPE_FP16 : 0;
             break;
-        case 25: case 26: case 27:
+        case SPVCOND_OP_TYPE_IMAGE: case SPVCOND_OP_TYPE_SAMPLER: case SPVCOND_OP_TYPE_SAMPLED_IMAGE:
             f = SPVCOND_TYPE_IMAGE;
             break;
         default:
@@ -54,8 +55,8 @@ type_facts(const struct spvcond_module *m, uint8_t *facts)
 static inline void
 value_facts(const uint32_t *w, uint8_t *facts)
 {
-    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(w[0] & 0xffffu);
-    if (gi && gi->has_type && gi->has_result && (w[0] >> 16) >= 3)
+    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(spvcond_opcode_of(w[0]));
+    if (gi && gi->has_type && gi->has_result && spvcond_word_count_of(w[0]) >= 3)
         facts[w[2]] = facts[w[1]] & (uint8_t)~FACT_MODULE_ITEM;
 }
 
@@ -72,7 +73,8 @@ global_facts(const struct spvcond_module *m, const struct spvcond_callgraph *g, 
         const uint32_t *w = spvcond_inst_words(m, i);
         if (infer)
             value_facts(w, facts);
-        bool pointer = (w[0] & 0xffffu) == 5600 /* OpConstantFunctionPointerINTEL */ && (w[0] >> 16) >= 4 &&
+        bool pointer = spvcond_opcode_of(w[0]) == SPVCOND_OP_CONSTANT_FUNCTION_POINTER_INTEL &&
+            spvcond_word_count_of(w[0]) >= 4 &&
                        g->function_of_id[w[2]];
         if (pointer)
             facts[w[2]] |= FACT_NAMES_FUNCTION;
@@ -150,7 +152,7 @@ note_capability(void *user, size_t inst, const uint32_t *caps, size_t count)
 {
     struct code_walk *o = user;
     (void)inst;
-    if (o->infer && count == 1 && caps[0] == 12 /* Int64Atomics */)
+    if (o->infer && count == 1 && caps[0] == SPVCOND_CAPABILITY_INT64_ATOMICS)
         o->seen |= SEEN_ATOMIC64;
     for (size_t c = 0; c < count && o->caps; c++) {
         size_t d = spvcond_declared_caps_find(o->caps, caps[c]);
@@ -227,7 +229,7 @@ walk(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, bool i
                 __builtin_prefetch(m->words + m->inst[m->fn_reads[k + 32]]);
             i = m->fn_reads[k];
             uint32_t op = spvcond_inst_opcode(m, i);
-            if (op == 57 && (r = spvcond_callgraph_call(b, i)) == SPVCOND_OK)
+            if (op == SPVCOND_OP_FUNCTION_CALL && (r = spvcond_callgraph_call(b, i)) == SPVCOND_OK)
                 o.seen |= facts[spvcond_inst_words(m, i)[3]]; /* the callee's, as the full walk has it */
             if (r == SPVCOND_OK)
                 r = code_caps(m, &o, infer, i, op);
@@ -235,7 +237,7 @@ walk(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, bool i
         for (i = fn->first_block; !listed && i < fn->end && r == SPVCOND_OK; i++) {
             spvcond_prefetch_ahead(m, i);
             uint32_t op = spvcond_inst_opcode(m, i);
-            bool call = op == 57; /* OpFunctionCall: its callee, checked; then arguments */
+            bool call = op == SPVCOND_OP_FUNCTION_CALL; /* OpFunctionCall: its callee, checked; then arguments */
             o.edges_from = call ? 4 : 0;
             if (call)
                 r = spvcond_callgraph_call(b, i);

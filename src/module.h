@@ -7,21 +7,9 @@
 #include "bitset.h"
 #include "context.h"
 #include "grammar.h"
+#include "spirv_names.h"
+#include "spirv_words.h"
 
-#define SPVCOND_MAX_BOUND 0x3fffffu /* SPIR-V universal limit on the id bound */
-#define SPVCOND_HEADER_WORDS 5
-#define SPVCOND_MAGIC 0x07230203u
-
-#define SPVCOND_OP_CONDITIONAL_EXTENSION 6248u
-#define SPVCOND_OP_CONDITIONAL_ENTRY_POINT 6249u
-#define SPVCOND_OP_CONDITIONAL_CAPABILITY 6250u
-#define SPVCOND_OP_SPEC_CONSTANT_TARGET 6251u
-#define SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE 6252u
-#define SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES 6253u
-#define SPVCOND_OP_CONDITIONAL_COPY_OBJECT 6254u
-#define SPVCOND_CAP_SPEC_CONDITIONAL 6245u
-#define SPVCOND_CAP_FUNCTION_VARIANTS 6246u
-#define SPVCOND_DECORATION_CONDITIONAL 6247u
 #define SPVCOND_EXTENSION_NAME "SPV_INTEL_function_variants"
 
 struct spvcond_function {
@@ -146,13 +134,13 @@ spvcond_inst_words(const struct spvcond_module *m, size_t i)
 static inline uint32_t
 spvcond_inst_opcode(const struct spvcond_module *m, size_t i)
 {
-    return m->words[m->inst[i]] & 0xffffu;
+    return spvcond_opcode_of(m->words[m->inst[i]]);
 }
 
 static inline uint32_t
 spvcond_inst_word_count(const struct spvcond_module *m, size_t i)
 {
-    return m->words[m->inst[i]] >> 16;
+    return spvcond_word_count_of(m->words[m->inst[i]]);
 }
 
 /* Asks for the words of the instruction 64 places after i. A pass that does little per instruction

@@ -49,7 +49,7 @@ string_length(struct walk *k, uint32_t *out)
         uint32_t v = k->w[p];
         /* Strings are little-endian byte streams inside words; the words are host order here, which is
          * little-endian on every target we build for, so any zero byte ends the string. */
-        if ((v & 0xffu) == 0 || (v & 0xff00u) == 0 || (v & 0xff0000u) == 0 || (v & 0xff000000u) == 0) {
+        if (spvcond_word_has_nul(v)) {
             *out = p - k->pos + 1;
             return SPVCOND_OK;
         }
@@ -240,17 +240,17 @@ spvcond_result
 spvcond_walk_operands(const struct spvcond_module *m, size_t i, spvcond_operand_fn fn, void *user)
 {
     struct walk k = {m, i, spvcond_inst_words(m, i), spvcond_inst_word_count(m, i), 1, fn, user};
-    uint32_t opcode = k.w[0] & 0xffffu;
+    uint32_t opcode = spvcond_opcode_of(k.w[0]);
     const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(opcode);
     spvcond_result r;
     switch (opcode) {
-    case 12: /* OpExtInst */
+    case SPVCOND_OP_EXT_INST:
         r = walk_ext_inst(&k);
         break;
-    case 52: /* OpSpecConstantOp */
+    case SPVCOND_OP_SPEC_CONSTANT_OP:
         r = walk_spec_constant_op(&k);
         break;
-    case 251: /* OpSwitch */
+    case SPVCOND_OP_SWITCH:
         r = walk_switch(&k);
         break;
     default:
@@ -305,7 +305,7 @@ spvcond_walk_ids_decoded(const struct spvcond_module *m, size_t i, spvcond_id_fn
 {
     const uint32_t *words = spvcond_inst_words(m, i);
     struct id_walk w = {i, fn, user, words};
-    struct spvcond_fast f = spvcond_fast_shape(m, words, spvcond_grammar_instruction(words[0] & 0xffffu));
+    struct spvcond_fast f = spvcond_fast_shape(m, words, spvcond_grammar_instruction(spvcond_opcode_of(words[0])));
     if (f.kind != SPVCOND_FAST_NONE)
         return spvcond_fast_for_each(f, words, fast_id, &w);
     return spvcond_walk_operands(m, i, id_filter, &w);

@@ -71,9 +71,9 @@ static inline struct spvcond_fast
 spvcond_fast_shape(const struct spvcond_module *m, const uint32_t *w,
                    const struct spvcond_grammar_instruction *core)
 {
-    uint32_t wc = w[0] >> 16;
+    uint32_t wc = spvcond_word_count_of(w[0]);
     struct spvcond_fast f = {SPVCOND_FAST_NONE, NULL};
-    if ((w[0] & 0xffffu) != 12 /* OpExtInst */) {
+    if (spvcond_opcode_of(w[0]) != SPVCOND_OP_EXT_INST) {
         if (spvcond_grammar_fits_fast(core, w, wc))
             f = (struct spvcond_fast){SPVCOND_FAST_CORE, core};
         return f;
@@ -96,8 +96,8 @@ spvcond_fast_shape(const struct spvcond_module *m, const uint32_t *w,
 static inline bool
 spvcond_is_linkage_decoration(const uint32_t *w)
 {
-    uint32_t wc = w[0] >> 16;
-    if ((w[0] & 0xffffu) != 71 || wc < 5 || w[2] != 41)
+    uint32_t wc = spvcond_word_count_of(w[0]);
+    if (spvcond_opcode_of(w[0]) != SPVCOND_OP_DECORATE || wc < 5 || w[2] != SPVCOND_DECORATION_LINKAGE_ATTRIBUTES)
         return false;
     return spvcond_string_ends_at(w, 3, wc, wc - 2);
 }
@@ -140,7 +140,7 @@ spvcond_fast_ids(const struct spvcond_grammar_instruction *gi, const uint32_t *o
 static inline __attribute__((always_inline)) spvcond_result
 spvcond_fast_for_each(struct spvcond_fast f, const uint32_t *w, spvcond_fast_fn fn, void *user)
 {
-    uint32_t wc = w[0] >> 16;
+    uint32_t wc = spvcond_word_count_of(w[0]);
     spvcond_result r = SPVCOND_OK;
     if (f.kind == SPVCOND_FAST_CORE) {
         const struct spvcond_grammar_instruction *gi = f.gi;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Reading a module: header checks, the instruction table, layout sections, id definitions and uses,
  * function ranges. Every word is treated as hostile: all reads are bounds-checked before use. */
+#include <limits.h>
 #include <string.h>
 
 #include "bitset.h"
@@ -56,12 +57,13 @@ __attribute__((noinline, cold)) static spvcond_result
 bad_word_count(struct spvcond_module *m, size_t p, size_t count)
 {
     const uint32_t *w = m->words + p;
-    uint32_t wc = w[0] >> 16;
+    uint32_t wc = spvcond_word_count_of(w[0]);
     if (wc == 0)
         return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_BINARY, SPVCOND_SEVERITY_ERROR,
-                              (struct spvcond_where){p, count, w[0] & 0xffffu, 0}, "instruction has word count 0");
+                              (struct spvcond_where){p, count, spvcond_opcode_of(w[0]), 0},
+                              "instruction has word count 0");
     return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_BINARY, SPVCOND_SEVERITY_ERROR,
-                          (struct spvcond_where){p, count, w[0] & 0xffffu, 0},
+                          (struct spvcond_where){p, count, spvcond_opcode_of(w[0]), 0},
                           "instruction of %u words runs past the end of the module (%zu words left)", wc,
                           m->word_count - p);
 }
@@ -80,10 +82,10 @@ find_bound(struct spvcond_module *m)
     size_t count = 0;
     for (size_t p = SPVCOND_HEADER_WORDS; p < m->word_count; count++) {
         const uint32_t *w = m->words + p;
-        uint32_t wc = w[0] >> 16;
+        uint32_t wc = spvcond_word_count_of(w[0]);
         if (wc == 0 || wc > m->word_count - p)
             return bad_word_count(m, p, count);
-        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(w[0] & 0xffffu);
+        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(spvcond_opcode_of(w[0]));
         uint32_t at = gi && gi->has_type ? 2 : 1;
         if (gi && gi->has_result && wc > at && w[at] > max_id)
             max_id = w[at];
@@ -184,12 +186,13 @@ note_forward_use(struct parse_state *s, const uint32_t *words, uint32_t id)
     struct spvcond_module *m = s->m;
     /* Types, constants and variables are defined before use; the exceptions are pointers declared by
      * OpTypeForwardPointer, functions named by function-pointer constants, and non-semantic instructions. */
-    uint32_t opcode = words[0] & 0xffffu;
+    uint32_t opcode = spvcond_opcode_of(words[0]);
     if (s->section == SPVCOND_SECTION_GLOBAL && !(s->forward_pointers && bitset_test(s->forward_pointers, id)) &&
-        opcode != 39 /* OpTypeForwardPointer */ && opcode != 5600 && opcode != 12 && opcode != 8 /* OpLine */)
+        opcode != SPVCOND_OP_TYPE_FORWARD_POINTER && opcode != SPVCOND_OP_CONSTANT_FUNCTION_POINTER_INTEL &&
+            opcode != SPVCOND_OP_EXT_INST && opcode != SPVCOND_OP_LINE /* OpLine */)
         return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
                                  "%%%u is used before its definition among types, constants and variables", id);
-    if (opcode == 39) {
+    if (opcode == SPVCOND_OP_TYPE_FORWARD_POINTER) {
         if (!s->forward_pointers && !(s->forward_pointers = spvcond_alloc_array(m->ctx, bitset_words(m->bound), sizeof(uint64_t))))
             return spvcond_oom(m->ctx);
         bitset_set(s->forward_pointers, id);
@@ -235,8 +238,10 @@ settle_local_forward_uses(struct parse_state *s, size_t from)
 static inline bool
 names_target(uint32_t opcode)
 {
-    return opcode == 5 || opcode == 6 || opcode == 71 || opcode == 72 || opcode == 332 || opcode == 5632 ||
-           opcode == 5633;
+    return opcode == SPVCOND_OP_NAME || opcode == SPVCOND_OP_MEMBER_NAME || opcode == SPVCOND_OP_DECORATE ||
+           opcode == SPVCOND_OP_MEMBER_DECORATE || opcode == SPVCOND_OP_DECORATE_ID ||
+           opcode == SPVCOND_OP_DECORATE_STRING ||
+           opcode == SPVCOND_OP_MEMBER_DECORATE_STRING;
 }
 
 /* Check and record one id operand (a definition or a use) of the instruction being read. */
@@ -263,7 +268,7 @@ note_id(struct parse_state *s, const uint32_t *words, uint32_t word, uint8_t ope
     if (!def && checks_type)
         return id_fault(s, word, kind, id, FAULT_TYPE_UNDEFINED);
     /* Names and decorations precede their targets: first_undefined_target checks those. */
-    if (!def && word == 1 && s->section < SPVCOND_SECTION_GLOBAL && names_target(words[0] & 0xffffu))
+    if (!def && word == 1 && s->section < SPVCOND_SECTION_GLOBAL && names_target(spvcond_opcode_of(words[0])))
         return SPVCOND_OK;
     if (!def)
         return note_forward_use(s, words, id);
@@ -352,7 +357,7 @@ quick_mask_fits(struct spvcond_grammar_quick ql, const struct spvcond_grammar_in
     if (!(ql.flags & SPVCOND_QUICK_MASK_TAIL))
         return false;
     if (!gi)
-        gi = spvcond_grammar_instruction(w[0] & 0xffffu);
+        gi = spvcond_grammar_instruction(spvcond_opcode_of(w[0]));
     uint32_t mask = w[ql.min_words];
     return (mask & ~gi->mask_allowed) == 0 && wc - ql.min_words == 1u + spvcond_popcount32(mask & gi->mask_one_word);
 }
@@ -383,7 +388,8 @@ quick_use(const struct quick_view *v, bool global, const struct quick_items *ite
         return true;
     /* Another function's id (or this function's own): a call's callee may be a function; anything else
      * the general path decides. */
-    return k == 3 && (w[0] & 0xffffu) == 57 && v->function_ids && bitset_test(v->function_ids, id);
+    return k == 3 && spvcond_opcode_of(w[0]) == SPVCOND_OP_FUNCTION_CALL && v->function_ids &&
+           bitset_test(v->function_ids, id);
 }
 
 /* An OpExtInst's layout as if it were a core instruction's, into *out: its set's quick row (a type, a
@@ -484,26 +490,26 @@ quick_run(struct parse_state *s, enum spvcond_quick where, bool items, size_t *p
     spvcond_result r = SPVCOND_OK;
     while (at < word_count && n + 1 < cap) {
         const uint32_t *w = words + at;
-        uint32_t wc = w[0] >> 16;
+        uint32_t wc = spvcond_word_count_of(w[0]);
         if (wc == 0 || wc > word_count - at)
             break; /* the general path names the fault */
-        uint32_t opcode = w[0] & 0xffffu;
+        uint32_t opcode = spvcond_opcode_of(w[0]);
         /* Extended instructions too, by their set's layout, and later blocks' labels: in blocks, neither
          * has a rule of its own. */
         struct spvcond_grammar_quick ql;
         const struct spvcond_grammar_instruction *set_gi = NULL;
-        if (opcode == 12 && where == SPVCOND_QUICK_CODE) {
+        if (opcode == SPVCOND_OP_EXT_INST && where == SPVCOND_QUICK_CODE) {
             if (!ext_inst_layout(m, w, wc, &ql, &set_gi))
                 break;
         } else if (opcode >= SPVCOND_GRAMMAR_QUICK_OPCODES ||
                    (!((ql = spvcond_grammar_quick[opcode]).where & where) &&
-                    !(opcode == 248 && where == SPVCOND_QUICK_CODE)))
+                    !(opcode == SPVCOND_OP_LABEL && where == SPVCOND_QUICK_CODE)))
             break;
         offsets[n] = (uint32_t)at;
         if (quick_code_inst(s, &v, where == SPVCOND_QUICK_GLOBAL, items ? &qi : NULL, (uint32_t)n, w, wc, ql, set_gi,
                             &r) != QUICK_TAKEN)
             break;
-        calls += opcode == 57; /* counted as track_function counts the general path's */
+        calls += opcode == SPVCOND_OP_FUNCTION_CALL; /* counted as track_function counts the general path's */
         if (items)
             spvcond_items_code(m->ctx, &s->items, (uint32_t)n, opcode);
         n++;
@@ -543,12 +549,13 @@ quick_annotation(struct parse_state *s, uint32_t opcode, const uint32_t *w, uint
     if (wc < 3 || w[1] == 0 || w[1] >= m->bound)
         return QUICK_DECLINED;
     uint32_t params = 0; /* id parameters, as id_words bits */
-    if (opcode == 71) {
+    if (opcode == SPVCOND_OP_DECORATE) {
         const struct spvcond_grammar_enumerant *e = spvcond_grammar_enumerant(SPVCOND_KIND_Decoration, w[2]);
-        bool fits = e && (e->fast_params == 255 ? spvcond_is_linkage_decoration(w) : wc == 3u + e->fast_params);
+        bool fits = e && (e->fast_params == SPVCOND_PARAMS_NOT_FAST ? spvcond_is_linkage_decoration(w)
+            : wc == 3u + e->fast_params);
         if (!fits)
             return QUICK_DECLINED;
-        params = e->fast_params == 255 ? 0 : (uint32_t)e->id_params << 3;
+        params = e->fast_params == SPVCOND_PARAMS_NOT_FAST ? 0 : (uint32_t)e->id_params << 3;
         for (uint32_t ids = params; ids; ids &= ids - 1) {
             uint32_t id = w[__builtin_ctz(ids)];
             if (id == 0 || id >= m->bound)
@@ -556,7 +563,7 @@ quick_annotation(struct parse_state *s, uint32_t opcode, const uint32_t *w, uint
         }
     } else {
         /* The string (OpMemberName's follows the member) ends with the instruction. */
-        if (!spvcond_string_ends_at(w, opcode == 5 ? 2 : 3, wc, wc - 1))
+        if (!spvcond_string_ends_at(w, opcode == SPVCOND_OP_NAME ? 2 : 3, wc, wc - 1))
             return QUICK_DECLINED;
     }
     m->id_words[s->inst] = 1u << 1 | params;
@@ -582,8 +589,9 @@ annotation_run(struct parse_state *s, size_t *p, size_t *i, size_t cap)
     spvcond_result r = SPVCOND_OK;
     while (at < word_count && n + 1 < cap) {
         const uint32_t *w = words + at;
-        uint32_t wc = w[0] >> 16, opcode = w[0] & 0xffffu;
-        if (wc == 0 || wc > word_count - at || (names ? opcode != 5 && opcode != 6 : opcode != 71))
+        uint32_t wc = spvcond_word_count_of(w[0]), opcode = spvcond_opcode_of(w[0]);
+        if (wc == 0 || wc > word_count - at || (names ? opcode != SPVCOND_OP_NAME &&
+            opcode != SPVCOND_OP_MEMBER_NAME : opcode != SPVCOND_OP_DECORATE))
             break;
         m->inst[n] = (uint32_t)at;
         s->inst = n;
@@ -611,7 +619,7 @@ parameter_run(struct parse_state *s, size_t *p, size_t *i, size_t cap)
     const uint32_t *const words = m->words;
     const size_t word_count = m->word_count;
     size_t at = *p, n = *i;
-    while (at + 3 <= word_count && n + 1 < cap && words[at] == (3u << 16 | 55u) /* OpFunctionParameter */) {
+    while (at + 3 <= word_count && n + 1 < cap && words[at] == spvcond_first_word(3, SPVCOND_OP_FUNCTION_PARAMETER)) {
         uint32_t t = words[at + 1], result = words[at + 2];
         if (t >= m->bound || !bitset_test(s->types, t) || result == 0 || result >= m->bound || m->def[result])
             break;
@@ -640,9 +648,10 @@ struct function_state {
 static bool
 may_stand_anywhere(const struct spvcond_module *m, const uint32_t *w, uint32_t opcode)
 {
-    if (opcode == 8 || opcode == 317 || opcode == 56 || !spvcond_grammar_instruction(opcode))
+    if (opcode == SPVCOND_OP_LINE || opcode == SPVCOND_OP_NO_LINE || opcode == SPVCOND_OP_FUNCTION_END ||
+        !spvcond_grammar_instruction(opcode))
         return true;
-    const struct spvcond_import *imp = opcode == 12 ? spvcond_import_of(m, w[3]) : NULL;
+    const struct spvcond_import *imp = opcode == SPVCOND_OP_EXT_INST ? spvcond_import_of(m, w[3]) : NULL;
     return imp && imp->non_semantic;
 }
 
@@ -650,14 +659,14 @@ static spvcond_result
 track_function(struct spvcond_module *m, struct function_state *f, size_t i, uint32_t opcode)
 {
     const uint32_t *w = spvcond_inst_words(m, i);
-    if (opcode == 54) { /* OpFunction */
+    if (opcode == SPVCOND_OP_FUNCTION) {
         if (f->inside)
             return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_LAYOUT, i, w[2],
                                      "OpFunction %%%u starts inside function %%%u, which has no OpFunctionEnd",
                                      w[2], f->current.id);
         /* Its type is an OpTypeFunction (found by fuzzing: a function named as another's type became
          * an unconditional use of it). Types precede functions, so the definition is known. */
-        if (m->opaque_count == 0 && spvcond_def_opcode(m, w[4]) != 33)
+        if (m->opaque_count == 0 && spvcond_def_opcode(m, w[4]) != SPVCOND_OP_TYPE_FUNCTION)
             return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, w[4],
                                      "the type of OpFunction %%%u is %%%u, which is not an OpTypeFunction", w[2], w[4]);
         f->inside = true;
@@ -665,7 +674,8 @@ track_function(struct spvcond_module *m, struct function_state *f, size_t i, uin
         return SPVCOND_OK;
     }
     if (!f->inside) {
-        if (opcode == 8 || opcode == 317 || opcode == 12) /* OpLine, OpNoLine, non-semantic OpExtInst */
+        if (opcode == SPVCOND_OP_LINE || opcode == SPVCOND_OP_NO_LINE ||
+            opcode == SPVCOND_OP_EXT_INST) /* OpLine, OpNoLine, non-semantic OpExtInst */
             return SPVCOND_OK;
         return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_LAYOUT, i, 0,
                                  "%s outside a function: after the first OpFunction only functions may follow",
@@ -675,14 +685,15 @@ track_function(struct spvcond_module *m, struct function_state *f, size_t i, uin
     /* Parameters, then blocks: passes look for calls in blocks only (found by fuzzing: a call before
      * the first OpLabel escaped the call graph). Debug lines and unknown instructions may stand anywhere. */
     bool before_blocks = f->current.first_block == UINT32_MAX;
-    if ((before_blocks ? opcode != 55 && opcode != 248 : opcode == 55) && !may_stand_anywhere(m, w, opcode))
+    if ((before_blocks ? opcode != SPVCOND_OP_FUNCTION_PARAMETER && opcode != SPVCOND_OP_LABEL
+        : opcode == SPVCOND_OP_FUNCTION_PARAMETER) && !may_stand_anywhere(m, w, opcode))
         return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_LAYOUT, i, 0,
                                  before_blocks ? "%s in function %%%u before its first OpLabel: only OpFunctionParameter may stand there"
                                                : "%s in function %%%u after its first OpLabel",
                                  spvcond_grammar_opcode_name(opcode), f->current.id);
-    if (opcode == 248 && before_blocks) /* OpLabel */
+    if (opcode == SPVCOND_OP_LABEL && before_blocks)
         f->current.first_block = (uint32_t)i;
-    if (opcode == 56) { /* OpFunctionEnd */
+    if (opcode == SPVCOND_OP_FUNCTION_END) {
         if (f->current.first_block == UINT32_MAX)
             f->current.first_block = (uint32_t)i;
         f->current.end = (uint32_t)i;
@@ -693,9 +704,9 @@ track_function(struct spvcond_module *m, struct function_state *f, size_t i, uin
             return r;
         m->functions[m->function_count++] = f->current;
     }
-    if (opcode == 57)
+    if (opcode == SPVCOND_OP_FUNCTION_CALL)
         m->call_count++;
-    else if (opcode == SPVCOND_OP_CONDITIONAL_COPY_OBJECT)
+    else if (opcode == SPVCOND_OP_CONDITIONAL_COPY_OBJECT_INTEL)
         m->conditional_copy_count++;
     return SPVCOND_OK;
 }
@@ -705,9 +716,9 @@ static uint32_t
 function_word(uint32_t opcode)
 {
     switch (opcode) {
-    case 15: return 2;                                       /* OpEntryPoint */
-    case SPVCOND_OP_CONDITIONAL_ENTRY_POINT: return 3;
-    case 16: case 331: return 1;                             /* OpExecutionMode(Id) */
+    case SPVCOND_OP_ENTRY_POINT: return 2;
+    case SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL: return 3;
+    case SPVCOND_OP_EXECUTION_MODE: case SPVCOND_OP_EXECUTION_MODE_ID: return 1;
     default: return 0;
     }
 }
@@ -721,9 +732,12 @@ may_name_function(uint32_t opcode, uint32_t word)
     if (function_word(opcode))
         return word == function_word(opcode);
     switch (opcode) {
-    case 5: case 6: case 71: case 72: case 332: case 5632: case 5633: return word == 1; /* names, decorations */
-    case 74: return word >= 2;                               /* OpGroupDecorate targets */
-    case 75: return word >= 2 && word % 2 == 0;              /* OpGroupMemberDecorate (target, member) */
+    case SPVCOND_OP_NAME: case SPVCOND_OP_MEMBER_NAME: case SPVCOND_OP_DECORATE:
+    case SPVCOND_OP_MEMBER_DECORATE: case SPVCOND_OP_DECORATE_ID: case SPVCOND_OP_DECORATE_STRING:
+    case SPVCOND_OP_MEMBER_DECORATE_STRING: return word == 1; /* names, decorations */
+    case SPVCOND_OP_GROUP_DECORATE: return word >= 2;                               /* OpGroupDecorate targets */
+    case SPVCOND_OP_GROUP_MEMBER_DECORATE: return word >= 2 &&
+        word % 2 == 0;              /* OpGroupMemberDecorate (target, member) */
     default: return false;
     }
 }
@@ -764,11 +778,12 @@ check_names_before_types(struct spvcond_module *m)
     spvcond_result r = SPVCOND_OK;
     for (size_t i = 0; r == SPVCOND_OK && i < m->section[SPVCOND_SECTION_GLOBAL]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = w[0] & 0xffffu, fn_word = function_word(op);
+        uint32_t op = spvcond_opcode_of(w[0]), fn_word = function_word(op);
         if (fn_word && !spvcond_is_function_id(m, w[fn_word]))
             return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, w[fn_word], "%%%u is not an OpFunction (it is %s)",
                                      w[fn_word], spvcond_grammar_opcode_name(spvcond_def_opcode(m, w[fn_word])));
-        if ((op == 74 || op == 75) && (w[0] >> 16) >= 2 && spvcond_def_opcode(m, w[1]) != 73)
+        if ((op == SPVCOND_OP_GROUP_DECORATE || op == SPVCOND_OP_GROUP_MEMBER_DECORATE) &&
+            spvcond_word_count_of(w[0]) >= 2 && spvcond_def_opcode(m, w[1]) != SPVCOND_OP_DECORATION_GROUP)
             return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, w[1],
                                      "%s names %%%u as its group, which is not an OpDecorationGroup (it is %s)",
                                      spvcond_grammar_opcode_name(op), w[1],
@@ -788,10 +803,13 @@ check_names_before_types(struct spvcond_module *m)
 static inline bool
 is_ordinary(const struct spvcond_grammar_instruction *gi, uint32_t opcode)
 {
-    const uint64_t special = 1ull << 8 | 1ull << 12 | 1ull << 54 | 1ull << 55 | 1ull << 56 | 1ull << 57;
-    if (opcode < 64)
+    const uint64_t special = 1ull << SPVCOND_OP_LINE | 1ull << SPVCOND_OP_EXT_INST | 1ull << SPVCOND_OP_FUNCTION |
+                             1ull << SPVCOND_OP_FUNCTION_PARAMETER | 1ull << SPVCOND_OP_FUNCTION_END |
+                             1ull << SPVCOND_OP_FUNCTION_CALL;
+    if (opcode < sizeof(special) * CHAR_BIT)
         return gi && !((special >> opcode) & 1);
-    return gi && opcode != 248 && opcode != 317 && opcode < 5600;
+    return gi && opcode != SPVCOND_OP_LABEL && opcode != SPVCOND_OP_NO_LINE &&
+           opcode < SPVCOND_OP_CONSTANT_FUNCTION_POINTER_INTEL;
 }
 
 /* The rules of the opcodes that have one besides functions' structure (is_ordinary), once their
@@ -802,24 +820,25 @@ opcode_rules(struct parse_state *s, const struct function_state *f, uint32_t opc
     struct spvcond_module *m = s->m;
     const uint32_t *w = s->words;
     size_t i = s->inst;
-    if (opcode == 54 && s->result)
+    if (opcode == SPVCOND_OP_FUNCTION && s->result)
         return note_function_id(s, s->result);
-    if (opcode >= SPVCOND_OP_CONDITIONAL_EXTENSION && opcode <= SPVCOND_OP_CONDITIONAL_COPY_OBJECT &&
+    if (opcode >= SPVCOND_OP_CONDITIONAL_EXTENSION_INTEL && opcode <= SPVCOND_OP_CONDITIONAL_COPY_OBJECT_INTEL &&
         !m->first_extension_inst)
         m->first_extension_inst = (uint32_t)i + 1;
     /* Outside functions only debug information may be an extended instruction (found by fuzzing: an
      * OpenCL.std instruction among the types used a conditional id unconditionally). */
-    if (opcode == 12 && !f->inside && m->opaque_count == 0 && !spvcond_is_debug_info(m, i))
+    if (opcode == SPVCOND_OP_EXT_INST && !f->inside && m->opaque_count == 0 && !spvcond_is_debug_info(m, i))
         return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_LAYOUT, i, 0,
                                  "OpExtInst outside a function must be debug information (a non-semantic or "
                                  "debug-info set)");
     /* A line's file is an OpString, which the debug section defined already (a function there would be
      * a use that annotate's conditions do not see). */
-    if (opcode == 8 && m->opaque_count == 0 && spvcond_def_opcode(m, w[1]) != 7)
+    if (opcode == SPVCOND_OP_LINE && m->opaque_count == 0 && spvcond_def_opcode(m, w[1]) != SPVCOND_OP_STRING)
         return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, w[1], "OpLine's file %%%u is not an OpString", w[1]);
     /* Functions follow every constant: a function-pointer constant naming an id defined already names
      * something else (a later function is checked with the forward uses). */
-    if (opcode == 5600 && (w[0] >> 16) >= 4 && m->def[w[3]] && spvcond_def_opcode(m, w[3]) != 54)
+    if (opcode == SPVCOND_OP_CONSTANT_FUNCTION_POINTER_INTEL && spvcond_word_count_of(w[0]) >= 4 &&
+        m->def[w[3]] && spvcond_def_opcode(m, w[3]) != SPVCOND_OP_FUNCTION)
         return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, w[3], "%%%u is not an OpFunction (it is %s)", w[3],
                                  spvcond_grammar_opcode_name(spvcond_def_opcode(m, w[3])));
     return SPVCOND_OK;
@@ -845,8 +864,8 @@ static bool
 only_callee(const struct spvcond_module *m, size_t user, uint32_t id)
 {
     const uint32_t *w = spvcond_inst_words(m, user);
-    uint32_t wc = w[0] >> 16;
-    if ((w[0] & 0xffffu) != 57 || wc < 4 || w[3] != id)
+    uint32_t wc = spvcond_word_count_of(w[0]);
+    if (spvcond_opcode_of(w[0]) != SPVCOND_OP_FUNCTION_CALL || wc < 4 || w[3] != id)
         return false;
     for (uint32_t k = 4; k < wc; k++)
         if (w[k] == id)
@@ -887,7 +906,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
                 break;
         }
         const uint32_t *w = words + p;
-        uint32_t wc = w[0] >> 16;
+        uint32_t wc = spvcond_word_count_of(w[0]);
         if (wc == 0 || wc > word_count - p) {
             r = bad_word_count(m, p, i);
             break;
@@ -901,7 +920,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
         m->inst[i] = (uint32_t)p;
         m->inst_count = i + 1; /* diagnostics name the instructions read so far */
         p += wc;
-        uint32_t opcode = w[0] & 0xffffu;
+        uint32_t opcode = spvcond_opcode_of(w[0]);
         const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(opcode);
         s.inst = i;
         s.words = w;
@@ -917,7 +936,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
         while (section < lo)
             m->section[++section] = (uint32_t)i;
         s.section = section;
-        if (opcode == 54 && section == SPVCOND_SECTION_FUNCTION && !f.inside) {
+        if (opcode == SPVCOND_OP_FUNCTION && section == SPVCOND_SECTION_FUNCTION && !f.inside) {
             /* This OpFunction starts a function; the range takes it in, so that the quick path leaves a
              * use of the function's own id (which may be a callee only) to the general path. */
             s.earlier_code = m->section[SPVCOND_SECTION_FUNCTION];
@@ -940,12 +959,12 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
         bool quick_function = quick_path && f.inside && m->opaque_count == 0;
         in_blocks = quick_function && f.current.first_block != UINT32_MAX;
         in_parameters = quick_function && f.current.first_block == UINT32_MAX;
-        if (opcode == 56) {
+        if (opcode == SPVCOND_OP_FUNCTION_END) {
             s.earlier_count = 0;
             s.items.fn = 0;
             settle_local_forward_uses(&s, forward_at_function);
         }
-        if (opcode == 54)
+        if (opcode == SPVCOND_OP_FUNCTION)
             forward_at_function = s.forward_len;
         if (section < SPVCOND_SECTION_GLOBAL && /* what the index records precedes types */
             (r = spvcond_index_note(b, i, opcode)) != SPVCOND_OK)
@@ -994,7 +1013,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
                                       id);
         }
         /* A function-pointer constant names a function, nothing else. */
-        if (r == SPVCOND_OK && m->def[id] && spvcond_inst_opcode(m, user) == 5600)
+        if (r == SPVCOND_OK && m->def[id] && spvcond_inst_opcode(m, user) == SPVCOND_OP_CONSTANT_FUNCTION_POINTER_INTEL)
             r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, user, id, "%%%u is not an OpFunction (it is %s)", id,
                                   spvcond_grammar_opcode_name(spvcond_def_opcode(m, id)));
     }

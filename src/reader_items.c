@@ -85,7 +85,7 @@ spvcond_items_function(struct spvcond_module *m, struct item_notes *n, size_t in
 void
 spvcond_items_foreign_use(struct item_notes *n, const uint32_t *words, uint32_t word)
 {
-    if (!(word == 3 && (words[0] & 0xffffu) == 57 /* OpFunctionCall */))
+    if (!(word == 3 && spvcond_opcode_of(words[0]) == SPVCOND_OP_FUNCTION_CALL))
         n->on = false, n->fn = 0; /* the lists are freed at the end */
 }
 

@@ -58,7 +58,7 @@ bool spvcond_items_grow_reads(spvcond_context *ctx, struct item_notes *n);
 static inline bool
 spvcond_items_reads(struct item_notes *n, uint32_t opcode)
 {
-    return opcode == 57 || spvcond_declared_caps_may(&n->caps, opcode) != 0;
+    return opcode == SPVCOND_OP_FUNCTION_CALL || spvcond_declared_caps_may(&n->caps, opcode) != 0;
 }
 
 /* Instruction `inst` of the current function's blocks, of `opcode`: listed if the walk must read it. */

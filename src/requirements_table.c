@@ -100,7 +100,7 @@ spvcond_requirements_from_module(spvcond_module *m, spvcond_requirements **out)
     spvcond_result res = r && memo ? spvcond_leaf_walk_init(m, &walk) : spvcond_oom(m->ctx);
     for (size_t e = 0; e < m->entry_point_count && res == SPVCOND_OK; e++) {
         size_t i = m->entry_points[e];
-        bool conditional = spvcond_inst_opcode(m, i) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT;
+        bool conditional = spvcond_inst_opcode(m, i) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL;
         const char *name = spvcond_inst_string(m, i, conditional ? 4 : 3);
         if ((res = add_kernel(r, name, strlen(name))) != SPVCOND_OK || !conditional)
             continue;
@@ -122,7 +122,8 @@ spvcond_requirements_from_module(spvcond_module *m, spvcond_requirements **out)
             const uint32_t *w = spvcond_inst_words(m, pool[rows[memo[cond] - 1].first + k]);
             uint32_t spec_id;
             struct spvcond_requirement q;
-            if ((w[0] & 0xffffu) != 48 || !spvcond_spec_id_of(m, w[2], &spec_id) || spvcond_requirement_of(m, w[2], &q) != 1)
+            if (spvcond_opcode_of(w[0]) != SPVCOND_OP_SPEC_CONSTANT_TRUE || !spvcond_spec_id_of(m, w[2],
+                &spec_id) || spvcond_requirement_of(m, w[2], &q) != 1)
                 continue;
             spvcond_kernel_requirement kq = from_internal(&q, spec_id);
             res = add_requirement(r, &kq);

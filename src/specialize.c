@@ -13,20 +13,9 @@
 #include "index_table.h"
 #include "operands.h"
 
-#define OP_NAME 5u
-#define OP_MEMBER_NAME 6u
-#define OP_EXTENSION 10u
-#define OP_EXT_INST_IMPORT 11u
-#define OP_EXT_INST 12u
-#define OP_ENTRY_POINT 15u
-#define OP_CAPABILITY 17u
-#define OP_FUNCTION 54u
-#define OP_FUNCTION_CALL 57u
-#define OP_DECORATE 71u
-#define OP_GROUP_DECORATE 74u
-#define OP_GROUP_MEMBER_DECORATE 75u
-#define OP_COPY_OBJECT 83u
-#define OP_DECORATE_ID 332u
+/* Declared capabilities are noted in a bit set over the values below this (every capability the
+ * grammar defines); a larger value is never noted as declared. */
+#define CAPABILITY_SET_BITS 65536u
 
 struct removal {
     uint32_t id, reason; /* reason: instruction + 1 */
@@ -46,7 +35,7 @@ struct spec {
     uint32_t *fn_reason;   /* per function: the decoration that removed it + 1, 0 if kept (its ids' reason) */
     uint32_t *entry_functions; /* the functions of surviving entry points, sorted */
     size_t entry_function_count;
-    uint8_t cap_declared[65536 / 8];
+    uint8_t cap_declared[CAPABILITY_SET_BITS / 8];
     spvcond_specialize_stats stats;
     uint32_t flags;
 };
@@ -54,13 +43,13 @@ struct spec {
 static bool
 bit(const uint8_t *set, uint32_t v)
 {
-    return v < 65536 && (set[v / 8] >> (v % 8)) & 1;
+    return v < CAPABILITY_SET_BITS && (set[v / 8] >> (v % 8)) & 1;
 }
 
 static void
 set_bit(uint8_t *set, uint32_t v)
 {
-    if (v < 65536)
+    if (v < CAPABILITY_SET_BITS)
         set[v / 8] |= (uint8_t)(1u << (v % 8));
 }
 
@@ -122,10 +111,10 @@ remove_target(struct spec *s, size_t deco, uint32_t target)
                                  "ConditionalINTEL may not decorate %%%u, defined by %s (allowed: functions, calls, "
                                  "types, constants, global variables, OpExtInstImport, OpExtInst)",
                                  target, spvcond_grammar_opcode_name(op));
-    if (op == 59 && d >= m->section[SPVCOND_SECTION_FUNCTION])
+    if (op == SPVCOND_OP_VARIABLE && d >= m->section[SPVCOND_SECTION_FUNCTION])
         return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, deco, target,
                                  "ConditionalINTEL may decorate only module-scope OpVariable, not %%%u", target);
-    if (op == OP_FUNCTION)
+    if (op == SPVCOND_OP_FUNCTION)
         return remove_function(s, spvcond_function_by_id(m, target), deco);
     return remove_defining(s, d, (uint32_t)deco + 1);
 }
@@ -144,8 +133,8 @@ strip_conditional_targets(struct spec *s)
     struct spvcond_module *m = s->m;
     for (size_t i = m->section[SPVCOND_SECTION_ANNOTATION]; i < m->section[SPVCOND_SECTION_ANNOTATION + 1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = w[0] & 0xffffu;
-        if ((op != OP_DECORATE && op != OP_DECORATE_ID) || w[2] != SPVCOND_DECORATION_CONDITIONAL)
+        uint32_t op = spvcond_opcode_of(w[0]);
+        if ((op != SPVCOND_OP_DECORATE && op != SPVCOND_OP_DECORATE_ID) || w[2] != SPVCOND_DECORATION_CONDITIONAL_INTEL)
             continue;
         uint32_t target = w[1];
         if (s->has_condition[target])
@@ -173,8 +162,8 @@ resolve_entry_points(struct spec *s)
     for (size_t k = 0; k < m->entry_point_count; k++) {
         size_t i = m->entry_points[k];
         const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t wc = w[0] >> 16;
-        bool conditional = (w[0] & 0xffffu) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT;
+        uint32_t wc = spvcond_word_count_of(w[0]);
+        bool conditional = spvcond_opcode_of(w[0]) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL;
         uint32_t base = conditional ? 2 : 1; /* word of the execution model */
         uint32_t fn = w[base + 1];
         bool keep = !s->removed[fn];
@@ -203,7 +192,7 @@ resolve_entry_points(struct spec *s)
         for (uint32_t x = base; x < wc; x++)
             if (x < base + 2 + name_words || !s->removed[w[x]])
                 out[n++] = w[x];
-        out[0] = (n << 16) | OP_ENTRY_POINT;
+        out[0] = spvcond_first_word(n, SPVCOND_OP_ENTRY_POINT);
         r = spvcond_edit_replace(m, i, out, n);
         if (out != buf)
             spvcond_dealloc(m->ctx, out);
@@ -216,8 +205,8 @@ resolve_entry_points(struct spec *s)
     for (size_t i = m->section[SPVCOND_SECTION_EXECUTION_MODE]; i < m->section[SPVCOND_SECTION_EXECUTION_MODE + 1];
          i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = w[0] & 0xffffu;
-        if (op != 16 && op != 331) /* OpNop may stand anywhere */
+        uint32_t op = spvcond_opcode_of(w[0]);
+        if (op != SPVCOND_OP_EXECUTION_MODE && op != SPVCOND_OP_EXECUTION_MODE_ID) /* OpNop may stand anywhere */
             continue;
         if (!bsearch(&w[1], s->entry_functions, s->entry_function_count, sizeof(uint32_t), spvcond_compare_u32)) {
             spvcond_result r = delete_inst(s, i);
@@ -254,9 +243,9 @@ static const char *
 extension_name_of(const struct spvcond_module *m, size_t i)
 {
     uint32_t op = spvcond_inst_opcode(m, i), wc = spvcond_inst_word_count(m, i);
-    if (op == OP_EXTENSION && wc >= 2)
+    if (op == SPVCOND_OP_EXTENSION && wc >= 2)
         return spvcond_inst_string(m, i, 1);
-    if (op == SPVCOND_OP_CONDITIONAL_EXTENSION && wc >= 3)
+    if (op == SPVCOND_OP_CONDITIONAL_EXTENSION_INTEL && wc >= 3)
         return spvcond_inst_string(m, i, 2);
     return NULL;
 }
@@ -284,19 +273,19 @@ resolve_extensions(struct spec *s)
         if (k > 0 && strcmp(sorted[k - 1].name, sorted[k].name) != 0)
             g++;
         group[sorted[k].inst - begin] = (uint32_t)g;
-        if (spvcond_inst_opcode(m, sorted[k].inst) == OP_EXTENSION)
+        if (spvcond_inst_opcode(m, sorted[k].inst) == SPVCOND_OP_EXTENSION)
             plain[g] = 1;
     }
     for (size_t k = 0; k < n && r == SPVCOND_OK; k++) {
         size_t i = begin + k;
         const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = w[0] & 0xffffu;
+        uint32_t op = spvcond_opcode_of(w[0]);
         const char *name = extension_name_of(m, i);
         if (!name)
             continue;
-        if (op == OP_EXTENSION && is_extension_name(name)) {
+        if (op == SPVCOND_OP_EXTENSION && is_extension_name(name)) {
             r = delete_inst(s, i);
-        } else if (op == SPVCOND_OP_CONDITIONAL_EXTENSION) {
+        } else if (op == SPVCOND_OP_CONDITIONAL_EXTENSION_INTEL) {
             bool keep;
             if ((r = condition(s, i, w[1], &keep)) != SPVCOND_OK)
                 break;
@@ -309,7 +298,7 @@ resolve_extensions(struct spec *s)
                     break;
                 }
                 kept[group[k]] = 1;
-                ext[0] = ((words + 1) << 16) | OP_EXTENSION;
+                ext[0] = spvcond_first_word(words + 1, SPVCOND_OP_EXTENSION);
                 memcpy(ext + 1, w + 2, words * sizeof(uint32_t));
                 r = spvcond_edit_replace(m, i, ext, words + 1);
             } else {
@@ -333,21 +322,21 @@ resolve_capabilities_and_extensions(struct spec *s)
     spvcond_result r = SPVCOND_OK;
     for (size_t i = 0; i < m->section[SPVCOND_SECTION_CAPABILITY + 1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        if ((w[0] & 0xffffu) == OP_CAPABILITY)
+        if (spvcond_opcode_of(w[0]) == SPVCOND_OP_CAPABILITY)
             set_bit(s->cap_declared, w[1]);
     }
     for (size_t i = 0; i < m->section[SPVCOND_SECTION_CAPABILITY + 1] && r == SPVCOND_OK; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = w[0] & 0xffffu;
-        if (op == OP_CAPABILITY &&
-            (w[1] == SPVCOND_CAP_SPEC_CONDITIONAL || w[1] == SPVCOND_CAP_FUNCTION_VARIANTS)) {
+        uint32_t op = spvcond_opcode_of(w[0]);
+        if (op == SPVCOND_OP_CAPABILITY &&
+            (w[1] == SPVCOND_CAPABILITY_SPEC_CONDITIONAL_INTEL || w[1] == SPVCOND_CAPABILITY_FUNCTION_VARIANTS_INTEL)) {
             r = delete_inst(s, i);
-        } else if (op == SPVCOND_OP_CONDITIONAL_CAPABILITY) {
+        } else if (op == SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL) {
             bool keep;
             if ((r = condition(s, i, w[1], &keep)) != SPVCOND_OK)
                 break;
             if (keep && !bit(s->cap_declared, w[2])) {
-                uint32_t cap[2] = {(2u << 16) | OP_CAPABILITY, w[2]};
+                uint32_t cap[2] = {spvcond_first_word(2, SPVCOND_OP_CAPABILITY), w[2]};
                 set_bit(s->cap_declared, w[2]);
                 r = spvcond_edit_replace(m, i, cap, 2);
             } else {
@@ -370,9 +359,9 @@ resolve_copies(struct spec *s)
             continue;
         for (size_t i = m->functions[f].first_block; i < m->functions[f].end; i++) {
             const uint32_t *w = spvcond_inst_words(m, i);
-            if ((w[0] & 0xffffu) != SPVCOND_OP_CONDITIONAL_COPY_OBJECT || spvcond_edit_is_deleted(m, i))
+            if (spvcond_opcode_of(w[0]) != SPVCOND_OP_CONDITIONAL_COPY_OBJECT_INTEL || spvcond_edit_is_deleted(m, i))
                 continue;
-            uint32_t wc = w[0] >> 16, chosen = 0, trues = 0;
+            uint32_t wc = spvcond_word_count_of(w[0]), chosen = 0, trues = 0;
             if (wc < 5 || (wc - 3) % 2 != 0)
                 return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_BINARY, i, w[2],
                                          "OpConditionalCopyObjectINTEL %%%u needs (condition, operand) pairs, has %u "
@@ -389,7 +378,7 @@ resolve_copies(struct spec *s)
                 return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, i, w[2],
                                          "OpConditionalCopyObjectINTEL %%%u has %u true conditions; exactly one must be "
                                          "true", w[2], trues);
-            uint32_t copy[4] = {(4u << 16) | OP_COPY_OBJECT, w[1], w[2], chosen};
+            uint32_t copy[4] = {spvcond_first_word(4, SPVCOND_OP_COPY_OBJECT), w[1], w[2], chosen};
             spvcond_result r = spvcond_edit_replace(m, i, copy, 4);
             if (r != SPVCOND_OK)
                 return r;
@@ -455,10 +444,10 @@ strip_names_and_decorations(struct spec *s, size_t begin, size_t end)
         if (spvcond_edit_is_deleted(m, i))
             continue;
         const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = w[0] & 0xffffu, wc = w[0] >> 16;
+        uint32_t op = spvcond_opcode_of(w[0]), wc = spvcond_word_count_of(w[0]);
         spvcond_result r = SPVCOND_OK;
-        if (op == OP_GROUP_DECORATE || op == OP_GROUP_MEMBER_DECORATE) {
-            uint32_t step = op == OP_GROUP_DECORATE ? 1 : 2, n = 2, kept = 0;
+        if (op == SPVCOND_OP_GROUP_DECORATE || op == SPVCOND_OP_GROUP_MEMBER_DECORATE) {
+            uint32_t step = op == SPVCOND_OP_GROUP_DECORATE ? 1 : 2, n = 2, kept = 0;
             uint32_t *out = wc <= 256 ? buf : spvcond_alloc(m->ctx, wc * sizeof(uint32_t));
             if (!out)
                 return spvcond_oom(m->ctx);
@@ -470,14 +459,15 @@ strip_names_and_decorations(struct spec *s, size_t begin, size_t end)
                 n += step;
                 kept++;
             }
-            out[0] = (n << 16) | op;
+            out[0] = spvcond_first_word(n, op);
             if (kept == 0)
                 r = delete_inst(s, i);
             else if (n != wc)
                 r = spvcond_edit_replace(m, i, out, n);
             if (out != buf)
                 spvcond_dealloc(m->ctx, out);
-        } else if ((op == OP_NAME || op == OP_MEMBER_NAME || i >= m->section[SPVCOND_SECTION_ANNOTATION]) &&
+        } else if ((op == SPVCOND_OP_NAME || op == SPVCOND_OP_MEMBER_NAME ||
+                   i >= m->section[SPVCOND_SECTION_ANNOTATION]) &&
                    wc >= 2 && s->removed[w[1]]) {
             r = delete_inst(s, i);
         }
@@ -496,12 +486,12 @@ freeze(struct spec *s, size_t i)
     uint32_t id = w[2], type = w[1], width = spvcond_scalar_width(m, type);
     uint32_t out[5];
     uint32_t n;
-    if (spvcond_def_opcode(m, type) == 20) {
-        out[0] = (3u << 16) | (s->v.value[id] ? 41u : 42u);
+    if (spvcond_def_opcode(m, type) == SPVCOND_OP_TYPE_BOOL) {
+        out[0] = spvcond_first_word(3, s->v.value[id] ? SPVCOND_OP_CONSTANT_TRUE : SPVCOND_OP_CONSTANT_FALSE);
         n = 3;
     } else {
         n = width > 32 ? 5 : 4;
-        out[0] = (n << 16) | 43u;
+        out[0] = spvcond_first_word(n, SPVCOND_OP_CONSTANT);
         out[3] = (uint32_t)s->v.value[id];
         out[4] = (uint32_t)(s->v.value[id] >> 32);
     }
@@ -515,7 +505,7 @@ freeze(struct spec *s, size_t i)
     spvcond_refs_range(&m->decorations, id, &b, &e);
     for (uint32_t k = b; k < e && r == SPVCOND_OK; k++) {
         const uint32_t *d = spvcond_inst_words(m, m->decorations.inst[k]);
-        if ((d[0] & 0xffffu) == OP_DECORATE && d[2] == 1 /* SpecId */)
+        if (spvcond_opcode_of(d[0]) == SPVCOND_OP_DECORATE && d[2] == SPVCOND_DECORATION_SPEC_ID)
             r = delete_inst(s, m->decorations.inst[k]);
     }
     return r;
@@ -527,11 +517,12 @@ freeze_constants(struct spec *s)
     struct spvcond_module *m = s->m;
     for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = w[0] & 0xffffu;
-        if (!spvcond_is_spec_constant_opcode(op) || op == 51 || spvcond_edit_is_deleted(m, i))
+        uint32_t op = spvcond_opcode_of(w[0]);
+        if (!spvcond_is_spec_constant_opcode(op) || op == SPVCOND_OP_SPEC_CONSTANT_COMPOSITE ||
+            spvcond_edit_is_deleted(m, i))
             continue;
         uint32_t id = w[2];
-        bool intel = op >= SPVCOND_OP_SPEC_CONSTANT_TARGET;
+        bool intel = op >= SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL;
         bool wanted = intel || s->cond_tree[id] || (s->flags & SPVCOND_SPECIALIZE_FREEZE_ALL);
         if (!wanted || s->v.state[id] != SPVCOND_VALUE_KNOWN)
             continue;
@@ -566,8 +557,8 @@ reason_text(struct spec *s, uint32_t id, char *buf, size_t n)
         return SPVCOND_OK;
     }
     const uint32_t *w = spvcond_inst_words(m, why - 1);
-    uint32_t op = w[0] & 0xffffu;
-    bool decoration = op == OP_DECORATE || op == OP_DECORATE_ID;
+    uint32_t op = spvcond_opcode_of(w[0]);
+    bool decoration = op == SPVCOND_OP_DECORATE || op == SPVCOND_OP_DECORATE_ID;
     uint32_t cond = decoration ? w[3] : w[1];
     if (decoration && w[1] != id)
         snprintf(buf, n, "it is defined in function %%%u, removed because its ConditionalINTEL condition %%%u is false",
@@ -584,7 +575,7 @@ names_target(const struct spvcond_module *m, size_t inst, uint32_t word)
     if (word != 1 || inst >= m->section[SPVCOND_SECTION_GLOBAL])
         return false;
     uint32_t op = spvcond_inst_opcode(m, inst);
-    return op == OP_NAME || op == OP_MEMBER_NAME || inst >= m->section[SPVCOND_SECTION_ANNOTATION];
+    return op == SPVCOND_OP_NAME || op == SPVCOND_OP_MEMBER_NAME || inst >= m->section[SPVCOND_SECTION_ANNOTATION];
 }
 
 __attribute__((noinline, cold)) static spvcond_result
@@ -646,7 +637,7 @@ check_inst_uses(struct spec *s, struct use_walk *u, size_t i)
 {
     struct spvcond_module *m = s->m;
     const uint32_t *w = spvcond_inst_words(m, i);
-    uint32_t op = w[0] & 0xffffu;
+    uint32_t op = spvcond_opcode_of(w[0]);
     if (i >= m->section[SPVCOND_SECTION_GLOBAL] && i < m->section[SPVCOND_SECTION_FUNCTION] &&
         spvcond_is_spec_constant_opcode(op) && s->frozen[w[2]]) {
         /* A frozen constant uses only its type, which must survive too (found by fuzzing: a device
@@ -654,9 +645,9 @@ check_inst_uses(struct spec *s, struct use_walk *u, size_t i)
         return count_use(u, i, 1, w[1]);
     }
     const uint32_t *e = emitted_words(m, i);
-    uint32_t ewc = e[0] >> 16;
+    uint32_t ewc = spvcond_word_count_of(e[0]);
     spvcond_result r;
-    if (op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT || (op == OP_ENTRY_POINT && e != w)) {
+    if (op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL || (op == SPVCOND_OP_ENTRY_POINT && e != w)) {
         /* Rewritten entry point: function and the interface ids it kept. */
         uint32_t name_words = (uint32_t)(strlen((const char *)(e + 3)) / 4 + 1);
         r = count_use(u, i, 2, e[2]);
@@ -664,12 +655,12 @@ check_inst_uses(struct spec *s, struct use_walk *u, size_t i)
             r = count_use(u, i, x, e[x]);
         return r;
     }
-    if (op == SPVCOND_OP_CONDITIONAL_COPY_OBJECT) { /* now OpCopyObject type result operand */
+    if (op == SPVCOND_OP_CONDITIONAL_COPY_OBJECT_INTEL) { /* now OpCopyObject type result operand */
         r = count_use(u, i, 1, e[1]);
         return r == SPVCOND_OK ? count_use(u, i, 3, e[3]) : r;
     }
-    if (op == SPVCOND_OP_CONDITIONAL_CAPABILITY || op == SPVCOND_OP_CONDITIONAL_EXTENSION ||
-        ((op == OP_GROUP_DECORATE || op == OP_GROUP_MEMBER_DECORATE) && e != w))
+    if (op == SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL || op == SPVCOND_OP_CONDITIONAL_EXTENSION_INTEL ||
+        ((op == SPVCOND_OP_GROUP_DECORATE || op == SPVCOND_OP_GROUP_MEMBER_DECORATE) && e != w))
         return SPVCOND_OK; /* capabilities and extensions name no ids once resolved; rewritten group
                               decorations keep only live targets */
     u->inst = i;
@@ -712,7 +703,8 @@ check_and_count_uses(struct spec *s)
             spvcond_prefetch_ahead(m, i);
             const uint32_t *w = spvcond_inst_words(m, i);
             uint32_t ids = m->id_words[i];
-            if ((state && state[i]) || (ids & 1u) || (w[0] & 0xffffu) == SPVCOND_OP_CONDITIONAL_COPY_OBJECT) {
+            if ((state && state[i]) || (ids & 1u) ||
+                spvcond_opcode_of(w[0]) == SPVCOND_OP_CONDITIONAL_COPY_OBJECT_INTEL) {
                 if (!spvcond_edit_is_deleted(m, i))
                     r = check_inst_uses(s, &u, i);
                 continue;
@@ -740,8 +732,9 @@ drop_unused_trees(struct spec *s)
     struct spvcond_module *m = s->m;
     for (size_t i = m->section[SPVCOND_SECTION_FUNCTION]; i-- > m->section[SPVCOND_SECTION_GLOBAL];) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = w[0] & 0xffffu;
-        if (spvcond_edit_is_deleted(m, i) || (!spvcond_is_spec_constant_opcode(op) && op != 41 && op != 42))
+        uint32_t op = spvcond_opcode_of(w[0]);
+        if (spvcond_edit_is_deleted(m, i) || (!spvcond_is_spec_constant_opcode(op) &&
+            op != SPVCOND_OP_CONSTANT_TRUE && op != SPVCOND_OP_CONSTANT_FALSE))
             continue;
         uint32_t id = w[2];
         if (!s->cond_tree[id] || s->uses[id] != 0)
@@ -749,7 +742,7 @@ drop_unused_trees(struct spec *s)
         /* Undo what check_and_count_uses counted: the type of a frozen constant, every id of a node (its
          * literal operands, a CompositeExtract index say, are no uses). */
         spvcond_result r = SPVCOND_OK;
-        if (op == 52 && !s->frozen[id])
+        if (op == SPVCOND_OP_SPEC_CONSTANT_OP && !s->frozen[id])
             r = spvcond_walk_ids(m, i, uncount_use, s);
         else
             s->uses[w[1]]--;
@@ -828,7 +821,8 @@ trim_capabilities(struct spec *s)
      * must declare Linkage even when nothing names it. */
     for (size_t i = 0; i < ncap && r == SPVCOND_OK; i++) {
         uint32_t cap = spvcond_declared_cap_of(m, i, true);
-        bool linkage = cap == 5 && spvcond_inst_opcode(m, i) == OP_CAPABILITY && s->stats.entry_points_kept == 0;
+        bool linkage = cap == 5 && spvcond_inst_opcode(m, i) == SPVCOND_OP_CAPABILITY &&
+            s->stats.entry_points_kept == 0;
         if (cap != UINT32_MAX && !spvcond_edit_is_deleted(m, i) && !linkage)
             u.state[spvcond_declared_caps_find(&u.caps, cap)] = CAP_UNSEEN;
     }
@@ -841,7 +835,7 @@ trim_capabilities(struct spec *s)
         if (cap == UINT32_MAX || spvcond_edit_is_deleted(m, i) ||
             u.state[spvcond_declared_caps_find(&u.caps, cap)] != CAP_ORPHANED)
             continue;
-        if (cap == 5 && spvcond_inst_opcode(m, i) == OP_CAPABILITY && s->stats.entry_points_kept == 0)
+        if (cap == 5 && spvcond_inst_opcode(m, i) == SPVCOND_OP_CAPABILITY && s->stats.entry_points_kept == 0)
             continue;
         r = delete_inst(s, i);
         s->stats.capabilities_removed++;
@@ -861,15 +855,16 @@ declare_library(struct spec *s)
         return SPVCOND_OK;
     for (size_t i = 0; i < m->section[SPVCOND_SECTION_CAPABILITY + 1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = w[0] & 0xffffu;
-        uint32_t cap = op == OP_CAPABILITY ? w[1] : op == SPVCOND_OP_CONDITIONAL_CAPABILITY ? w[2] : UINT32_MAX;
-        if (cap == 5 /* Linkage */ && !spvcond_edit_is_deleted(m, i))
+        uint32_t op = spvcond_opcode_of(w[0]);
+        uint32_t cap = op == SPVCOND_OP_CAPABILITY ? w[1] : op == SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL ? w[2]
+            : UINT32_MAX;
+        if (cap == SPVCOND_CAPABILITY_LINKAGE && !spvcond_edit_is_deleted(m, i))
             return SPVCOND_OK;
     }
     spvcond_report(m->ctx, SPVCOND_OK, SPVCOND_SEVERITY_WARNING, SPVCOND_NOWHERE,
                    "no entry point is left for these values; OpCapability Linkage is added so that the module "
                    "stays valid as a library");
-    const uint32_t linkage[2] = {2u << 16 | OP_CAPABILITY, 5};
+    const uint32_t linkage[2] = {spvcond_first_word(2, SPVCOND_OP_CAPABILITY), SPVCOND_CAPABILITY_LINKAGE};
     return spvcond_edit_append_to_section(m, SPVCOND_SECTION_CAPABILITY, linkage, 2);
 }
 

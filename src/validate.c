@@ -28,10 +28,18 @@ static bool
 allowed_tree_op(uint32_t op)
 {
     switch (op) {
-    case 164: case 165: case 166: case 167: case 168: case 169: /* logical, Select */
-    case 170: case 171: case 172: case 173: case 174: case 175: case 176: case 177: case 178: case 179:
-    case 126: case 128: case 130: case 132: case 134: case 135: case 137: case 138: case 139:
-    case 194: case 195: case 196: case 197: case 198: case 199: case 200: case 113: case 114:
+    case SPVCOND_OP_LOGICAL_EQUAL: case SPVCOND_OP_LOGICAL_NOT_EQUAL: case SPVCOND_OP_LOGICAL_OR:
+    case SPVCOND_OP_LOGICAL_AND: case SPVCOND_OP_LOGICAL_NOT: case SPVCOND_OP_SELECT: /* logical, Select */
+    case SPVCOND_OP_I_EQUAL: case SPVCOND_OP_I_NOT_EQUAL: case SPVCOND_OP_U_GREATER_THAN:
+    case SPVCOND_OP_S_GREATER_THAN: case SPVCOND_OP_U_GREATER_THAN_EQUAL:
+    case SPVCOND_OP_S_GREATER_THAN_EQUAL: case SPVCOND_OP_U_LESS_THAN: case SPVCOND_OP_S_LESS_THAN:
+    case SPVCOND_OP_U_LESS_THAN_EQUAL: case SPVCOND_OP_S_LESS_THAN_EQUAL:
+    case SPVCOND_OP_S_NEGATE: case SPVCOND_OP_I_ADD: case SPVCOND_OP_I_SUB: case SPVCOND_OP_I_MUL:
+    case SPVCOND_OP_U_DIV: case SPVCOND_OP_S_DIV: case SPVCOND_OP_U_MOD: case SPVCOND_OP_S_REM:
+    case SPVCOND_OP_S_MOD:
+    case SPVCOND_OP_SHIFT_RIGHT_LOGICAL: case SPVCOND_OP_SHIFT_RIGHT_ARITHMETIC:
+    case SPVCOND_OP_SHIFT_LEFT_LOGICAL: case SPVCOND_OP_BITWISE_OR: case SPVCOND_OP_BITWISE_XOR:
+    case SPVCOND_OP_BITWISE_AND: case SPVCOND_OP_NOT: case SPVCOND_OP_U_CONVERT: case SPVCOND_OP_S_CONVERT:
         return true;
     default:
         return false;
@@ -48,8 +56,9 @@ check_condition(struct check *c, size_t user, uint32_t id)
         goto report;
     size_t d = spvcond_def(m, id);
     const uint32_t *w = spvcond_inst_words(m, d);
-    uint32_t op = w[0] & 0xffffu;
-    bool ok = spvcond_is_spec_constant_opcode(op) && op != 51 && spvcond_def_opcode(m, w[1]) == 20;
+    uint32_t op = spvcond_opcode_of(w[0]);
+    bool ok = spvcond_is_spec_constant_opcode(op) && op != SPVCOND_OP_SPEC_CONSTANT_COMPOSITE &&
+        spvcond_def_opcode(m, w[1]) == SPVCOND_OP_TYPE_BOOL;
     c->cond_ok[id] = ok ? 1 : 2;
 report:
     if (c->cond_ok[id] == 2)
@@ -66,12 +75,12 @@ collect_trees(struct check *c)
     c->enumerable = true;
     for (size_t i = m->section[SPVCOND_SECTION_FUNCTION]; i-- > m->section[SPVCOND_SECTION_GLOBAL];) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = w[0] & 0xffffu;
-        if (!spvcond_is_spec_constant_opcode(op) && op != 41 && op != 42)
+        uint32_t op = spvcond_opcode_of(w[0]);
+        if (!spvcond_is_spec_constant_opcode(op) && op != SPVCOND_OP_CONSTANT_TRUE && op != SPVCOND_OP_CONSTANT_FALSE)
             continue;
         if (!c->node[w[2]])
             continue;
-        if (op == 52) {
+        if (op == SPVCOND_OP_SPEC_CONSTANT_OP) {
             if (!allowed_tree_op(w[3])) {
                 violation(c, i, w[2], SPVCOND_ERROR_UNSUPPORTED,
                           "condition tree node %%%u uses %s, which is not an operation on scalar booleans or integers",
@@ -79,10 +88,10 @@ collect_trees(struct check *c)
                 c->enumerable = false;
                 continue;
             }
-            bool boolean = w[3] >= 164 && w[3] <= 169;
+            bool boolean = w[3] >= SPVCOND_OP_LOGICAL_EQUAL && w[3] <= SPVCOND_OP_SELECT;
             if (!boolean)
                 c->enumerable = false;
-            for (uint32_t k = 4; k < (w[0] >> 16); k++)
+            for (uint32_t k = 4; k < spvcond_word_count_of(w[0]); k++)
                 if (w[k] < m->bound) /* the reader checked these ids; never index by a stray word */
                     c->node[w[k]] = 1;
         }
@@ -90,13 +99,14 @@ collect_trees(struct check *c)
     /* Number the nodes in definition order. */
     for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = w[0] & 0xffffu;
-        if ((!spvcond_is_spec_constant_opcode(op) && op != 41 && op != 42 && op != 43) || !c->node[w[2]])
+        uint32_t op = spvcond_opcode_of(w[0]);
+        if ((!spvcond_is_spec_constant_opcode(op) && op != SPVCOND_OP_CONSTANT_TRUE &&
+            op != SPVCOND_OP_CONSTANT_FALSE && op != SPVCOND_OP_CONSTANT) || !c->node[w[2]])
             continue;
         c->nodes[c->node_count] = w[2];
         c->node[w[2]] = (uint32_t)++c->node_count;
-        if (op != 52 && op != 41 && op != 42) {
-            if (spvcond_def_opcode(m, w[1]) != 20)
+        if (op != SPVCOND_OP_SPEC_CONSTANT_OP && op != SPVCOND_OP_CONSTANT_TRUE && op != SPVCOND_OP_CONSTANT_FALSE) {
+            if (spvcond_def_opcode(m, w[1]) != SPVCOND_OP_TYPE_BOOL)
                 c->enumerable = false; /* an integer leaf: no enumeration */
             c->leaves[c->leaf_count++] = c->node[w[2]] - 1;
         }
@@ -203,15 +213,16 @@ check_declarations(struct check *c, bool uses_extension, bool uses_function_vari
     bool cap = false, fv = false, ext = false;
     for (size_t i = 0; i < m->section[SPVCOND_SECTION_EXTENSION + 1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = w[0] & 0xffffu;
-        if (op == 17 && (w[1] == SPVCOND_CAP_SPEC_CONDITIONAL || w[1] == SPVCOND_CAP_FUNCTION_VARIANTS)) {
+        uint32_t op = spvcond_opcode_of(w[0]);
+        if (op == SPVCOND_OP_CAPABILITY && (w[1] == SPVCOND_CAPABILITY_SPEC_CONDITIONAL_INTEL ||
+            w[1] == SPVCOND_CAPABILITY_FUNCTION_VARIANTS_INTEL)) {
             cap = true;
-            fv |= w[1] == SPVCOND_CAP_FUNCTION_VARIANTS;
+            fv |= w[1] == SPVCOND_CAPABILITY_FUNCTION_VARIANTS_INTEL;
         }
-        if (op == SPVCOND_OP_CONDITIONAL_CAPABILITY && !cap)
+        if (op == SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL && !cap)
             violation(c, i, 0, SPVCOND_ERROR_INVALID_LAYOUT,
                       "OpConditionalCapabilityINTEL before the OpCapability that declares SpecConditionalINTEL");
-        if (op == 10 && (strcmp(spvcond_inst_string(m, i, 1), SPVCOND_EXTENSION_NAME) == 0 ||
+        if (op == SPVCOND_OP_EXTENSION && (strcmp(spvcond_inst_string(m, i, 1), SPVCOND_EXTENSION_NAME) == 0 ||
                          strcmp(spvcond_inst_string(m, i, 1), "SPV_INTEL_spec_conditional") == 0))
             ext = true;
     }
@@ -232,11 +243,11 @@ check_copy_object(struct check *c, size_t i)
 {
     struct spvcond_module *m = c->m;
     const uint32_t *w = spvcond_inst_words(m, i);
-    uint32_t wc = w[0] >> 16;
+    uint32_t wc = spvcond_word_count_of(w[0]);
     if (wc < 5 || (wc - 3) % 2)
         violation(c, i, w[2], SPVCOND_ERROR_INVALID_BINARY,
                   "OpConditionalCopyObjectINTEL %%%u needs one or more (condition, operand) pairs", w[2]);
-    if (spvcond_def_opcode(m, w[1]) == 19)
+    if (spvcond_def_opcode(m, w[1]) == SPVCOND_OP_TYPE_VOID)
         violation(c, i, w[2], SPVCOND_ERROR_INVALID_ID, "OpConditionalCopyObjectINTEL %%%u has a void result type",
                   w[2]);
     for (uint32_t k = 3; k + 1 < wc; k += 2) {
@@ -258,11 +269,11 @@ run(struct check *c)
     /* Decorations: targets, at most one per id, conditions. */
     for (size_t i = m->section[SPVCOND_SECTION_ANNOTATION]; i < m->section[SPVCOND_SECTION_ANNOTATION + 1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = w[0] & 0xffffu;
-        if ((op != 71 && op != 332) || w[2] != SPVCOND_DECORATION_CONDITIONAL)
+        uint32_t op = spvcond_opcode_of(w[0]);
+        if ((op != SPVCOND_OP_DECORATE && op != SPVCOND_OP_DECORATE_ID) || w[2] != SPVCOND_DECORATION_CONDITIONAL_INTEL)
             continue;
         uses = true;
-        if (op == 332)
+        if (op == SPVCOND_OP_DECORATE_ID)
             violation(c, i, w[1], SPVCOND_ERROR_INVALID_BINARY,
                       "ConditionalINTEL through OpDecorateId: SPIRV-Tools rejects it; use OpDecorate");
         if (c->decorated[w[1]])
@@ -271,7 +282,7 @@ run(struct check *c)
         if (!spvcond_may_carry_condition(target_op))
             violation(c, i, w[1], SPVCOND_ERROR_INVALID_ID, "ConditionalINTEL may not decorate %s %%%u",
                       spvcond_grammar_opcode_name(target_op), w[1]);
-        if (target_op == 59 && spvcond_def(m, w[1]) >= m->section[SPVCOND_SECTION_FUNCTION])
+        if (target_op == SPVCOND_OP_VARIABLE && spvcond_def(m, w[1]) >= m->section[SPVCOND_SECTION_FUNCTION])
             violation(c, i, w[1], SPVCOND_ERROR_INVALID_ID,
                       "ConditionalINTEL may decorate only module-scope variables, not %%%u", w[1]);
         c->decorated[w[1]] = w[3];
@@ -283,29 +294,31 @@ run(struct check *c)
     size_t scan_end = m->conditional_copy_count ? m->inst_count : m->section[SPVCOND_SECTION_FUNCTION];
     for (size_t i = 0; i < scan_end; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = w[0] & 0xffffu;
+        uint32_t op = spvcond_opcode_of(w[0]);
         switch (op) {
-        case SPVCOND_OP_CONDITIONAL_CAPABILITY:
-        case SPVCOND_OP_CONDITIONAL_EXTENSION:
-        case SPVCOND_OP_CONDITIONAL_ENTRY_POINT:
+        case SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL:
+        case SPVCOND_OP_CONDITIONAL_EXTENSION_INTEL:
+        case SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL:
             uses = true;
             c->node[w[1]] = 1;
             check_condition(c, i, w[1]);
             break;
-        case SPVCOND_OP_CONDITIONAL_COPY_OBJECT:
+        case SPVCOND_OP_CONDITIONAL_COPY_OBJECT_INTEL:
             uses = true;
-            for (uint32_t k = 3; k < (w[0] >> 16); k += 2)
+            for (uint32_t k = 3; k < spvcond_word_count_of(w[0]); k += 2)
                 c->node[w[k]] = 1;
             check_copy_object(c, i);
             break;
-        case SPVCOND_OP_SPEC_CONSTANT_TARGET:
-        case SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES:
+        case SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL:
+        case SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL:
             uses = uses_fv = true;
             break;
-        case SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE: {
+        case SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE_INTEL: {
             uses = uses_fv = true;
             uint32_t cmp = w[5];
-            if (cmp != 170 && cmp != 171 && cmp != 172 && cmp != 174 && cmp != 176 && cmp != 178)
+            if (cmp != SPVCOND_OP_I_EQUAL && cmp != SPVCOND_OP_I_NOT_EQUAL && cmp != SPVCOND_OP_U_GREATER_THAN &&
+                cmp != SPVCOND_OP_U_GREATER_THAN_EQUAL && cmp != SPVCOND_OP_U_LESS_THAN &&
+                    cmp != SPVCOND_OP_U_LESS_THAN_EQUAL)
                 violation(c, i, w[2], SPVCOND_ERROR_INVALID_BINARY,
                           "OpSpecConstantArchitectureINTEL %%%u compares with opcode %u; only IEqual, INotEqual, "
                           "UGreaterThan, UGreaterThanEqual, ULessThan and ULessThanEqual are allowed", w[2], cmp);
@@ -327,20 +340,22 @@ run(struct check *c)
     for (size_t i = 0; i < m->inst_count && r == SPVCOND_OK; i++) {
         spvcond_prefetch_ahead(m, i);
         const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = w[0] & 0xffffu;
-        if (op == 5 || op == 6 || op == 16 || op == 331 || op == 74 || op == 75 || op == 17 ||
-            op == SPVCOND_OP_CONDITIONAL_CAPABILITY || op == SPVCOND_OP_CONDITIONAL_EXTENSION ||
+        uint32_t op = spvcond_opcode_of(w[0]);
+        if (op == SPVCOND_OP_NAME || op == SPVCOND_OP_MEMBER_NAME || op == SPVCOND_OP_EXECUTION_MODE ||
+            op == SPVCOND_OP_EXECUTION_MODE_ID || op == SPVCOND_OP_GROUP_DECORATE ||
+            op == SPVCOND_OP_GROUP_MEMBER_DECORATE || op == SPVCOND_OP_CAPABILITY ||
+            op == SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL || op == SPVCOND_OP_CONDITIONAL_EXTENSION_INTEL ||
             (i >= m->section[SPVCOND_SECTION_ANNOTATION] && i < m->section[SPVCOND_SECTION_ANNOTATION + 1]))
             continue; /* they go with their targets, or name no ids that can go */
         uint32_t own = spvcond_result_id(m, i);
         struct use_state s = {c, guard_of(c, i, own), i};
-        if (op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT) {
+        if (op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL) {
             s.user = (struct guard){w[1], 0};
             r = note_use(&s, i, 3, w[3]);
             continue;
         }
-        if (op == SPVCOND_OP_CONDITIONAL_COPY_OBJECT) {
-            for (uint32_t k = 3; k + 1 < (w[0] >> 16) && r == SPVCOND_OK; k += 2) {
+        if (op == SPVCOND_OP_CONDITIONAL_COPY_OBJECT_INTEL) {
+            for (uint32_t k = 3; k + 1 < spvcond_word_count_of(w[0]) && r == SPVCOND_OK; k += 2) {
                 struct use_state t = s;
                 t.user = s.user.b ? s.user : (struct guard){s.user.a ? s.user.a : w[k], s.user.a ? w[k] : 0};
                 r = note_use(&t, i, k + 1, w[k + 1]);

@@ -21,21 +21,21 @@ evaluate_nodes(const struct check *c, uint32_t bits, uint8_t *value)
     uint32_t leaf = 0;
     for (size_t n = 0; n < c->node_count; n++) {
         const uint32_t *w = spvcond_inst_words(m, spvcond_def(m, c->nodes[n]));
-        uint32_t op = w[0] & 0xffffu;
-        if (op == 41 || op == 42) {
-            value[n] = op == 41;
-        } else if (op != 52) {
+        uint32_t op = spvcond_opcode_of(w[0]);
+        if (op == SPVCOND_OP_CONSTANT_TRUE || op == SPVCOND_OP_CONSTANT_FALSE) {
+            value[n] = op == SPVCOND_OP_CONSTANT_TRUE;
+        } else if (op != SPVCOND_OP_SPEC_CONSTANT_OP) {
             value[n] = (bits >> leaf++) & 1;
         } else {
             uint8_t x = value[c->node[w[4]] - 1];
-            uint8_t y = (w[0] >> 16) > 5 ? value[c->node[w[5]] - 1] : 0;
-            uint8_t z = (w[0] >> 16) > 6 ? value[c->node[w[6]] - 1] : 0;
+            uint8_t y = spvcond_word_count_of(w[0]) > 5 ? value[c->node[w[5]] - 1] : 0;
+            uint8_t z = spvcond_word_count_of(w[0]) > 6 ? value[c->node[w[6]] - 1] : 0;
             switch (w[3]) {
-            case 166: value[n] = x | y; break;
-            case 167: value[n] = x & y; break;
-            case 168: value[n] = !x; break;
-            case 164: value[n] = x == y; break;
-            case 165: value[n] = x != y; break;
+            case SPVCOND_OP_LOGICAL_OR: value[n] = x | y; break;
+            case SPVCOND_OP_LOGICAL_AND: value[n] = x & y; break;
+            case SPVCOND_OP_LOGICAL_NOT: value[n] = !x; break;
+            case SPVCOND_OP_LOGICAL_EQUAL: value[n] = x == y; break;
+            case SPVCOND_OP_LOGICAL_NOT_EQUAL: value[n] = x != y; break;
             default: value[n] = x ? y : z; break; /* Select */
             }
         }
@@ -71,7 +71,8 @@ logical_node(const struct spvcond_module *m, uint32_t x, uint32_t opcode)
 {
     size_t d = x ? spvcond_def(m, x) : SIZE_MAX; /* 0: an unguarded user */
     const uint32_t *w = d != SIZE_MAX ? spvcond_inst_words(m, d) : NULL;
-    return w && (w[0] & 0xffffu) == 52 && (w[0] >> 16) >= 6 && w[3] == opcode ? w : NULL;
+    return w && spvcond_opcode_of(w[0]) == SPVCOND_OP_SPEC_CONSTANT_OP && spvcond_word_count_of(w[0]) >= 6 &&
+           w[3] == opcode ? w : NULL;
 }
 
 /* Mark with `stamp` everything the user's guard makes true: its conditions and, through Ands, their
@@ -129,7 +130,8 @@ implies_one(struct check *c, struct guard u, uint32_t d, uint64_t limit)
         if (!spend(c, &a))
             return UNKNOWN;
         const uint32_t *w = spvcond_inst_words(m, spvcond_def(m, x));
-        bool node = (w[0] & 0xffffu) == 52 && (w[3] == 166 || w[3] == 167) && (w[0] >> 16) >= 6;
+        bool node = spvcond_opcode_of(w[0]) == SPVCOND_OP_SPEC_CONSTANT_OP && (w[3] == SPVCOND_OP_LOGICAL_OR ||
+            w[3] == SPVCOND_OP_LOGICAL_AND) && spvcond_word_count_of(w[0]) >= 6;
         if (c->mark[x] == known || !node) {
             c->eval[x] = c->mark[x] == known ? evaluated + 1 : evaluated;
             sp--;
@@ -145,7 +147,7 @@ implies_one(struct check *c, struct guard u, uint32_t d, uint64_t limit)
         if (pending)
             continue;
         bool l = c->eval[w[4]] == evaluated + 1, r = c->eval[w[5]] == evaluated + 1;
-        c->eval[x] = (w[3] == 166 ? (l || r) : (l && r)) ? evaluated + 1 : evaluated;
+        c->eval[x] = (w[3] == SPVCOND_OP_LOGICAL_OR ? (l || r) : (l && r)) ? evaluated + 1 : evaluated;
         sp--;
     }
     return c->eval[d] == evaluated + 1 ? PROVEN : REFUTED;
@@ -217,8 +219,8 @@ over_budget(struct check *c)
 static int
 split_meets(struct check *c, struct guard u, uint32_t d, uint32_t closure_stamp, struct allowance *a)
 {
-    bool first = logical_node(c->m, u.a, 166) != NULL;
-    if (!first && !(u.b && logical_node(c->m, u.b, 166)))
+    bool first = logical_node(c->m, u.a, SPVCOND_OP_LOGICAL_OR) != NULL;
+    if (!first && !(u.b && logical_node(c->m, u.b, SPVCOND_OP_LOGICAL_OR)))
         return 0;
     uint32_t top = first ? u.a : u.b, other = first ? u.b : u.a, stamp = ++c->stamp;
     size_t n = 0;

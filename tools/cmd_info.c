@@ -38,15 +38,17 @@ struct summary {
 static bool
 is_spec_constant(uint32_t op)
 {
-    return (op >= 48 && op <= 52) || (op >= SPVCOND_OP_SPEC_CONSTANT_TARGET && op <= SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES);
+    return (op >= SPVCOND_OP_SPEC_CONSTANT_TRUE && op <= SPVCOND_OP_SPEC_CONSTANT_OP) ||
+           (op >= SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL && op <= SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL);
 }
 
 static bool
 is_conditional_decoration(const struct spvcond_module *m, size_t i, uint32_t *target, uint32_t *cond)
 {
     const uint32_t *w = spvcond_inst_words(m, i);
-    uint32_t op = w[0] & 0xffffu;
-    if ((op != 71 && op != 332) || (w[0] >> 16) < 4 || w[2] != SPVCOND_DECORATION_CONDITIONAL)
+    uint32_t op = spvcond_opcode_of(w[0]);
+    if ((op != SPVCOND_OP_DECORATE && op != SPVCOND_OP_DECORATE_ID) || spvcond_word_count_of(w[0]) < 4 ||
+        w[2] != SPVCOND_DECORATION_CONDITIONAL_INTEL)
         return false;
     *target = w[1];
     *cond = w[3];
@@ -60,14 +62,16 @@ count_summary(const struct spvcond_module *m, struct summary *s)
     for (size_t i = 0; i < m->inst_count; i++) {
         uint32_t op = spvcond_inst_opcode(m, i), t, c;
         switch (op) {
-        case 17: s->capabilities++; break;
-        case SPVCOND_OP_CONDITIONAL_CAPABILITY: s->conditional_capabilities++; break;
-        case 10: s->extensions++; break;
-        case SPVCOND_OP_CONDITIONAL_EXTENSION: s->conditional_extensions++; break;
-        case SPVCOND_OP_CONDITIONAL_ENTRY_POINT: s->conditional_entry_points++; break;
-        case SPVCOND_OP_CONDITIONAL_COPY_OBJECT: s->conditional_copies++; break;
-        case 5: case 6: s->names++; break;
-        case 71: case 72: case 74: case 75: case 332: case 5632: case 5633:
+        case SPVCOND_OP_CAPABILITY: s->capabilities++; break;
+        case SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL: s->conditional_capabilities++; break;
+        case SPVCOND_OP_EXTENSION: s->extensions++; break;
+        case SPVCOND_OP_CONDITIONAL_EXTENSION_INTEL: s->conditional_extensions++; break;
+        case SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL: s->conditional_entry_points++; break;
+        case SPVCOND_OP_CONDITIONAL_COPY_OBJECT_INTEL: s->conditional_copies++; break;
+        case SPVCOND_OP_NAME: case SPVCOND_OP_MEMBER_NAME: s->names++; break;
+        case SPVCOND_OP_DECORATE: case SPVCOND_OP_MEMBER_DECORATE: case SPVCOND_OP_GROUP_DECORATE:
+        case SPVCOND_OP_GROUP_MEMBER_DECORATE: case SPVCOND_OP_DECORATE_ID: case SPVCOND_OP_DECORATE_STRING:
+        case SPVCOND_OP_MEMBER_DECORATE_STRING:
             s->decorations++;
             if (is_conditional_decoration(m, i, &t, &c))
                 s->conditional_decorations++;
@@ -88,19 +92,19 @@ static void
 spec_default(const struct spvcond_module *m, size_t i, char *buf, size_t n)
 {
     const uint32_t *w = spvcond_inst_words(m, i);
-    uint32_t wc = w[0] >> 16, op = w[0] & 0xffffu;
+    uint32_t wc = spvcond_word_count_of(w[0]), op = spvcond_opcode_of(w[0]);
     size_t len = 0;
     buf[0] = 0;
     switch (op) {
-    case 48: snprintf(buf, n, "true"); return;
-    case 49: snprintf(buf, n, "false"); return;
-    case 50:
+    case SPVCOND_OP_SPEC_CONSTANT_TRUE: snprintf(buf, n, "true"); return;
+    case SPVCOND_OP_SPEC_CONSTANT_FALSE: snprintf(buf, n, "false"); return;
+    case SPVCOND_OP_SPEC_CONSTANT:
         if (wc == 4)
             snprintf(buf, n, "%u", w[3]);
         else if (wc >= 5)
             snprintf(buf, n, "%llu", (unsigned long long)w[3] | ((unsigned long long)w[4] << 32));
         return;
-    case 52:
+    case SPVCOND_OP_SPEC_CONSTANT_OP:
         len = (size_t)snprintf(buf, n, "%s", spvcond_grammar_opcode_name(w[3])[0] ? spvcond_grammar_opcode_name(w[3]) : "?");
         for (uint32_t k = 4; k < wc && len < n; k++)
             len += (size_t)snprintf(buf + len, n - len, " %%%u", w[k]);
@@ -119,9 +123,9 @@ mode_operands(const uint32_t *w, char *buf, size_t n)
 {
     size_t len = 0;
     buf[0] = 0;
-    uint32_t op = w[0] & 0xffffu;
-    for (uint32_t k = 3; k < (w[0] >> 16) && len < n; k++)
-        len += (size_t)snprintf(buf + len, n - len, op == 331 ? " %%%u" : " %u", w[k]);
+    uint32_t op = spvcond_opcode_of(w[0]);
+    for (uint32_t k = 3; k < spvcond_word_count_of(w[0]) && len < n; k++)
+        len += (size_t)snprintf(buf + len, n - len, op == SPVCOND_OP_EXECUTION_MODE_ID ? " %%%u" : " %u", w[k]);
 }
 
 struct entry {
@@ -133,7 +137,7 @@ static struct entry
 entry_point(const struct spvcond_module *m, size_t i)
 {
     const uint32_t *w = spvcond_inst_words(m, i);
-    if ((w[0] & 0xffffu) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT)
+    if (spvcond_opcode_of(w[0]) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL)
         return (struct entry){w[1], w[2], w[3], spvcond_inst_string(m, i, 4)};
     return (struct entry){0, w[1], w[2], spvcond_inst_string(m, i, 3)};
 }
@@ -142,19 +146,19 @@ static void
 print_text(const struct spvcond_module *m, const struct summary *s)
 {
     char buf[512], b2[32], b3[32];
-    printf("SPIR-V %u.%u, generator 0x%08x, bound %u, %zu instructions, %zu words%s\n", (m->version >> 16) & 0xff,
-           (m->version >> 8) & 0xff, m->generator, m->header_bound, m->inst_count, m->word_count,
-           m->swapped ? " (read byte-swapped)" : "");
+    printf("SPIR-V %u.%u, generator 0x%08x, bound %u, %zu instructions, %zu words%s\n",
+           spvcond_version_major(m->version), spvcond_version_minor(m->version), m->generator, m->header_bound,
+           m->inst_count, m->word_count, m->swapped ? " (read byte-swapped)" : "");
     for (size_t i = m->section[SPVCOND_SECTION_MEMORY_MODEL]; i < m->section[SPVCOND_SECTION_MEMORY_MODEL + 1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        if ((w[0] & 0xffffu) == 14)
+        if (spvcond_opcode_of(w[0]) == SPVCOND_OP_MEMORY_MODEL)
             printf("addressing model %s, memory model %s\n", enum_name(SPVCOND_KIND_AddressingModel, w[1], b2, 32),
                    enum_name(SPVCOND_KIND_MemoryModel, w[2], b3, 32));
     }
     printf("capabilities (%zu):", s->capabilities);
     for (size_t i = 0; i < m->section[1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        if ((w[0] & 0xffffu) == 17)
+        if (spvcond_opcode_of(w[0]) == SPVCOND_OP_CAPABILITY)
             printf(" %s", enum_name(SPVCOND_KIND_Capability, w[1], b2, 32));
     }
     printf("\n");
@@ -162,7 +166,7 @@ print_text(const struct spvcond_module *m, const struct summary *s)
         printf("conditional capabilities (%zu):", s->conditional_capabilities);
         for (size_t i = 0; i < m->section[1]; i++) {
             const uint32_t *w = spvcond_inst_words(m, i);
-            if ((w[0] & 0xffffu) == SPVCOND_OP_CONDITIONAL_CAPABILITY)
+            if (spvcond_opcode_of(w[0]) == SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL)
                 printf(" %s if %%%u", enum_name(SPVCOND_KIND_Capability, w[2], b2, 32), w[1]);
         }
         printf("\n");
@@ -170,14 +174,14 @@ print_text(const struct spvcond_module *m, const struct summary *s)
     printf("extensions (%zu):", s->extensions + s->conditional_extensions);
     for (size_t i = m->section[1]; i < m->section[2]; i++) {
         uint32_t op = spvcond_inst_opcode(m, i);
-        if (op == 10)
+        if (op == SPVCOND_OP_EXTENSION)
             printf(" %s", spvcond_inst_string(m, i, 1));
-        else if (op == SPVCOND_OP_CONDITIONAL_EXTENSION)
+        else if (op == SPVCOND_OP_CONDITIONAL_EXTENSION_INTEL)
             printf(" %s if %%%u", spvcond_inst_string(m, i, 2), spvcond_inst_words(m, i)[1]);
     }
     printf("\n");
     for (size_t i = m->section[2]; i < m->section[3]; i++)
-        if (spvcond_inst_opcode(m, i) == 11)
+        if (spvcond_inst_opcode(m, i) == SPVCOND_OP_EXT_INST_IMPORT)
             printf("extended instruction set %%%u: %s\n", spvcond_inst_words(m, i)[1], spvcond_inst_string(m, i, 2));
     printf("entry points (%zu, %zu conditional):\n", m->entry_point_count, s->conditional_entry_points);
     for (size_t k = 0; k < m->entry_point_count; k++) {
@@ -232,7 +236,7 @@ print_json(const struct spvcond_module *m, const struct summary *s)
     struct json j;
     json_init(&j, stdout);
     json_object_begin(&j);
-    snprintf(buf, sizeof(buf), "%u.%u", (m->version >> 16) & 0xff, (m->version >> 8) & 0xff);
+    snprintf(buf, sizeof(buf), "%u.%u", spvcond_version_major(m->version), spvcond_version_minor(m->version));
     json_kv_string(&j, "version", buf);
     json_kv_uint(&j, "generator", m->generator);
     json_kv_uint(&j, "bound", m->header_bound);
@@ -241,7 +245,7 @@ print_json(const struct spvcond_module *m, const struct summary *s)
     json_kv_bool(&j, "byte_swapped", m->swapped);
     for (size_t i = m->section[SPVCOND_SECTION_MEMORY_MODEL]; i < m->section[SPVCOND_SECTION_MEMORY_MODEL + 1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        if ((w[0] & 0xffffu) != 14)
+        if (spvcond_opcode_of(w[0]) != SPVCOND_OP_MEMORY_MODEL)
             continue;
         json_kv_string(&j, "addressing_model", enum_name(SPVCOND_KIND_AddressingModel, w[1], b2, 32));
         json_kv_string(&j, "memory_model", enum_name(SPVCOND_KIND_MemoryModel, w[2], b2, 32));
@@ -250,7 +254,7 @@ print_json(const struct spvcond_module *m, const struct summary *s)
     json_array_begin(&j);
     for (size_t i = 0; i < m->section[1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        if ((w[0] & 0xffffu) == 17)
+        if (spvcond_opcode_of(w[0]) == SPVCOND_OP_CAPABILITY)
             json_string(&j, enum_name(SPVCOND_KIND_Capability, w[1], b2, 32));
     }
     json_array_end(&j);
@@ -258,7 +262,7 @@ print_json(const struct spvcond_module *m, const struct summary *s)
     json_array_begin(&j);
     for (size_t i = 0; i < m->section[1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        if ((w[0] & 0xffffu) != SPVCOND_OP_CONDITIONAL_CAPABILITY)
+        if (spvcond_opcode_of(w[0]) != SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL)
             continue;
         json_object_begin(&j);
         json_kv_string(&j, "capability", enum_name(SPVCOND_KIND_Capability, w[2], b2, 32));
@@ -269,13 +273,13 @@ print_json(const struct spvcond_module *m, const struct summary *s)
     json_key(&j, "extensions");
     json_array_begin(&j);
     for (size_t i = m->section[1]; i < m->section[2]; i++)
-        if (spvcond_inst_opcode(m, i) == 10)
+        if (spvcond_inst_opcode(m, i) == SPVCOND_OP_EXTENSION)
             json_string(&j, spvcond_inst_string(m, i, 1));
     json_array_end(&j);
     json_key(&j, "conditional_extensions");
     json_array_begin(&j);
     for (size_t i = m->section[1]; i < m->section[2]; i++) {
-        if (spvcond_inst_opcode(m, i) != SPVCOND_OP_CONDITIONAL_EXTENSION)
+        if (spvcond_inst_opcode(m, i) != SPVCOND_OP_CONDITIONAL_EXTENSION_INTEL)
             continue;
         json_object_begin(&j);
         json_kv_string(&j, "extension", spvcond_inst_string(m, i, 2));
@@ -286,7 +290,7 @@ print_json(const struct spvcond_module *m, const struct summary *s)
     json_key(&j, "extended_instruction_sets");
     json_array_begin(&j);
     for (size_t i = m->section[2]; i < m->section[3]; i++) {
-        if (spvcond_inst_opcode(m, i) != 11)
+        if (spvcond_inst_opcode(m, i) != SPVCOND_OP_EXT_INST_IMPORT)
             continue;
         json_object_begin(&j);
         json_kv_uint(&j, "id", spvcond_inst_words(m, i)[1]);
@@ -315,9 +319,9 @@ print_json(const struct spvcond_module *m, const struct summary *s)
             const uint32_t *w = spvcond_inst_words(m, m->modes.inst[r]);
             json_object_begin(&j);
             json_kv_string(&j, "mode", enum_name(SPVCOND_KIND_ExecutionMode, w[2], b2, 32));
-            json_key(&j, (w[0] & 0xffffu) == 331 ? "ids" : "literals");
+            json_key(&j, spvcond_opcode_of(w[0]) == SPVCOND_OP_EXECUTION_MODE_ID ? "ids" : "literals");
             json_array_begin(&j);
-            for (uint32_t x = 3; x < (w[0] >> 16); x++)
+            for (uint32_t x = 3; x < spvcond_word_count_of(w[0]); x++)
                 json_uint(&j, w[x]);
             json_array_end(&j);
             json_object_end(&j);

@@ -195,7 +195,7 @@ Test(specialize, a_use_of_a_removed_function_names_its_condition)
     size_t n;
     uint32_t *w = read_words(fixture("fnvar_link"), &n);
     size_t p = 5;
-    while (p < n && !((w[p] & 0xffffu) == 71 && w[p + 1] == 32 && w[p + 2] == SPVCOND_DECORATION_CONDITIONAL))
+    while (p < n && !((w[p] & 0xffffu) == 71 && w[p + 1] == 32 && w[p + 2] == SPVCOND_DECORATION_CONDITIONAL_INTEL))
         p += w[p] >> 16;
     cr_assert(p < n, "fnvar_link guards the call %%32");
     w[p + 2] = 44; /* Alignment 22 instead of ConditionalINTEL %22 */

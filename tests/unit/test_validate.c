@@ -125,7 +125,7 @@ Test(validate, conditional_copy_in_a_function_is_checked)
     size_t n;
     uint32_t *w = read_words(fixture("fnvar_link"), &n);
     size_t p = 5;
-    while (p < n && (w[p] & 0xffffu) != SPVCOND_OP_CONDITIONAL_COPY_OBJECT)
+    while (p < n && (w[p] & 0xffffu) != SPVCOND_OP_CONDITIONAL_COPY_OBJECT_INTEL)
         p += w[p] >> 16;
     cr_assert(p < n && w[p + 3] == 22, "fnvar_link's copy starts with condition %%22");
     w[p + 3] = 6;
