@@ -128,8 +128,8 @@ global_conditions(struct annotate *a)
             /* Decoration operands other than the target (OpDecorateId's) are used unconditionally. */
             const uint32_t *w = spvcond_inst_words(m, i);
             struct user u = {a, a->always};
-            for (uint32_t k = 3; k < spvcond_word_count_of(w[0]) && op == SPVCOND_OP_DECORATE_ID &&
-                r == SPVCOND_OK; k++)
+            for (uint32_t k = 3; op == SPVCOND_OP_DECORATE_ID && k < spvcond_word_count_of(w[0]) && r == SPVCOND_OK;
+                 k++)
                 r = add_user(&u, i, k, w[k]);
             continue;
         }
@@ -265,11 +265,8 @@ refuse_annotated(struct spvcond_module *m)
     size_t first = m->first_extension_inst ? m->first_extension_inst - 1 : SIZE_MAX;
     for (size_t i = 0; i < m->section[SPVCOND_SECTION_GLOBAL] && i < first; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = spvcond_opcode_of(w[0]);
-        if ((op == SPVCOND_OP_CAPABILITY && (w[1] == SPVCOND_CAPABILITY_SPEC_CONDITIONAL_INTEL ||
-            w[1] == SPVCOND_CAPABILITY_FUNCTION_VARIANTS_INTEL)) ||
-            ((op == SPVCOND_OP_DECORATE || op == SPVCOND_OP_DECORATE_ID) &&
-                w[2] == SPVCOND_DECORATION_CONDITIONAL_INTEL))
+        if ((spvcond_opcode_of(w[0]) == SPVCOND_OP_CAPABILITY && spvcond_is_extension_capability(w[1])) ||
+            spvcond_is_condition_decoration(w))
             first = i;
     }
     if (first == SIZE_MAX)

@@ -306,8 +306,8 @@ spvcond_declared_caps_of_opcode(struct spvcond_declared_caps *d, uint32_t op)
 {
     const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
     uint64_t mask = ~SPVCOND_CAPS_KNOWN;
-    if (gi && op != SPVCOND_OP_EXT_INST && op != SPVCOND_OP_SPEC_CONSTANT_OP && (op < SPVCOND_OP_TYPE_INT ||
-        op > SPVCOND_OP_TYPE_SAMPLED_IMAGE) && !spvcond_is_atomic_opcode(op))
+    if (gi && op != SPVCOND_OP_EXT_INST && op != SPVCOND_OP_SPEC_CONSTANT_OP &&
+        (op < SPVCOND_OP_TYPE_INT || op > SPVCOND_OP_TYPE_SAMPLED_IMAGE) && !spvcond_is_atomic_opcode(op))
         mask = declared_mask(d, gi->first_cap, gi->cap_count) | operands_mask(d, gi->first_operand, gi->operand_count);
     d->opcode_caps[op] = mask | SPVCOND_CAPS_KNOWN;
     return mask;

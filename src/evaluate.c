@@ -148,20 +148,20 @@ eval_op(struct eval *e, const uint32_t *w, uint32_t wc, uint32_t width)
     case SPVCOND_OP_S_LESS_THAN: r = sa < sb; break;
     case SPVCOND_OP_U_LESS_THAN_EQUAL: r = a <= b; break;
     case SPVCOND_OP_S_LESS_THAN_EQUAL: r = sa <= sb; break;
-    case SPVCOND_OP_S_NEGATE: r = (uint64_t)0 - a; break;  /* SNegate */
+    case SPVCOND_OP_S_NEGATE: r = (uint64_t)0 - a; break;
     case SPVCOND_OP_NOT: r = ~a; break;
     case SPVCOND_OP_I_ADD: r = a + b; break;
     case SPVCOND_OP_I_SUB: r = a - b; break;
     case SPVCOND_OP_I_MUL: r = a * b; break;
-    case SPVCOND_OP_U_DIV: /* UDiv */
-    case SPVCOND_OP_U_MOD: /* UMod */
+    case SPVCOND_OP_U_DIV:
+    case SPVCOND_OP_U_MOD:
         if (b == 0) {
             set_undefined(e, id, SPVCOND_UNDEF_DIVISION_BY_ZERO);
             return;
         }
         r = op == SPVCOND_OP_U_DIV ? a / b : a % b;
         break;
-    case SPVCOND_OP_S_DIV: case SPVCOND_OP_S_REM: case SPVCOND_OP_S_MOD: { /* SDiv, SRem, SMod */
+    case SPVCOND_OP_S_DIV: case SPVCOND_OP_S_REM: case SPVCOND_OP_S_MOD: {
         if (sb == 0) {
             set_undefined(e, id, SPVCOND_UNDEF_DIVISION_BY_ZERO);
             return;
@@ -180,19 +180,20 @@ eval_op(struct eval *e, const uint32_t *w, uint32_t wc, uint32_t width)
         break;
     }
     case SPVCOND_OP_SHIFT_RIGHT_LOGICAL: case SPVCOND_OP_SHIFT_RIGHT_ARITHMETIC:
-    case SPVCOND_OP_SHIFT_LEFT_LOGICAL: /* shifts */
+    case SPVCOND_OP_SHIFT_LEFT_LOGICAL:
         if (b >= wa || wa == 0) {
             set_undefined(e, id, SPVCOND_UNDEF_SHIFT_TOO_WIDE);
             return;
         }
-        r = op == SPVCOND_OP_SHIFT_RIGHT_LOGICAL ? a >> b : op == SPVCOND_OP_SHIFT_LEFT_LOGICAL ? a << b
+        r = op == SPVCOND_OP_SHIFT_RIGHT_LOGICAL ? a >> b
+            : op == SPVCOND_OP_SHIFT_LEFT_LOGICAL ? a << b
             : (uint64_t)(sa >> b);
         break;
     case SPVCOND_OP_BITWISE_OR: r = a | b; break;
     case SPVCOND_OP_BITWISE_XOR: r = a ^ b; break;
     case SPVCOND_OP_BITWISE_AND: r = a & b; break;
-    case SPVCOND_OP_U_CONVERT: r = a; break;                 /* UConvert: zero-extend or truncate */
-    case SPVCOND_OP_S_CONVERT: r = (uint64_t)sa; break;      /* SConvert: sign-extend or truncate */
+    case SPVCOND_OP_U_CONVERT: r = a; break;            /* zero-extend or truncate */
+    case SPVCOND_OP_S_CONVERT: r = (uint64_t)sa; break; /* sign-extend or truncate */
     default:
         return; /* not a scalar integer operation we evaluate: stays unknown */
     }
@@ -258,10 +259,14 @@ spvcond_evaluate(const struct spvcond_module *m, spvcond_spec_value *values, siz
             given = find_value(sorted, value_count, spec_id);
         }
         switch (op) {
-        case SPVCOND_OP_CONSTANT_TRUE: case SPVCOND_OP_SPEC_CONSTANT_TRUE: set_known(&e, id, given
-            ? given->value != 0 : 1, 1); break;
-        case SPVCOND_OP_CONSTANT_FALSE: case SPVCOND_OP_SPEC_CONSTANT_FALSE: set_known(&e, id, given
-            ? given->value != 0 : 0, 1); break;
+        case SPVCOND_OP_CONSTANT_TRUE:
+        case SPVCOND_OP_SPEC_CONSTANT_TRUE:
+            set_known(&e, id, given ? given->value != 0 : 1, 1);
+            break;
+        case SPVCOND_OP_CONSTANT_FALSE:
+        case SPVCOND_OP_SPEC_CONSTANT_FALSE:
+            set_known(&e, id, given ? given->value != 0 : 0, 1);
+            break;
         case SPVCOND_OP_CONSTANT: case SPVCOND_OP_SPEC_CONSTANT:
             if (width == 0 || width > 64 || spvcond_def_opcode(m, w[1]) != SPVCOND_OP_TYPE_INT || wc < 4)
                 break;
@@ -273,10 +278,15 @@ spvcond_evaluate(const struct spvcond_module *m, spvcond_spec_value *values, siz
         case SPVCOND_OP_SPEC_CONSTANT_OP:
             eval_op(&e, w, wc, width);
             break;
-        case SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL: set_known(&e, id, device_target(device, w, wc), 1); break;
-        case SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE_INTEL: set_known(&e, id, device_architecture(device, w), 1); break;
-        case SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL: set_known(&e, id, device_capabilities(device, w, wc),
-            1); break;
+        case SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL:
+            set_known(&e, id, device_target(device, w, wc), 1);
+            break;
+        case SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE_INTEL:
+            set_known(&e, id, device_architecture(device, w), 1);
+            break;
+        case SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL:
+            set_known(&e, id, device_capabilities(device, w, wc), 1);
+            break;
         default: break;
         }
     }
@@ -339,7 +349,6 @@ spvcond_condition_value(const struct spvcond_module *m, const struct spvcond_val
         return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, user, id,
                                  "condition %%%u cannot be evaluated: %s on non-scalar or floating-point operands is "
                                  "not supported",
-                                 id, op == SPVCOND_OP_SPEC_CONSTANT_OP ? spvcond_grammar_opcode_name(w[3])
-                                     : spvcond_grammar_opcode_name(op));
+                                 id, spvcond_grammar_opcode_name(op == SPVCOND_OP_SPEC_CONSTANT_OP ? w[3] : op));
     }
 }

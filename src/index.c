@@ -239,9 +239,8 @@ spvcond_may_carry_condition(uint32_t op)
         return false;
     return op == SPVCOND_OP_FUNCTION || op == SPVCOND_OP_FUNCTION_CALL || op == SPVCOND_OP_VARIABLE ||
            op == SPVCOND_OP_EXT_INST_IMPORT || op == SPVCOND_OP_EXT_INST || op == SPVCOND_OP_UNDEF ||
-           op == SPVCOND_OP_CONSTANT_FUNCTION_POINTER_INTEL ||
-               op == SPVCOND_OP_FUNCTION_POINTER_CALL_INTEL /* function pointers */ ||
-               op == SPVCOND_OP_ASM_TARGET_INTEL || op == SPVCOND_OP_ASM_INTEL /* inline assembly */ ||
+           op == SPVCOND_OP_CONSTANT_FUNCTION_POINTER_INTEL || op == SPVCOND_OP_FUNCTION_POINTER_CALL_INTEL ||
+           op == SPVCOND_OP_ASM_TARGET_INTEL || op == SPVCOND_OP_ASM_INTEL ||
            gi->class_id == SPVCOND_CLASS_Type_Declaration || gi->class_id == SPVCOND_CLASS_Constant_Creation;
 }
 

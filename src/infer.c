@@ -74,8 +74,7 @@ global_facts(const struct spvcond_module *m, const struct spvcond_callgraph *g, 
         if (infer)
             value_facts(w, facts);
         bool pointer = spvcond_opcode_of(w[0]) == SPVCOND_OP_CONSTANT_FUNCTION_POINTER_INTEL &&
-            spvcond_word_count_of(w[0]) >= 4 &&
-                       g->function_of_id[w[2]];
+                       spvcond_word_count_of(w[0]) >= 4 && g->function_of_id[w[2]];
         if (pointer)
             facts[w[2]] |= FACT_NAMES_FUNCTION;
         pointers |= pointer;

@@ -12,6 +12,22 @@
 
 #define SPVCOND_EXTENSION_NAME "SPV_INTEL_function_variants"
 
+/* Whether a capability is one the extension declares (SpecConditionalINTEL, FunctionVariantsINTEL). */
+static inline bool
+spvcond_is_extension_capability(uint32_t cap)
+{
+    return cap == SPVCOND_CAPABILITY_SPEC_CONDITIONAL_INTEL || cap == SPVCOND_CAPABILITY_FUNCTION_VARIANTS_INTEL;
+}
+
+/* Whether an instruction is a ConditionalINTEL decoration (OpDecorate or OpDecorateId: the reader has
+ * checked that a decoration has its target and decoration words). */
+static inline bool
+spvcond_is_condition_decoration(const uint32_t *w)
+{
+    uint32_t op = spvcond_opcode_of(w[0]);
+    return (op == SPVCOND_OP_DECORATE || op == SPVCOND_OP_DECORATE_ID) && w[2] == SPVCOND_DECORATION_CONDITIONAL_INTEL;
+}
+
 struct spvcond_function {
     uint32_t id;
     uint32_t begin;       /* index of OpFunction */

@@ -189,7 +189,7 @@ note_forward_use(struct parse_state *s, const uint32_t *words, uint32_t id)
     uint32_t opcode = spvcond_opcode_of(words[0]);
     if (s->section == SPVCOND_SECTION_GLOBAL && !(s->forward_pointers && bitset_test(s->forward_pointers, id)) &&
         opcode != SPVCOND_OP_TYPE_FORWARD_POINTER && opcode != SPVCOND_OP_CONSTANT_FUNCTION_POINTER_INTEL &&
-            opcode != SPVCOND_OP_EXT_INST && opcode != SPVCOND_OP_LINE /* OpLine */)
+        opcode != SPVCOND_OP_EXT_INST && opcode != SPVCOND_OP_LINE)
         return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, s->inst, id,
                                  "%%%u is used before its definition among types, constants and variables", id);
     if (opcode == SPVCOND_OP_TYPE_FORWARD_POINTER) {
@@ -240,8 +240,7 @@ names_target(uint32_t opcode)
 {
     return opcode == SPVCOND_OP_NAME || opcode == SPVCOND_OP_MEMBER_NAME || opcode == SPVCOND_OP_DECORATE ||
            opcode == SPVCOND_OP_MEMBER_DECORATE || opcode == SPVCOND_OP_DECORATE_ID ||
-           opcode == SPVCOND_OP_DECORATE_STRING ||
-           opcode == SPVCOND_OP_MEMBER_DECORATE_STRING;
+           opcode == SPVCOND_OP_DECORATE_STRING || opcode == SPVCOND_OP_MEMBER_DECORATE_STRING;
 }
 
 /* Check and record one id operand (a definition or a use) of the instruction being read. */
@@ -552,7 +551,7 @@ quick_annotation(struct parse_state *s, uint32_t opcode, const uint32_t *w, uint
     if (opcode == SPVCOND_OP_DECORATE) {
         const struct spvcond_grammar_enumerant *e = spvcond_grammar_enumerant(SPVCOND_KIND_Decoration, w[2]);
         bool fits = e && (e->fast_params == SPVCOND_PARAMS_NOT_FAST ? spvcond_is_linkage_decoration(w)
-            : wc == 3u + e->fast_params);
+                                                                    : wc == 3u + e->fast_params);
         if (!fits)
             return QUICK_DECLINED;
         params = e->fast_params == SPVCOND_PARAMS_NOT_FAST ? 0 : (uint32_t)e->id_params << 3;
@@ -590,8 +589,9 @@ annotation_run(struct parse_state *s, size_t *p, size_t *i, size_t cap)
     while (at < word_count && n + 1 < cap) {
         const uint32_t *w = words + at;
         uint32_t wc = spvcond_word_count_of(w[0]), opcode = spvcond_opcode_of(w[0]);
-        if (wc == 0 || wc > word_count - at || (names ? opcode != SPVCOND_OP_NAME &&
-            opcode != SPVCOND_OP_MEMBER_NAME : opcode != SPVCOND_OP_DECORATE))
+        bool other = names ? opcode != SPVCOND_OP_NAME && opcode != SPVCOND_OP_MEMBER_NAME
+                           : opcode != SPVCOND_OP_DECORATE;
+        if (wc == 0 || wc > word_count - at || other)
             break;
         m->inst[n] = (uint32_t)at;
         s->inst = n;
@@ -674,8 +674,8 @@ track_function(struct spvcond_module *m, struct function_state *f, size_t i, uin
         return SPVCOND_OK;
     }
     if (!f->inside) {
-        if (opcode == SPVCOND_OP_LINE || opcode == SPVCOND_OP_NO_LINE ||
-            opcode == SPVCOND_OP_EXT_INST) /* OpLine, OpNoLine, non-semantic OpExtInst */
+        /* debug lines and non-semantic extended instructions */
+        if (opcode == SPVCOND_OP_LINE || opcode == SPVCOND_OP_NO_LINE || opcode == SPVCOND_OP_EXT_INST)
             return SPVCOND_OK;
         return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_LAYOUT, i, 0,
                                  "%s outside a function: after the first OpFunction only functions may follow",
@@ -685,8 +685,9 @@ track_function(struct spvcond_module *m, struct function_state *f, size_t i, uin
     /* Parameters, then blocks: passes look for calls in blocks only (found by fuzzing: a call before
      * the first OpLabel escaped the call graph). Debug lines and unknown instructions may stand anywhere. */
     bool before_blocks = f->current.first_block == UINT32_MAX;
-    if ((before_blocks ? opcode != SPVCOND_OP_FUNCTION_PARAMETER && opcode != SPVCOND_OP_LABEL
-        : opcode == SPVCOND_OP_FUNCTION_PARAMETER) && !may_stand_anywhere(m, w, opcode))
+    bool misplaced = before_blocks ? opcode != SPVCOND_OP_FUNCTION_PARAMETER && opcode != SPVCOND_OP_LABEL
+                                   : opcode == SPVCOND_OP_FUNCTION_PARAMETER;
+    if (misplaced && !may_stand_anywhere(m, w, opcode))
         return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_LAYOUT, i, 0,
                                  before_blocks ? "%s in function %%%u before its first OpLabel: only OpFunctionParameter may stand there"
                                                : "%s in function %%%u after its first OpLabel",
@@ -731,13 +732,11 @@ may_name_function(uint32_t opcode, uint32_t word)
 {
     if (function_word(opcode))
         return word == function_word(opcode);
+    if (names_target(opcode)) /* names, decorations */
+        return word == 1;
     switch (opcode) {
-    case SPVCOND_OP_NAME: case SPVCOND_OP_MEMBER_NAME: case SPVCOND_OP_DECORATE:
-    case SPVCOND_OP_MEMBER_DECORATE: case SPVCOND_OP_DECORATE_ID: case SPVCOND_OP_DECORATE_STRING:
-    case SPVCOND_OP_MEMBER_DECORATE_STRING: return word == 1; /* names, decorations */
-    case SPVCOND_OP_GROUP_DECORATE: return word >= 2;                               /* OpGroupDecorate targets */
-    case SPVCOND_OP_GROUP_MEMBER_DECORATE: return word >= 2 &&
-        word % 2 == 0;              /* OpGroupMemberDecorate (target, member) */
+    case SPVCOND_OP_GROUP_DECORATE: return word >= 2;                      /* targets */
+    case SPVCOND_OP_GROUP_MEMBER_DECORATE: return word >= 2 && word % 2 == 0; /* (target, member) pairs */
     default: return false;
     }
 }

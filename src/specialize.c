@@ -133,8 +133,7 @@ strip_conditional_targets(struct spec *s)
     struct spvcond_module *m = s->m;
     for (size_t i = m->section[SPVCOND_SECTION_ANNOTATION]; i < m->section[SPVCOND_SECTION_ANNOTATION + 1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = spvcond_opcode_of(w[0]);
-        if ((op != SPVCOND_OP_DECORATE && op != SPVCOND_OP_DECORATE_ID) || w[2] != SPVCOND_DECORATION_CONDITIONAL_INTEL)
+        if (!spvcond_is_condition_decoration(w))
             continue;
         uint32_t target = w[1];
         if (s->has_condition[target])
@@ -328,8 +327,7 @@ resolve_capabilities_and_extensions(struct spec *s)
     for (size_t i = 0; i < m->section[SPVCOND_SECTION_CAPABILITY + 1] && r == SPVCOND_OK; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
         uint32_t op = spvcond_opcode_of(w[0]);
-        if (op == SPVCOND_OP_CAPABILITY &&
-            (w[1] == SPVCOND_CAPABILITY_SPEC_CONDITIONAL_INTEL || w[1] == SPVCOND_CAPABILITY_FUNCTION_VARIANTS_INTEL)) {
+        if (op == SPVCOND_OP_CAPABILITY && spvcond_is_extension_capability(w[1])) {
             r = delete_inst(s, i);
         } else if (op == SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL) {
             bool keep;

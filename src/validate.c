@@ -100,8 +100,9 @@ collect_trees(struct check *c)
     for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
         uint32_t op = spvcond_opcode_of(w[0]);
-        if ((!spvcond_is_spec_constant_opcode(op) && op != SPVCOND_OP_CONSTANT_TRUE &&
-            op != SPVCOND_OP_CONSTANT_FALSE && op != SPVCOND_OP_CONSTANT) || !c->node[w[2]])
+        bool constant = spvcond_is_spec_constant_opcode(op) || op == SPVCOND_OP_CONSTANT_TRUE ||
+                        op == SPVCOND_OP_CONSTANT_FALSE || op == SPVCOND_OP_CONSTANT;
+        if (!constant || !c->node[w[2]])
             continue;
         c->nodes[c->node_count] = w[2];
         c->node[w[2]] = (uint32_t)++c->node_count;
@@ -214,8 +215,7 @@ check_declarations(struct check *c, bool uses_extension, bool uses_function_vari
     for (size_t i = 0; i < m->section[SPVCOND_SECTION_EXTENSION + 1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
         uint32_t op = spvcond_opcode_of(w[0]);
-        if (op == SPVCOND_OP_CAPABILITY && (w[1] == SPVCOND_CAPABILITY_SPEC_CONDITIONAL_INTEL ||
-            w[1] == SPVCOND_CAPABILITY_FUNCTION_VARIANTS_INTEL)) {
+        if (op == SPVCOND_OP_CAPABILITY && spvcond_is_extension_capability(w[1])) {
             cap = true;
             fv |= w[1] == SPVCOND_CAPABILITY_FUNCTION_VARIANTS_INTEL;
         }
@@ -270,7 +270,7 @@ run(struct check *c)
     for (size_t i = m->section[SPVCOND_SECTION_ANNOTATION]; i < m->section[SPVCOND_SECTION_ANNOTATION + 1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
         uint32_t op = spvcond_opcode_of(w[0]);
-        if ((op != SPVCOND_OP_DECORATE && op != SPVCOND_OP_DECORATE_ID) || w[2] != SPVCOND_DECORATION_CONDITIONAL_INTEL)
+        if (!spvcond_is_condition_decoration(w))
             continue;
         uses = true;
         if (op == SPVCOND_OP_DECORATE_ID)

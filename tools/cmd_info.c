@@ -46,9 +46,7 @@ static bool
 is_conditional_decoration(const struct spvcond_module *m, size_t i, uint32_t *target, uint32_t *cond)
 {
     const uint32_t *w = spvcond_inst_words(m, i);
-    uint32_t op = spvcond_opcode_of(w[0]);
-    if ((op != SPVCOND_OP_DECORATE && op != SPVCOND_OP_DECORATE_ID) || spvcond_word_count_of(w[0]) < 4 ||
-        w[2] != SPVCOND_DECORATION_CONDITIONAL_INTEL)
+    if (!spvcond_is_condition_decoration(w) || spvcond_word_count_of(w[0]) < 4)
         return false;
     *target = w[1];
     *cond = w[3];

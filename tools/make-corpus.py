@@ -7,20 +7,22 @@ Every module of the corpus is OpenCL C that a Debian bookworm package ships, com
     clang-15 -c -target spir64 -cl-std=CL1.2 -Xclang -finclude-default-header -emit-llvm -O0 SRC EXTRA...
     llvm-spirv-15 --spirv-max-version=1.2
 
-in the source's own folder. This script downloads the packages the manifest names (`apt-get download`,
-the manifest's version when the archive still has it), unpacks them (`dpkg -x`), compiles every module
-and checks it: with the manifest's package version, the bytes must be the manifest's (sha256); with
-another version, the kernel, function and call counts are compared and a difference is reported, not
-fatal. A build is reused while the manifest is unchanged.
+from the cache folder (relative paths in the flags start there). This script downloads the packages
+the manifest names (`apt-get download`, the manifest's version when the archive still has it), unpacks
+them (`dpkg -x`), compiles every module and checks it: with the manifest's package version, the bytes
+must be the manifest's (sha256); with another version, the kernel, function and call counts are
+compared and a difference is reported, not fatal. A build is reused while the manifest is unchanged.
 
 Where the tests find the corpus (--print-dir, --link): $SPVCOND_CORPUS when set, else
 ../shared/corpus/modules beside the source tree when present (a faster cache), else the cache this
-script builds (--cache).
+script builds (--cache; by default the one the test build, build-test, makes, so that the scripts
+run after tools/run-tests.sh find it).
 
 Exit codes: 0 done, 1 a module could not be made or does not match, 2 bad usage.
 """
 import argparse
 import concurrent.futures
+import filecmp
 import glob
 import hashlib
 import os
@@ -137,11 +139,10 @@ def check_module(m, path, version):
     """(error, warning) for a built module against the manifest."""
     with open(path, "rb") as f:
         data = f.read()
-    found = counts(data)
-    expected = manifest_counts(m)
-    same_counts = found == expected
     if hashlib.sha256(data).hexdigest() == m["sha256"]:
         return None, None
+    found, expected = counts(data), manifest_counts(m)
+    same_counts = found == expected
     what = "%s: kernels/functions/calls %s, the manifest says %s" % (m["file"], found, expected)
     if version != m["package_version"]:
         note = "%s %s (manifest: %s)" % (m["package_name"], version, m["package_version"])
@@ -189,7 +190,8 @@ def build(cache, manifest_path, jobs):
     if errors:
         for e in errors:
             log("corpus: " + e)
-        raise SystemExit("corpus: %d of %d modules could not be made as the manifest says" % (len(errors), len(modules)))
+        raise SystemExit("corpus: %d of %d modules could not be made as the manifest says"
+                         % (len(errors), len(modules)))
     shutil.rmtree(root)
     with open(stamp_path, "w") as f:
         f.write(stamp + "\n")
@@ -210,8 +212,8 @@ def resolve(args):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--cache", default=os.path.join(ROOT, "build-corpus"),
-                   help="where to download, unpack and compile (default: build-corpus in the source tree)")
+    p.add_argument("--cache", default=os.path.join(ROOT, "build-test", "corpus"),
+                   help="where to download, unpack and compile (default: build-test/corpus in the source tree)")
     p.add_argument("--manifest", default=MANIFEST)
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--fresh", action="store_true",
@@ -223,10 +225,10 @@ def main():
     args.cache = os.path.abspath(args.cache)
     out = resolve(args)
     if args.compare:
-        differ = [m["file"] for m in read_manifest(args.manifest)
-                  if not os.path.exists(os.path.join(args.compare, m["file"]))
-                  or open(os.path.join(args.compare, m["file"]), "rb").read()
-                  != open(os.path.join(out, m["file"]), "rb").read()]
+        def same(name):
+            theirs = os.path.join(args.compare, name)
+            return os.path.exists(theirs) and filecmp.cmp(theirs, os.path.join(out, name), shallow=False)
+        differ = [m["file"] for m in read_manifest(args.manifest) if not same(m["file"])]
         if differ:
             raise SystemExit("corpus: %d modules differ from %s: %s" % (len(differ), args.compare, " ".join(differ)))
         log("corpus: every module equals %s's" % args.compare)
