@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Large copies with non-temporal stores. glibc's memcpy switches to them only above a threshold it
- * derives from the last-level cache's size, which a virtual machine may report far too large (this
- * one: 480 MB, threshold 190 MB), so a 100 MB output was written at 7.4 GB/s instead of 10.4 (README,
- * Benchmark, session 13). */
+ * derives from the last-level cache's size, which a virtual machine may report far too large (one
+ * measured reported 480 MB, threshold 190 MB), so a 100 MB output was written at 7.4 GB/s instead of
+ * 10.4. */
 #include "copy_words.h"
 
 #include <string.h>
