@@ -146,6 +146,7 @@ global_conditions(struct annotate *a)
     uint32_t *bool_cond = a->bool_type ? global_cond(a, a->bool_type) : NULL;
     if (bool_cond)
         *bool_cond = a->always;
+    spvcond_guards_pin(a);
     /* Then module-level items in reverse: users come after what they use. */
     for (size_t i = a->global_end; i-- > a->global_begin && r == SPVCOND_OK;) {
         if (!spvcond_is_module_item(a->m, i))
@@ -255,25 +256,48 @@ conditional_capabilities(struct annotate *a, bool *any)
 
 /* ---- the pass ------------------------------------------------------------------------------- */
 
-/* Any of the extension's instructions counts, wherever it stands (found by fuzzing: a lone
- * OpConditionalCopyObjectINTEL in a function passed through into "annotated" output). Its capabilities
- * and decoration stand before the types; the reader noted the first of its opcodes, which is the first
- * use when nothing before the types is one. */
+/* What only a producer of conditions writes counts, wherever it stands (found by fuzzing: a lone
+ * OpConditionalCopyObjectINTEL in a function passed through into "annotated" output): ConditionalINTEL,
+ * the conditional instructions. The extension's capabilities and device constants alone are a guard's
+ * input (spec/guards.md). Conditional capabilities, extensions and entry points stand before the
+ * types, ConditionalINTEL among the annotations; the reader counted the conditional copies. */
 static spvcond_result
 refuse_annotated(struct spvcond_module *m)
 {
-    size_t first = m->first_extension_inst ? m->first_extension_inst - 1 : SIZE_MAX;
-    for (size_t i = 0; i < m->section[SPVCOND_SECTION_GLOBAL] && i < first; i++) {
+    size_t first = SIZE_MAX;
+    for (size_t i = 0; i < m->section[SPVCOND_SECTION_GLOBAL] && first == SIZE_MAX; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        if ((spvcond_opcode_of(w[0]) == SPVCOND_OP_CAPABILITY && spvcond_is_extension_capability(w[1])) ||
-            spvcond_is_condition_decoration(w))
+        uint32_t op = spvcond_opcode_of(w[0]);
+        if (op == SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL || op == SPVCOND_OP_CONDITIONAL_EXTENSION_INTEL ||
+            op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL || spvcond_is_condition_decoration(w))
             first = i;
     }
+    for (size_t i = m->section[SPVCOND_SECTION_FUNCTION]; m->conditional_copy_count && i < m->inst_count && first == SIZE_MAX;
+         i++)
+        if (spvcond_inst_opcode(m, i) == SPVCOND_OP_CONDITIONAL_COPY_OBJECT_INTEL)
+            first = i;
     if (first == SIZE_MAX)
         return SPVCOND_OK;
     return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, first, 0,
                              "the module already uses SPV_INTEL_function_variants; annotating it again is "
                              "refused (specialize it first, or annotate the original)");
+}
+
+/* What of the extension the module declares already (a guard's input may): bit 0 the capability
+ * SpecConditionalINTEL, bit 1 the extension. */
+static unsigned
+declared_extension(const struct spvcond_module *m)
+{
+    unsigned found = 0;
+    for (size_t i = 0; m->first_extension_inst && i < m->section[SPVCOND_SECTION_EXTENSION + 1]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = spvcond_opcode_of(w[0]);
+        if (op == SPVCOND_OP_CAPABILITY && w[1] == SPVCOND_CAPABILITY_SPEC_CONDITIONAL_INTEL)
+            found |= 1;
+        if (op == SPVCOND_OP_EXTENSION && strcmp(spvcond_inst_string(m, i, 1), SPVCOND_EXTENSION_NAME) == 0)
+            found |= 2;
+    }
+    return found;
 }
 
 static spvcond_result
@@ -302,12 +326,13 @@ run(struct annotate *a)
     a->var_set = spvcond_alloc_array(ctx, a->global_end - a->global_begin + 1, sizeof(uint32_t));
     if (!a->var_set)
         return spvcond_oom(ctx);
-    if ((r = spvcond_annotate_roots(a)) != SPVCOND_OK || (r = spvcond_cond_init(a)) != SPVCOND_OK ||
+    if ((r = spvcond_guards_begin(a)) != SPVCOND_OK || (r = spvcond_guards_analyze(a)) != SPVCOND_OK ||
+        (r = spvcond_annotate_roots(a)) != SPVCOND_OK || (!a->cond_count && (r = spvcond_cond_init(a)) != SPVCOND_OK) ||
         (r = spvcond_annotate_reach(a)) != SPVCOND_OK)
         return r;
 
     /* Nothing conditional at all: leave the module untouched. */
-    bool any = false;
+    bool any = spvcond_guards_rewrite_needed(a);
     for (size_t f = 0; f < nf && !any; f++)
         any = a->reach[f] != a->always;
     for (size_t g = 0; g < a->global_end - a->global_begin && !any; g++)
@@ -323,8 +348,10 @@ run(struct annotate *a)
     uint32_t ext[16];
     uint32_t ext_words = 1 + spvcond_encode_string(SPVCOND_EXTENSION_NAME, ext + 1, 15);
     ext[0] = spvcond_first_word(ext_words, SPVCOND_OP_EXTENSION);
-    if ((r = spvcond_edit_prepend_to_section(m, SPVCOND_SECTION_CAPABILITY, cap, 2)) != SPVCOND_OK ||
-        (r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_EXTENSION, ext, ext_words)) != SPVCOND_OK)
+    unsigned declared = declared_extension(m);
+    if ((!(declared & 1) && (r = spvcond_edit_prepend_to_section(m, SPVCOND_SECTION_CAPABILITY, cap, 2)) != SPVCOND_OK) ||
+        (!(declared & 2) &&
+         (r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_EXTENSION, ext, ext_words)) != SPVCOND_OK))
         return r;
 
     for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION] && !a->bool_type; i++)
@@ -342,7 +369,8 @@ run(struct annotate *a)
         spvcond_module_release_items(m);
         a->inf.item_start = a->inf.item_list = NULL;
     }
-    if (r != SPVCOND_OK || (r = spvcond_annotate_emit_leaves(a)) != SPVCOND_OK)
+    if (r != SPVCOND_OK || (r = spvcond_annotate_emit_leaves(a)) != SPVCOND_OK ||
+        (r = spvcond_guards_rewrite(a)) != SPVCOND_OK)
         return r;
 
     /* Functions, and kernels' entry points. */
@@ -352,7 +380,7 @@ run(struct annotate *a)
             return r;
         if (a->is_root[f] && cond)
             a->stats.conditional_roots++;
-        if (!cond)
+        if (!cond || spvcond_guards_is_marker(a, f))
             continue;
         a->stats.conditional_functions++;
         if ((r = spvcond_annotate_decorate(a, m->functions[f].id, cond)) != SPVCOND_OK)
@@ -428,12 +456,14 @@ release(struct annotate *a)
     spvcond_dealloc(ctx, a->cap_cond);
     spvcond_declared_caps_release(a->m, &a->caps);
     spvcond_dealloc(ctx, a->defer);
+    spvcond_dealloc(ctx, a->nodes);
+    spvcond_guards_release(a);
 }
 
 spvcond_result
 spvcond_annotate(spvcond_module *m, const spvcond_annotate_options *o, spvcond_annotate_stats *stats)
 {
-    if (!m || !o || (o->requirement_count && !o->requirements))
+    if (!m || !o || (o->requirement_count && !o->requirements) || (o->guard_spec_id_count && !o->guard_spec_ids))
         return SPVCOND_ERROR_INVALID_ARGUMENT;
     if (o->flags & ~SPVCOND_ANNOTATE_NO_INFERENCE)
         return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,

@@ -14,11 +14,17 @@
 #define DEFAULT_SPEC_ID_BASE 0x10000u
 #define RESERVED_SPEC_ID 0xFF747469u /* ITT annotations (dpcpp.md 4) */
 
-enum leaf_kind { LEAF_ASPECT, LEAF_WORK_GROUP_SIZE, LEAF_SUB_GROUP_SIZE };
+/* Leaves of conditions. The first three are requirements; the others come from guards (spec/guards.md):
+ * an architecture test a marker asked for, a boolean constant of the module (the extension's device
+ * constants), and the negation of another leaf (v[0]: its index). */
+enum leaf_kind {
+    LEAF_ASPECT, LEAF_WORK_GROUP_SIZE, LEAF_SUB_GROUP_SIZE, LEAF_ARCHITECTURE, LEAF_CONSTANT, LEAF_NOT
+};
 
 struct leaf {
     uint8_t kind;
-    uint32_t v[3];
+    bool existing;  /* the module defines its constant (id, spec_id): nothing to emit but a name */
+    uint32_t v[4];  /* aspect; sizes; category, family, comparison opcode, architecture; constant id; leaf */
     uint32_t id, spec_id;
 };
 
@@ -31,11 +37,15 @@ struct reqset {
 
 /* A condition, named by a handle (its index; 0 is "no user seen"): the Or of a list of requirement
  * sets, ascending and none implied by another, or, once that list would pass COND_LIST_MAX sets, the
- * Or of two other conditions. Both kinds are interned, so equal lists share one handle and one node. */
+ * Or of two other conditions. Guards add the And of two conditions (when distributing them would pass
+ * the list's size) and the negation of one. All kinds are interned, so equal conditions share one
+ * handle and one node. */
+enum cond_kind { COND_LIST, COND_OR, COND_AND, COND_NOT };
+
 struct cond {
-    uint32_t x, y; /* a list: its offset in cond_sets and its length; an Or: the two handles */
+    uint32_t x, y; /* a list: its offset in cond_sets and its length; Or, And: the two handles; Not: x */
     uint32_t id;   /* its node once emitted, else 0 */
-    bool is_or;
+    uint8_t kind;
 };
 
 #define COND_LIST_MAX 16
@@ -50,6 +60,10 @@ struct cond {
 #define UNION_MEMO_SIZE 4096u
 struct union_memo {
     uint32_t x, y, out;
+};
+
+struct node_key {
+    uint32_t opcode, x, y, id; /* id 0: an empty slot */
 };
 
 struct annotate {
@@ -101,6 +115,14 @@ struct annotate {
     uint64_t caps_always;         /* those whose condition is "always" (spvcond_declared_cap_done bits) */
     uint32_t bool_type;
     uint32_t next_spec_id;
+    struct guards *guards;        /* annotate_guards.c's state; NULL when the module has no guard */
+    struct node_key *nodes;       /* with guards: the operation nodes made (open addressing), so that
+                                     conditions of different shapes that meet in one node share it */
+    size_t node_count, node_cap;
+    uint32_t *aspect_constant;    /* with guard spec constants stated: per aspect, the module's constant
+                                     that means it (its leaf is that constant), else 0; or NULL */
+    uint32_t *edge_guard;         /* with guards, per call-graph edge: the Or of its sites' guards, 0 if
+                                     some site is unguarded */
     uint32_t *defer;              /* words of new constants, emitted in order */
     char label[2][32];
     size_t defer_len, defer_cap;
@@ -108,6 +130,10 @@ struct annotate {
 
 /* annotate_roots.c: stated requirements, roots, leaves and requirement sets. */
 spvcond_result spvcond_annotate_roots(struct annotate *a);
+/* The index of the leaf (kind, v), made if new. */
+spvcond_result spvcond_annotate_leaf(struct annotate *a, uint8_t kind, const uint32_t v[4], size_t *out);
+/* The index of the set with exactly these leaves (ascending), made if new. */
+spvcond_result spvcond_annotate_set(struct annotate *a, const uint32_t *leaves, uint32_t n, uint32_t *index);
 /* annotate_union.c: conditions as values. */
 spvcond_result spvcond_cond_init(struct annotate *a);
 spvcond_result spvcond_cond_of_set(struct annotate *a, uint32_t set, uint32_t *out);
@@ -128,7 +154,27 @@ spvcond_cond_union(struct annotate *a, uint32_t x, uint32_t y, uint32_t *out)
     }
     return spvcond_cond_union_new(a, x, y, out);
 }
+/* x And y: the list of the sets' pairwise unions while that stays small, else an And node. */
+spvcond_result spvcond_cond_and(struct annotate *a, uint32_t x, uint32_t y, uint32_t *out);
+/* Not x. */
+spvcond_result spvcond_cond_not(struct annotate *a, uint32_t x, uint32_t *out);
+/* The aspects every assignment that makes `cond` true has (an aspect leaf in each set, through
+ * And/Or nodes; nothing for a negation). */
+void spvcond_cond_implied_aspects(struct annotate *a, uint32_t cond, spvcond_aspects *out);
 void spvcond_cond_release(struct annotate *a);
+/* annotate_guards.c (spec/guards.md): markers, guard values, block guards, guarded calls. */
+spvcond_result spvcond_guards_begin(struct annotate *a);
+spvcond_result spvcond_guards_analyze(struct annotate *a);
+/* Used aspects through the call graph, less what a call's guard implies. */
+void spvcond_guards_propagate(struct annotate *a);
+/* Module-level constants that are leaves stay unconditional. */
+void spvcond_guards_pin(struct annotate *a);
+/* Whether function f is a marker declaration (which goes). */
+bool spvcond_guards_is_marker(const struct annotate *a, size_t f);
+/* Whether there are markers to replace or guarded calls to decorate. */
+bool spvcond_guards_rewrite_needed(const struct annotate *a);
+spvcond_result spvcond_guards_rewrite(struct annotate *a);
+void spvcond_guards_release(struct annotate *a);
 /* annotate_conditions.c */
 spvcond_result spvcond_annotate_reach(struct annotate *a);
 spvcond_result spvcond_annotate_push(struct annotate *a, const uint32_t *w, uint32_t n);

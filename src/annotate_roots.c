@@ -161,11 +161,11 @@ find_roots(struct annotate *a, struct exports *x)
     return SPVCOND_OK;
 }
 
-static spvcond_result
-leaf_index(struct annotate *a, uint8_t kind, const uint32_t v[3], size_t *out)
+spvcond_result
+spvcond_annotate_leaf(struct annotate *a, uint8_t kind, const uint32_t v[4], size_t *out)
 {
-    const uint32_t key[4] = {kind, v[0], v[1], v[2]};
-    uint64_t hash = spvcond_hash_u32(key, 4, 0);
+    const uint32_t key[5] = {kind, v[0], v[1], v[2], v[3]};
+    uint64_t hash = spvcond_hash_u32(key, 5, 0);
     size_t cursor = SIZE_MAX;
     for (uint32_t e; (e = spvcond_table_next(&a->leaf_table, hash, &cursor)) != 0;) {
         const struct leaf *l = &a->leaves[e - 1];
@@ -179,7 +179,14 @@ leaf_index(struct annotate *a, uint8_t kind, const uint32_t v[3], size_t *out)
         r = spvcond_grow(a->m->ctx, (void **)&a->leaf_hashes, &a->leaf_hash_cap, a->leaf_count + 1, sizeof(uint64_t));
     if (r != SPVCOND_OK)
         return r;
-    a->leaves[a->leaf_count] = (struct leaf){kind, {v[0], v[1], v[2]}, 0, 0};
+    struct leaf *l = &a->leaves[a->leaf_count];
+    *l = (struct leaf){kind, false, {v[0], v[1], v[2], v[3]}, 0, 0};
+    uint32_t constant = kind == LEAF_ASPECT && a->aspect_constant ? a->aspect_constant[v[0]] : 0;
+    if (constant) {
+        l->existing = true;
+        l->id = constant;
+        spvcond_spec_id_of(a->m, constant, &l->spec_id);
+    }
     a->leaf_hashes[a->leaf_count] = hash;
     if ((r = spvcond_table_insert(a->m->ctx, &a->leaf_table, a->leaf_hashes, (uint32_t)a->leaf_count)) != SPVCOND_OK)
         return r;
@@ -264,26 +271,26 @@ collect_leaves(struct annotate *a, size_t f, uint32_t *list, size_t *count)
     }
     for (uint32_t asp = spvcond_aspects_next(&need, 0); asp < SPVCOND_ASPECT_MAX && r == SPVCOND_OK;
          asp = spvcond_aspects_next(&need, asp + 1)) {
-        uint32_t v[3] = {asp, 0, 0};
-        if ((r = leaf_index(a, LEAF_ASPECT, v, &idx)) == SPVCOND_OK)
+        uint32_t v[4] = {asp, 0, 0, 0};
+        if ((r = spvcond_annotate_leaf(a, LEAF_ASPECT, v, &idx)) == SPVCOND_OK)
             list[n++] = (uint32_t)idx;
     }
     if (r == SPVCOND_OK && (a->wg[f][0] | a->wg[f][1] | a->wg[f][2])) {
-        if ((r = leaf_index(a, LEAF_WORK_GROUP_SIZE, a->wg[f], &idx)) == SPVCOND_OK)
+        uint32_t v[4] = {a->wg[f][0], a->wg[f][1], a->wg[f][2], 0};
+        if ((r = spvcond_annotate_leaf(a, LEAF_WORK_GROUP_SIZE, v, &idx)) == SPVCOND_OK)
             list[n++] = (uint32_t)idx;
     }
     if (r == SPVCOND_OK && a->sg[f]) {
-        uint32_t v[3] = {a->sg[f], 0, 0};
-        if ((r = leaf_index(a, LEAF_SUB_GROUP_SIZE, v, &idx)) == SPVCOND_OK)
+        uint32_t v[4] = {a->sg[f], 0, 0, 0};
+        if ((r = spvcond_annotate_leaf(a, LEAF_SUB_GROUP_SIZE, v, &idx)) == SPVCOND_OK)
             list[n++] = (uint32_t)idx;
     }
     *count = n;
     return r;
 }
 
-/* The index of the set with exactly these leaves (ascending), added if new. */
-static spvcond_result
-intern_set(struct annotate *a, const uint32_t *leaves, uint32_t n, uint32_t *index)
+spvcond_result
+spvcond_annotate_set(struct annotate *a, const uint32_t *leaves, uint32_t n, uint32_t *index)
 {
     uint64_t hash = spvcond_hash_u32(leaves, n, 0);
     size_t cursor = SIZE_MAX;
@@ -356,8 +363,8 @@ build_sets(struct annotate *a, const struct exports *x)
                                          : (spvcond_aspects){{0, 0}};
             for (uint32_t asp = spvcond_aspects_next(&need, 0); asp < SPVCOND_ASPECT_MAX && r == SPVCOND_OK;
                  asp = spvcond_aspects_next(&need, asp + 1)) {
-                uint32_t v[3] = {asp, 0, 0};
-                if ((r = leaf_index(a, LEAF_ASPECT, v, &idx)) == SPVCOND_OK)
+                uint32_t v[4] = {asp, 0, 0, 0};
+                if ((r = spvcond_annotate_leaf(a, LEAF_ASPECT, v, &idx)) == SPVCOND_OK)
                     scratch[n++] = (uint32_t)idx;
             }
         }
@@ -373,13 +380,13 @@ build_sets(struct annotate *a, const struct exports *x)
     /* Pass 2: the distinct sets, each a sorted list of leaves; the empty set is set 0. */
     uint32_t s = 0, none[1] = {0};
     if (r == SPVCOND_OK)
-        r = intern_set(a, none, 0, &s);
+        r = spvcond_annotate_set(a, none, 0, &s);
     for (size_t k = 0; k + 1 < owners && r == SPVCOND_OK; k++) {
         if (!is_owner[k])
             continue;
         uint32_t n = first[k + 1] - first[k], *list = n ? flat + first[k] : none;
         sort_leaves(list, n);
-        if ((r = intern_set(a, list, n, &s)) != SPVCOND_OK)
+        if ((r = spvcond_annotate_set(a, list, n, &s)) != SPVCOND_OK)
             break;
         if (k < nf)
             a->root_set[k] = s + 1;
@@ -398,7 +405,10 @@ spvcond_annotate_roots(struct annotate *a)
     spvcond_result r = apply_stated_requirements(a);
     if (r != SPVCOND_OK)
         return r;
-    spvcond_infer_propagate(a->m, &a->g, &a->inf);
+    if (a->guards)
+        spvcond_guards_propagate(a);
+    else
+        spvcond_infer_propagate(a->m, &a->g, &a->inf);
     struct exports x = {NULL, 0, 0};
     if ((r = find_roots(a, &x)) == SPVCOND_OK)
         r = build_sets(a, &x);

@@ -3,32 +3,35 @@
  * capability holds one handle, and each user or caller costs one union of bounded size, so annotating
  * stays linear in the module however many distinct requirement sets it has (dense bitsets over the
  * sets, per function and per item, took 10 s and 115 MB for 20000 kernels of distinct requirements). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "annotate.h"
 
-enum { SEED_LIST = 1, SEED_OR = 2 };
-
+/* Hash seeds: the kind + 1 (a list's seed was 1, an Or's 2). */
 static bool
-same_cond(const struct annotate *a, uint32_t h, bool is_or, const uint32_t *w, uint32_t n)
+same_cond(const struct annotate *a, uint32_t h, uint8_t kind, const uint32_t *w, uint32_t n)
 {
     const struct cond *c = &a->conds[h];
-    if (c->is_or != is_or)
+    if (c->kind != kind)
         return false;
-    if (is_or)
+    if (kind == COND_NOT)
+        return c->x == w[0];
+    if (kind != COND_LIST)
         return c->x == w[0] && c->y == w[1];
     return c->y == n && memcmp(a->cond_sets + c->x, w, n * sizeof(uint32_t)) == 0;
 }
 
-/* The handle of the list w[0..n) (is_or: the Or of handles w[0], w[1]), added if new. */
+/* The handle of the list w[0..n) (Or, And: of handles w[0], w[1]; Not: of w[0]), added if new. */
 static spvcond_result
-intern(struct annotate *a, bool is_or, const uint32_t *w, uint32_t n, uint32_t *out)
+intern(struct annotate *a, uint8_t kind, const uint32_t *w, uint32_t n, uint32_t *out)
 {
     spvcond_context *ctx = a->m->ctx;
-    uint64_t hash = spvcond_hash_u32(w, n, is_or ? SEED_OR : SEED_LIST);
+    bool is_list = kind == COND_LIST;
+    uint64_t hash = spvcond_hash_u32(w, n, kind + 1u);
     size_t cursor = SIZE_MAX;
     for (uint32_t e; (e = spvcond_table_next(&a->cond_table, hash, &cursor)) != 0;) {
-        if (a->cond_hashes[e - 1] == hash && same_cond(a, e - 1, is_or, w, n)) {
+        if (a->cond_hashes[e - 1] == hash && same_cond(a, e - 1, kind, w, n)) {
             *out = e - 1;
             return SPVCOND_OK;
         }
@@ -39,15 +42,15 @@ intern(struct annotate *a, bool is_or, const uint32_t *w, uint32_t n, uint32_t *
     spvcond_result r = spvcond_grow(ctx, (void **)&a->conds, &a->cond_cap, a->cond_count + 1, sizeof(*a->conds));
     if (r == SPVCOND_OK)
         r = spvcond_grow(ctx, (void **)&a->cond_hashes, &a->cond_hash_cap, a->cond_count + 1, sizeof(uint64_t));
-    if (r == SPVCOND_OK && !is_or)
+    if (r == SPVCOND_OK && is_list)
         r = spvcond_grow(ctx, (void **)&a->cond_sets, &a->cond_sets_cap, a->cond_sets_len + n, sizeof(uint32_t));
     if (r != SPVCOND_OK)
         return r;
     uint32_t h = (uint32_t)a->cond_count;
-    if (is_or) {
-        a->conds[h] = (struct cond){w[0], w[1], 0, true};
+    if (!is_list) {
+        a->conds[h] = (struct cond){w[0], kind == COND_NOT ? 0 : w[1], 0, kind};
     } else {
-        a->conds[h] = (struct cond){(uint32_t)a->cond_sets_len, n, 0, false};
+        a->conds[h] = (struct cond){(uint32_t)a->cond_sets_len, n, 0, COND_LIST};
         memcpy(a->cond_sets + a->cond_sets_len, w, n * sizeof(uint32_t));
         a->cond_sets_len += n;
     }
@@ -67,7 +70,7 @@ spvcond_cond_init(struct annotate *a)
         r = spvcond_grow(a->m->ctx, (void **)&a->cond_hashes, &a->cond_hash_cap, 1, sizeof(uint64_t));
     if (r != SPVCOND_OK)
         return r;
-    a->conds[0] = (struct cond){0, 0, 0, false}; /* "no user seen": never looked up (no list is empty) */
+    a->conds[0] = (struct cond){0, 0, 0, COND_LIST}; /* "no user seen": never looked up (no list is empty) */
     a->cond_hashes[0] = 0;
     a->cond_count = 1;
     a->absorb_budget = COND_ABSORB_BUDGET;
@@ -77,7 +80,7 @@ spvcond_cond_init(struct annotate *a)
 spvcond_result
 spvcond_cond_of_set(struct annotate *a, uint32_t set, uint32_t *out)
 {
-    return intern(a, false, &set, 1, out);
+    return intern(a, COND_LIST, &set, 1, out);
 }
 
 /* Are t's leaves among s's? Both lists ascend. */
@@ -135,14 +138,14 @@ static spvcond_result
 union_of(struct annotate *a, uint32_t x, uint32_t y, uint32_t *out)
 {
     const struct cond *cx = &a->conds[x], *cy = &a->conds[y];
-    if (!cx->is_or && !cy->is_or) {
+    if (cx->kind == COND_LIST && cy->kind == COND_LIST) {
         uint32_t merged[2 * COND_LIST_MAX];
         uint32_t n = merge_lists(a, cx, cy, merged);
         if (n <= COND_LIST_MAX)
-            return intern(a, false, merged, n, out);
+            return intern(a, COND_LIST, merged, n, out);
     }
     uint32_t pair[2] = {x < y ? x : y, x < y ? y : x};
-    return intern(a, true, pair, 2, out);
+    return intern(a, COND_OR, pair, 2, out);
 }
 
 spvcond_result
@@ -165,6 +168,173 @@ spvcond_cond_union_new(struct annotate *a, uint32_t x, uint32_t y, uint32_t *out
     if (r == SPVCOND_OK)
         *e = (struct union_memo){x, y, *out};
     return r;
+}
+
+/* ---- guards: And, Not, and what a condition implies ----------------------------------------- */
+
+/* A set's leaves are at most this many to be combined by distribution (the union of two sets). */
+#define AND_LEAVES_MAX 64u
+
+/* The set of the leaves of sets s and t together, ascending. */
+static spvcond_result
+union_set(struct annotate *a, uint32_t s, uint32_t t, uint32_t *out)
+{
+    uint32_t leaves[2 * AND_LEAVES_MAX];
+    const struct reqset *ss = &a->sets[s], *st = &a->sets[t];
+    const uint32_t *x = a->set_leaves + ss->first, *y = a->set_leaves + st->first;
+    uint32_t i = 0, j = 0, n = 0;
+    while (i < ss->count || j < st->count) {
+        if (j == st->count || (i < ss->count && x[i] < y[j]))
+            leaves[n++] = x[i++];
+        else if (i == ss->count || y[j] < x[i])
+            leaves[n++] = y[j++];
+        else
+            leaves[n++] = x[i++], j++;
+    }
+    return spvcond_annotate_set(a, leaves, n, out);
+}
+
+/* Drops from list[0..n) the sets another of them implies, then sorts; returns the length. */
+static uint32_t
+normalize(struct annotate *a, uint32_t *list, uint32_t n)
+{
+    qsort(list, n, sizeof(uint32_t), spvcond_compare_u32);
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        bool drop = k > 0 && list[k] == list[k - 1];
+        for (uint32_t j = 0; j < n && !drop; j++)
+            drop = list[j] != list[k] && implies(a, list[j], list[k]);
+        if (!drop)
+            list[kept++] = list[k];
+    }
+    return kept;
+}
+
+spvcond_result
+spvcond_cond_and(struct annotate *a, uint32_t x, uint32_t y, uint32_t *out)
+{
+    if (x == y || y == 0 || y == a->always) {
+        *out = x;
+        return SPVCOND_OK;
+    }
+    if (x == 0 || x == a->always) {
+        *out = y;
+        return SPVCOND_OK;
+    }
+    const struct cond *cx = &a->conds[x], *cy = &a->conds[y];
+    if (cx->kind == COND_LIST && cy->kind == COND_LIST && cx->y * cy->y <= COND_LIST_MAX) {
+        uint32_t list[COND_LIST_MAX], n = 0;
+        bool fits = true;
+        for (uint32_t i = 0; i < cx->y && fits; i++)
+            for (uint32_t j = 0; j < cy->y && fits; j++) {
+                uint32_t s = a->cond_sets[cx->x + i], t = a->cond_sets[cy->x + j];
+                fits = a->sets[s].count <= AND_LEAVES_MAX && a->sets[t].count <= AND_LEAVES_MAX;
+                spvcond_result r = fits ? union_set(a, s, t, &list[n]) : SPVCOND_OK;
+                if (r != SPVCOND_OK)
+                    return r;
+                n += fits;
+                cx = &a->conds[x], cy = &a->conds[y]; /* interning may have moved the table */
+            }
+        if (fits)
+            return intern(a, COND_LIST, list, normalize(a, list, n), out);
+    }
+    uint32_t pair[2] = {x < y ? x : y, x < y ? y : x};
+    return intern(a, COND_AND, pair, 2, out);
+}
+
+/* The negation of leaf k. */
+static spvcond_result
+negated_leaf(struct annotate *a, uint32_t k, uint32_t *out)
+{
+    if (a->leaves[k].kind == LEAF_NOT) {
+        *out = a->leaves[k].v[0];
+        return SPVCOND_OK;
+    }
+    uint32_t v[4] = {k, 0, 0, 0};
+    size_t index;
+    spvcond_result r = spvcond_annotate_leaf(a, LEAF_NOT, v, &index);
+    *out = (uint32_t)index;
+    return r;
+}
+
+/* Not x, by De Morgan when x is one set (an Or of its leaves' negations) or an Or of single leaves (one
+ * set of their negations); otherwise a Not node. */
+spvcond_result
+spvcond_cond_not(struct annotate *a, uint32_t x, uint32_t *out)
+{
+    const struct cond *c = &a->conds[x];
+    if (c->kind == COND_NOT) {
+        *out = c->x;
+        return SPVCOND_OK;
+    }
+    bool singles = c->kind == COND_LIST && c->y > 1;
+    for (uint32_t k = 0; singles && k < c->y; k++)
+        singles = a->sets[a->cond_sets[c->x + k]].count == 1;
+    bool one_set = c->kind == COND_LIST && c->y == 1 && a->sets[a->cond_sets[c->x]].count <= COND_LIST_MAX &&
+                   a->sets[a->cond_sets[c->x]].count > 0;
+    if (!singles && !one_set)
+        return intern(a, COND_NOT, &x, 1, out);
+    uint32_t list[COND_LIST_MAX], n = 0, leaves[COND_LIST_MAX];
+    spvcond_result r = SPVCOND_OK;
+    if (singles) { /* Not (a Or b) = Not a And Not b */
+        for (uint32_t k = 0; k < a->conds[x].y && r == SPVCOND_OK; k++) {
+            const struct reqset *s = &a->sets[a->cond_sets[a->conds[x].x + k]];
+            r = negated_leaf(a, a->set_leaves[s->first], &leaves[n++]);
+        }
+        qsort(leaves, n, sizeof(uint32_t), spvcond_compare_u32);
+        uint32_t set;
+        if (r == SPVCOND_OK && (r = spvcond_annotate_set(a, leaves, n, &set)) == SPVCOND_OK)
+            r = intern(a, COND_LIST, &set, 1, out);
+        return r;
+    }
+    uint32_t s = a->cond_sets[c->x]; /* Not (a And b) = Not a Or Not b */
+    for (uint32_t k = 0; k < a->sets[s].count && r == SPVCOND_OK; k++) {
+        uint32_t leaf;
+        if ((r = negated_leaf(a, a->set_leaves[a->sets[s].first + k], &leaf)) == SPVCOND_OK)
+            r = spvcond_annotate_set(a, &leaf, 1, &list[n++]);
+    }
+    return r == SPVCOND_OK ? intern(a, COND_LIST, list, normalize(a, list, n), out) : r;
+}
+
+/* Depth of And/Or nodes looked through; deeper, nothing is claimed (which is always sound). */
+#define IMPLIED_DEPTH 32
+
+static void
+implied(struct annotate *a, uint32_t cond, int depth, spvcond_aspects *out)
+{
+    const struct cond *c = &a->conds[cond];
+    spvcond_aspects acc = {{0, 0}}, other;
+    if (depth > IMPLIED_DEPTH || cond == 0 || c->kind == COND_NOT) {
+        *out = acc;
+        return;
+    }
+    if (c->kind == COND_AND || c->kind == COND_OR) {
+        uint32_t y = c->y;
+        implied(a, c->x, depth + 1, &acc);
+        implied(a, y, depth + 1, &other);
+        for (int k = 0; k < 2; k++)
+            acc.bits[k] = a->conds[cond].kind == COND_AND ? acc.bits[k] | other.bits[k] : acc.bits[k] & other.bits[k];
+        *out = acc;
+        return;
+    }
+    for (uint32_t k = 0; k < c->y; k++) {
+        const struct reqset *s = &a->sets[a->cond_sets[c->x + k]];
+        spvcond_aspects mine = {{0, 0}};
+        for (uint32_t j = 0; j < s->count; j++) {
+            const struct leaf *l = &a->leaves[a->set_leaves[s->first + j]];
+            if (l->kind == LEAF_ASPECT)
+                spvcond_aspects_add(&mine, l->v[0]);
+        }
+        for (int b = 0; b < 2; b++)
+            acc.bits[b] = k == 0 ? mine.bits[b] : acc.bits[b] & mine.bits[b];
+    }
+    *out = acc;
+}
+
+void
+spvcond_cond_implied_aspects(struct annotate *a, uint32_t cond, spvcond_aspects *out)
+{
+    implied(a, cond, 0, out);
 }
 
 void

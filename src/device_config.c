@@ -63,8 +63,10 @@ spvcond_device_config_get(const spvcond_device_config *c, size_t index, spvcond_
     if (!c || !out || index >= c->count)
         return false;
     const struct entry *e = &c->entries[index];
-    *out = (spvcond_device_info){e->name, e->aspects, e->aspect_count, e->may_support_other_aspects,
-                                 e->sub_group_sizes, e->sub_group_size_count, e->max_work_group_size};
+    *out = (spvcond_device_info){.name = e->name, .aspects = e->aspects, .aspect_count = e->aspect_count,
+                                 .may_support_other_aspects = e->may_support_other_aspects,
+                                 .sub_group_sizes = e->sub_group_sizes, .sub_group_size_count = e->sub_group_size_count,
+                                 .max_work_group_size = e->max_work_group_size};
     return true;
 }
 

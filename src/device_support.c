@@ -99,11 +99,21 @@ spvcond_requirement_message(const struct spvcond_requirement *q, char *buf, size
     }
 }
 
+/* Every OpName of the id is asked: a front end's guard constant keeps its own name before annotate's
+ * (spec/guards.md). */
 int
 spvcond_requirement_of(const struct spvcond_module *m, uint32_t id, struct spvcond_requirement *q)
 {
-    const char *name = spvcond_name_of(m, id);
-    return name ? spvcond_requirement_parse(name, q) : 0;
+    uint32_t b, e;
+    spvcond_refs_range(&m->names, id, &b, &e);
+    for (uint32_t k = b; k < e; k++) {
+        size_t i = m->names.inst[k];
+        int got = spvcond_inst_opcode(m, i) == SPVCOND_OP_NAME ? spvcond_requirement_parse(spvcond_inst_string(m, i, 2), q)
+                                                                : 0;
+        if (got)
+            return got;
+    }
+    return 0;
 }
 
 spvcond_result
@@ -127,7 +137,8 @@ spvcond_device_spec_values(spvcond_module *m, const spvcond_device_info *d, spvc
             return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, spvcond_def(m, id), id,
                                      "spec constant %%%u has a spvcond.* name this version does not understand", id);
         }
-        if (got == 0 || spvcond_def_opcode(m, id) != SPVCOND_OP_SPEC_CONSTANT_TRUE)
+        uint32_t op = spvcond_def_opcode(m, id);
+        if (got == 0 || (op != SPVCOND_OP_SPEC_CONSTANT_TRUE && op != SPVCOND_OP_SPEC_CONSTANT_FALSE))
             continue;
         v[n++] = (spvcond_spec_value){m->spec_ids[k].spec_id, spvcond_device_supports(d, &q), false};
     }
@@ -206,7 +217,8 @@ support_of(struct support *s, size_t entry, bool *supported, char *reason, size_
     for (size_t k = 0; k < s->walk.leaf_count; k++) {
         const uint32_t *w = spvcond_inst_words(m, s->walk.leaves[k]);
         struct spvcond_requirement q;
-        if (spvcond_opcode_of(w[0]) != SPVCOND_OP_SPEC_CONSTANT_TRUE || s->v.value[w[2]] ||
+        uint32_t op = spvcond_opcode_of(w[0]);
+        if ((op != SPVCOND_OP_SPEC_CONSTANT_TRUE && op != SPVCOND_OP_SPEC_CONSTANT_FALSE) || s->v.value[w[2]] ||
             spvcond_requirement_of(m, w[2], &q) != 1)
             continue;
         char msg[160];

@@ -4,6 +4,8 @@
  * where present, atomic64); spec/devices.md says how unlisted aspects are treated. */
 #include "devices.h"
 
+#include "architectures.h"
+
 #include <string.h>
 
 /* Aspect numbers (src/aspects.c). */
@@ -135,6 +137,13 @@ builtin_device(size_t index, spvcond_device_info *out, char *name_buf, size_t si
             out->sub_group_sizes = groups[g].sub_group_sizes;
             out->sub_group_size_count = groups[g].sub_group_size_count;
             out->may_support_other_aspects = groups[g].may_support_other_aspects;
+            struct spvcond_architecture a;
+            if (spvcond_architecture_by_name(name_buf, &a)) {
+                out->has_architecture = true;
+                out->category = a.category;
+                out->family = a.family;
+                out->architecture = a.architecture;
+            }
             return true;
         }
     }

@@ -3,12 +3,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "aspects.h"
 #include "yaml_util.h"
 
 struct spvcond_requirements_file {
     spvcond_context *ctx;
     spvcond_function_requirements *entries;
     size_t count, cap;
+    spvcond_guard_spec_id *guards; /* the `spec-constants` mapping */
+    size_t guard_count, guard_cap;
 };
 
 void
@@ -23,8 +26,19 @@ spvcond_requirements_file_destroy(spvcond_requirements_file *f)
         spvcond_dealloc(f->ctx, (void *)e->declared);
         spvcond_dealloc(f->ctx, (void *)e->origin);
     }
+    for (size_t k = 0; k < f->guard_count; k++)
+        spvcond_dealloc(f->ctx, (void *)f->guards[k].origin);
     spvcond_dealloc(f->ctx, f->entries);
+    spvcond_dealloc(f->ctx, f->guards);
     spvcond_dealloc(f->ctx, f);
+}
+
+const spvcond_guard_spec_id *
+spvcond_requirements_file_guard_spec_ids(const spvcond_requirements_file *f, size_t *count)
+{
+    if (count)
+        *count = f ? f->guard_count : 0;
+    return f ? f->guards : NULL;
 }
 
 const spvcond_function_requirements *
@@ -118,6 +132,41 @@ read_function(struct spvcond_yaml *y, const char *name, yaml_node_t *key, yaml_n
     return r;
 }
 
+/* `spec-constants: {SpecId: aspect, ...}`: the module's boolean spec constants that mean aspects
+ * (spec/guards.md). The key cannot name a function: OpenCL C and C++ names have no '-'. */
+#define GUARD_KEY "spec-constants"
+
+static spvcond_result
+read_guards(struct spvcond_yaml *y, yaml_node_t *n, spvcond_requirements_file *f)
+{
+    if (n->type != YAML_MAPPING_NODE)
+        return spvcond_yaml_fail(y, n, GUARD_KEY " must map SpecIds to aspects", NULL);
+    spvcond_result r = SPVCOND_OK;
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top && r == SPVCOND_OK; p++) {
+        yaml_node_t *k = yaml_document_get_node(&y->doc, p->key);
+        yaml_node_t *v = yaml_document_get_node(&y->doc, p->value);
+        uint64_t spec_id, number;
+        uint32_t aspect = 0;
+        const char *value = spvcond_yaml_scalar(v);
+        if (!spvcond_yaml_u64(spvcond_yaml_scalar(k), &spec_id) || spec_id > UINT32_MAX)
+            return spvcond_yaml_fail(y, k, "a SpecId must be a number below 2^32", spvcond_yaml_scalar(k));
+        bool named = value && spvcond_aspect_by_name(value, &aspect);
+        if (!named && (!value || !spvcond_yaml_u64(value, &number) || number >= SPVCOND_ASPECT_MAX))
+            return spvcond_yaml_fail(y, v, "unknown aspect", value);
+        if (!named)
+            aspect = (uint32_t)number;
+        char origin[512];
+        snprintf(origin, sizeof(origin), "%s:%zu", y->source, k->start_mark.line + 1);
+        if ((r = spvcond_grow(y->ctx, (void **)&f->guards, &f->guard_cap, f->guard_count + 1, sizeof(*f->guards))) !=
+            SPVCOND_OK)
+            return r;
+        f->guards[f->guard_count] = (spvcond_guard_spec_id){(uint32_t)spec_id, aspect, copy_string(y->ctx, origin)};
+        if (!f->guards[f->guard_count++].origin)
+            return spvcond_oom(y->ctx);
+    }
+    return r;
+}
+
 spvcond_result
 spvcond_requirements_file_parse(spvcond_context *ctx, const char *text, size_t size, const char *source,
                                 spvcond_requirements_file **out)
@@ -148,6 +197,10 @@ spvcond_requirements_file_parse(spvcond_context *ctx, const char *text, size_t s
         if (!name) {
             r = spvcond_yaml_fail(&y, k, "function names must be scalars", NULL);
             break;
+        }
+        if (strcmp(name, GUARD_KEY) == 0) {
+            r = read_guards(&y, yaml_document_get_node(&y.doc, p->value), f);
+            continue;
         }
         if ((r = spvcond_grow(ctx, (void **)&f->entries, &f->cap, f->count + 1, sizeof(*f->entries))) != SPVCOND_OK)
             break;

@@ -122,7 +122,9 @@ spvcond_requirements_from_module(spvcond_module *m, spvcond_requirements **out)
             const uint32_t *w = spvcond_inst_words(m, pool[rows[memo[cond] - 1].first + k]);
             uint32_t spec_id;
             struct spvcond_requirement q;
-            if (spvcond_opcode_of(w[0]) != SPVCOND_OP_SPEC_CONSTANT_TRUE || !spvcond_spec_id_of(m, w[2], &spec_id) ||
+            uint32_t op = spvcond_opcode_of(w[0]);
+            if ((op != SPVCOND_OP_SPEC_CONSTANT_TRUE && op != SPVCOND_OP_SPEC_CONSTANT_FALSE) ||
+                !spvcond_spec_id_of(m, w[2], &spec_id) ||
                 spvcond_requirement_of(m, w[2], &q) != 1)
                 continue;
             spvcond_kernel_requirement kq = from_internal(&q, spec_id);

@@ -6,39 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "edit.h"
 #include "capabilities.h"
-#include "evaluate.h"
+#include "edit.h"
+#include "specialize.h"
 #include "index.h"
 #include "index_table.h"
 #include "operands.h"
-
-/* Declared capabilities are noted in a bit set over the values below this (every capability the
- * grammar defines); a larger value is never noted as declared. */
-#define CAPABILITY_SET_BITS 65536u
-
-struct removal {
-    uint32_t id, reason; /* reason: instruction + 1 */
-};
-
-struct spec {
-    struct spvcond_module *m;
-    struct spvcond_values v;
-    uint8_t *removed;      /* per id */
-    struct removal *reasons; /* ids removed on their own, with the instruction that decided it (a few:
-                                a table of the bound was zeroed on every call for the error path) */
-    size_t reason_count, reason_cap;
-    uint8_t *cond_tree;    /* per id: reachable from a condition */
-    uint8_t *frozen;       /* per id: replaced by a plain constant */
-    uint32_t *uses;        /* per id: uses by surviving instructions */
-    uint8_t *has_condition;/* per id: carries a ConditionalINTEL already */
-    uint32_t *fn_reason;   /* per function: the decoration that removed it + 1, 0 if kept (its ids' reason) */
-    uint32_t *entry_functions; /* the functions of surviving entry points, sorted */
-    size_t entry_function_count;
-    uint8_t cap_declared[CAPABILITY_SET_BITS / 8];
-    spvcond_specialize_stats stats;
-    uint32_t flags;
-};
 
 static bool
 bit(const uint8_t *set, uint32_t v)
@@ -53,8 +26,8 @@ set_bit(uint8_t *set, uint32_t v)
         set[v / 8] |= (uint8_t)(1u << (v % 8));
 }
 
-static spvcond_result
-delete_inst(struct spec *s, size_t i)
+spvcond_result
+spvcond_spec_delete(struct spec *s, size_t i)
 {
     if (spvcond_edit_is_deleted(s->m, i))
         return SPVCOND_OK;
@@ -62,9 +35,8 @@ delete_inst(struct spec *s, size_t i)
     return spvcond_edit_delete(s->m, i);
 }
 
-/* Remove instruction i and the id it defines (if any). */
-static spvcond_result
-remove_defining(struct spec *s, size_t i, uint32_t reason)
+spvcond_result
+spvcond_spec_remove_defining(struct spec *s, size_t i, uint32_t reason)
 {
     uint32_t id = spvcond_result_id(s->m, i);
     if (id)
@@ -76,7 +48,7 @@ remove_defining(struct spec *s, size_t i, uint32_t reason)
             return r;
         s->reasons[s->reason_count++] = (struct removal){id, reason};
     }
-    return delete_inst(s, i);
+    return spvcond_spec_delete(s, i);
 }
 
 /* Remove function f: its instructions in one range, its ids marked; their reason is the function's
@@ -116,7 +88,7 @@ remove_target(struct spec *s, size_t deco, uint32_t target)
                                  "ConditionalINTEL may decorate only module-scope OpVariable, not %%%u", target);
     if (op == SPVCOND_OP_FUNCTION)
         return remove_function(s, spvcond_function_by_id(m, target), deco);
-    return remove_defining(s, d, (uint32_t)deco + 1);
+    return spvcond_spec_remove_defining(s, d, (uint32_t)deco + 1);
 }
 
 static spvcond_result
@@ -143,7 +115,7 @@ strip_conditional_targets(struct spec *s)
         bool keep;
         spvcond_result r = condition(s, i, w[3], &keep);
         if (r == SPVCOND_OK)
-            r = delete_inst(s, i);
+            r = spvcond_spec_delete(s, i);
         if (r == SPVCOND_OK && !keep && !s->removed[target])
             r = remove_target(s, i, target);
         if (r != SPVCOND_OK)
@@ -171,7 +143,7 @@ resolve_entry_points(struct spec *s)
             return r;
         if (!keep) {
             s->stats.entry_points_removed++;
-            if ((r = delete_inst(s, i)) != SPVCOND_OK)
+            if ((r = spvcond_spec_delete(s, i)) != SPVCOND_OK)
                 return r;
             continue;
         }
@@ -208,7 +180,7 @@ resolve_entry_points(struct spec *s)
         if (op != SPVCOND_OP_EXECUTION_MODE && op != SPVCOND_OP_EXECUTION_MODE_ID) /* OpNop may stand anywhere */
             continue;
         if (!bsearch(&w[1], s->entry_functions, s->entry_function_count, sizeof(uint32_t), spvcond_compare_u32)) {
-            spvcond_result r = delete_inst(s, i);
+            spvcond_result r = spvcond_spec_delete(s, i);
             if (r != SPVCOND_OK)
                 return r;
         }
@@ -283,7 +255,7 @@ resolve_extensions(struct spec *s)
         if (!name)
             continue;
         if (op == SPVCOND_OP_EXTENSION && is_extension_name(name)) {
-            r = delete_inst(s, i);
+            r = spvcond_spec_delete(s, i);
         } else if (op == SPVCOND_OP_CONDITIONAL_EXTENSION_INTEL) {
             bool keep;
             if ((r = condition(s, i, w[1], &keep)) != SPVCOND_OK)
@@ -301,7 +273,7 @@ resolve_extensions(struct spec *s)
                 memcpy(ext + 1, w + 2, words * sizeof(uint32_t));
                 r = spvcond_edit_replace(m, i, ext, words + 1);
             } else {
-                r = delete_inst(s, i);
+                r = spvcond_spec_delete(s, i);
             }
         }
     }
@@ -328,7 +300,7 @@ resolve_capabilities_and_extensions(struct spec *s)
         const uint32_t *w = spvcond_inst_words(m, i);
         uint32_t op = spvcond_opcode_of(w[0]);
         if (op == SPVCOND_OP_CAPABILITY && spvcond_is_extension_capability(w[1])) {
-            r = delete_inst(s, i);
+            r = spvcond_spec_delete(s, i);
         } else if (op == SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL) {
             bool keep;
             if ((r = condition(s, i, w[1], &keep)) != SPVCOND_OK)
@@ -338,7 +310,7 @@ resolve_capabilities_and_extensions(struct spec *s)
                 set_bit(s->cap_declared, w[2]);
                 r = spvcond_edit_replace(m, i, cap, 2);
             } else {
-                r = delete_inst(s, i);
+                r = spvcond_spec_delete(s, i);
             }
         }
     }
@@ -421,7 +393,7 @@ strip_debug_info(struct spec *s)
             if (r != SPVCOND_OK)
                 return r;
             if (u.found) {
-                if ((r = remove_defining(s, i, 0)) != SPVCOND_OK)
+                if ((r = spvcond_spec_remove_defining(s, i, 0)) != SPVCOND_OK)
                     return r;
                 changed = true;
             }
@@ -459,7 +431,7 @@ strip_names_and_decorations(struct spec *s, size_t begin, size_t end)
             }
             out[0] = spvcond_first_word(n, op);
             if (kept == 0)
-                r = delete_inst(s, i);
+                r = spvcond_spec_delete(s, i);
             else if (n != wc)
                 r = spvcond_edit_replace(m, i, out, n);
             if (out != buf)
@@ -467,7 +439,7 @@ strip_names_and_decorations(struct spec *s, size_t begin, size_t end)
         } else if ((op == SPVCOND_OP_NAME || op == SPVCOND_OP_MEMBER_NAME ||
                    i >= m->section[SPVCOND_SECTION_ANNOTATION]) &&
                    wc >= 2 && s->removed[w[1]]) {
-            r = delete_inst(s, i);
+            r = spvcond_spec_delete(s, i);
         }
         if (r != SPVCOND_OK)
             return r;
@@ -504,7 +476,7 @@ freeze(struct spec *s, size_t i)
     for (uint32_t k = b; k < e && r == SPVCOND_OK; k++) {
         const uint32_t *d = spvcond_inst_words(m, m->decorations.inst[k]);
         if (spvcond_opcode_of(d[0]) == SPVCOND_OP_DECORATE && d[2] == SPVCOND_DECORATION_SPEC_ID)
-            r = delete_inst(s, m->decorations.inst[k]);
+            r = spvcond_spec_delete(s, m->decorations.inst[k]);
     }
     return r;
 }
@@ -653,6 +625,14 @@ check_inst_uses(struct spec *s, struct use_walk *u, size_t i)
             r = count_use(u, i, x, e[x]);
         return r;
     }
+    if ((op == SPVCOND_OP_BRANCH_CONDITIONAL || op == SPVCOND_OP_PHI) && e != w) {
+        /* Folded into OpBranch %target; an OpPhi without the operands of blocks that went (every word
+         * an id but the result). */
+        r = SPVCOND_OK;
+        for (uint32_t x = 1; x < ewc && r == SPVCOND_OK; x++)
+            r = op == SPVCOND_OP_PHI && x == 2 ? SPVCOND_OK : count_use(u, i, x, e[x]);
+        return r;
+    }
     if (op == SPVCOND_OP_CONDITIONAL_COPY_OBJECT_INTEL) { /* now OpCopyObject type result operand */
         r = count_use(u, i, 1, e[1]);
         return r == SPVCOND_OK ? count_use(u, i, 3, e[3]) : r;
@@ -745,7 +725,7 @@ drop_unused_trees(struct spec *s)
         else
             s->uses[w[1]]--;
         if (r == SPVCOND_OK)
-            r = remove_defining(s, i, 0);
+            r = spvcond_spec_remove_defining(s, i, 0);
         if (r != SPVCOND_OK)
             return r;
     }
@@ -835,7 +815,7 @@ trim_capabilities(struct spec *s)
             continue;
         if (cap == 5 && spvcond_inst_opcode(m, i) == SPVCOND_OP_CAPABILITY && s->stats.entry_points_kept == 0)
             continue;
-        r = delete_inst(s, i);
+        r = spvcond_spec_delete(s, i);
         s->stats.capabilities_removed++;
     }
     spvcond_dealloc(m->ctx, u.state);
@@ -928,15 +908,17 @@ spvcond_specialize(spvcond_module *m, const spvcond_specialize_options *o, spvco
         r = resolve_capabilities_and_extensions(&s);
     if (r == SPVCOND_OK)
         r = resolve_copies(&s);
+    if (r == SPVCOND_OK) {
+        spvcond_close_condition_trees(m, s.cond_tree);
+        r = spvcond_spec_fold_branches(&s);
+    }
     if (r == SPVCOND_OK)
         r = strip_debug_info(&s);
     if (r == SPVCOND_OK)
         r = strip_names_and_decorations(&s, m->section[SPVCOND_SECTION_DEBUG_NAME],
                                         m->section[SPVCOND_SECTION_GLOBAL]);
-    if (r == SPVCOND_OK) {
-        spvcond_close_condition_trees(m, s.cond_tree);
+    if (r == SPVCOND_OK)
         r = freeze_constants(&s);
-    }
     if (r == SPVCOND_OK)
         r = check_and_count_uses(&s);
     if (r == SPVCOND_OK)

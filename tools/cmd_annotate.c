@@ -19,7 +19,8 @@ static const char annotate_usage[] =
     "  --spec-id-base N   First SpecId to allocate (default 0x10000); ids the module uses are skipped.\n"
     "  --no-inference     Only execution modes count as requirements.\n"
     "  --requirements FILE  Requirements stated per function (YAML: uses, declared, reqd_work_group_size,\n"
-    "                     reqd_sub_group_size; spec/requirements.md).\n"
+    "                     reqd_sub_group_size; spec/requirements.md), and spec-constants: the module's\n"
+    "                     boolean spec constants that mean aspects, by SpecId (spec/guards.md).\n"
     "  --props FILE       Also write the [SYCL/kernel reqs] property set (DPC++'s text format).\n"
     "  -o FILE            Output ('-' for standard output). Required.\n"
     "  -q, --quiet        No summary and no warnings on standard error.\n"
@@ -77,6 +78,7 @@ cmd_annotate(struct cli *cli, int argc, char **argv)
         if (pr != SPVCOND_OK)
             return pr == SPVCOND_ERROR_INVALID_ARGUMENT ? EXIT_INVALID : cli_exit_code(pr);
         opts.requirements = spvcond_requirements_file_entries(reqfile, &opts.requirement_count);
+        opts.guard_spec_ids = spvcond_requirements_file_guard_spec_ids(reqfile, &opts.guard_spec_id_count);
     }
     spvcond_module *m;
     if ((rc = cli_load_module_flags(cli, optind < argc ? argv[optind] : "-", SPVCOND_PARSE_FOR_ANNOTATE, &m)) != EXIT_OK) {

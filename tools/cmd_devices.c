@@ -31,6 +31,8 @@ print_device(struct json *j, const char *source, const spvcond_device_info *d, c
             printf(" %u", d->sub_group_sizes[k]);
         if (d->max_work_group_size)
             printf("; max work-group size %llu", (unsigned long long)d->max_work_group_size);
+        if (d->has_architecture)
+            printf("; architecture %u.%u.%u", d->category, d->family, d->architecture);
         printf("\n");
         return;
     }
@@ -52,6 +54,14 @@ print_device(struct json *j, const char *source, const spvcond_device_info *d, c
         json_uint(j, d->sub_group_sizes[k]);
     json_array_end(j);
     json_kv_uint(j, "max_work_group_size", d->max_work_group_size);
+    if (d->has_architecture) {
+        json_key(j, "architecture");
+        json_array_begin(j);
+        json_uint(j, d->category);
+        json_uint(j, d->family);
+        json_uint(j, d->architecture);
+        json_array_end(j);
+    }
     json_object_end(j);
 }
 

@@ -31,7 +31,7 @@ static const char specialize_usage[] =
     "  --strict                       A value for a SpecId the module lacks is an error, not a warning.\n"
     "  --target N, --features A,B     SPV_INTEL_function_variants device target and features.\n"
     "  --category N, --family N, --arch N\n"
-    "                                 The device architecture.\n"
+    "                                 The device architecture (default: --device's, if known).\n"
     "  --capabilities C1,C2           Capabilities the device supports (numbers or names).\n"
     "  -o FILE                        Output ('-' for standard output). Required.\n"
     "  -q, --quiet                    No summary and no warnings on standard error.\n"
@@ -121,6 +121,12 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
 
     if (dev.name && (rc = device_options_resolve(cli, &dev)) != EXIT_OK)
         goto done;
+    if (dev.name && !device.has_architecture && dev.info.has_architecture) {
+        device.has_architecture = true; /* the device's own, unless --category said otherwise */
+        device.category = dev.info.category;
+        device.family = dev.info.family;
+        device.architecture = dev.info.architecture;
+    }
     spvcond_module *m;
     if ((rc = cli_load_module(cli, optind < argc ? argv[optind] : "-", &m)) != EXIT_OK)
         goto done;
@@ -178,6 +184,8 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
                     "instructions removed\n",
                     stats.functions_kept, stats.functions_removed, stats.entry_points_kept,
                     stats.entry_points_removed, stats.instructions_removed);
+        if (r == SPVCOND_OK && rc == EXIT_OK && !cli->quiet && stats.branches_folded)
+            fprintf(stderr, "folded: %zu branches on frozen conditions\n", stats.branches_folded);
     }
     if (r != SPVCOND_OK)
         rc = cli_exit_code(r);

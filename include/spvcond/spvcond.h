@@ -175,6 +175,7 @@ typedef struct spvcond_specialize_stats {
     size_t entry_points_kept, entry_points_removed;
     size_t instructions_removed;
     size_t capabilities_removed;
+    size_t branches_folded;   /* conditional branches on frozen conditions made unconditional */
 } spvcond_specialize_stats;
 
 /* Evaluate every condition with the given values (defaults elsewhere), strip what is false, resolve
@@ -205,6 +206,10 @@ typedef struct spvcond_device_info {
     const uint32_t *sub_group_sizes;
     size_t sub_group_size_count;
     uint64_t max_work_group_size;    /* 0: unknown, no limit checked */
+    bool has_architecture;           /* the device registry's architecture below is known (built-in GPUs,
+                                        a configuration's `architecture:`): spvcond specialize --device
+                                        evaluates OpSpecConstantArchitectureINTEL with it */
+    uint32_t category, family, architecture;
 } spvcond_device_info;
 
 /* DPC++'s targets (dpcpp.md section 2), compiled in. */
@@ -318,6 +323,18 @@ SPVCOND_API const spvcond_function_requirements *spvcond_requirements_file_entri
                                                                                  size_t *count);
 SPVCOND_API void spvcond_requirements_file_destroy(spvcond_requirements_file *f);
 
+/* A boolean spec constant of the module that means "the device has this aspect": a front end's guard
+ * (spec/guards.md). Annotate uses it as the aspect's leaf instead of making one. */
+typedef struct spvcond_guard_spec_id {
+    uint32_t spec_id;
+    uint32_t aspect;
+    const char *origin; /* where it was stated, for messages; may be NULL */
+} spvcond_guard_spec_id;
+
+/* Valid until the file object is destroyed. */
+SPVCOND_API const spvcond_guard_spec_id *spvcond_requirements_file_guard_spec_ids(const spvcond_requirements_file *f,
+                                                                                  size_t *count);
+
 #define SPVCOND_ANNOTATE_NO_INFERENCE 0x1u /* only stated requirements and execution modes count */
 
 typedef struct spvcond_annotate_options {
@@ -325,6 +342,8 @@ typedef struct spvcond_annotate_options {
     const spvcond_function_requirements *requirements;
     size_t requirement_count;
     uint32_t flags;
+    const spvcond_guard_spec_id *guard_spec_ids; /* may be NULL when guard_spec_id_count is 0 */
+    size_t guard_spec_id_count;
 } spvcond_annotate_options;
 
 typedef struct spvcond_annotate_stats {

@@ -157,7 +157,8 @@ Test(annotate, seed_example_two_aspects)
      * one LogicalAnd, and ConditionalINTEL on its function. */
     static const uint32_t aspects[2] = {1, 2};
     spvcond_function_requirements req = {"k_plain", aspects, 2, false, NULL, 0, {0, 0, 0}, 0, NULL};
-    spvcond_annotate_options o = {100, &req, 1, SPVCOND_ANNOTATE_NO_INFERENCE};
+    spvcond_annotate_options o = {.spec_id_base = 100, .requirements = &req, .requirement_count = 1,
+                                  .flags = SPVCOND_ANNOTATE_NO_INFERENCE};
     struct annotated a = annotate_file(fixture("annotate_graph"), &o);
     cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
     cr_assert_str_eq(condition_of(a.out, "k_plain"), "cpu&gpu");
@@ -176,7 +177,7 @@ Test(annotate, declared_requirements_replace_inferred_ones_with_a_warning)
 {
     static const uint32_t fp16[1] = {5};
     spvcond_function_requirements req = {"k_double", NULL, 0, true, fp16, 1, {0, 0, 0}, 0, NULL};
-    spvcond_annotate_options o = {0, &req, 1, 0};
+    spvcond_annotate_options o = {.requirements = &req, .requirement_count = 1};
     struct annotated a = annotate_file(fixture("annotate_graph"), &o);
     cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
     cr_assert_str_eq(condition_of(a.out, "k_double"), "fp16");
@@ -187,7 +188,7 @@ Test(annotate, declared_requirements_replace_inferred_ones_with_a_warning)
 Test(annotate, stated_sizes)
 {
     spvcond_function_requirements req = {"k_plain", NULL, 0, false, NULL, 0, {8, 4, 1}, 32, NULL};
-    spvcond_annotate_options o = {0, &req, 1, 0};
+    spvcond_annotate_options o = {.requirements = &req, .requirement_count = 1};
     struct annotated a = annotate_file(fixture("annotate_graph"), &o);
     cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
     cr_assert_str_eq(condition_of(a.out, "k_plain"), "reqd_work_group_size.8.4.1&reqd_sub_group_size.32");
@@ -197,7 +198,7 @@ Test(annotate, stated_sizes)
 Test(annotate, unknown_function_is_an_error)
 {
     spvcond_function_requirements req = {"nope", NULL, 0, false, NULL, 0, {0, 0, 0}, 0, NULL};
-    spvcond_annotate_options o = {0, &req, 1, 0};
+    spvcond_annotate_options o = {.requirements = &req, .requirement_count = 1};
     struct annotated a = annotate_file(fixture("annotate_graph"), &o);
     cr_assert_eq(a.code, SPVCOND_ERROR_NOT_FOUND);
     cr_assert(strstr(a.message, "'nope'") != NULL, "%s", a.message);
@@ -206,7 +207,7 @@ Test(annotate, unknown_function_is_an_error)
 
 Test(annotate, existing_spec_ids_are_skipped)
 {
-    spvcond_annotate_options o = {7, NULL, 0, 0};
+    spvcond_annotate_options o = {.spec_id_base = 7, .requirements = NULL, .requirement_count = 0};
     struct annotated a = annotate_file(fixture("kernels_fp64"), &o);
     cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
     release(&a);
@@ -284,9 +285,9 @@ Test(annotate, refuses_the_first_use_of_the_extension)
     spvcond_diag d = refusal_of(w, n);
     cr_assert_eq(d.instruction_index, 10, "a lone conditional copy in a function: %zu", d.instruction_index);
     cr_assert_eq(d.opcode, 6254);
-    w[6] = 6245; /* OpCapability SpecConditionalINTEL first: refused there */
+    w[6] = 6245; /* OpCapability SpecConditionalINTEL: a guard's input may declare it (spec/guards.md) */
     d = refusal_of(w, n);
-    cr_assert_eq(d.instruction_index, 0, "the capability comes first: %zu", d.instruction_index);
+    cr_assert_eq(d.instruction_index, 10, "the capability alone is no refusal, the copy is: %zu", d.instruction_index);
 }
 
 Test(annotate, nothing_to_guard_leaves_the_module_alone)
@@ -376,7 +377,8 @@ Test(annotate, capabilities_only_code_needs)
     static const uint32_t fp64[1] = {6}, atomic64[1] = {28};
     spvcond_function_requirements req[2] = {{"k_double", fp64, 1, false, NULL, 0, {0, 0, 0}, 0, NULL},
                                             {"k_atomic", atomic64, 1, false, NULL, 0, {0, 0, 0}, 0, NULL}};
-    spvcond_annotate_options inferred = {0}, stated = {0, req, 2, SPVCOND_ANNOTATE_NO_INFERENCE};
+    spvcond_annotate_options inferred = {0}, stated = {.requirements = req, .requirement_count = 2,
+                                         .flags = SPVCOND_ANNOTATE_NO_INFERENCE};
     const uint32_t *inputs[3] = {plain, padded, plain};
     size_t sizes[3] = {count, padded_count, count};
     const spvcond_annotate_options *options[3] = {&inferred, &inferred, &stated};
@@ -403,7 +405,8 @@ Test(annotate, capabilities_only_code_needs)
  * decorations; without inference it requires nothing. */
 Test(annotate, exported_variables_are_roots)
 {
-    spvcond_annotate_options inferred = {0}, stated = {0, NULL, 0, SPVCOND_ANNOTATE_NO_INFERENCE};
+    spvcond_annotate_options inferred = {0}, stated = {.requirements = NULL, .requirement_count = 0,
+                                         .flags = SPVCOND_ANNOTATE_NO_INFERENCE};
     struct annotated a = annotate_file(fixture("exported_variables"), &inferred);
     cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
     cr_assert_str_eq(condition_on(a.out, id_named(a.out, "gd")), "fp64");
@@ -426,7 +429,8 @@ Test(annotate, items_named_only_by_conditional_code)
 {
     static const uint32_t fp64[1] = {6};
     spvcond_function_requirements req = {"k_double", fp64, 1, false, NULL, 0, {0, 0, 0}, 0, NULL};
-    spvcond_annotate_options inferred = {0}, stated = {0, &req, 1, SPVCOND_ANNOTATE_NO_INFERENCE};
+    spvcond_annotate_options inferred = {0}, stated = {.requirements = &req, .requirement_count = 1,
+                                         .flags = SPVCOND_ANNOTATE_NO_INFERENCE};
     const spvcond_annotate_options *options[2] = {&inferred, &stated};
     for (int k = 0; k < 2; k++) {
         struct annotated a = annotate_file(fixture("module_items"), options[k]);
@@ -463,7 +467,7 @@ Test(annotate, requirements_file)
     cr_assert(e[1].use_count == 2 && e[1].uses[0] == 9 && e[1].uses[1] == 28);
     cr_assert(e[1].reqd_work_group_size[0] == 64 && e[1].reqd_work_group_size[1] == 2 && e[1].reqd_work_group_size[2] == 1);
     cr_assert_eq(e[1].reqd_sub_group_size, 8);
-    spvcond_annotate_options o = {0, e, n, 0};
+    spvcond_annotate_options o = {.requirements = e, .requirement_count = n};
     cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_OK);
     cr_assert_eq(spvcond_context_warning_count(ctx), 1, "k_double uses fp64 but declares fp16");
     uint32_t *w;
@@ -506,7 +510,7 @@ Test(annotate, requirements_file_errors_name_the_line)
     spvcond_requirements_file *f;
     cr_assert_eq(parse_requirements(ctx, "\nnope:\n  uses: [fp64]\n", &f), SPVCOND_OK);
     size_t n;
-    spvcond_annotate_options o = {0, spvcond_requirements_file_entries(f, &n), 0, 0};
+    spvcond_annotate_options o = {.requirements = spvcond_requirements_file_entries(f, &n)};
     o.requirement_count = n;
     cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_ERROR_NOT_FOUND);
     cr_assert(strstr(spvcond_context_first_error(ctx)->message, "reqs.yaml:2: requirements name function 'nope'") != NULL,
@@ -575,7 +579,7 @@ Test(annotate, callers_before_callees)
     static const uint32_t fp16[1] = {5}, fp64[1] = {6};
     spvcond_function_requirements req[2] = {{"k_fwd", fp16, 1, false, NULL, 0, {0, 0, 0}, 0, NULL},
                                             {"k_back", fp64, 1, false, NULL, 0, {0, 0, 0}, 0, NULL}};
-    spvcond_annotate_options n = {0, req, 2, SPVCOND_ANNOTATE_NO_INFERENCE};
+    spvcond_annotate_options n = {.requirements = req, .requirement_count = 2, .flags = SPVCOND_ANNOTATE_NO_INFERENCE};
     struct annotated b = annotate_file(fixture("forward_calls"), &n);
     cr_assert_eq(b.code, SPVCOND_OK, "%s", b.message);
     static const struct expected_condition stated[] = {
@@ -688,7 +692,7 @@ Test(annotate, union_memo_matches_both_operands)
         cr_assert_eq(spvcond_cond_of_set(&a, s, &other), SPVCOND_OK);
         cr_assert_eq(spvcond_cond_union(&a, first, other, &both), SPVCOND_OK);
         const struct cond *c = &a.conds[both];
-        cr_assert(!c->is_or && c->y == 2 && a.cond_sets[c->x] == 1 && a.cond_sets[c->x + 1] == s,
+        cr_assert(c->kind == COND_LIST && c->y == 2 && a.cond_sets[c->x] == 1 && a.cond_sets[c->x + 1] == s,
                   "{leaf 0} | {leaf %u} is both sets", s - 1);
     }
     spvcond_cond_release(&a);
@@ -718,7 +722,7 @@ Test(annotate, union_absorbs_while_the_budget_lasts)
     uint32_t three;
     cr_assert_eq(spvcond_cond_of_set(&a, 3, &three), SPVCOND_OK);
     cr_assert_eq(spvcond_cond_union(&a, three, two, &both), SPVCOND_OK);
-    cr_assert(both != three && !a.conds[both].is_or && a.conds[both].y == 2,
+    cr_assert(both != three && a.conds[both].kind == COND_LIST && a.conds[both].y == 2,
               "past the budget, both sets kept, as one list");
     spvcond_cond_release(&a);
     destroy_module(a.m, ctx);

@@ -56,7 +56,7 @@ Test(props, round_trip_through_the_text_format)
     spvcond_context *ctx;
     spvcond_module *m = load_module(fixture("annotate_graph"), &ctx);
     spvcond_function_requirements req = {"k_plain", NULL, 0, false, NULL, 0, {64, 2, 1}, 0, NULL};
-    spvcond_annotate_options o = {0, &req, 1, 0};
+    spvcond_annotate_options o = {.requirements = &req, .requirement_count = 1};
     cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_OK);
     uint32_t *w;
     size_t n;
