@@ -111,6 +111,9 @@ find_markers(struct annotate *a)
     return r;
 }
 
+/* "__sp", the first word of a marker's name: most names are told apart by it alone. */
+#define MARKER_PREFIX_WORD 0x70735f5fu
+
 /* Is there anything a guard could be made of? Markers by name, stated SpecIds, device constants. */
 static bool
 may_have_guards(struct annotate *a)
@@ -121,10 +124,11 @@ may_have_guards(struct annotate *a)
     size_t end = m->section[SPVCOND_SECTION_ANNOTATION + 1];
     for (size_t i = m->section[SPVCOND_SECTION_DEBUG_NAME]; i < end; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        if (spvcond_opcode_of(w[0]) == SPVCOND_OP_NAME && spvcond_word_count_of(w[0]) >= 3 &&
-            spvcond_is_function_id(m, w[1]) && marker_kind(spvcond_inst_string(m, i, 2)))
+        uint32_t op = spvcond_opcode_of(w[0]), wc = spvcond_word_count_of(w[0]);
+        if (op == SPVCOND_OP_NAME && wc >= 3 && w[2] == MARKER_PREFIX_WORD && spvcond_is_function_id(m, w[1]) &&
+            marker_kind(spvcond_inst_string(m, i, 2)))
             return true;
-        if (i >= m->section[SPVCOND_SECTION_ANNOTATION] && spvcond_is_linkage_decoration(w) &&
+        if (op == SPVCOND_OP_DECORATE && wc >= 5 && w[3] == MARKER_PREFIX_WORD && spvcond_is_linkage_decoration(w) &&
             marker_kind(spvcond_inst_string(m, i, 3)))
             return true;
     }

@@ -468,8 +468,13 @@ freeze(struct spec *s, size_t i)
     out[1] = type;
     out[2] = id;
     spvcond_result r = spvcond_edit_replace(m, i, out, n);
+    if (r == SPVCOND_OK && n == 3) /* a boolean: branches on it may fold */
+        r = spvcond_grow(m->ctx, (void **)&s->frozen_bools, &s->frozen_bool_cap, s->frozen_bool_count + 1,
+                         2 * sizeof(uint32_t));
     if (r != SPVCOND_OK)
         return r;
+    if (n == 3)
+        s->frozen_bools[2 * s->frozen_bool_count++] = id;
     s->frozen[id] = 1;
     uint32_t b, e;
     spvcond_refs_range(&m->decorations, id, &b, &e);
@@ -548,8 +553,8 @@ names_target(const struct spvcond_module *m, size_t inst, uint32_t word)
     return op == SPVCOND_OP_NAME || op == SPVCOND_OP_MEMBER_NAME || inst >= m->section[SPVCOND_SECTION_ANNOTATION];
 }
 
-__attribute__((noinline, cold)) static spvcond_result
-use_of_removed(struct spec *s, size_t inst, uint32_t id)
+__attribute__((noinline, cold)) spvcond_result
+spvcond_spec_use_of_removed(struct spec *s, size_t inst, uint32_t id)
 {
     struct spvcond_module *m = s->m;
     uint32_t op = spvcond_inst_opcode(m, inst);
@@ -569,7 +574,7 @@ count_use(void *user, size_t inst, uint32_t word, uint32_t id)
     if (names_target(s->m, inst, word))
         return SPVCOND_OK;
     if (s->removed[id])
-        return use_of_removed(s, inst, id);
+        return spvcond_spec_use_of_removed(s, inst, id);
     s->uses[id]++;
     return SPVCOND_OK;
 }
@@ -594,7 +599,7 @@ count_recorded_uses(struct spec *s, size_t i, const uint32_t *w, uint32_t ids)
     for (; ids && r == SPVCOND_OK; ids &= ids - 1) {
         uint32_t id = w[__builtin_ctz(ids)];
         if (removed[id])
-            r = use_of_removed(s, i, id);
+            r = spvcond_spec_use_of_removed(s, i, id);
         else
             uses[id]++;
     }
@@ -662,6 +667,9 @@ check_and_count_uses(struct spec *s)
         if (!spvcond_edit_is_deleted(m, i))
             r = check_inst_uses(s, &u, i);
     }
+    /* The frozen booleans' uses so far are the module's: more after the code means a branch may fold. */
+    for (size_t k = 0; k < s->frozen_bool_count; k++)
+        s->frozen_bools[2 * k + 1] = s->uses[s->frozen_bools[2 * k]];
     /* Code, function by function: a function removed whole is one deleted range, and in the others an
      * instruction no edit touched (nearly all) is none of the cases above but a conditional copy. */
     const uint8_t *state = m->edits.state;
@@ -859,6 +867,7 @@ release(struct spec *s)
     spvcond_dealloc(ctx, s->has_condition);
     spvcond_dealloc(ctx, s->fn_reason);
     spvcond_dealloc(ctx, s->entry_functions);
+    spvcond_dealloc(ctx, s->frozen_bools);
 }
 
 spvcond_result
@@ -908,19 +917,23 @@ spvcond_specialize(spvcond_module *m, const spvcond_specialize_options *o, spvco
         r = resolve_capabilities_and_extensions(&s);
     if (r == SPVCOND_OK)
         r = resolve_copies(&s);
-    if (r == SPVCOND_OK) {
-        spvcond_close_condition_trees(m, s.cond_tree);
-        r = spvcond_spec_fold_branches(&s);
-    }
     if (r == SPVCOND_OK)
         r = strip_debug_info(&s);
     if (r == SPVCOND_OK)
         r = strip_names_and_decorations(&s, m->section[SPVCOND_SECTION_DEBUG_NAME],
                                         m->section[SPVCOND_SECTION_GLOBAL]);
-    if (r == SPVCOND_OK)
+    if (r == SPVCOND_OK) {
+        spvcond_close_condition_trees(m, s.cond_tree);
         r = freeze_constants(&s);
+    }
     if (r == SPVCOND_OK)
         r = check_and_count_uses(&s);
+    for (size_t k = 0; k < s.frozen_bool_count && r == SPVCOND_OK; k++) {
+        if (s.uses[s.frozen_bools[2 * k]] != s.frozen_bools[2 * k + 1]) { /* used in code */
+            r = spvcond_spec_fold_branches(&s);
+            break;
+        }
+    }
     if (r == SPVCOND_OK)
         r = drop_unused_trees(&s);
     if (r == SPVCOND_OK)

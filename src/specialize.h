@@ -28,6 +28,8 @@ struct spec {
     uint32_t *fn_reason;   /* per function: the decoration that removed it + 1, 0 if kept (its ids' reason) */
     uint32_t *entry_functions; /* the functions of surviving entry points, sorted */
     size_t entry_function_count;
+    uint32_t *frozen_bools; /* pairs: a frozen boolean constant, its uses outside the code */
+    size_t frozen_bool_count, frozen_bool_cap;
     uint8_t cap_declared[CAPABILITY_SET_BITS / 8];
     spvcond_specialize_stats stats;
     uint32_t flags;
@@ -37,8 +39,12 @@ struct spec {
 spvcond_result spvcond_spec_delete(struct spec *s, size_t i);
 /* Remove instruction i and the id it defines (if any); `reason` (instruction + 1, or 0) is what decided it. */
 spvcond_result spvcond_spec_remove_defining(struct spec *s, size_t i, uint32_t reason);
+/* The error for instruction inst's use of removed id. */
+spvcond_result spvcond_spec_use_of_removed(struct spec *s, size_t inst, uint32_t id);
 /* specialize_fold.c: OpBranchConditional on a frozen condition becomes OpBranch, and the blocks no longer
- * reachable go, their OpPhi operands with them (spec/guards.md). */
+ * reachable go, their OpPhi operands with them (spec/guards.md). Runs after uses were counted (only
+ * when code uses a frozen boolean, which counting tells for free) and keeps the counts of condition
+ * constants right, so that those only folded branches used are dropped after it. */
 spvcond_result spvcond_spec_fold_branches(struct spec *s);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "cfg.h"
 #include "edit.h"
+#include "operands.h"
 #include "specialize.h"
 
 /* Boolean operations of the code a condition is looked through, as deep as this. */
@@ -13,19 +14,27 @@
 
 enum { FOLD_NO, FOLD_FALSE, FOLD_TRUE };
 
-/* Whether spec constant `id` keeps the value it has now: frozen by this specialization. */
-static bool
-frozen_value(const struct spec *s, uint32_t id)
+/* A use of condition constant `id` went with a folded branch or a removed block: drop_unused_trees then
+ * sees constants no one uses any more. Uses of other ids need no count. */
+static void
+uncount(struct spec *s, uint32_t id)
 {
-    uint32_t op = spvcond_def_opcode(s->m, id);
-    if (!spvcond_is_spec_constant_opcode(op) || s->v.state[id] != SPVCOND_VALUE_KNOWN)
-        return false;
-    return op >= SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL || s->cond_tree[id] || (s->flags & SPVCOND_SPECIALIZE_FREEZE_ALL);
+    if (s->cond_tree[id] && s->uses[id])
+        s->uses[id]--;
 }
 
-/* The value of boolean `id` once specialized: FOLD_TRUE/FALSE when it is a frozen spec constant or a
- * logical operation (in the code) over such and plain constants, with at least one frozen constant
- * (`*frozen`); FOLD_NO otherwise. */
+static spvcond_result
+uncount_ids(void *user, size_t inst, uint32_t word, uint32_t id)
+{
+    (void)inst;
+    (void)word;
+    uncount(user, id);
+    return SPVCOND_OK;
+}
+
+/* The value of boolean `id` once specialized: FOLD_TRUE/FALSE when it is a constant this specialization
+ * froze or a logical operation (in the code) over such and plain constants, with at least one frozen
+ * constant (`*frozen`); FOLD_NO otherwise. */
 static int
 fold_value(const struct spec *s, uint32_t id, int depth, bool *frozen)
 {
@@ -38,7 +47,7 @@ fold_value(const struct spec *s, uint32_t id, int depth, bool *frozen)
     if (op == SPVCOND_OP_CONSTANT_TRUE || op == SPVCOND_OP_CONSTANT_FALSE)
         return op == SPVCOND_OP_CONSTANT_TRUE ? FOLD_TRUE : FOLD_FALSE;
     if (d < m->section[SPVCOND_SECTION_FUNCTION]) {
-        if (!frozen_value(s, id) || spvcond_def_opcode(m, w[1]) != SPVCOND_OP_TYPE_BOOL)
+        if (!s->frozen[id] || spvcond_def_opcode(m, w[1]) != SPVCOND_OP_TYPE_BOOL)
             return FOLD_NO;
         *frozen = true;
         return s->v.value[id] ? FOLD_TRUE : FOLD_FALSE;
@@ -106,12 +115,22 @@ trim_phi(struct spec *s, const struct spvcond_cfg *g, const uint32_t *taken, con
         if (edge) {
             out[n++] = w[k];
             out[n++] = w[k + 1];
+        } else {
+            uncount(s, w[k]);
         }
     }
     out[0] = spvcond_first_word(n, SPVCOND_OP_PHI);
     spvcond_result r = n == wc ? SPVCOND_OK : spvcond_edit_replace(m, i, out, n);
     spvcond_dealloc(m->ctx, out);
     return r;
+}
+
+static spvcond_result
+check_kept(void *user, size_t inst, uint32_t word, uint32_t id)
+{
+    struct spec *s = user;
+    (void)word;
+    return s->removed[id] ? spvcond_spec_use_of_removed(s, inst, id) : SPVCOND_OK;
 }
 
 static spvcond_result
@@ -137,6 +156,7 @@ fold_function(struct spec *s, const struct spvcond_function *fn, uint32_t *block
         taken[b] = target;
         uint32_t branch[2] = {spvcond_first_word(2, SPVCOND_OP_BRANCH), target};
         r = spvcond_edit_replace(m, g.terminator[b], branch, 2);
+        uncount(s, w[1]);
         s->stats.branches_folded++;
     }
     /* What the entry still reaches. */
@@ -157,12 +177,23 @@ fold_function(struct spec *s, const struct spvcond_function *fn, uint32_t *block
     }
     for (size_t b = 0; b < g.block_count && r == SPVCOND_OK; b++) {
         for (size_t i = g.label[b]; i <= g.terminator[b] && r == SPVCOND_OK; i++) {
-            if (!live[b])
+            if (live[b]) {
+                if (spvcond_inst_opcode(m, i) == SPVCOND_OP_PHI && !spvcond_edit_is_deleted(m, i))
+                    r = trim_phi(s, &g, taken, live, (uint32_t)b, i);
+                continue;
+            }
+            if (!spvcond_edit_is_deleted(m, i) && !spvcond_edit_replacement(m, i)) /* counted as it was read */
+                r = spvcond_walk_ids(m, i, uncount_ids, s);
+            if (r == SPVCOND_OK)
                 r = spvcond_spec_remove_defining(s, i, 0);
-            else if (spvcond_inst_opcode(m, i) == SPVCOND_OP_PHI && !spvcond_edit_is_deleted(m, i))
-                r = trim_phi(s, &g, taken, live, (uint32_t)b, i);
         }
     }
+    /* Uses were checked before: what survives must not name what the fold removed (a value used outside
+     * the blocks it dominates, which valid SPIR-V has only in OpPhi, trimmed above). */
+    for (size_t b = 0; b < g.block_count && r == SPVCOND_OK; b++)
+        for (size_t i = g.label[b]; live[b] && i <= g.terminator[b] && r == SPVCOND_OK; i++)
+            if (!spvcond_edit_is_deleted(m, i) && !spvcond_edit_replacement(m, i))
+                r = spvcond_walk_ids(m, i, check_kept, s);
     spvcond_dealloc(m->ctx, taken);
     spvcond_dealloc(m->ctx, live);
     spvcond_dealloc(m->ctx, stack);
