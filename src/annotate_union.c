@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "annotate.h"
+#include "aspects.h"
 
 /* Hash seeds: the kind + 1 (a list's seed was 1, an Or's 2). */
 static bool
@@ -296,6 +297,24 @@ spvcond_cond_not(struct annotate *a, uint32_t x, uint32_t *out)
     return r == SPVCOND_OK ? intern(a, COND_LIST, list, normalize(a, list, n), out) : r;
 }
 
+/* The aspects an OpSpecConstantCapabilitiesINTEL (true only on a device with every capability it lists)
+ * stands for: Float64 is fp64, Float16 fp16, Int64Atomics atomic64, ImageBasic image. */
+static void
+constant_aspects(struct annotate *a, uint32_t id, spvcond_aspects *out)
+{
+    const uint32_t *w = spvcond_inst_words(a->m, spvcond_def(a->m, id));
+    if (spvcond_opcode_of(w[0]) != SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL)
+        return;
+    for (uint32_t k = 3; k < spvcond_word_count_of(w[0]); k++) {
+        uint32_t aspect = w[k] == SPVCOND_CAPABILITY_FLOAT64 ? SPVCOND_ASPECT_FP64
+                          : w[k] == SPVCOND_CAPABILITY_FLOAT16 ? SPVCOND_ASPECT_FP16
+                          : w[k] == SPVCOND_CAPABILITY_INT64_ATOMICS ? SPVCOND_ASPECT_ATOMIC64
+                          : w[k] == SPVCOND_CAPABILITY_IMAGE_BASIC ? SPVCOND_ASPECT_IMAGE : SPVCOND_ASPECT_MAX;
+        if (aspect < SPVCOND_ASPECT_MAX)
+            spvcond_aspects_add(out, aspect);
+    }
+}
+
 /* Depth of And/Or nodes looked through; deeper, nothing is claimed (which is always sound). */
 #define IMPLIED_DEPTH 32
 
@@ -324,6 +343,8 @@ implied(struct annotate *a, uint32_t cond, int depth, spvcond_aspects *out)
             const struct leaf *l = &a->leaves[a->set_leaves[s->first + j]];
             if (l->kind == LEAF_ASPECT)
                 spvcond_aspects_add(&mine, l->v[0]);
+            else if (l->kind == LEAF_CONSTANT)
+                constant_aspects(a, l->v[0], &mine);
         }
         for (int b = 0; b < 2; b++)
             acc.bits[b] = k == 0 ? mine.bits[b] : acc.bits[b] & mine.bits[b];

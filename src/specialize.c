@@ -486,6 +486,18 @@ freeze(struct spec *s, size_t i)
     return r;
 }
 
+/* An operation on constants this specialization froze is known too (partial specialization, extension.md
+ * 6.1): a guard's tree of device constants, say, which a branch may test. */
+static bool
+operands_frozen(const struct spec *s, const uint32_t *w)
+{
+    uint32_t wc = spvcond_word_count_of(w[0]);
+    for (uint32_t k = 4; k < wc; k++)
+        if (w[k] >= s->m->bound || !s->frozen[w[k]])
+            return false;
+    return wc > 4;
+}
+
 static spvcond_result
 freeze_constants(struct spec *s)
 {
@@ -498,7 +510,8 @@ freeze_constants(struct spec *s)
             continue;
         uint32_t id = w[2];
         bool intel = op >= SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL;
-        bool wanted = intel || s->cond_tree[id] || (s->flags & SPVCOND_SPECIALIZE_FREEZE_ALL);
+        bool wanted = intel || s->cond_tree[id] || (s->flags & SPVCOND_SPECIALIZE_FREEZE_ALL) ||
+                      (op == SPVCOND_OP_SPEC_CONSTANT_OP && operands_frozen(s, w));
         if (!wanted || s->v.state[id] != SPVCOND_VALUE_KNOWN)
             continue;
         spvcond_result r = freeze(s, i);

@@ -123,7 +123,7 @@ cmd_annotate(struct cli *cli, int argc, char **argv)
                     stats.conditional_entry_points);
     }
     if (r != SPVCOND_OK)
-        rc = r == SPVCOND_ERROR_NOT_FOUND ? EXIT_INVALID : cli_exit_code(r);
+        rc = r == SPVCOND_ERROR_NOT_FOUND || r == SPVCOND_ERROR_INVALID_ARGUMENT ? EXIT_INVALID : cli_exit_code(r);
     spvcond_module_destroy(m);
     spvcond_requirements_file_destroy(reqfile);
     return rc;
