@@ -2,7 +2,8 @@
 /* annotate: never crashes; its output parses and passes our own validate (the producer's promise); the
  * module read for annotate (SPVCOND_PARSE_FOR_ANNOTATE, the reader's item lists) annotates the same.
  * Requirements are also stated by name for the strings the input holds (entry points, OpNames), with
- * uses, declared sets and sizes drawn from the name's bytes. */
+ * uses, declared sets and sizes drawn from the name's bytes; and, with the generator word's bit 1, one
+ * guard SpecId (its third byte) said to mean an aspect (its fourth) (spec/guards.md). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,7 +94,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (spvcond_module_parse_bytes(ctx, data, size, &m) == SPVCOND_OK) {
         struct stated stated;
         state_requirements(data, size, &stated);
-        spvcond_annotate_options o = {.requirements = stated.q, .requirement_count = stated.count};
+        spvcond_guard_spec_id guard = {data[10], data[11] % 128u, NULL};
+        spvcond_annotate_options o = {.requirements = stated.q, .requirement_count = stated.count,
+                                      .guard_spec_ids = &guard, .guard_spec_id_count = (data[8] >> 1) & 1};
         spvcond_result r = spvcond_annotate(m, &o, NULL);
         if (r != SPVCOND_OK)
             annotate_read_for_it(ctx, data, size, &o, r, NULL, 0);

@@ -49,11 +49,23 @@ with tempfile.TemporaryDirectory() as tmp:
         if subprocess.run(["spirv-as", "--preserve-numeric-ids", "--target-env", "spv1.2", src, "-o", dst],
                           capture_output=True).returncode == 0:
             modules.append(dst)
+    # Guarded code (spec/guards.md), compiled as its test compiles it.
+    for src in sorted(glob.glob(os.path.join(root, "tests", "data", "guards", "*.cl"))):
+        bc, dst = (os.path.join(tmp, os.path.basename(src) + e) for e in (".bc", ".spv"))
+        if subprocess.run(["clang-15", "-c", "-target", "spir64", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header",
+                           "-emit-llvm", "-O0", "-I", os.path.join(root, "include"), src, "-o", bc],
+                          capture_output=True).returncode == 0 and \
+                subprocess.run(["llvm-spirv-15", "--spirv-max-version=1.2", bc, "-o", dst],
+                               capture_output=True).returncode == 0:
+            modules.append(dst)
     modules += [p for p in sorted(glob.glob(os.path.join(corpus, "*.spv"))) if os.path.getsize(p) < 40000]
     for k, path in enumerate(modules):
         data = open(path, "rb").read()
         for t in ["fuzz_roundtrip", "fuzz_annotate", "fuzz_validate"]:
             open(os.path.join(out, t, "seed%03d.spv" % k), "wb").write(data)
+        if os.path.basename(path).startswith("guard_spec_ids"):  # its SpecId 100 means fp64 (6)
+            guarded = data[:8] + bytes([data[8] | 2, data[9], 100, 6]) + data[12:]
+            open(os.path.join(out, "fuzz_annotate", "guard%03d.spv" % k), "wb").write(guarded)
         mask = function_name_mask(data)
         if mask:
             stated = data[:8] + bytes([data[8] | 1, mask]) + data[10:]

@@ -41,7 +41,7 @@ struct guards {
     size_t site_count, site_cap;
     uint32_t *block_of_id;    /* scratch of the CFG builder */
     uint8_t *has_marker_call; /* per function */
-    bool architecture_leaves;
+    bool function_variants;   /* device constants are used or made: OpCapability FunctionVariantsINTEL */
 };
 
 static const char *
@@ -142,7 +142,7 @@ set_leaf(struct annotate *a, uint32_t id, uint8_t kind, const uint32_t v[4])
     spvcond_result r = spvcond_annotate_leaf(a, kind, v, &leaf);
     if (r == SPVCOND_OK)
         a->guards->leaf_of[id] = (uint32_t)leaf + 1;
-    a->guards->architecture_leaves |= kind == LEAF_ARCHITECTURE;
+    a->guards->function_variants |= kind == LEAF_ARCHITECTURE;
     return r;
 }
 
@@ -200,19 +200,46 @@ stated_spec_ids(struct annotate *a)
     return SPVCOND_OK;
 }
 
-/* The extension's device constants are leaves as they are. */
+static bool is_comparison(uint32_t op);
+
+/* Whether the module declares FunctionVariantsINTEL and the extension, as its device constants need. */
+static bool
+declares_function_variants(const struct spvcond_module *m)
+{
+    bool cap = false, ext = false;
+    for (size_t i = 0; i < m->section[SPVCOND_SECTION_EXTENSION + 1]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = spvcond_opcode_of(w[0]);
+        cap |= op == SPVCOND_OP_CAPABILITY && w[1] == SPVCOND_CAPABILITY_FUNCTION_VARIANTS_INTEL;
+        ext |= op == SPVCOND_OP_EXTENSION && strcmp(spvcond_inst_string(m, i, 1), SPVCOND_EXTENSION_NAME) == 0;
+    }
+    return cap && ext;
+}
+
+/* The extension's device constants are leaves as they are (an architecture test with a comparison the
+ * extension does not allow is refused: its output would not validate). */
 static spvcond_result
 device_constants(struct annotate *a)
 {
     struct spvcond_module *m = a->m;
     spvcond_result r = SPVCOND_OK;
+    bool declared = false; /* FunctionVariantsINTEL and the extension, once asked */
     for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION] && r == SPVCOND_OK;
          i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
         uint32_t op = spvcond_opcode_of(w[0]);
-        if ((op == SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL || op == SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE_INTEL ||
-             op == SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL) &&
-            spvcond_def_opcode(m, w[1]) == SPVCOND_OP_TYPE_BOOL) {
+        if (op == SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE_INTEL && (spvcond_word_count_of(w[0]) != 7 ||
+                                                                  !is_comparison(w[5])))
+            return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_BINARY, i, w[2],
+                                     "OpSpecConstantArchitectureINTEL %%%u: its comparison must be IEqual, "
+                                     "INotEqual, UGreaterThan, UGreaterThanEqual, ULessThan or ULessThanEqual", w[2]);
+        bool device = op == SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL || op == SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE_INTEL ||
+                      op == SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL;
+        if (device && !declared && !(declared = declares_function_variants(m)))
+            return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_BINARY, i, w[2],
+                                     "%s needs OpCapability FunctionVariantsINTEL and OpExtension \"%s\"",
+                                     spvcond_grammar_opcode_name(op), SPVCOND_EXTENSION_NAME);
+        if (device && spvcond_def_opcode(m, w[1]) == SPVCOND_OP_TYPE_BOOL) {
             uint32_t v[4] = {w[2], 0, 0, 0};
             r = set_leaf(a, w[2], LEAF_CONSTANT, v);
         }
@@ -874,7 +901,7 @@ spvcond_guards_rewrite(struct annotate *a)
                 r = rewrite_inst(&rw, i, cond);
         }
     }
-    if (r == SPVCOND_OK && g->architecture_leaves) {
+    if (r == SPVCOND_OK && g->function_variants) {
         bool declared = false;
         for (size_t i = 0; i < m->section[SPVCOND_SECTION_CAPABILITY + 1]; i++) {
             const uint32_t *w = spvcond_inst_words(m, i);

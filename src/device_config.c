@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "architectures.h"
 #include "aspects.h"
 #include "devices.h"
 #include "index_table.h"
@@ -18,6 +19,8 @@ struct entry {
     size_t sub_group_size_count;
     bool may_support_other_aspects;
     uint64_t max_work_group_size;
+    bool has_architecture;
+    struct spvcond_architecture architecture;
 };
 
 struct spvcond_device_config {
@@ -66,7 +69,9 @@ spvcond_device_config_get(const spvcond_device_config *c, size_t index, spvcond_
     *out = (spvcond_device_info){.name = e->name, .aspects = e->aspects, .aspect_count = e->aspect_count,
                                  .may_support_other_aspects = e->may_support_other_aspects,
                                  .sub_group_sizes = e->sub_group_sizes, .sub_group_size_count = e->sub_group_size_count,
-                                 .max_work_group_size = e->max_work_group_size};
+                                 .max_work_group_size = e->max_work_group_size, .has_architecture = e->has_architecture,
+                                 .category = e->architecture.category, .family = e->architecture.family,
+                                 .architecture = e->architecture.architecture};
     return true;
 }
 
@@ -146,6 +151,11 @@ read_entry(struct spvcond_yaml *r, const char *name, yaml_node_t *n, struct entr
         } else if (strcmp(key, "max-work-group-size") == 0) {
             if (!spvcond_yaml_u64(spvcond_yaml_scalar(v), &e->max_work_group_size))
                 res = spvcond_yaml_fail(r, v, "max-work-group-size must be a number", spvcond_yaml_scalar(v));
+        } else if (strcmp(key, "architecture") == 0) { /* ours: the device registry's, by name */
+            const char *s = spvcond_yaml_scalar(v);
+            e->has_architecture = s && spvcond_architecture_by_name(s, &e->architecture);
+            if (!e->has_architecture)
+                res = spvcond_yaml_fail(r, v, "unknown architecture (intel_gpu_pvc, nvidia_gpu_sm_80, ...)", s);
         }
         /* Other keys (aot-toolchain, aot-toolchain-*) are DPC++'s and mean nothing here. */
     }

@@ -158,6 +158,11 @@ Test(oom, annotate) { every_allocation(ANNOTATE, "annotate_graph"); }
 Test(oom, annotate_read_for_it) { every_allocation(ANNOTATE_LISTED, "annotate_graph"); }
 Test(oom, specialize) { every_allocation(SPECIALIZE, "annotate_graph"); }
 Test(oom, validate) { every_allocation(VALIDATE, "annotate_graph"); }
+/* Guarded code (spec/guards.md): markers replaced, guarded calls merged; specialized with fp64 false, the
+ * branches fold. */
+Test(oom, annotate_guards) { every_allocation(ANNOTATE, "guard_markers"); }
+Test(oom, specialize_guards) { every_allocation(SPECIALIZE, "guard_markers"); }
+Test(oom, validate_guards) { every_allocation(VALIDATE, "guard_markers"); }
 Test(oom, requirements) { every_allocation(REQUIREMENTS, "annotate_graph"); }
 Test(oom, support_check) { every_allocation(SUPPORT, "annotate_graph"); }
 Test(oom, specialize_linker_output) { every_allocation(ANNOTATE, "kernels_fp64"); }
