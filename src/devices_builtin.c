@@ -137,13 +137,6 @@ builtin_device(size_t index, spvcond_device_info *out, char *name_buf, size_t si
             out->sub_group_sizes = groups[g].sub_group_sizes;
             out->sub_group_size_count = groups[g].sub_group_size_count;
             out->may_support_other_aspects = groups[g].may_support_other_aspects;
-            struct spvcond_architecture a;
-            if (spvcond_architecture_by_name(name_buf, &a)) {
-                out->has_architecture = true;
-                out->category = a.category;
-                out->family = a.family;
-                out->architecture = a.architecture;
-            }
             return true;
         }
     }
@@ -165,6 +158,13 @@ spvcond_builtin_device_find(const char *name, spvcond_device_info *out)
     for (size_t i = 0; builtin_device(i, out, buf, sizeof(buf)); i++) {
         if (strcmp(buf, name) == 0) {
             out->name = NULL;
+            struct spvcond_architecture a; /* a GPU target's name is its architecture's */
+            if (spvcond_architecture_by_name(name, &a)) {
+                out->has_architecture = true;
+                out->category = a.category;
+                out->family = a.family;
+                out->architecture = a.architecture;
+            }
             return true;
         }
     }
