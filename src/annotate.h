@@ -166,7 +166,7 @@ void spvcond_cond_release(struct annotate *a);
 spvcond_result spvcond_guards_begin(struct annotate *a);
 spvcond_result spvcond_guards_analyze(struct annotate *a);
 /* Used aspects through the call graph, less what a call's guard implies. */
-void spvcond_guards_propagate(struct annotate *a);
+spvcond_result spvcond_guards_propagate(struct annotate *a);
 /* Module-level constants that are leaves stay unconditional. */
 void spvcond_guards_pin(struct annotate *a);
 /* Whether function f is a marker declaration (which goes). */

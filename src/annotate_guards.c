@@ -301,20 +301,55 @@ marker_call(struct annotate *a, size_t i, int kind)
     return set_leaf(a, w[2], LEAF_ARCHITECTURE, av);
 }
 
+struct marker_use {
+    struct annotate *a;
+    bool call; /* the instruction is an OpFunctionCall */
+};
+
+/* A marker may only be called (found by fuzzing: one used as a value kept its use once it went). */
+static spvcond_result
+check_marker_use(void *user, size_t inst, uint32_t word, uint32_t id)
+{
+    struct marker_use *u = user;
+    size_t f = spvcond_callgraph_function(&u->a->g, u->a->m, id);
+    if (f == SIZE_MAX || !u->a->guards->marker[f] || (u->call && word == 3))
+        return SPVCOND_OK;
+    return spvcond_fail_inst(u->a->m, SPVCOND_ERROR_UNSUPPORTED, inst, id, "%s is a marker: it may only be called",
+                             marker_name(u->a->guards->marker[f]));
+}
+
+/* Entry points, execution modes and function pointers name no marker. */
+static spvcond_result
+marker_module_uses(struct annotate *a)
+{
+    struct spvcond_module *m = a->m;
+    struct marker_use u = {a, false};
+    spvcond_result r = SPVCOND_OK;
+    for (size_t i = m->section[SPVCOND_SECTION_ENTRY_POINT]; i < m->section[SPVCOND_SECTION_FUNCTION] && r == SPVCOND_OK;
+         i++) {
+        uint32_t op = spvcond_inst_opcode(m, i);
+        if (op == SPVCOND_OP_ENTRY_POINT || op == SPVCOND_OP_EXECUTION_MODE || op == SPVCOND_OP_EXECUTION_MODE_ID ||
+            op == SPVCOND_OP_CONSTANT_FUNCTION_POINTER_INTEL)
+            r = spvcond_walk_ids(m, i, check_marker_use, &u);
+    }
+    return r;
+}
+
 static spvcond_result
 marker_calls(struct annotate *a)
 {
     struct spvcond_module *m = a->m;
     struct guards *g = a->guards;
-    spvcond_result r = SPVCOND_OK;
+    spvcond_result r = g->marker_functions ? marker_module_uses(a) : SPVCOND_OK;
     for (size_t f = 0; f < m->function_count && r == SPVCOND_OK; f++) {
         bool calls_marker = false;
         for (uint32_t e = a->g.callee_start[f]; e < a->g.callee_start[f + 1]; e++)
             calls_marker |= g->marker[a->g.callees[e]] != MARKER_NONE;
         const struct spvcond_function *fn = &m->functions[f];
-        for (size_t i = fn->first_block; calls_marker && i < fn->end && r == SPVCOND_OK; i++) {
+        for (size_t i = fn->begin; calls_marker && i < fn->end && r == SPVCOND_OK; i++) {
             const uint32_t *w = spvcond_inst_words(m, i);
-            if (spvcond_opcode_of(w[0]) != SPVCOND_OP_FUNCTION_CALL)
+            struct marker_use u = {a, spvcond_opcode_of(w[0]) == SPVCOND_OP_FUNCTION_CALL};
+            if ((r = spvcond_walk_ids(m, i, check_marker_use, &u)) != SPVCOND_OK || !u.call)
                 continue;
             size_t callee = spvcond_callgraph_function(&a->g, m, w[3]);
             if (callee == SIZE_MAX || !g->marker[callee])
@@ -708,28 +743,22 @@ spvcond_guards_analyze(struct annotate *a)
     return r == SPVCOND_OK ? edge_guards(a) : r;
 }
 
-void
+spvcond_result
 spvcond_guards_propagate(struct annotate *a)
 {
     struct spvcond_inference *inf = &a->inf;
     const struct spvcond_callgraph *g = &a->g;
-    for (size_t c = 0; c < inf->scc_count; c++) {
-        spvcond_aspects acc = {{0, 0}};
-        for (uint32_t k = inf->scc_start[c]; k < inf->scc_start[c + 1]; k++) {
-            uint32_t f = inf->scc_members[k];
-            acc.bits[0] |= inf->own[f].bits[0];
-            acc.bits[1] |= inf->own[f].bits[1];
-            for (uint32_t e = g->callee_start[f]; e < g->callee_start[f + 1]; e++) {
-                spvcond_aspects implied = {{0, 0}};
-                if (a->edge_guard[e] && inf->scc_of[g->callees[e]] != c)
-                    spvcond_cond_implied_aspects(a, a->edge_guard[e], &implied);
-                acc.bits[0] |= inf->used[g->callees[e]].bits[0] & ~implied.bits[0];
-                acc.bits[1] |= inf->used[g->callees[e]].bits[1] & ~implied.bits[1];
-            }
-        }
-        for (uint32_t k = inf->scc_start[c]; k < inf->scc_start[c + 1]; k++)
-            inf->used[inf->scc_members[k]] = acc;
-    }
+    size_t edges = g->callee_start[a->m->function_count];
+    spvcond_aspects *hidden = spvcond_alloc_array(a->m->ctx, edges + 1, sizeof(*hidden));
+    if (!hidden)
+        return spvcond_oom(a->m->ctx);
+    for (size_t f = 0; f < a->m->function_count; f++) /* within a recursive cycle, nothing is hidden */
+        for (uint32_t e = g->callee_start[f]; e < g->callee_start[f + 1]; e++)
+            if (a->edge_guard[e] && inf->scc_of[g->callees[e]] != inf->scc_of[f])
+                spvcond_cond_implied_aspects(a, a->edge_guard[e], &hidden[e]);
+    spvcond_infer_propagate(a->m, g, inf, hidden);
+    spvcond_dealloc(a->m->ctx, hidden);
+    return SPVCOND_OK;
 }
 
 void
@@ -840,6 +869,22 @@ rewrite_inst(struct rewrite *rw, size_t i, uint32_t site_cond)
     return r;
 }
 
+/* The names and decorations of an id that goes. */
+static spvcond_result
+remove_references(struct spvcond_module *m, uint32_t id)
+{
+    const struct spvcond_refs *refs[2] = {&m->names, &m->decorations};
+    spvcond_result r = SPVCOND_OK;
+    for (int t = 0; t < 2 && id && r == SPVCOND_OK; t++) {
+        uint32_t b, e;
+        spvcond_refs_range(refs[t], id, &b, &e);
+        for (uint32_t k = b; k < e && r == SPVCOND_OK; k++)
+            if (!spvcond_edit_is_deleted(m, refs[t]->inst[k]))
+                r = spvcond_edit_delete(m, refs[t]->inst[k]);
+    }
+    return r;
+}
+
 /* A marker declaration goes, with its names and decorations and those of its parameters. */
 static spvcond_result
 remove_marker(struct annotate *a, const struct spvcond_function *fn)
@@ -847,16 +892,8 @@ remove_marker(struct annotate *a, const struct spvcond_function *fn)
     struct spvcond_module *m = a->m;
     size_t newly;
     spvcond_result r = spvcond_edit_delete_range(m, fn->begin, fn->end + 1, &newly);
-    for (size_t i = fn->begin; i < fn->end && r == SPVCOND_OK; i++) {
-        uint32_t id = spvcond_result_id(m, i), b, e;
-        const struct spvcond_refs *refs[2] = {&m->names, &m->decorations};
-        for (int t = 0; t < 2 && id && r == SPVCOND_OK; t++) {
-            spvcond_refs_range(refs[t], id, &b, &e);
-            for (uint32_t k = b; k < e && r == SPVCOND_OK; k++)
-                if (!spvcond_edit_is_deleted(m, refs[t]->inst[k]))
-                    r = spvcond_edit_delete(m, refs[t]->inst[k]);
-        }
-    }
+    for (size_t i = fn->begin; i < fn->end && r == SPVCOND_OK; i++)
+        r = remove_references(m, spvcond_result_id(m, i));
     return r;
 }
 
@@ -874,7 +911,8 @@ spvcond_guards_rewrite(struct annotate *a)
         size_t i = g->calls[k];
         uint32_t result = spvcond_inst_words(m, i)[2];
         rw.subst[result] = a->leaves[g->leaf_of[result] - 1].id;
-        r = spvcond_edit_delete(m, i);
+        if ((r = spvcond_edit_delete(m, i)) == SPVCOND_OK)
+            r = remove_references(m, result);
     }
     /* What the guarded calls' functions use. */
     for (size_t s = 0; s < g->site_count && r == SPVCOND_OK;) {

@@ -405,10 +405,10 @@ spvcond_annotate_roots(struct annotate *a)
     spvcond_result r = apply_stated_requirements(a);
     if (r != SPVCOND_OK)
         return r;
-    if (a->guards)
-        spvcond_guards_propagate(a);
-    else
-        spvcond_infer_propagate(a->m, &a->g, &a->inf);
+    if (a->guards && (r = spvcond_guards_propagate(a)) != SPVCOND_OK)
+        return r;
+    if (!a->guards)
+        spvcond_infer_propagate(a->m, &a->g, &a->inf, NULL);
     struct exports x = {NULL, 0, 0};
     if ((r = find_roots(a, &x)) == SPVCOND_OK)
         r = build_sets(a, &x);

@@ -360,8 +360,9 @@ out:
 
 void
 spvcond_infer_propagate(const struct spvcond_module *m, const struct spvcond_callgraph *g,
-                        struct spvcond_inference *inf)
+                        struct spvcond_inference *inf, const spvcond_aspects *hidden)
 {
+    static const spvcond_aspects none = {{0, 0}};
     for (size_t c = 0; c < inf->scc_count; c++) {
         spvcond_aspects acc = {{0, 0}};
         for (uint32_t k = inf->scc_start[c]; k < inf->scc_start[c + 1]; k++) {
@@ -370,8 +371,9 @@ spvcond_infer_propagate(const struct spvcond_module *m, const struct spvcond_cal
             acc.bits[1] |= inf->own[f].bits[1];
             for (uint32_t e = g->callee_start[f]; e < g->callee_start[f + 1]; e++) {
                 /* Callees in other components are complete: they came out earlier. */
-                acc.bits[0] |= inf->used[g->callees[e]].bits[0];
-                acc.bits[1] |= inf->used[g->callees[e]].bits[1];
+                const spvcond_aspects *h = hidden ? &hidden[e] : &none;
+                acc.bits[0] |= inf->used[g->callees[e]].bits[0] & ~h->bits[0];
+                acc.bits[1] |= inf->used[g->callees[e]].bits[1] & ~h->bits[1];
             }
         }
         for (uint32_t k = inf->scc_start[c]; k < inf->scc_start[c + 1]; k++)

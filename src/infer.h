@@ -36,9 +36,10 @@ struct spvcond_inference {
  * them each function's instructions need (out->cap_need). */
 spvcond_result spvcond_infer(const struct spvcond_module *m, bool infer, struct spvcond_declared_caps *caps,
                              struct spvcond_callgraph *g, struct spvcond_inference *out);
-/* Propagate own[] into used[] (callers get their callees'), after own[] was amended. */
+/* Propagate own[] into used[] (callers get their callees'), after own[] was amended. hidden (NULL: none),
+ * per call-graph edge: aspects a callee's uses do not give its caller through that edge (a guard's). */
 void spvcond_infer_propagate(const struct spvcond_module *m, const struct spvcond_callgraph *g,
-                             struct spvcond_inference *inf);
+                             struct spvcond_inference *inf, const spvcond_aspects *hidden);
 void spvcond_inference_release(const struct spvcond_module *m, struct spvcond_inference *inf);
 
 static inline void
