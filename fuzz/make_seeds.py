@@ -52,8 +52,9 @@ with tempfile.TemporaryDirectory() as tmp:
     # Guarded code (spec/guards.md), compiled as its test compiles it.
     for src in sorted(glob.glob(os.path.join(root, "tests", "data", "guards", "*.cl"))):
         bc, dst = (os.path.join(tmp, os.path.basename(src) + e) for e in (".bc", ".spv"))
-        if subprocess.run(["clang-15", "-c", "-target", "spir64", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header",
-                           "-emit-llvm", "-O0", "-I", os.path.join(root, "include"), src, "-o", bc],
+        if subprocess.run(["clang-15", "-c", "-target", "spir64", "-cl-std=CL1.2", "-Xclang",
+                           "-finclude-default-header", "-emit-llvm", "-O0", "-I", os.path.join(root, "include"), src,
+                           "-o", bc],
                           capture_output=True).returncode == 0 and \
                 subprocess.run(["llvm-spirv-15", "--spirv-max-version=1.2", bc, "-o", dst],
                                capture_output=True).returncode == 0:

@@ -272,8 +272,8 @@ refuse_annotated(struct spvcond_module *m)
             op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL || spvcond_is_condition_decoration(w))
             first = i;
     }
-    for (size_t i = m->section[SPVCOND_SECTION_FUNCTION]; m->conditional_copy_count && i < m->inst_count && first == SIZE_MAX;
-         i++)
+    size_t code_end = m->conditional_copy_count ? m->inst_count : 0;
+    for (size_t i = m->section[SPVCOND_SECTION_FUNCTION]; i < code_end && first == SIZE_MAX; i++)
         if (spvcond_inst_opcode(m, i) == SPVCOND_OP_CONDITIONAL_COPY_OBJECT_INTEL)
             first = i;
     if (first == SIZE_MAX)
@@ -326,9 +326,11 @@ run(struct annotate *a)
     a->var_set = spvcond_alloc_array(ctx, a->global_end - a->global_begin + 1, sizeof(uint32_t));
     if (!a->var_set)
         return spvcond_oom(ctx);
+    /* Guards first: their leaves and sets come before the roots', and conditions before both. */
     if ((r = spvcond_guards_begin(a)) != SPVCOND_OK || (r = spvcond_guards_analyze(a)) != SPVCOND_OK ||
-        (r = spvcond_annotate_roots(a)) != SPVCOND_OK || (!a->cond_count && (r = spvcond_cond_init(a)) != SPVCOND_OK) ||
-        (r = spvcond_annotate_reach(a)) != SPVCOND_OK)
+        (r = spvcond_annotate_roots(a)) != SPVCOND_OK)
+        return r;
+    if ((!a->cond_count && (r = spvcond_cond_init(a)) != SPVCOND_OK) || (r = spvcond_annotate_reach(a)) != SPVCOND_OK)
         return r;
 
     /* Nothing conditional at all: leave the module untouched. */
@@ -349,9 +351,10 @@ run(struct annotate *a)
     uint32_t ext_words = 1 + spvcond_encode_string(SPVCOND_EXTENSION_NAME, ext + 1, 15);
     ext[0] = spvcond_first_word(ext_words, SPVCOND_OP_EXTENSION);
     unsigned declared = declared_extension(m);
-    if ((!(declared & 1) && (r = spvcond_edit_prepend_to_section(m, SPVCOND_SECTION_CAPABILITY, cap, 2)) != SPVCOND_OK) ||
-        (!(declared & 2) &&
-         (r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_EXTENSION, ext, ext_words)) != SPVCOND_OK))
+    if (!(declared & 1) && (r = spvcond_edit_prepend_to_section(m, SPVCOND_SECTION_CAPABILITY, cap, 2)) != SPVCOND_OK)
+        return r;
+    if (!(declared & 2) &&
+        (r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_EXTENSION, ext, ext_words)) != SPVCOND_OK)
         return r;
 
     for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION] && !a->bool_type; i++)

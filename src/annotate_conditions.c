@@ -177,7 +177,7 @@ set_node(struct annotate *a, uint32_t s, uint32_t *out)
     uint32_t acc = a->sets[s].id, end = a->sets[s].first + a->sets[s].count;
     spvcond_result r = SPVCOND_OK;
     for (uint32_t k = a->sets[s].first; !a->sets[s].id && k < end && r == SPVCOND_OK; k++) {
-        uint32_t leaf;
+        uint32_t leaf = 0;
         if ((r = leaf_node(a, a->set_leaves[k], &leaf)) == SPVCOND_OK && acc)
             r = new_node(a, SPVCOND_OP_LOGICAL_AND, acc, leaf, &leaf);
         acc = leaf;
@@ -294,8 +294,8 @@ spvcond_annotate_condition(struct annotate *a, uint32_t cond, uint32_t *out)
                 a->conds[h].id = id, depth--;
         } else if (!a->conds[c->x].id || (c->kind != COND_NOT && !a->conds[c->y].id)) {
             uint32_t x = c->x, y = c->kind == COND_NOT ? c->x : c->y;
-            if ((r = spvcond_grow(a->m->ctx, (void **)&a->emit_stack, &a->emit_stack_cap, depth + 2, sizeof(uint32_t))) ==
-                SPVCOND_OK) {
+            r = spvcond_grow(a->m->ctx, (void **)&a->emit_stack, &a->emit_stack_cap, depth + 2, sizeof(uint32_t));
+            if (r == SPVCOND_OK) {
                 if (!a->conds[x].id)
                     a->emit_stack[depth++] = x;
                 if (y != x && !a->conds[y].id)

@@ -79,11 +79,11 @@ check_marker(struct annotate *a, size_t f, int kind, size_t i)
         ok = spvcond_opcode_of(p[0]) == SPVCOND_OP_FUNCTION_PARAMETER && spvcond_scalar_width(m, p[1]) == 32 &&
              spvcond_def_opcode(m, p[1]) == SPVCOND_OP_TYPE_INT;
     }
+    const char *params_text = kind == MARKER_DEVICE ? "int aspect"
+                                                    : "uint category, uint family, uint architecture, uint comparison";
     if (!ok)
-        return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, i, fn->id,
-                                 "%s must be declared as bool %s(%s)", marker_name(kind), marker_name(kind),
-                                 kind == MARKER_DEVICE ? "int aspect"
-                                                       : "uint category, uint family, uint architecture, uint comparison");
+        return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, i, fn->id, "%s must be declared as bool %s(%s)",
+                                 marker_name(kind), marker_name(kind), params_text);
     a->guards->marker[f] = (uint8_t)kind;
     a->guards->marker_functions++;
     return SPVCOND_OK;
@@ -233,7 +233,8 @@ device_constants(struct annotate *a)
             return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_BINARY, i, w[2],
                                      "OpSpecConstantArchitectureINTEL %%%u: its comparison must be IEqual, "
                                      "INotEqual, UGreaterThan, UGreaterThanEqual, ULessThan or ULessThanEqual", w[2]);
-        bool device = op == SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL || op == SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE_INTEL ||
+        bool device = op == SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL ||
+                      op == SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE_INTEL ||
                       op == SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL;
         if (device && !declared && !(declared = declares_function_variants(m)))
             return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_BINARY, i, w[2],
@@ -325,8 +326,8 @@ marker_module_uses(struct annotate *a)
     struct spvcond_module *m = a->m;
     struct marker_use u = {a, false};
     spvcond_result r = SPVCOND_OK;
-    for (size_t i = m->section[SPVCOND_SECTION_ENTRY_POINT]; i < m->section[SPVCOND_SECTION_FUNCTION] && r == SPVCOND_OK;
-         i++) {
+    size_t end = m->section[SPVCOND_SECTION_FUNCTION];
+    for (size_t i = m->section[SPVCOND_SECTION_ENTRY_POINT]; i < end && r == SPVCOND_OK; i++) {
         uint32_t op = spvcond_inst_opcode(m, i);
         if (op == SPVCOND_OP_ENTRY_POINT || op == SPVCOND_OP_EXECUTION_MODE || op == SPVCOND_OP_EXECUTION_MODE_ID ||
             op == SPVCOND_OP_CONSTANT_FUNCTION_POINTER_INTEL)
@@ -605,8 +606,9 @@ guarded_block(struct annotate *a, size_t f, size_t begin, size_t end, uint32_t c
         spvcond_warn_inst(m, i, spvcond_result_id(m, i),
                           "%s uses %s inline (%s) under the guard %s: no consumer can remove code inside a function, "
                           "so %s requires %s; move that code into a function called under the guard",
-                          name ? name : label, spvcond_aspect_name(both), spvcond_grammar_opcode_name(spvcond_opcode_of(w[0])),
-                          guard, name ? name : label, spvcond_aspect_name(both));
+                          name ? name : label, spvcond_aspect_name(both),
+                          spvcond_grammar_opcode_name(spvcond_opcode_of(w[0])), guard, name ? name : label,
+                          spvcond_aspect_name(both));
         *warned = true;
         look = false;
     }

@@ -156,7 +156,8 @@ spvcond_cfg_build(const struct spvcond_module *m, const struct spvcond_function 
         r = targets(g, (uint32_t)k, count_edge, &e);
     if (r == SPVCOND_OK && e.bad)
         r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, f->begin, e.bad_id,
-                              "a branch of function %%%u goes to %%%u, which is not one of its blocks", f->id, e.bad_id);
+                              "a branch of function %%%u goes to %%%u, which is not one of its blocks", f->id,
+                              e.bad_id);
     for (size_t k = 0; k < n && r == SPVCOND_OK; k++) {
         g->succ_start[k + 1] += g->succ_start[k];
         g->pred_start[k + 1] += g->pred_start[k];

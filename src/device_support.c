@@ -108,8 +108,9 @@ spvcond_requirement_of(const struct spvcond_module *m, uint32_t id, struct spvco
     spvcond_refs_range(&m->names, id, &b, &e);
     for (uint32_t k = b; k < e; k++) {
         size_t i = m->names.inst[k];
-        int got = spvcond_inst_opcode(m, i) == SPVCOND_OP_NAME ? spvcond_requirement_parse(spvcond_inst_string(m, i, 2), q)
-                                                                : 0;
+        if (spvcond_inst_opcode(m, i) != SPVCOND_OP_NAME)
+            continue;
+        int got = spvcond_requirement_parse(spvcond_inst_string(m, i, 2), q);
         if (got)
             return got;
     }

@@ -9,7 +9,8 @@
  * --raw skips specialization, to show what the runtime makes of an annotated module as it is.
  * Kernels the program knows (the demonstration module's) are run on known data and checked; others
  * are only created, or with --print run on a[i] = i (one float buffer) and their first results printed,
- * which is how the guarded-code test sees which path a device took. Exit status: 0 when every supported kernel was created (and checked), else 1. */
+ * which is how the guarded-code test sees which path a device took. Exit status: 0 when every supported
+ * kernel was created (and checked), else 1. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <math.h>
