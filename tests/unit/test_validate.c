@@ -141,3 +141,41 @@ Test(validate, conditional_copy_in_a_function_is_checked)
     spvcond_context_destroy(ctx);
     free(w);
 }
+
+/* Guarded code (spec/guards.md): a guarded call whose result is used needs its merge. Annotated, the
+ * guard_markers fixture validates clean; with a merge turned into a plain OpCopyObject of the call's
+ * result, some specialization removes the call and keeps the copy, and validate proves it. */
+Test(validate, guarded_call_without_its_merge_dangles)
+{
+    size_t n, count;
+    uint32_t *plain = read_words(fixture("guard_markers"), &n);
+    uint32_t *w = annotated_words(plain, n, &count);
+    struct collected c;
+    memset(&c, 0, sizeof(c));
+    spvcond_context *ctx;
+    cr_assert_eq(spvcond_context_create(NULL, collect, &c, &ctx), SPVCOND_OK);
+    spvcond_module *m = parse_or_die(ctx, w, count);
+    size_t v = 99;
+    cr_assert_eq(spvcond_validate(m, &v), SPVCOND_OK, "%s", c.text);
+    cr_assert_eq(v, 0);
+    cr_assert_eq(count_opcode(m, SPVCOND_OP_CONDITIONAL_COPY_OBJECT_INTEL), 3, "one merge per guarded call");
+    spvcond_module_destroy(m);
+    size_t p = 5;
+    while (p < count && (w[p] & 0xffffu) != SPVCOND_OP_CONDITIONAL_COPY_OBJECT_INTEL)
+        p += w[p] >> 16;
+    cr_assert(p < count && w[p] >> 16 == 7);
+    uint32_t type = w[p + 1], result = w[p + 2], call = w[p + 4];
+    const uint32_t copy[7] = {spvcond_first_word(4, SPVCOND_OP_COPY_OBJECT), type, result, call,
+                              spvcond_first_word(1, SPVCOND_OP_NOP), spvcond_first_word(1, SPVCOND_OP_NOP),
+                              spvcond_first_word(1, SPVCOND_OP_NOP)};
+    memcpy(w + p, copy, sizeof(copy));
+    m = parse_or_die(ctx, w, count);
+    cr_assert_neq(spvcond_validate(m, &v), SPVCOND_OK);
+    char want[64];
+    snprintf(want, sizeof(want), "OpCopyObject uses %%%u", call);
+    cr_assert(v == 1 && strstr(c.text, want) != NULL, "%s", c.text);
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+    free(plain);
+    free(w);
+}
