@@ -264,14 +264,22 @@ conditional_capabilities(struct annotate *a, bool *any)
 static spvcond_result
 refuse_annotated(struct spvcond_module *m)
 {
-    size_t first = SIZE_MAX;
+    size_t first = SIZE_MAX, capability = SIZE_MAX;
+    bool extension = false;
     for (size_t i = 0; i < m->section[SPVCOND_SECTION_GLOBAL] && first == SIZE_MAX; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
         uint32_t op = spvcond_opcode_of(w[0]);
         if (op == SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL || op == SPVCOND_OP_CONDITIONAL_EXTENSION_INTEL ||
             op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL || spvcond_is_condition_decoration(w))
             first = i;
+        if (op == SPVCOND_OP_CAPABILITY && spvcond_is_extension_capability(w[1]) && capability == SIZE_MAX)
+            capability = i;
+        extension |= op == SPVCOND_OP_EXTENSION && strcmp(spvcond_inst_string(m, i, 1), SPVCOND_EXTENSION_NAME) == 0;
     }
+    if (first == SIZE_MAX && capability != SIZE_MAX && !extension) /* found by fuzzing: passed through as it was */
+        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_BINARY, capability, 0,
+                                 "a capability of SPV_INTEL_function_variants without OpExtension \"%s\"",
+                                 SPVCOND_EXTENSION_NAME);
     size_t code_end = m->conditional_copy_count ? m->inst_count : 0;
     for (size_t i = m->section[SPVCOND_SECTION_FUNCTION]; i < code_end && first == SIZE_MAX; i++)
         if (spvcond_inst_opcode(m, i) == SPVCOND_OP_CONDITIONAL_COPY_OBJECT_INTEL)

@@ -888,7 +888,8 @@ spvcond_specialize(spvcond_module *m, const spvcond_specialize_options *o, spvco
 {
     if (!m || !o || (o->value_count && !o->values))
         return SPVCOND_ERROR_INVALID_ARGUMENT;
-    uint32_t known = SPVCOND_SPECIALIZE_FREEZE_ALL | SPVCOND_SPECIALIZE_STRICT | SPVCOND_SPECIALIZE_NO_TRIM;
+    uint32_t known = SPVCOND_SPECIALIZE_FREEZE_ALL | SPVCOND_SPECIALIZE_STRICT | SPVCOND_SPECIALIZE_NO_TRIM |
+                     SPVCOND_SPECIALIZE_NO_FOLD;
     if (o->flags & ~known)
         return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
                               "unknown specialize flags 0x%x", o->flags & ~known);
@@ -941,7 +942,7 @@ spvcond_specialize(spvcond_module *m, const spvcond_specialize_options *o, spvco
     }
     if (r == SPVCOND_OK)
         r = check_and_count_uses(&s);
-    for (size_t k = 0; k < s.frozen_bool_count && r == SPVCOND_OK; k++) {
+    for (size_t k = 0; k < s.frozen_bool_count && r == SPVCOND_OK && !(o->flags & SPVCOND_SPECIALIZE_NO_FOLD); k++) {
         if (s.uses[s.frozen_bools[2 * k]] != s.frozen_bools[2 * k + 1]) { /* used in code */
             r = spvcond_spec_fold_branches(&s);
             break;

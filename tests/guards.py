@@ -115,6 +115,11 @@ def specialize_everywhere(name, ann, devices, expect, kernel, tmp):
         check(kept == want, "%s for %s: functions kept" % (name, d["name"]),
               "kept %s, expected %s" % (sorted(kept), sorted(want)))
         check(folded(text), "%s for %s: guard branches folded, no requirement constant left" % (name, d["name"]))
+        # What a consumer that does not fold gives: the same functions, valid, the branches left on constants.
+        p = run([CLI, "specialize", "-q", "--no-fold", "--device", d["name"], ann, "-o", out])
+        v = run([SPIRV_VAL, out])
+        check(p.returncode == 0 and v.returncode == 0 and functions(out)[0] == want,
+              "%s for %s, not folded: valid, the same functions" % (name, d["name"]), p.stderr + v.stdout + v.stderr)
 
 
 def main():
@@ -195,12 +200,15 @@ def main():
             ann = os.path.join(tmp, "chain.ann.spv")
             env = dict(os.environ, RUSTICL_ENABLE="llvmpipe", ASAN_OPTIONS="detect_leaks=0")
             for platform, path, value in (("rusticl", "fallback", 32), ("pocl", "fp64", 64)):
-                p = run([JIT, "--platform", platform, "--print", ann], env=env, timeout=600)
-                got = re.search(r"refine: results (\S+) (\S+) (\S+) (\S+)", p.stdout)
-                want = [value + i / 2 for i in range(4)]
-                check(got is not None and [float(x) for x in got.groups()] == want,
-                      "chain on %s takes the %s path (x / 2 + %d)" % (platform, path, value), p.stdout + p.stderr)
-                print("chain on %s: %s" % (platform, got.group(0) if got else "no result"))
+                for fold in ([], ["--no-fold"]):
+                    p = run([JIT, "--platform", platform, "--print", *fold, ann], env=env, timeout=600)
+                    got = re.search(r"refine: results (\S+) (\S+) (\S+) (\S+)", p.stdout)
+                    want = [value + i / 2 for i in range(4)]
+                    check(got is not None and [float(x) for x in got.groups()] == want,
+                          "chain on %s%s takes the %s path (x / 2 + %d)" % (platform, " (not folded)" if fold else "",
+                                                                          path, value), p.stdout + p.stderr)
+                    print("chain on %s%s: %s" % (platform, " (not folded)" if fold else "",
+                                                 got.group(0) if got else "no result"))
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

@@ -28,6 +28,7 @@ static const char specialize_usage[] =
     "  --device-config FILE           Devices in DPC++'s YAML schema, searched before the built-in table.\n"
     "  --freeze-all                   Also freeze spec constants unrelated to conditions.\n"
     "  --no-trim                      Keep capabilities whose only users were stripped.\n"
+    "  --no-fold                      Keep branches on frozen conditions (spec/guards.md).\n"
     "  --strict                       A value for a SpecId the module lacks is an error, not a warning.\n"
     "  --target N, --features A,B     SPV_INTEL_function_variants device target and features.\n"
     "  --category N, --family N, --arch N\n"
@@ -37,7 +38,7 @@ static const char specialize_usage[] =
     "  -q, --quiet                    No summary and no warnings on standard error.\n"
     "  -h, --help                     Print this help and exit.\n";
 
-enum { OPT_DEVICE = 200, OPT_DEVICE_CONFIG, OPT_PROPS, OPT_NO_TRIM, OPT_SPEC = 256, OPT_SPEC_FILE, OPT_FREEZE_ALL, OPT_STRICT, OPT_TARGET, OPT_FEATURES, OPT_CATEGORY,
+enum { OPT_DEVICE = 200, OPT_DEVICE_CONFIG, OPT_PROPS, OPT_NO_TRIM, OPT_NO_FOLD, OPT_SPEC = 256, OPT_SPEC_FILE, OPT_FREEZE_ALL, OPT_STRICT, OPT_TARGET, OPT_FEATURES, OPT_CATEGORY,
        OPT_FAMILY, OPT_ARCH, OPT_CAPABILITIES };
 
 int
@@ -52,6 +53,7 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
         {"freeze-all", no_argument, NULL, OPT_FREEZE_ALL},
         {"strict", no_argument, NULL, OPT_STRICT},
         {"no-trim", no_argument, NULL, OPT_NO_TRIM},
+        {"no-fold", no_argument, NULL, OPT_NO_FOLD},
         {"target", required_argument, NULL, OPT_TARGET},
         {"features", required_argument, NULL, OPT_FEATURES},
         {"category", required_argument, NULL, OPT_CATEGORY},
@@ -82,6 +84,7 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
         case OPT_FREEZE_ALL: flags |= SPVCOND_SPECIALIZE_FREEZE_ALL; break;
         case OPT_STRICT: flags |= SPVCOND_SPECIALIZE_STRICT; break;
         case OPT_NO_TRIM: flags |= SPVCOND_SPECIALIZE_NO_TRIM; break;
+        case OPT_NO_FOLD: flags |= SPVCOND_SPECIALIZE_NO_FOLD; break;
         case OPT_TARGET: device.has_target = true; rc = parse_u32(optarg, "--target", &device.target); break;
         case OPT_FEATURES: rc = u32_list_parse(&features, optarg, "--features", NULL); break;
         case OPT_CATEGORY: device.has_architecture = true; rc = parse_u32(optarg, "--category", &device.category); break;

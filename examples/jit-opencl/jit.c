@@ -2,14 +2,15 @@
 /* A JIT client: specialize an annotated module for an OpenCL device, hand it to the runtime, and run
  * the kernels the device supports; explain the others in DPC++'s kernel_not_supported words.
  *
- *   jit-opencl [--platform NAME] [--raw] [--no-run] [--print] MODULE.spv
+ *   jit-opencl [--platform NAME] [--raw] [--no-run] [--print] [--no-fold] MODULE.spv
  *
  * rusticl takes SPIR-V through clCreateProgramWithBinary behind a 12-byte header; pocl takes LLVM
  * bitcode, so for pocl the specialized SPIR-V goes through `llvm-spirv-15 -r` first (cl_khr_spir).
  * --raw skips specialization, to show what the runtime makes of an annotated module as it is.
  * Kernels the program knows (the demonstration module's) are run on known data and checked; others
  * are only created, or with --print run on a[i] = i (one float buffer) and their first results printed,
- * which is how the guarded-code test sees which path a device took. Exit status: 0 when every supported
+ * which is how the guarded-code test sees which path a device took; --no-fold keeps guard branches, as a
+ * consumer that does not fold them would. Exit status: 0 when every supported
  * kernel was created (and checked), else 1. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -201,6 +202,7 @@ main(int argc, char **argv)
 {
     const char *platform_name = "rusticl", *path = NULL;
     int raw = 0, run = 1, print = 0;
+    uint32_t flags = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--platform") && i + 1 < argc)
             platform_name = argv[++i];
@@ -210,11 +212,13 @@ main(int argc, char **argv)
             run = 0;
         else if (!strcmp(argv[i], "--print"))
             print = 1;
+        else if (!strcmp(argv[i], "--no-fold"))
+            flags |= SPVCOND_SPECIALIZE_NO_FOLD;
         else
             path = argv[i];
     }
     if (!path) {
-        fprintf(stderr, "usage: %s [--platform NAME] [--raw] [--no-run] [--print] MODULE.spv\n", argv[0]);
+        fprintf(stderr, "usage: %s [--platform NAME] [--raw] [--no-run] [--print] [--no-fold] MODULE.spv\n", argv[0]);
         return 2;
     }
     /* The platform and its first device. */
@@ -278,7 +282,7 @@ main(int argc, char **argv)
         spvcond_spec_value *values;
         size_t nv;
         spvcond_device_spec_values(m, &info, &values, &nv);
-        spvcond_specialize_options o = {values, nv, NULL, 0};
+        spvcond_specialize_options o = {values, nv, NULL, flags};
         if (spvcond_specialize(m, &o, NULL) != SPVCOND_OK ||
             spvcond_module_emit(m, &specialized, &count) != SPVCOND_OK) {
             fprintf(stderr, "error: specialize: %s\n", spvcond_context_first_error(sc)->message);

@@ -161,6 +161,8 @@ typedef struct spvcond_fnvar_device {
 #define SPVCOND_SPECIALIZE_FREEZE_ALL 0x1u /* also freeze spec constants unrelated to conditions */
 #define SPVCOND_SPECIALIZE_STRICT 0x2u     /* a value whose SpecId the module lacks is an error */
 #define SPVCOND_SPECIALIZE_NO_TRIM 0x4u    /* keep capabilities whose only users were stripped */
+#define SPVCOND_SPECIALIZE_NO_FOLD 0x8u    /* keep branches on frozen conditions (spec/guards.md): what a
+                                              consumer that does not fold them gives */
 
 typedef struct spvcond_specialize_options {
     spvcond_spec_value *values; /* may be NULL when value_count is 0; `found` is written */
