@@ -286,8 +286,16 @@ Test(annotate, refuses_the_first_use_of_the_extension)
     cr_assert_eq(d.instruction_index, 10, "a lone conditional copy in a function: %zu", d.instruction_index);
     cr_assert_eq(d.opcode, 6254);
     w[6] = 6245; /* OpCapability SpecConditionalINTEL without its extension: a malformed guard input */
-    d = refusal_of(w, n);
-    cr_assert_eq(d.instruction_index, 0, "the capability without the extension: %zu", d.instruction_index);
+    spvcond_context *ctx;
+    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    spvcond_module *m = parse_or_die(ctx, w, n);
+    spvcond_annotate_options o = {0};
+    cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_ERROR_INVALID_BINARY);
+    d = *spvcond_context_first_error(ctx);
+    cr_assert(d.instruction_index == 0 && strstr(d.message, "without OpExtension") != NULL, "%zu: %s",
+              d.instruction_index, d.message);
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
 }
 
 Test(annotate, nothing_to_guard_leaves_the_module_alone)
