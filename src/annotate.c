@@ -34,13 +34,17 @@ add_user(void *user, size_t inst, uint32_t word, uint32_t id)
 }
 
 /* A module-level item that may be guarded. Global debug OpExtInst are left unconditional: they describe
- * other items and the consumer drops them with what they describe. */
+ * other items and the consumer drops them with what they describe. So is OpExtInstImport, which rev 0.13
+ * allows but the translator's consumer cannot erase (its eraseValue fails on one, and the whole module
+ * with it: extension.md 5.4); an import nothing uses costs nothing, and our consumer drops one its
+ * stripping left without users (specialize.c). */
 static bool
 may_carry_condition(const struct spvcond_module *m, size_t i)
 {
     uint32_t op = spvcond_inst_opcode(m, i);
     const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
-    return gi && gi->has_result && op != SPVCOND_OP_EXT_INST && spvcond_may_carry_condition(op);
+    return gi && gi->has_result && op != SPVCOND_OP_EXT_INST && op != SPVCOND_OP_EXT_INST_IMPORT &&
+           spvcond_may_carry_condition(op);
 }
 
 /* The condition under which module-level instruction i (before the functions) is kept; code goes

@@ -724,6 +724,41 @@ uncount_use(void *user, size_t inst, uint32_t word, uint32_t id)
     return SPVCOND_OK;
 }
 
+/* Imports whose every user was stripped go too, as they went when annotate guarded them (it no longer
+ * does: spec/extension.md, the translator's consumer). Imports the input itself did not use stay: only
+ * one with no use left is looked for among the removed code (functions removed whole, blocks a fold
+ * removed), which is most often none. */
+static spvcond_result
+drop_orphaned_imports(struct spec *s)
+{
+    struct spvcond_module *m = s->m;
+    uint32_t candidates[8];
+    size_t n = 0;
+    for (size_t k = 0; k < m->import_count && n < 8; k++)
+        if (!s->removed[m->imports[k].id] && s->uses[m->imports[k].id] == 0 && !m->imports[k].debug_info)
+            candidates[n++] = m->imports[k].id;
+    for (size_t f = 0; f < m->function_count && n; f++) {
+        if (!s->fn_reason[f] && !s->stats.branches_folded)
+            continue;
+        for (size_t i = m->functions[f].first_block; i < m->functions[f].end; i++) {
+            const uint32_t *w = spvcond_inst_words(m, i);
+            if (spvcond_opcode_of(w[0]) != SPVCOND_OP_EXT_INST || spvcond_word_count_of(w[0]) < 5 ||
+                !spvcond_edit_is_deleted(m, i))
+                continue;
+            for (size_t c = 0; c < n; c++) {
+                if (candidates[c] != w[3])
+                    continue;
+                spvcond_result r = spvcond_spec_remove_defining(s, spvcond_def(m, w[3]), 0);
+                if (r != SPVCOND_OK)
+                    return r;
+                candidates[c] = candidates[--n]; /* found: no need to look for it again */
+                break;
+            }
+        }
+    }
+    return SPVCOND_OK;
+}
+
 /* Condition-tree constants nobody uses any more go, operands after users. */
 static spvcond_result
 drop_unused_trees(struct spec *s)
@@ -950,6 +985,8 @@ spvcond_specialize(spvcond_module *m, const spvcond_specialize_options *o, spvco
     }
     if (r == SPVCOND_OK)
         r = drop_unused_trees(&s);
+    if (r == SPVCOND_OK)
+        r = drop_orphaned_imports(&s);
     if (r == SPVCOND_OK)
         r = strip_names_and_decorations(&s, m->section[SPVCOND_SECTION_DEBUG_NAME],
                                         m->section[SPVCOND_SECTION_GLOBAL]);

@@ -6,6 +6,7 @@ For the assignment "fp64 false, every other requirement true" the functions kept
 those an independent computation (from spirv-dis text, not from libspvcond) says survive: the ones
 reachable from a kernel or exported function that does not use double, plus the ones no root
 reaches. Where no kept function uses double, no Float64 capability and no 64-bit float type remain.
+Every annotated module is one the translator's consumer can take (translator_shapes.py).
 """
 import glob
 import json
@@ -14,6 +15,8 @@ import re
 import subprocess
 import sys
 import tempfile
+
+import translator_shapes
 
 CLI = os.environ["SPVCOND_CLI"]
 DIS = os.environ["SPIRV_DIS"]
@@ -167,6 +170,7 @@ def check(path, tmp):
     p = run([CLI, "validate", annotated], check=False)
     if p.returncode != 0:
         failures.append("spvcond validate: %s" % p.stderr[:500])
+    failures += ["translator's consumer: " + f for f in translator_shapes.problems(annotated)[:3]]
     info = json.loads(run([CLI, "info", "--json", annotated]).stdout)
     leaves = {s["name"]: s["spec_id"] for s in info["spec_constants"]
               if s["spec_id"] is not None and (s["name"] or "").startswith("spvcond.")}

@@ -6,7 +6,8 @@ OpenCL C written the way a user would (tests/data/guards/*.cl, with the shipped 
 compiled at test time with clang-15 + llvm-spirv-15, then annotate -> validate -> specialize for every
 built-in device -> Debian spirv-val. For each program and device: the functions kept, by name, are the
 path the device takes (and only it); no branch on a frozen condition and no spvcond.* name is left; the
-kernel requires nothing a guard covers (reqs) and every device supports it (check). Also: the inline-use
+kernel requires nothing a guard covers (reqs) and every device supports it (check); every annotated module
+is one the translator's consumer can take (translator_shapes.py), the fixtures' too. Also: the inline-use
 warning, bad markers (an error naming the instruction, no output), guard SpecIds stated in a
 requirements file and the extension's device constants (assembled fixtures), and, when the JIT client
 was built, the chain kernel on rusticl (fallback path) and pocl (fp64 path)."""
@@ -16,6 +17,8 @@ import re
 import subprocess
 import sys
 import tempfile
+
+import translator_shapes
 
 CLI = os.environ["SPVCOND_CLI"]
 SRC = os.environ["SPVCOND_TEST_SRC"]
@@ -135,6 +138,8 @@ def main():
                 continue
             v = run([CLI, "validate", ann])
             check(v.returncode == 0, "%s: validate" % name, v.stdout + v.stderr)
+            shapes = translator_shapes.problems(ann)
+            check(not shapes, "%s: the translator's consumer can take it" % name, "; ".join(shapes[:3]))
             reqs = run([CLI, "reqs", ann]).stdout
             check("%s: no requirements" % kernel in reqs, "%s: the kernel requires nothing" % name, reqs.strip())
             verdicts = run([CLI, "check", "--device", "amd_gpu_gfx941", ann]).stdout
@@ -194,6 +199,14 @@ def main():
                 kept, text = functions(out)
                 check(kept == want and "OpBranchConditional" not in text, "device constants on %s: path" % dev,
                       str(sorted(kept)))
+
+        # Every fixture annotate accepts gives a module the translator's consumer can take.
+        for fixture in sorted(f for f in os.listdir(DATA) if f.endswith(".spv")):
+            ann = os.path.join(tmp, "fixture.ann.spv")
+            if annotate(os.path.join(DATA, fixture), ann, "-q").returncode == 0:
+                shapes = translator_shapes.problems(ann)
+                check(not shapes, "fixture %s: the translator's consumer can take it" % fixture, "; ".join(shapes[:3]))
+                os.remove(ann)
 
         # Real runtimes: the chain's kernel takes the fallback on rusticl, the fp64 path on pocl.
         if JIT:
