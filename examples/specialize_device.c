@@ -39,7 +39,10 @@ main(int argc, char **argv)
     spvcond_context_create(NULL, NULL, NULL, &ctx);          /* allocator, diagnostic callback, user data */
     if (spvcond_module_parse_bytes(ctx, buf, size, &module) != SPVCOND_OK) {
         const spvcond_diag *d = spvcond_context_first_error(ctx);
-        fprintf(stderr, "error: %s:%zu: %s\n", path, d->word_offset, d->message);
+        if (d->word_offset != SPVCOND_NO_POSITION)       /* where in the words, when there is a where */
+            fprintf(stderr, "error: %s:%zu: %s\n", path, d->word_offset, d->message);
+        else
+            fprintf(stderr, "error: %s: %s\n", path, d->message);
     } else {
         spvcond_device_info device;
         spvcond_spec_value *values;

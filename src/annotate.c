@@ -2,6 +2,7 @@
 /* The producer: give every kernel and exported function a condition built from boolean spec constants
  * (one per requirement), every other function the OR of its callers' conditions, and guard the
  * types, constants, variables and capabilities only conditional code uses (spec/annotate.md). */
+#include <stdio.h>
 #include <string.h>
 
 #include "annotate.h"
@@ -312,6 +313,22 @@ declared_extension(const struct spvcond_module *m)
     return found;
 }
 
+/* What specialize needs to give the module back as it was when every condition is true
+ * (spec/annotate.md): the bound before annotate's ids, and the OpTypeBool annotate added, if it did. */
+static spvcond_result
+record_additions(struct spvcond_module *m, uint32_t bool_type)
+{
+    char text[96];
+    uint32_t w[2 + 24];
+    if (bool_type)
+        snprintf(text, sizeof(text), "%s bound %u, bool %%%u", SPVCOND_ANNOTATE_RECORD, m->header_bound, bool_type);
+    else
+        snprintf(text, sizeof(text), "%s bound %u", SPVCOND_ANNOTATE_RECORD, m->header_bound);
+    uint32_t n = 1 + spvcond_encode_string(text, w + 1, 25);
+    w[0] = spvcond_first_word(n, SPVCOND_OP_MODULE_PROCESSED);
+    return spvcond_edit_append_to_section(m, SPVCOND_SECTION_DEBUG_PROCESSED, w, n);
+}
+
 static spvcond_result
 run(struct annotate *a)
 {
@@ -372,13 +389,16 @@ run(struct annotate *a)
     for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION] && !a->bool_type; i++)
         if (spvcond_inst_opcode(m, i) == SPVCOND_OP_TYPE_BOOL)
             a->bool_type = spvcond_inst_words(m, i)[1];
-    if (!a->bool_type) {
+    bool new_bool = !a->bool_type;
+    if (new_bool) {
         if ((r = spvcond_edit_new_id(m, &a->bool_type)) != SPVCOND_OK)
             return r;
         uint32_t t[2] = {spvcond_first_word(2, SPVCOND_OP_TYPE_BOOL), a->bool_type};
         if ((r = spvcond_annotate_push(a, t, 2)) != SPVCOND_OK)
             return r;
     }
+    if ((r = record_additions(m, new_bool ? a->bool_type : 0)) != SPVCOND_OK)
+        return r;
     if ((r = global_conditions(a)) == SPVCOND_OK && a->inf.items_borrowed) {
         /* The reader's item lists served the items' conditions, their last use. */
         spvcond_module_release_items(m);

@@ -345,7 +345,11 @@ spvcond_module_version(const spvcond_module *m)
 uint32_t
 spvcond_module_bound(const spvcond_module *m)
 {
-    return !m ? 0 : m->edits.bound > m->header_bound ? m->edits.bound : m->header_bound;
+    if (!m)
+        return 0;
+    if (m->edits.restored_bound)
+        return m->edits.restored_bound;
+    return m->edits.bound > m->header_bound ? m->edits.bound : m->header_bound;
 }
 
 size_t

@@ -11,6 +11,8 @@
 #include "spirv_words.h"
 
 #define SPVCOND_EXTENSION_NAME "SPV_INTEL_function_variants"
+/* The start of annotate's OpModuleProcessed record of what it added (spec/annotate.md). */
+#define SPVCOND_ANNOTATE_RECORD "spvcond annotate:"
 
 /* Whether a capability is one the extension declares (SpecConditionalINTEL, FunctionVariantsINTEL). */
 static inline bool
@@ -86,6 +88,8 @@ struct spvcond_edits {
     struct spvcond_insert *inserts;
     size_t insert_len, insert_cap;
     uint32_t bound;        /* >= the module's bound once ids are allocated */
+    uint32_t restored_bound; /* non-zero: the output's bound (specialize gives back the bound annotate
+                                raised, once none of its ids is left) */
     size_t count;          /* number of edits recorded */
     int64_t word_delta;    /* words the output gains over the input: the writer sizes it without a pass */
     bool inserts_unordered; /* some insertion goes before an earlier one's place: the writer sorts */

@@ -31,7 +31,7 @@ check_header(spvcond_context *ctx, const uint32_t *w, size_t n, uint32_t *bound)
 {
     if (n < SPVCOND_HEADER_WORDS)
         return spvcond_report(ctx, SPVCOND_ERROR_INVALID_BINARY, SPVCOND_SEVERITY_ERROR, header_where(0),
-                              "module has %zu words, fewer than the 5 of a SPIR-V header", n);
+                              "module has %zu word%s, fewer than the 5 of a SPIR-V header", n, n == 1 ? "" : "s");
     if (w[0] != SPVCOND_MAGIC)
         return spvcond_report(ctx, SPVCOND_ERROR_INVALID_BINARY, SPVCOND_SEVERITY_ERROR, header_where(0),
                               "bad magic number 0x%08x (expected 0x%08x)", w[0], SPVCOND_MAGIC);

@@ -759,6 +759,41 @@ drop_orphaned_imports(struct spec *s)
     return SPVCOND_OK;
 }
 
+/* Annotate's record of what it added (spec/annotate.md): the record goes; so does the OpTypeBool it added
+ * once nothing uses it, and the bound comes back when none of annotate's ids is left, so that a module
+ * specialized with every condition true is the module annotated, byte for byte. */
+static spvcond_result
+give_back_annotation(struct spec *s)
+{
+    struct spvcond_module *m = s->m;
+    size_t len = strlen(SPVCOND_ANNOTATE_RECORD);
+    for (size_t i = m->section[SPVCOND_SECTION_DEBUG_PROCESSED]; i < m->section[SPVCOND_SECTION_DEBUG_PROCESSED + 1];
+         i++) {
+        const char *text = spvcond_inst_string(m, i, 1);
+        unsigned bound = 0, bool_type = 0;
+        if (spvcond_edit_is_deleted(m, i) || strncmp(text, SPVCOND_ANNOTATE_RECORD, len) != 0)
+            continue;
+        spvcond_result r = spvcond_spec_delete(s, i);
+        int got = sscanf(text + len, " bound %u, bool %%%u", &bound, &bool_type);
+        size_t d = got == 2 && bool_type < m->bound ? spvcond_def(m, bool_type) : SIZE_MAX;
+        if (r == SPVCOND_OK && d != SIZE_MAX && spvcond_inst_opcode(m, d) == SPVCOND_OP_TYPE_BOOL && !s->uses[bool_type] &&
+            !s->removed[bool_type])
+            r = spvcond_spec_remove_defining(s, d, 0);
+        if (r != SPVCOND_OK)
+            return r;
+        if (got < 1 || bound == 0 || bound >= m->header_bound)
+            continue;
+        bool left = false;
+        for (uint32_t id = bound; id < m->bound && !left; id++) {
+            size_t def = spvcond_def(m, id);
+            left = def != SIZE_MAX && !spvcond_edit_is_deleted(m, def);
+        }
+        if (!left)
+            m->edits.restored_bound = bound;
+    }
+    return SPVCOND_OK;
+}
+
 /* Condition-tree constants nobody uses any more go, operands after users. */
 static spvcond_result
 drop_unused_trees(struct spec *s)
@@ -987,6 +1022,8 @@ spvcond_specialize(spvcond_module *m, const spvcond_specialize_options *o, spvco
         r = drop_unused_trees(&s);
     if (r == SPVCOND_OK)
         r = drop_orphaned_imports(&s);
+    if (r == SPVCOND_OK)
+        r = give_back_annotation(&s);
     if (r == SPVCOND_OK)
         r = strip_names_and_decorations(&s, m->section[SPVCOND_SECTION_DEBUG_NAME],
                                         m->section[SPVCOND_SECTION_GLOBAL]);

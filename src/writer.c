@@ -70,7 +70,7 @@ spvcond_module_emit(spvcond_module *m, uint32_t **out_words, size_t *out_count)
         return spvcond_oom(m->ctx);
 
     memcpy(w, m->words, SPVCOND_HEADER_WORDS * sizeof(uint32_t));
-    w[3] = e->bound > m->header_bound ? e->bound : m->header_bound;
+    w[3] = e->restored_bound ? e->restored_bound : e->bound > m->header_bound ? e->bound : m->header_bound;
     size_t o = SPVCOND_HEADER_WORDS, next = 0;
     size_t i = 0;
     bool fits = true; /* every copy is checked against the size the edits counted */

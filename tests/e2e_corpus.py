@@ -6,7 +6,8 @@ For the assignment "fp64 false, every other requirement true" the functions kept
 those an independent computation (from spirv-dis text, not from libspvcond) says survive: the ones
 reachable from a kernel or exported function that does not use double, plus the ones no root
 reaches. Where no kept function uses double, no Float64 capability and no 64-bit float type remain.
-Every annotated module is one the translator's consumer can take (translator_shapes.py).
+Every annotated module is one the translator's consumer can take (translator_shapes.py), and specialized
+with every condition true (the defaults) gives back the module annotated, byte for byte.
 """
 import glob
 import json
@@ -171,6 +172,10 @@ def check(path, tmp):
     if p.returncode != 0:
         failures.append("spvcond validate: %s" % p.stderr[:500])
     failures += ["translator's consumer: " + f for f in translator_shapes.problems(annotated)[:3]]
+    back = os.path.join(tmp, "back.spv")  # every condition true: the module annotated, byte for byte
+    run([CLI, "specialize", "-q", annotated, "-o", back])
+    if open(back, "rb").read() != open(path, "rb").read():
+        failures.append("specialized with every condition true, the module differs from the one annotated")
     info = json.loads(run([CLI, "info", "--json", annotated]).stdout)
     leaves = {s["name"]: s["spec_id"] for s in info["spec_constants"]
               if s["spec_id"] is not None and (s["name"] or "").startswith("spvcond.")}

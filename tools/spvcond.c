@@ -58,9 +58,11 @@ print_diag(void *user, const spvcond_diag *d)
     const char *file = cli->input_name ? cli->input_name : "spvcond";
     if (d->word_offset != SPVCOND_NO_POSITION) {
         fprintf(stderr, "%s: %s:%zu: %s", sev, file, d->word_offset, d->message);
-        if (d->opcode_name[0])
+        /* A place in the words may have no instruction (a header too short, say). */
+        bool instruction = d->instruction_index != SPVCOND_NO_POSITION;
+        if (instruction && d->opcode_name[0])
             fprintf(stderr, " [%s, instruction %zu]", d->opcode_name, d->instruction_index);
-        else
+        else if (instruction)
             fprintf(stderr, " [opcode %u, instruction %zu]", d->opcode, d->instruction_index);
         fputc('\n', stderr);
     } else {

@@ -82,6 +82,38 @@ Test(cli, invalid_module_exits_1_with_position)
     remove(path);
 }
 
+/* Too short for a header: the message names the file and says so, with no instruction position (there
+ * is none), for every command that reads a module; exit 1 and no output file. */
+Test(cli, empty_and_tiny_inputs)
+{
+    char path[256], output[256], args[1024], *out;
+    snprintf(path, sizeof(path), "/tmp/spvcond-cli-tiny-%d.spv", (int)getpid());
+    snprintf(output, sizeof(output), "/tmp/spvcond-cli-tiny-%d.out.spv", (int)getpid());
+    const char *commands[] = {"info", "validate", "annotate -o OUT", "specialize -o OUT", "reqs",
+                              "check --device intel_gpu_pvc"};
+    for (size_t size = 0; size <= 4; size++) {
+        FILE *f = fopen(path, "wb");
+        fwrite("\x03\x02\x23\x07", 1, size, f);
+        fclose(f);
+        for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++) {
+            char command[64];
+            snprintf(command, sizeof(command), "%s", commands[c]);
+            char *o = strstr(command, "OUT");
+            if (o)
+                snprintf(o, sizeof(command) - (size_t)(o - command), "%s", output);
+            snprintf(args, sizeof(args), "%s %s 2>&1", command, path);
+            cr_assert_eq(cli(args, &out), 1, "%zu bytes, %s: %s", size, commands[c], out);
+            cr_assert(strstr(out, path) != NULL && strstr(out, "instruction 18446744073709551615") == NULL &&
+                          strstr(out, "OpNop") == NULL,
+                      "%zu bytes, %s: %s", size, commands[c], out);
+            cr_assert(size % 4 != 0 || strstr(out, "fewer than the 5 of a SPIR-V header") != NULL, "%s", out);
+            cr_assert(access(output, F_OK) != 0, "%zu bytes, %s: no output written", size, commands[c]);
+            free(out);
+        }
+    }
+    remove(path);
+}
+
 Test(cli, info_reads_stdin)
 {
     char args[1024], *out;
