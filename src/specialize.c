@@ -761,16 +761,24 @@ drop_orphaned_imports(struct spec *s)
 
 /* Annotate's record of what it added (spec/annotate.md): the record goes; so does the OpTypeBool it added
  * once nothing uses it, and the bound comes back when none of annotate's ids is left, so that a module
- * specialized with every condition true is the module annotated, byte for byte. */
+ * specialized with every condition true is the module annotated, byte for byte. spirv-link's record of
+ * the device registry's version ("SPV_INTEL_function_variants registry version 0") goes too: it
+ * describes the extension, which is gone, and SPIR-V 1.0 has no OpModuleProcessed at all. */
 static spvcond_result
 give_back_annotation(struct spec *s)
 {
     struct spvcond_module *m = s->m;
-    size_t len = strlen(SPVCOND_ANNOTATE_RECORD);
+    size_t len = strlen(SPVCOND_ANNOTATE_RECORD), registry = strlen(SPVCOND_EXTENSION_NAME " registry version");
     for (size_t i = m->section[SPVCOND_SECTION_DEBUG_PROCESSED]; i < m->section[SPVCOND_SECTION_DEBUG_PROCESSED + 1];
          i++) {
         const char *text = spvcond_inst_string(m, i, 1);
         unsigned bound = 0, bool_type = 0;
+        if (!spvcond_edit_is_deleted(m, i) && strncmp(text, SPVCOND_EXTENSION_NAME " registry version", registry) == 0) {
+            spvcond_result r = spvcond_spec_delete(s, i);
+            if (r != SPVCOND_OK)
+                return r;
+            continue;
+        }
         if (spvcond_edit_is_deleted(m, i) || strncmp(text, SPVCOND_ANNOTATE_RECORD, len) != 0)
             continue;
         spvcond_result r = spvcond_spec_delete(s, i);

@@ -143,6 +143,8 @@ Test(specialize, linker_output_selects_the_variant)
     cr_assert_eq(count_opcode(r.out, 83), 1, "the merge became OpCopyObject");
     cr_assert_eq(count_opcode(r.out, 132) >= 1, 1, "the variant multiplies");
     cr_assert(has_capability(r.out, 39), "the variant's Int8 is declared");
+    cr_assert_eq(count_opcode(r.out, SPVCOND_OP_MODULE_PROCESSED), 0,
+                 "the linker's registry version goes with the extension (SPIR-V 1.0 has no OpModuleProcessed)");
     done(&r);
 }
 
