@@ -834,9 +834,13 @@ rewrite_inst(struct rewrite *rw, size_t i, uint32_t site_cond)
     struct spvcond_module *m = a->m;
     const uint32_t *w = spvcond_inst_words(m, i);
     uint32_t wc = spvcond_word_count_of(w[0]), extra = 0;
-    bool merge = site_cond && rw->used[w[2]] && spvcond_def_opcode(m, w[1]) != SPVCOND_OP_TYPE_VOID;
+    bool merge = site_cond && rw->used[w[2]];
     uint32_t cond = 0, not_cond = 0;
     spvcond_result r = SPVCOND_OK;
+    if (merge && spvcond_def_opcode(m, w[1]) == SPVCOND_OP_TYPE_VOID) /* found by fuzzing */
+        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, w[2],
+                                 "the result %%%u of a call of type void is used: it cannot be merged under its "
+                                 "guard", w[2]);
     if (site_cond) {
         uint32_t negated;
         if ((r = spvcond_annotate_condition(a, site_cond, &cond)) == SPVCOND_OK && merge &&
