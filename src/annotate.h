@@ -114,6 +114,7 @@ struct annotate {
     uint32_t *cap_cond;           /* per distinct capability: the condition of its users (0: none seen) */
     uint64_t caps_always;         /* those whose condition is "always" (spvcond_declared_cap_done bits) */
     uint32_t bool_type;
+    bool added_bool;              /* annotate made bool_type (the record says so: annotate.c) */
     uint32_t next_spec_id;
     struct guards *guards;        /* annotate_guards.c's state; NULL when the module has no guard */
     struct node_key *nodes;       /* with guards: the operation nodes made (open addressing), so that
@@ -179,6 +180,8 @@ void spvcond_guards_release(struct annotate *a);
 spvcond_result spvcond_annotate_reach(struct annotate *a);
 spvcond_result spvcond_annotate_push(struct annotate *a, const uint32_t *w, uint32_t n);
 spvcond_result spvcond_annotate_emit_leaves(struct annotate *a);
+/* annotate.c: the OpModuleProcessed record of what annotate added, for specialize's round trip. */
+spvcond_result spvcond_annotate_record(struct annotate *a);
 /* The node of condition `cond`: 0 when always true. */
 spvcond_result spvcond_annotate_condition(struct annotate *a, uint32_t cond, uint32_t *out);
 spvcond_result spvcond_annotate_decorate(struct annotate *a, uint32_t target, uint32_t cond);

@@ -235,6 +235,9 @@ spvcond_annotate_emit_leaves(struct annotate *a)
         a->stats.spec_constants++;
         a->stats.requirements++;
     }
+    /* The record stands between names and decorations. */
+    if ((r = spvcond_annotate_record(a)) != SPVCOND_OK)
+        return r;
     /* After the names, as decorations follow names: insertions in place order need no sorting. */
     for (size_t k = 0; k < a->leaf_count; k++) {
         if (a->leaves[k].kind > LEAF_SUB_GROUP_SIZE || a->leaves[k].existing)
