@@ -261,28 +261,42 @@ conditional_capabilities(struct annotate *a, bool *any)
 
 /* ---- the pass ------------------------------------------------------------------------------- */
 
+static void
+read_declared_extension(const struct spvcond_module *m, struct extension_declared *out)
+{
+    *out = (struct extension_declared){SIZE_MAX, false, false, false};
+    for (size_t i = 0; i < m->section[SPVCOND_SECTION_EXTENSION + 1]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = spvcond_opcode_of(w[0]);
+        if (op == SPVCOND_OP_CAPABILITY && spvcond_is_extension_capability(w[1])) {
+            out->first_capability = out->first_capability == SIZE_MAX ? i : out->first_capability;
+            out->spec_conditional |= w[1] == SPVCOND_CAPABILITY_SPEC_CONDITIONAL_INTEL;
+            out->function_variants |= w[1] == SPVCOND_CAPABILITY_FUNCTION_VARIANTS_INTEL;
+        }
+        out->extension |=
+            op == SPVCOND_OP_EXTENSION && strcmp(spvcond_inst_string(m, i, 1), SPVCOND_EXTENSION_NAME) == 0;
+    }
+}
+
 /* What only a producer of conditions writes counts, wherever it stands (found by fuzzing: a lone
  * OpConditionalCopyObjectINTEL in a function passed through into "annotated" output): ConditionalINTEL,
  * the conditional instructions. The extension's capabilities and device constants alone are a guard's
  * input (spec/guards.md). Conditional capabilities, extensions and entry points stand before the
  * types, ConditionalINTEL among the annotations; the reader counted the conditional copies. */
 static spvcond_result
-refuse_annotated(struct spvcond_module *m)
+refuse_annotated(struct spvcond_module *m, const struct extension_declared *declared)
 {
-    size_t first = SIZE_MAX, capability = SIZE_MAX;
-    bool extension = false;
+    size_t first = SIZE_MAX;
     for (size_t i = 0; i < m->section[SPVCOND_SECTION_GLOBAL] && first == SIZE_MAX; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
         uint32_t op = spvcond_opcode_of(w[0]);
         if (op == SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL || op == SPVCOND_OP_CONDITIONAL_EXTENSION_INTEL ||
             op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL || spvcond_is_condition_decoration(w))
             first = i;
-        if (op == SPVCOND_OP_CAPABILITY && spvcond_is_extension_capability(w[1]) && capability == SIZE_MAX)
-            capability = i;
-        extension |= op == SPVCOND_OP_EXTENSION && strcmp(spvcond_inst_string(m, i, 1), SPVCOND_EXTENSION_NAME) == 0;
     }
-    if (first == SIZE_MAX && capability != SIZE_MAX && !extension) /* found by fuzzing: passed through as it was */
-        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_BINARY, capability, 0,
+    if (first == SIZE_MAX && declared->first_capability != SIZE_MAX && !declared->extension)
+        /* found by fuzzing: passed through as it was */
+        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_BINARY, declared->first_capability, 0,
                                  "a capability of SPV_INTEL_function_variants without OpExtension \"%s\"",
                                  SPVCOND_EXTENSION_NAME);
     size_t code_end = m->conditional_copy_count ? m->inst_count : 0;
@@ -294,23 +308,6 @@ refuse_annotated(struct spvcond_module *m)
     return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, first, 0,
                              "the module already uses SPV_INTEL_function_variants; annotating it again is "
                              "refused (specialize it first, or annotate the original)");
-}
-
-/* What of the extension the module declares already (a guard's input may): bit 0 the capability
- * SpecConditionalINTEL, bit 1 the extension. */
-static unsigned
-declared_extension(const struct spvcond_module *m)
-{
-    unsigned found = 0;
-    for (size_t i = 0; m->first_extension_inst && i < m->section[SPVCOND_SECTION_EXTENSION + 1]; i++) {
-        const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = spvcond_opcode_of(w[0]);
-        if (op == SPVCOND_OP_CAPABILITY && w[1] == SPVCOND_CAPABILITY_SPEC_CONDITIONAL_INTEL)
-            found |= 1;
-        if (op == SPVCOND_OP_EXTENSION && strcmp(spvcond_inst_string(m, i, 1), SPVCOND_EXTENSION_NAME) == 0)
-            found |= 2;
-    }
-    return found;
 }
 
 /* What specialize needs to give the module back as it was when every condition is true
@@ -341,7 +338,8 @@ run(struct annotate *a)
     size_t nf = m->function_count;
     spvcond_result r;
     bool infer = !(a->o->flags & SPVCOND_ANNOTATE_NO_INFERENCE);
-    if ((r = refuse_annotated(m)) != SPVCOND_OK ||
+    read_declared_extension(m, &a->ext_declared);
+    if ((r = refuse_annotated(m, &a->ext_declared)) != SPVCOND_OK ||
         (r = spvcond_declared_caps_build(m, false, &a->caps)) != SPVCOND_OK ||
         (r = spvcond_infer(m, infer, &a->caps, &a->g, &a->inf)) != SPVCOND_OK)
         return r;
@@ -383,10 +381,10 @@ run(struct annotate *a)
     uint32_t ext[16];
     uint32_t ext_words = 1 + spvcond_encode_string(SPVCOND_EXTENSION_NAME, ext + 1, 15);
     ext[0] = spvcond_first_word(ext_words, SPVCOND_OP_EXTENSION);
-    unsigned declared = declared_extension(m);
-    if (!(declared & 1) && (r = spvcond_edit_prepend_to_section(m, SPVCOND_SECTION_CAPABILITY, cap, 2)) != SPVCOND_OK)
+    if (!a->ext_declared.spec_conditional &&
+        (r = spvcond_edit_prepend_to_section(m, SPVCOND_SECTION_CAPABILITY, cap, 2)) != SPVCOND_OK)
         return r;
-    if (!(declared & 2) &&
+    if (!a->ext_declared.extension &&
         (r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_EXTENSION, ext, ext_words)) != SPVCOND_OK)
         return r;
 

@@ -62,6 +62,12 @@ struct union_memo {
     uint32_t x, y, out;
 };
 
+/* What of SPV_INTEL_function_variants the module declares (a guard's input may), read once. */
+struct extension_declared {
+    size_t first_capability; /* the first OpCapability of the extension's, SIZE_MAX if none */
+    bool spec_conditional, function_variants, extension;
+};
+
 struct node_key {
     uint32_t opcode, x, y, id; /* id 0: an empty slot */
 };
@@ -116,6 +122,7 @@ struct annotate {
     uint32_t bool_type;
     bool added_bool;              /* annotate made bool_type (the record says so: annotate.c) */
     uint32_t next_spec_id;
+    struct extension_declared ext_declared;
     struct guards *guards;        /* annotate_guards.c's state; NULL when the module has no guard */
     struct node_key *nodes;       /* with guards: the operation nodes made (open addressing), so that
                                      conditions of different shapes that meet in one node share it */

@@ -202,20 +202,6 @@ stated_spec_ids(struct annotate *a)
 
 static bool is_comparison(uint32_t op);
 
-/* Whether the module declares FunctionVariantsINTEL and the extension, as its device constants need. */
-static bool
-declares_function_variants(const struct spvcond_module *m)
-{
-    bool cap = false, ext = false;
-    for (size_t i = 0; i < m->section[SPVCOND_SECTION_EXTENSION + 1]; i++) {
-        const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = spvcond_opcode_of(w[0]);
-        cap |= op == SPVCOND_OP_CAPABILITY && w[1] == SPVCOND_CAPABILITY_FUNCTION_VARIANTS_INTEL;
-        ext |= op == SPVCOND_OP_EXTENSION && strcmp(spvcond_inst_string(m, i, 1), SPVCOND_EXTENSION_NAME) == 0;
-    }
-    return cap && ext;
-}
-
 /* The extension's device constants are leaves as they are (an architecture test with a comparison the
  * extension does not allow is refused: its output would not validate). */
 static spvcond_result
@@ -223,7 +209,7 @@ device_constants(struct annotate *a)
 {
     struct spvcond_module *m = a->m;
     spvcond_result r = SPVCOND_OK;
-    bool declared = false; /* FunctionVariantsINTEL and the extension, once asked */
+    bool declared = a->ext_declared.function_variants && a->ext_declared.extension; /* as they need */
     for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION] && r == SPVCOND_OK;
          i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
@@ -236,7 +222,7 @@ device_constants(struct annotate *a)
         bool device = op == SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL ||
                       op == SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE_INTEL ||
                       op == SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL;
-        if (device && !declared && !(declared = declares_function_variants(m)))
+        if (device && !declared)
             return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_BINARY, i, w[2],
                                      "%s needs OpCapability FunctionVariantsINTEL and OpExtension \"%s\"",
                                      spvcond_grammar_opcode_name(op), SPVCOND_EXTENSION_NAME);
@@ -945,16 +931,9 @@ spvcond_guards_rewrite(struct annotate *a)
                 r = rewrite_inst(&rw, i, cond);
         }
     }
-    if (r == SPVCOND_OK && g->function_variants) {
-        bool declared = false;
-        for (size_t i = 0; i < m->section[SPVCOND_SECTION_CAPABILITY + 1]; i++) {
-            const uint32_t *w = spvcond_inst_words(m, i);
-            declared |= spvcond_opcode_of(w[0]) == SPVCOND_OP_CAPABILITY &&
-                        w[1] == SPVCOND_CAPABILITY_FUNCTION_VARIANTS_INTEL;
-        }
+    if (r == SPVCOND_OK && g->function_variants && !a->ext_declared.function_variants) {
         uint32_t cap[2] = {spvcond_first_word(2, SPVCOND_OP_CAPABILITY), SPVCOND_CAPABILITY_FUNCTION_VARIANTS_INTEL};
-        if (!declared)
-            r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_CAPABILITY, cap, 2);
+        r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_CAPABILITY, cap, 2);
     }
     spvcond_dealloc(m->ctx, rw.subst);
     spvcond_dealloc(m->ctx, rw.used);
