@@ -4,47 +4,39 @@
 
 #include <string.h>
 
-/* The words of an OpSwitch literal: its selector's width (a value of the same function). */
-static uint32_t
-switch_literal_words(const struct spvcond_module *m, uint32_t selector)
-{
-    size_t d = spvcond_def(m, selector);
-    if (d == SIZE_MAX)
-        return 0;
-    const uint32_t *w = spvcond_inst_words(m, d);
-    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(spvcond_opcode_of(w[0]));
-    if (!gi || !gi->has_type || spvcond_word_count_of(w[0]) < 3)
-        return 0;
-    uint32_t width = spvcond_scalar_width(m, w[1]);
-    return width == 0 ? 0 : width > 32 ? 2 : 1;
-}
+#include "operands.h"
 
-/* Calls fn for each target label of block b's terminator; false when a target is not a block. */
+/* Calls fn for each target label of block b's terminator, in word order (duplicates too). */
 typedef void (*target_fn)(struct spvcond_cfg *g, uint32_t from, uint32_t to, void *user);
 
+struct target_walk {
+    struct spvcond_cfg *g;
+    uint32_t from, first; /* the terminator's block; the word of its first label */
+    target_fn fn;
+    void *user;
+};
+
+static spvcond_result
+each_target(void *user, size_t inst, uint32_t word, uint32_t id)
+{
+    struct target_walk *t = user;
+    (void)inst;
+    if (word >= t->first)
+        t->fn(t->g, t->from, id, t->user);
+    return SPVCOND_OK;
+}
+
+/* The ids a terminator uses from its first label on are its targets: the operand walker knows where an
+ * OpSwitch's literals end and its labels begin. */
 static spvcond_result
 targets(struct spvcond_cfg *g, uint32_t b, target_fn fn, void *user)
 {
-    const struct spvcond_module *m = g->m;
-    size_t t = g->terminator[b];
-    const uint32_t *w = spvcond_inst_words(m, t);
-    uint32_t op = spvcond_opcode_of(w[0]), wc = spvcond_word_count_of(w[0]);
-    uint32_t first = 0, step = 1, end = 0;
-    if (op == SPVCOND_OP_BRANCH && wc >= 2) {
-        first = 1, end = 2;
-    } else if (op == SPVCOND_OP_BRANCH_CONDITIONAL && wc >= 4) {
-        first = 2, end = 4;
-    } else if (op == SPVCOND_OP_SWITCH && wc >= 3) {
-        uint32_t lw = switch_literal_words(m, w[1]);
-        if (lw == 0 || (wc - 3) % (lw + 1) != 0)
-            return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_BINARY, t, w[1],
-                                     "OpSwitch on %%%u: its targets cannot be told from its literals", w[1]);
-        fn(g, b, w[2], user);
-        first = 3 + lw, step = lw + 1, end = wc;
-    }
-    for (uint32_t k = first; k < end; k += step)
-        fn(g, b, w[k], user);
-    return SPVCOND_OK;
+    uint32_t op = spvcond_inst_opcode(g->m, g->terminator[b]);
+    uint32_t first = op == SPVCOND_OP_BRANCH                                        ? 1
+                     : op == SPVCOND_OP_BRANCH_CONDITIONAL || op == SPVCOND_OP_SWITCH ? 2
+                                                                                      : 0;
+    struct target_walk t = {g, b, first, fn, user};
+    return first ? spvcond_walk_ids(g->m, g->terminator[b], each_target, &t) : SPVCOND_OK;
 }
 
 struct edge_fill {

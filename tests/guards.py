@@ -52,6 +52,7 @@ PROGRAMS = {
     "shared_helper": ("shared", lambda d: {"offset", "offset_fp64"} if has(d, "fp64") else {"offset"}),
     "phi": ("pick", lambda d: {"pick_fp64"} if has(d, "fp64") else {"pick_fp32"}),
     "loop": ("steps", lambda d: {"step_fp64"} if has(d, "fp64") else {"step_fp32"}),
+    "switch": ("modes", lambda d: {"mode_fp64"} if has(d, "fp64") else {"mode_fp32"}),
     "arch": ("tuned", lambda d: {"on_pvc"} if arch(d) == PVC else
              {"on_intel_gpu"} if arch(d)[:2] == (2, 1) else {"elsewhere"}),
 }
