@@ -2,8 +2,9 @@
 /* annotate: never crashes; its output parses and passes our own validate (the producer's promise); the
  * module read for annotate (SPVCOND_PARSE_FOR_ANNOTATE, the reader's item lists) annotates the same.
  * Requirements are also stated by name for the strings the input holds (entry points, OpNames), with
- * uses, declared sets and sizes drawn from the name's bytes; and, with the generator word's bit 1, one
- * guard SpecId (its third byte) said to mean an aspect (its fourth) (spec/guards.md). */
+ * uses, declared sets and sizes drawn from the name's bytes; with the generator word's bit 2 also
+ * virtual-function sets (indirectly_callable, calls_indirectly: spec/virtual-functions.md); and, with
+ * its bit 1, one guard SpecId (its third byte) said to mean an aspect (its fourth) (spec/guards.md). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,8 @@
 #include "structure_mutator.h"
 
 enum { MAX_NAMES = 8 };
+
+static const char *const set_names[3] = {"", "set_a", "set_b"};
 
 struct stated {
     spvcond_function_requirements q[MAX_NAMES];
@@ -52,6 +55,12 @@ state_requirements(const uint8_t *data, size_t size, struct stated *s)
             .reqd_work_group_size = {b[0] & 4 ? (uint32_t)n : 0, b[0] & 4 ? 2u : 0, 0},
             .reqd_sub_group_size = b[0] & 8 ? 16u : 0,
         };
+        if (data[8] & 4) { /* virtual functions: a set of three, and up to the rest of them called */
+            size_t first = b[n - 1] % 3u;
+            s->q[s->count].indirectly_callable = b[n - 1] & 2 ? set_names[first] : NULL;
+            s->q[s->count].calls_indirectly = set_names + first;
+            s->q[s->count].calls_indirectly_count = b[n - 1] & 4 ? (b[0] % (3u - first)) + 1 : 0;
+        }
         s->count++;
         at += n & ~(size_t)3; /* the next string starts after this one */
     }

@@ -59,6 +59,15 @@ with tempfile.TemporaryDirectory() as tmp:
                 subprocess.run(["llvm-spirv-15", "--spirv-max-version=1.2", bc, "-o", dst],
                                capture_output=True).returncode == 0:
             modules.append(dst)
+    # Virtual functions (spec/virtual-functions.md): function pointers, as their test compiles them.
+    for src in sorted(glob.glob(os.path.join(root, "tests", "data", "virtual", "*.cl"))):
+        bc, dst = (os.path.join(tmp, os.path.basename(src) + e) for e in (".bc", ".spv"))
+        if subprocess.run(["clang-15", "-c", "-target", "spir64", "-cl-std=CL2.0", "-Xclang",
+                           "-cl-ext=+__cl_clang_function_pointers", "-Xclang", "-finclude-default-header",
+                           "-emit-llvm", "-O0", src, "-o", bc], capture_output=True).returncode == 0 and \
+                subprocess.run(["llvm-spirv-15", "--spirv-ext=+SPV_INTEL_function_pointers", bc, "-o", dst],
+                               capture_output=True).returncode == 0:
+            modules.append(dst)
     modules += [p for p in sorted(glob.glob(os.path.join(corpus, "*.spv"))) if os.path.getsize(p) < 40000]
     for k, path in enumerate(modules):
         data = open(path, "rb").read()
@@ -71,6 +80,9 @@ with tempfile.TemporaryDirectory() as tmp:
         if mask:
             stated = data[:8] + bytes([data[8] | 1, mask]) + data[10:]
             open(os.path.join(out, "fuzz_annotate", "req%03d.spv" % k), "wb").write(stated)
+            if "virtual" in path:  # and sets stated for the names
+                stated = data[:8] + bytes([data[8] | 5, mask]) + data[10:]
+                open(os.path.join(out, "fuzz_annotate", "sets%03d.spv" % k), "wb").write(stated)
         ann = os.path.join(tmp, "a.spv")
         cli = os.path.join(root, "build-fuzz", "tools", "spvcond")
         if os.path.exists(cli) and subprocess.run([cli, "annotate", "-q", path, "-o", ann],

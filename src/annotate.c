@@ -107,7 +107,7 @@ items_of_function(struct annotate *a, size_t f)
     spvcond_result r = SPVCOND_OK;
     for (uint32_t k = a->inf.item_start[f]; k < a->inf.item_start[f + 1] && r == SPVCOND_OK; k++) {
         uint32_t *c = &a->global_cond[a->inf.item_list[k]];
-        r = spvcond_cond_union(a, *c, a->reach[f], c);
+        r = spvcond_cond_union(a, *c, a->code_cond[f], c);
     }
     return r;
 }
@@ -142,6 +142,12 @@ global_conditions(struct annotate *a)
     }
     if (r == SPVCOND_OK)
         r = for_each_function(a, users_under, items_of_function);
+    /* A virtual function's stub, kept under its own condition, uses its types. */
+    for (size_t f = 0; a->code_cond != a->reach && f < m->function_count && r == SPVCOND_OK; f++) {
+        const uint32_t *w = spvcond_inst_words(m, m->functions[f].begin);
+        for (uint32_t k = 1; k < 5 && a->code_cond[f] != a->reach[f] && r == SPVCOND_OK; k += 3) /* result, type */
+            r = add_user(&(struct user){a, a->reach[f]}, m->functions[f].begin, k, w[k]);
+    }
     for (size_t i = a->global_begin; i < a->global_end && r == SPVCOND_OK; i++) {
         uint32_t *c = &a->global_cond[i - a->global_begin], set;
         if (a->var_set[i - a->global_begin] &&
@@ -209,7 +215,7 @@ capabilities_of_function(struct annotate *a, size_t f)
     spvcond_result r = SPVCOND_OK;
     for (uint64_t need = a->inf.cap_need[f] & ~a->caps_always; need && r == SPVCOND_OK; need &= need - 1) {
         size_t d = (size_t)__builtin_ctzll(need);
-        r = spvcond_cond_union(a, a->cap_cond[d], a->reach[f], &a->cap_cond[d]);
+        r = spvcond_cond_union(a, a->cap_cond[d], a->code_cond[f], &a->cap_cond[d]);
         a->caps_always |= a->cap_cond[d] == a->always ? spvcond_declared_cap_done(d) : 0;
     }
     return r;
@@ -224,7 +230,7 @@ scan_capabilities_of_function(struct annotate *a, size_t f)
     spvcond_result r = SPVCOND_OK;
     for (size_t i = fn->begin; i <= fn->end && r == SPVCOND_OK; i++) {
         spvcond_prefetch_ahead(a->m, i);
-        r = capabilities_under(a, i, a->reach[f]);
+        r = capabilities_under(a, i, a->code_cond[f]);
     }
     return r;
 }
@@ -361,11 +367,13 @@ run(struct annotate *a)
     if ((r = spvcond_guards_begin(a)) != SPVCOND_OK || (r = spvcond_guards_analyze(a)) != SPVCOND_OK ||
         (r = spvcond_annotate_roots(a)) != SPVCOND_OK)
         return r;
-    if ((!a->cond_count && (r = spvcond_cond_init(a)) != SPVCOND_OK) || (r = spvcond_annotate_reach(a)) != SPVCOND_OK)
+    if ((!a->cond_count && (r = spvcond_cond_init(a)) != SPVCOND_OK) ||
+        (r = spvcond_virtual_guard_bodies(a)) != SPVCOND_OK || (r = spvcond_annotate_reach(a)) != SPVCOND_OK ||
+        (r = spvcond_virtual_code_conditions(a)) != SPVCOND_OK)
         return r;
 
     /* Nothing conditional at all: leave the module untouched. */
-    bool any = spvcond_guards_rewrite_needed(a);
+    bool any = spvcond_guards_rewrite_needed(a) || a->stats.virtual_stubs;
     for (size_t f = 0; f < nf && !any; f++)
         any = a->reach[f] != a->always;
     for (size_t g = 0; g < a->global_end - a->global_begin && !any; g++)
@@ -406,7 +414,7 @@ run(struct annotate *a)
         a->inf.item_start = a->inf.item_list = NULL;
     }
     if (r != SPVCOND_OK || (r = spvcond_annotate_emit_leaves(a)) != SPVCOND_OK ||
-        (r = spvcond_guards_rewrite(a)) != SPVCOND_OK)
+        (r = spvcond_guards_rewrite(a)) != SPVCOND_OK || (r = spvcond_virtual_rewrite(a)) != SPVCOND_OK)
         return r;
 
     /* Functions, and kernels' entry points. */
@@ -494,6 +502,7 @@ release(struct annotate *a)
     spvcond_dealloc(ctx, a->defer);
     spvcond_dealloc(ctx, a->nodes);
     spvcond_guards_release(a);
+    spvcond_virtual_release(a);
 }
 
 spvcond_result

@@ -131,6 +131,10 @@ struct annotate {
                                      that means it (its leaf is that constant), else 0; or NULL */
     uint32_t *edge_guard;         /* with guards, per call-graph edge: the Or of its sites' guards, 0 if
                                      some site is unguarded */
+    struct virtuals *virt;        /* annotate_virtual.c's state; NULL when no function pointer or set is
+                                     stated */
+    const uint32_t *code_cond;    /* per function: the condition its code (items, capabilities) is under:
+                                     reach, but for a virtual function's moved body its set's too */
     uint32_t *defer;              /* words of new constants, emitted in order */
     char label[2][32];
     size_t defer_len, defer_cap;
@@ -173,8 +177,8 @@ void spvcond_cond_release(struct annotate *a);
 /* annotate_guards.c (spec/guards.md): markers, guard values, block guards, guarded calls. */
 spvcond_result spvcond_guards_begin(struct annotate *a);
 spvcond_result spvcond_guards_analyze(struct annotate *a);
-/* Used aspects through the call graph, less what a call's guard implies. */
-spvcond_result spvcond_guards_propagate(struct annotate *a);
+/* What a guarded call's guard implies, per call-graph edge: hidden from the caller's used aspects. */
+void spvcond_guards_hide(struct annotate *a, spvcond_aspects *hidden);
 /* Module-level constants that are leaves stay unconditional. */
 void spvcond_guards_pin(struct annotate *a);
 /* Whether function f is a marker declaration (which goes). */
@@ -183,6 +187,19 @@ bool spvcond_guards_is_marker(const struct annotate *a, size_t f);
 bool spvcond_guards_rewrite_needed(const struct annotate *a);
 spvcond_result spvcond_guards_rewrite(struct annotate *a);
 void spvcond_guards_release(struct annotate *a);
+/* annotate_virtual.c (spec/virtual-functions.md): sets, their requirements, stubs. In order: after the
+ * stated requirements; hiding what naming a function requires from propagation; after the roots (kernels
+ * get their sets' requirements, members none); before reach (bodies behind their sets' conditions); after
+ * reach (code conditions); and the rewrite. */
+spvcond_result spvcond_virtual_begin(struct annotate *a);
+void spvcond_virtual_hide(const struct annotate *a, spvcond_aspects *hidden);
+spvcond_result spvcond_virtual_requirements(struct annotate *a);
+/* Whether function f is a virtual function, and what its stub requires (its signature's types). */
+bool spvcond_virtual_member(const struct annotate *a, size_t f, spvcond_aspects *signature);
+spvcond_result spvcond_virtual_guard_bodies(struct annotate *a);
+spvcond_result spvcond_virtual_code_conditions(struct annotate *a);
+spvcond_result spvcond_virtual_rewrite(struct annotate *a);
+void spvcond_virtual_release(struct annotate *a);
 /* annotate_conditions.c */
 spvcond_result spvcond_annotate_reach(struct annotate *a);
 spvcond_result spvcond_annotate_push(struct annotate *a, const uint32_t *w, uint32_t n);

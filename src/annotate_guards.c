@@ -731,22 +731,15 @@ spvcond_guards_analyze(struct annotate *a)
     return r == SPVCOND_OK ? edge_guards(a) : r;
 }
 
-spvcond_result
-spvcond_guards_propagate(struct annotate *a)
+void
+spvcond_guards_hide(struct annotate *a, spvcond_aspects *hidden)
 {
-    struct spvcond_inference *inf = &a->inf;
+    const struct spvcond_inference *inf = &a->inf;
     const struct spvcond_callgraph *g = &a->g;
-    size_t edges = g->callee_start[a->m->function_count];
-    spvcond_aspects *hidden = spvcond_alloc_array(a->m->ctx, edges + 1, sizeof(*hidden));
-    if (!hidden)
-        return spvcond_oom(a->m->ctx);
     for (size_t f = 0; f < a->m->function_count; f++) /* within a recursive cycle, nothing is hidden */
         for (uint32_t e = g->callee_start[f]; e < g->callee_start[f + 1]; e++)
             if (a->edge_guard[e] && inf->scc_of[g->callees[e]] != inf->scc_of[f])
                 spvcond_cond_implied_aspects(a, a->edge_guard[e], &hidden[e]);
-    spvcond_infer_propagate(a->m, g, inf, hidden);
-    spvcond_dealloc(a->m->ctx, hidden);
-    return SPVCOND_OK;
 }
 
 void

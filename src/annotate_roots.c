@@ -253,10 +253,13 @@ call_path(struct annotate *a, size_t root, uint32_t aspect, char *buf, size_t si
 static spvcond_result
 collect_leaves(struct annotate *a, size_t f, uint32_t *list, size_t *count)
 {
-    spvcond_aspects need = a->has_declared[f] ? a->declared[f] : a->inf.used[f];
+    spvcond_aspects need = a->has_declared[f] ? a->declared[f] : a->inf.used[f], signature;
+    bool member = spvcond_virtual_member(a, f, &signature);
+    if (member) /* called through its set, which requires what it uses */
+        need = signature;
     spvcond_result r = SPVCOND_OK;
     size_t n = 0, idx;
-    if (a->has_declared[f]) {
+    if (a->has_declared[f] && !member) {
         for (uint32_t asp = 0; asp < SPVCOND_ASPECT_MAX; asp++) {
             if (spvcond_aspects_has(&a->inf.used[f], asp) && !spvcond_aspects_has(&a->declared[f], asp)) {
                 const char *name = spvcond_aspect_name(asp);
@@ -403,14 +406,25 @@ spvcond_result
 spvcond_annotate_roots(struct annotate *a)
 {
     spvcond_result r = apply_stated_requirements(a);
+    if (r == SPVCOND_OK)
+        r = spvcond_virtual_begin(a);
     if (r != SPVCOND_OK)
         return r;
-    if (a->guards && (r = spvcond_guards_propagate(a)) != SPVCOND_OK)
-        return r;
-    if (!a->guards)
-        spvcond_infer_propagate(a->m, &a->g, &a->inf, NULL);
+    /* Used aspects through the call graph, less what a call's guard implies and what naming a function
+     * through a pointer would add. */
+    spvcond_aspects *hidden = NULL;
+    if (a->guards || a->virt) {
+        size_t edges = a->g.callee_start[a->m->function_count];
+        if (!(hidden = spvcond_alloc_array(a->m->ctx, edges + 1, sizeof(*hidden))))
+            return spvcond_oom(a->m->ctx);
+        if (a->guards)
+            spvcond_guards_hide(a, hidden);
+        spvcond_virtual_hide(a, hidden);
+    }
+    spvcond_infer_propagate(a->m, &a->g, &a->inf, hidden);
+    spvcond_dealloc(a->m->ctx, hidden);
     struct exports x = {NULL, 0, 0};
-    if ((r = find_roots(a, &x)) == SPVCOND_OK)
+    if ((r = find_roots(a, &x)) == SPVCOND_OK && (r = spvcond_virtual_requirements(a)) == SPVCOND_OK)
         r = build_sets(a, &x);
     spvcond_dealloc(a->m->ctx, x.vars);
     return r;

@@ -22,8 +22,10 @@ spvcond_callgraph_begin(const struct spvcond_module *m, struct spvcond_callgraph
     for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
         if (spvcond_opcode_of(w[0]) == SPVCOND_OP_CONSTANT_FUNCTION_POINTER_INTEL &&
-            spvcond_word_count_of(w[0]) >= 4 && spvcond_callgraph_function(g, m, w[3]) != SIZE_MAX)
+            spvcond_word_count_of(w[0]) >= 4 && spvcond_callgraph_function(g, m, w[3]) != SIZE_MAX) {
             g->function_of_id[w[2]] = SPVCOND_CALLGRAPH_POINTER | g->function_of_id[w[3]];
+            g->has_pointers = true;
+        }
     }
     return SPVCOND_OK;
 }

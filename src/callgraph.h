@@ -10,6 +10,7 @@ struct spvcond_callgraph {
                                  SPVCOND_CALLGRAPH_POINTER for a function-pointer constant; else 0 */
     uint32_t *callee_start;   /* function_count + 1 entries into callees */
     uint32_t *callees;        /* function indices, duplicates removed per caller */
+    bool has_pointers;        /* some function-pointer constant names a function */
 };
 
 #define SPVCOND_CALLGRAPH_POINTER 0x80000000u

@@ -25,6 +25,10 @@ spvcond_requirements_file_destroy(spvcond_requirements_file *f)
         spvcond_dealloc(f->ctx, (void *)e->uses);
         spvcond_dealloc(f->ctx, (void *)e->declared);
         spvcond_dealloc(f->ctx, (void *)e->origin);
+        spvcond_dealloc(f->ctx, (void *)e->indirectly_callable);
+        for (size_t c = 0; c < e->calls_indirectly_count; c++)
+            spvcond_dealloc(f->ctx, (void *)e->calls_indirectly[c]);
+        spvcond_dealloc(f->ctx, (void *)e->calls_indirectly);
     }
     for (size_t k = 0; k < f->guard_count; k++)
         spvcond_dealloc(f->ctx, (void *)f->guards[k].origin);
@@ -77,6 +81,42 @@ copy_string(spvcond_context *ctx, const char *s)
     return c;
 }
 
+/* A virtual-function set's name: a scalar ("" is the default set) without ',' (DPC++ lists sets
+ * comma-separated). */
+static spvcond_result
+read_set_name(struct spvcond_yaml *y, yaml_node_t *n, const char **out)
+{
+    const char *name = spvcond_yaml_scalar(n);
+    if (!name)
+        return spvcond_yaml_fail(y, n, "a virtual-function set is named by a string", NULL);
+    if (strpbrk(name, ",\r\n"))
+        return spvcond_yaml_fail(y, n, "a virtual-function set's name cannot hold ',' or a line end", name);
+    return (*out = copy_string(y->ctx, name)) ? SPVCOND_OK : spvcond_oom(y->ctx);
+}
+
+/* `calls_indirectly: SET` or `[SET, ...]`. */
+static spvcond_result
+read_set_list(struct spvcond_yaml *y, yaml_node_t *n, spvcond_function_requirements *e)
+{
+    yaml_node_item_t *first = NULL, *top = NULL;
+    if (n->type == YAML_SEQUENCE_NODE) {
+        first = n->data.sequence.items.start;
+        top = n->data.sequence.items.top;
+    }
+    size_t count = first ? (size_t)(top - first) : 1;
+    const char **list = spvcond_alloc_array(y->ctx, count + 1, sizeof(*list));
+    if (!list)
+        return spvcond_oom(y->ctx);
+    e->calls_indirectly = list;
+    spvcond_result r = SPVCOND_OK;
+    for (size_t k = 0; k < count && r == SPVCOND_OK; k++) {
+        yaml_node_t *item = first ? yaml_document_get_node(&y->doc, first[k]) : n;
+        if ((r = read_set_name(y, item, &list[k])) == SPVCOND_OK)
+            e->calls_indirectly_count = k + 1;
+    }
+    return r;
+}
+
 static spvcond_result
 read_function(struct spvcond_yaml *y, const char *name, yaml_node_t *key, yaml_node_t *n,
               spvcond_function_requirements *e)
@@ -124,8 +164,18 @@ read_function(struct spvcond_yaml *y, const char *name, yaml_node_t *key, yaml_n
                 r = spvcond_yaml_fail(y, v, "reqd_sub_group_size must be a positive number", spvcond_yaml_scalar(v));
             else
                 e->reqd_sub_group_size = (uint32_t)size;
+        } else if (strcmp(what, "indirectly_callable") == 0) {
+            if (e->indirectly_callable)
+                return spvcond_yaml_fail(y, k, "repeated key", what);
+            r = read_set_name(y, v, &e->indirectly_callable);
+        } else if (strcmp(what, "calls_indirectly") == 0) {
+            if (e->calls_indirectly)
+                return spvcond_yaml_fail(y, k, "repeated key", what);
+            r = read_set_list(y, v, e);
         } else {
-            r = spvcond_yaml_fail(y, k, "unknown key (uses, declared, reqd_work_group_size, reqd_sub_group_size)",
+            r = spvcond_yaml_fail(y, k,
+                                  "unknown key (uses, declared, reqd_work_group_size, reqd_sub_group_size, "
+                                  "indirectly_callable, calls_indirectly)",
                                   what);
         }
     }

@@ -23,9 +23,13 @@ struct spvcond_requirements {
     spvcond_context *ctx;
     struct kernel_entry *kernels;
     size_t count, cap;
+    char *virtual_sets; /* "uses-virtual-functions-set", or NULL */
 };
 
 #define SET_NAME "SYCL/kernel reqs"
+#define VF_SET_NAME "SYCL/virtual functions"
+#define VF_USES "uses-virtual-functions-set"
+#define VF_RECORD SPVCOND_ANNOTATE_RECORD " virtual-function sets used: "
 
 void
 spvcond_requirements_destroy(spvcond_requirements *r)
@@ -37,7 +41,25 @@ spvcond_requirements_destroy(spvcond_requirements *r)
         spvcond_dealloc(r->ctx, r->kernels[k].reqs);
     }
     spvcond_dealloc(r->ctx, r->kernels);
+    spvcond_dealloc(r->ctx, r->virtual_sets);
     spvcond_dealloc(r->ctx, r);
+}
+
+const char *
+spvcond_requirements_virtual_sets(const spvcond_requirements *r)
+{
+    return r ? r->virtual_sets : NULL;
+}
+
+static spvcond_result
+set_virtual_sets(spvcond_requirements *r, const char *text, size_t len)
+{
+    spvcond_dealloc(r->ctx, r->virtual_sets);
+    if (!(r->virtual_sets = spvcond_alloc(r->ctx, len + 1)))
+        return spvcond_oom(r->ctx);
+    memcpy(r->virtual_sets, text, len);
+    r->virtual_sets[len] = 0;
+    return SPVCOND_OK;
 }
 
 static spvcond_result
@@ -131,6 +153,13 @@ spvcond_requirements_from_module(spvcond_module *m, spvcond_requirements **out)
             res = add_requirement(r, &kq);
         }
     }
+    /* The virtual-function sets annotate recorded (spec/virtual-functions.md). */
+    for (size_t i = m->section[SPVCOND_SECTION_DEBUG_PROCESSED];
+         i < m->section[SPVCOND_SECTION_DEBUG_PROCESSED + 1] && res == SPVCOND_OK; i++) {
+        const char *text = spvcond_inst_string(m, i, 1);
+        if (strncmp(text, VF_RECORD, strlen(VF_RECORD)) == 0)
+            res = set_virtual_sets(r, text + strlen(VF_RECORD), strlen(text + strlen(VF_RECORD)));
+    }
     spvcond_leaf_walk_release(&walk);
     spvcond_dealloc(m->ctx, memo);
     spvcond_dealloc(m->ctx, rows);
@@ -219,6 +248,35 @@ writable_name(const char *s, size_t n)
     return true;
 }
 
+/* A byte array: the 8-byte little-endian bit count, then the bytes, in property-set base64. */
+static spvcond_result
+put_bytes(struct text *t, const uint8_t *data, size_t len)
+{
+    uint8_t *raw = spvcond_alloc(t->ctx, len + 8);
+    char *b64 = raw ? spvcond_alloc(t->ctx, spvcond_base64_encoded_size(len + 8) + 1) : NULL;
+    spvcond_result res = raw && b64 ? SPVCOND_OK : spvcond_oom(t->ctx);
+    if (res == SPVCOND_OK) {
+        for (int i = 0; i < 8; i++)
+            raw[i] = (uint8_t)((uint64_t)len * 8 >> (8 * i));
+        memcpy(raw + 8, data, len);
+        spvcond_base64_encode(raw, len + 8, b64);
+        res = put(t, b64, strlen(b64));
+    }
+    spvcond_dealloc(t->ctx, raw);
+    spvcond_dealloc(t->ctx, b64);
+    return res;
+}
+
+/* "[SYCL/virtual functions]" with the sets the kernels use, as DPC++'s post-link tool writes it. */
+static spvcond_result
+write_virtual_sets(struct text *t, const char *sets)
+{
+    spvcond_result res = put(t, "[" VF_SET_NAME "]\n" VF_USES "=2|", strlen(VF_SET_NAME) + strlen(VF_USES) + 6);
+    if (res == SPVCOND_OK)
+        res = put_bytes(t, (const uint8_t *)sets, strlen(sets));
+    return res == SPVCOND_OK ? put(t, "\n", 1) : res;
+}
+
 spvcond_result
 spvcond_requirements_write_props(const spvcond_requirements *r, char **text, size_t *size)
 {
@@ -252,6 +310,8 @@ spvcond_requirements_write_props(const spvcond_requirements *r, char **text, siz
         spvcond_dealloc(r->ctx, raw);
         spvcond_dealloc(r->ctx, b64);
     }
+    if (res == SPVCOND_OK && r->virtual_sets)
+        res = write_virtual_sets(&t, r->virtual_sets);
     if (res != SPVCOND_OK) {
         spvcond_dealloc(r->ctx, t.data);
         return res;
@@ -344,6 +404,33 @@ out:
     return res;
 }
 
+/* "2|<byte array>" of uses-virtual-functions-set: text without NUL bytes or line ends. */
+static spvcond_result
+parse_virtual_sets(spvcond_requirements *r, const char *source, size_t line, const char *v, size_t n)
+{
+    if (n < 2 || v[0] != '2' || v[1] != '|')
+        return bad(r->ctx, source, line, VF_USES " must be a byte array (2|...)");
+    uint8_t *raw = spvcond_alloc(r->ctx, n * 6 / 8 + 4);
+    if (!raw)
+        return spvcond_oom(r->ctx);
+    size_t bytes;
+    uint64_t bits = 0;
+    spvcond_result res = SPVCOND_OK;
+    if (!spvcond_base64_decode(v + 2, n - 2, raw, &bytes) || bytes < 8)
+        res = bad(r->ctx, source, line, "the byte array is not valid property-set base64");
+    for (int i = 0; res == SPVCOND_OK && i < 8; i++)
+        bits |= (uint64_t)raw[i] << (8 * i);
+    if (res == SPVCOND_OK && (bits % 8 != 0 || bits / 8 > bytes - 8))
+        res = bad(r->ctx, source, line, "the byte array's bit length does not match its data");
+    size_t len = res == SPVCOND_OK ? (size_t)(bits / 8) : 0;
+    if (res == SPVCOND_OK && (memchr(raw + 8, 0, len) || memchr(raw + 8, '\n', len) || memchr(raw + 8, '\r', len)))
+        res = bad(r->ctx, source, line, VF_USES " must be text without NUL bytes or line ends");
+    if (res == SPVCOND_OK)
+        res = set_virtual_sets(r, (const char *)raw + 8, len);
+    spvcond_dealloc(r->ctx, raw);
+    return res;
+}
+
 spvcond_result
 spvcond_requirements_parse_props(spvcond_context *ctx, const char *text, size_t size, const char *source,
                                  spvcond_requirements **out)
@@ -356,7 +443,7 @@ spvcond_requirements_parse_props(spvcond_context *ctx, const char *text, size_t 
     if (!r)
         return spvcond_oom(ctx);
     spvcond_result res = SPVCOND_OK;
-    bool in_set = false, seen_set = false;
+    bool in_set = false, in_vf = false, seen_set = false;
     size_t line = 0;
     for (size_t p = 0; p < size && res == SPVCOND_OK;) {
         const char *s = text + p;
@@ -370,11 +457,15 @@ spvcond_requirements_parse_props(spvcond_context *ctx, const char *text, size_t 
             continue;
         if (s[0] == '[') {
             in_set = n == strlen(SET_NAME) + 2 && memcmp(s + 1, SET_NAME, strlen(SET_NAME)) == 0 && s[n - 1] == ']';
+            in_vf = n == strlen(VF_SET_NAME) + 2 && memcmp(s + 1, VF_SET_NAME, strlen(VF_SET_NAME)) == 0 &&
+                    s[n - 1] == ']';
             seen_set |= in_set;
             continue;
         }
         if (in_set)
             res = parse_kernel(r, source, line, s, n);
+        else if (in_vf && n > strlen(VF_USES) && memcmp(s, VF_USES "=", strlen(VF_USES) + 1) == 0)
+            res = parse_virtual_sets(r, source, line, s + strlen(VF_USES) + 1, n - strlen(VF_USES) - 1);
     }
     if (res == SPVCOND_OK && !seen_set)
         res = bad(ctx, source, line, "no [" SET_NAME "] property set");

@@ -19,9 +19,12 @@ static const char annotate_usage[] =
     "  --spec-id-base N   First SpecId to allocate (default 0x10000); ids the module uses are skipped.\n"
     "  --no-inference     Only execution modes count as requirements.\n"
     "  --requirements FILE  Requirements stated per function (YAML: uses, declared, reqd_work_group_size,\n"
-    "                     reqd_sub_group_size; spec/requirements.md), and spec-constants: the module's\n"
-    "                     boolean spec constants that mean aspects, by SpecId (spec/guards.md).\n"
-    "  --props FILE       Also write the [SYCL/kernel reqs] property set (DPC++'s text format).\n"
+    "                     reqd_sub_group_size; spec/requirements.md), virtual-function sets\n"
+    "                     (indirectly_callable, calls_indirectly; spec/virtual-functions.md), and\n"
+    "                     spec-constants: the module's boolean spec constants that mean aspects, by SpecId\n"
+    "                     (spec/guards.md).\n"
+    "  --props FILE       Also write the [SYCL/kernel reqs] property set (DPC++'s text format), and\n"
+    "                     [SYCL/virtual functions] when the module uses virtual-function sets.\n"
     "  -o FILE            Output ('-' for standard output). Required.\n"
     "  -q, --quiet        No summary and no warnings on standard error.\n"
     "  -h, --help         Print this help and exit.\n";
@@ -121,6 +124,9 @@ cmd_annotate(struct cli *cli, int argc, char **argv)
                     stats.roots, stats.conditional_roots, stats.requirements, stats.spec_constants, stats.decorations,
                     stats.conditional_functions, stats.conditional_globals, stats.conditional_capabilities,
                     stats.conditional_entry_points);
+        if (r == SPVCOND_OK && rc == EXIT_OK && !cli->quiet && stats.virtual_stubs)
+            fprintf(stderr, "annotated: %zu virtual-function stubs (bodies behind their sets' conditions)\n",
+                    stats.virtual_stubs);
     }
     if (r != SPVCOND_OK)
         rc = r == SPVCOND_ERROR_NOT_FOUND || r == SPVCOND_ERROR_INVALID_ARGUMENT ? EXIT_INVALID : cli_exit_code(r);

@@ -2,14 +2,16 @@
 /* A JIT client: specialize an annotated module for an OpenCL device, hand it to the runtime, and run
  * the kernels the device supports; explain the others in DPC++'s kernel_not_supported words.
  *
- *   jit-opencl [--platform NAME] [--raw] [--no-run] [--print] [--no-fold] MODULE.spv
+ *   jit-opencl [--platform NAME] [--raw] [--no-run] [--print [--shared]] [--no-fold] MODULE.spv
  *
  * rusticl takes SPIR-V through clCreateProgramWithBinary behind a 12-byte header; pocl takes LLVM
  * bitcode, so for pocl the specialized SPIR-V goes through `llvm-spirv-15 -r` first (cl_khr_spir).
  * --raw skips specialization, to show what the runtime makes of an annotated module as it is.
  * Kernels the program knows (the demonstration module's) are run on known data and checked; others
  * are only created, or with --print run on a[i] = i (one float buffer) and their first results printed,
- * which is how the guarded-code test sees which path a device took; --no-fold keeps guard branches, as a
+ * which is how the guarded-code test sees which path a device took; --shared runs them in module order on
+ * one buffer, each on what the ones before it left (a constructor kernel, then the kernels that call
+ * through the objects it built: the virtual-functions test); --no-fold keeps guard branches, as a
  * consumer that does not fold them would. Exit status: 0 when every supported
  * kernel was created (and checked), else 1. */
 #define CL_TARGET_OPENCL_VERSION 300
@@ -125,15 +127,24 @@ run_and_check(cl_context ctx, cl_command_queue q, cl_kernel k, const char *name)
     return 1;
 }
 
-/* Run a kernel of one float buffer on a[i] = i and print a[0..3]: 2, or -1 when it cannot run. */
-static int
-run_and_print(cl_context ctx, cl_command_queue q, cl_kernel k, const char *name)
+/* A buffer of N floats, a[i] = i. */
+static cl_mem
+new_buffer(cl_context ctx, cl_int *err)
 {
     float host[N];
     for (int i = 0; i < N; i++)
         host[i] = (float)i;
-    cl_int err;
-    cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(host), host, &err);
+    return clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(host), host, err);
+}
+
+/* Run a kernel of one float buffer on a[i] = i (or on `shared`, as the kernels before it left it) and
+ * print a[0..3]: 2, or -1 when it cannot run. */
+static int
+run_and_print(cl_context ctx, cl_command_queue q, cl_kernel k, const char *name, cl_mem shared)
+{
+    float host[N];
+    cl_int err = CL_SUCCESS;
+    cl_mem buf = shared ? shared : new_buffer(ctx, &err);
     if (err != CL_SUCCESS)
         return -1;
     size_t global = N;
@@ -142,7 +153,8 @@ run_and_print(cl_context ctx, cl_command_queue q, cl_kernel k, const char *name)
         err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL);
     if (err == CL_SUCCESS)
         err = clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof(host), host, 0, NULL, NULL);
-    clReleaseMemObject(buf);
+    if (!shared)
+        clReleaseMemObject(buf);
     if (err != CL_SUCCESS) {
         printf("  %s: run failed (OpenCL error %d)\n", name, err);
         return -1;
@@ -201,7 +213,7 @@ int
 main(int argc, char **argv)
 {
     const char *platform_name = "rusticl", *path = NULL;
-    int raw = 0, run = 1, print = 0;
+    int raw = 0, run = 1, print = 0, shared = 0;
     uint32_t flags = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--platform") && i + 1 < argc)
@@ -212,13 +224,16 @@ main(int argc, char **argv)
             run = 0;
         else if (!strcmp(argv[i], "--print"))
             print = 1;
+        else if (!strcmp(argv[i], "--shared"))
+            shared = 1;
         else if (!strcmp(argv[i], "--no-fold"))
             flags |= SPVCOND_SPECIALIZE_NO_FOLD;
         else
             path = argv[i];
     }
     if (!path) {
-        fprintf(stderr, "usage: %s [--platform NAME] [--raw] [--no-run] [--print] [--no-fold] MODULE.spv\n", argv[0]);
+        fprintf(stderr, "usage: %s [--platform NAME] [--raw] [--no-run] [--print [--shared]] [--no-fold] MODULE.spv\n",
+                argv[0]);
         return 2;
     }
     /* The platform and its first device. */
@@ -307,6 +322,7 @@ main(int argc, char **argv)
     clCreateKernelsInProgram(prog, 0, NULL, &exposed);
     printf("program: built; %u kernels exposed\n", exposed);
     int failures = 0;
+    cl_mem one = shared ? new_buffer(ctx, &err) : NULL;
     for (size_t k = 0; k < ns; k++) {
         cl_kernel kern = clCreateKernel(prog, supported[k], &err);
         if (err != CL_SUCCESS) {
@@ -316,13 +332,15 @@ main(int argc, char **argv)
         }
         int checked = run ? run_and_check(ctx, q, kern, supported[k]) : 0;
         if (!checked && print)
-            checked = run_and_print(ctx, q, kern, supported[k]);
+            checked = run_and_print(ctx, q, kern, supported[k], one);
         printf("kernel %s: supported, created%s\n", supported[k],
                checked == 1 ? ", ran, results correct" : checked == 2 ? ", ran" : checked < 0 ? ", WRONG RESULTS" : "");
         failures += checked < 0;
         clReleaseKernel(kern);
     }
     printf("%zu supported kernels, %u exposed, %d failures\n", ns, exposed, failures);
+    if (one)
+        clReleaseMemObject(one);
     clReleaseProgram(prog);
     clReleaseCommandQueue(q);
     clReleaseContext(ctx);

@@ -294,6 +294,10 @@ SPVCOND_API const spvcond_kernel_requirement *spvcond_requirements_get(const spv
 SPVCOND_API spvcond_result spvcond_requirements_device_values(const spvcond_requirements *reqs,
                                                               const spvcond_device_info *device,
                                                               spvcond_spec_value **values, size_t *count);
+/* The virtual-function sets the module's kernels call or whose functions their vtables name, comma-separated
+ * in name order (DPC++'s "uses-virtual-functions-set"; the default set is written _ZTSv, DPC++'s name for
+ * it), as annotate recorded them; NULL if none. */
+SPVCOND_API const char *spvcond_requirements_virtual_sets(const spvcond_requirements *reqs);
 SPVCOND_API void spvcond_requirements_destroy(spvcond_requirements *reqs);
 
 /* ---- annotation (the producer) ---------------------------------------------------------- */
@@ -313,6 +317,13 @@ typedef struct spvcond_function_requirements {
     uint32_t reqd_work_group_size[3]; /* all zero: none */
     uint32_t reqd_sub_group_size;     /* zero: none */
     const char *origin;               /* where it was stated, for messages ("reqs.yaml:3"); may be NULL */
+    /* Virtual functions (spec/virtual-functions.md). The set this function belongs to, like
+     * indirectly_callable<Set> ("" is the default set; NULL: none stated, and then a function whose
+     * address is taken is in the default set); and the sets it may call through function pointers, like
+     * calls_indirectly<Set...>. Set names hold no ',' (DPC++'s property lists them comma-separated). */
+    const char *indirectly_callable;
+    const char *const *calls_indirectly;
+    size_t calls_indirectly_count;
 } spvcond_function_requirements;
 
 /* A requirements file (YAML, spec/requirements.md): its entries feed spvcond_annotate_options. Needs
@@ -358,6 +369,7 @@ typedef struct spvcond_annotate_stats {
     size_t conditional_globals;   /* types, constants, variables, imports given ConditionalINTEL */
     size_t conditional_capabilities;
     size_t conditional_entry_points;
+    size_t virtual_stubs;         /* virtual functions whose body moved behind their set's condition */
 } spvcond_annotate_stats;
 
 /* Infer what each kernel and exported function requires, and record as edits the spec constants,

@@ -156,7 +156,7 @@ Test(annotate, seed_example_two_aspects)
     /* The seed's worked example: a kernel requiring A1 and A2 gets two SpecId'd OpSpecConstantTrue,
      * one LogicalAnd, and ConditionalINTEL on its function. */
     static const uint32_t aspects[2] = {1, 2};
-    spvcond_function_requirements req = {"k_plain", aspects, 2, false, NULL, 0, {0, 0, 0}, 0, NULL};
+    spvcond_function_requirements req = {"k_plain", aspects, 2, false, NULL, 0, {0, 0, 0}, 0, NULL, NULL, NULL, 0};
     spvcond_annotate_options o = {.spec_id_base = 100, .requirements = &req, .requirement_count = 1,
                                   .flags = SPVCOND_ANNOTATE_NO_INFERENCE};
     struct annotated a = annotate_file(fixture("annotate_graph"), &o);
@@ -176,7 +176,7 @@ Test(annotate, seed_example_two_aspects)
 Test(annotate, declared_requirements_replace_inferred_ones_with_a_warning)
 {
     static const uint32_t fp16[1] = {5};
-    spvcond_function_requirements req = {"k_double", NULL, 0, true, fp16, 1, {0, 0, 0}, 0, NULL};
+    spvcond_function_requirements req = {"k_double", NULL, 0, true, fp16, 1, {0, 0, 0}, 0, NULL, NULL, NULL, 0};
     spvcond_annotate_options o = {.requirements = &req, .requirement_count = 1};
     struct annotated a = annotate_file(fixture("annotate_graph"), &o);
     cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
@@ -187,7 +187,7 @@ Test(annotate, declared_requirements_replace_inferred_ones_with_a_warning)
 
 Test(annotate, stated_sizes)
 {
-    spvcond_function_requirements req = {"k_plain", NULL, 0, false, NULL, 0, {8, 4, 1}, 32, NULL};
+    spvcond_function_requirements req = {"k_plain", NULL, 0, false, NULL, 0, {8, 4, 1}, 32, NULL, NULL, NULL, 0};
     spvcond_annotate_options o = {.requirements = &req, .requirement_count = 1};
     struct annotated a = annotate_file(fixture("annotate_graph"), &o);
     cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
@@ -197,7 +197,7 @@ Test(annotate, stated_sizes)
 
 Test(annotate, unknown_function_is_an_error)
 {
-    spvcond_function_requirements req = {"nope", NULL, 0, false, NULL, 0, {0, 0, 0}, 0, NULL};
+    spvcond_function_requirements req = {"nope", NULL, 0, false, NULL, 0, {0, 0, 0}, 0, NULL, NULL, NULL, 0};
     spvcond_annotate_options o = {.requirements = &req, .requirement_count = 1};
     struct annotated a = annotate_file(fixture("annotate_graph"), &o);
     cr_assert_eq(a.code, SPVCOND_ERROR_NOT_FOUND);
@@ -383,8 +383,8 @@ Test(annotate, capabilities_only_code_needs)
     memcpy(padded + padded_count, plain + SPVCOND_HEADER_WORDS, (count - SPVCOND_HEADER_WORDS) * sizeof(uint32_t));
     padded_count += count - SPVCOND_HEADER_WORDS;
     static const uint32_t fp64[1] = {6}, atomic64[1] = {28};
-    spvcond_function_requirements req[2] = {{"k_double", fp64, 1, false, NULL, 0, {0, 0, 0}, 0, NULL},
-                                            {"k_atomic", atomic64, 1, false, NULL, 0, {0, 0, 0}, 0, NULL}};
+    spvcond_function_requirements req[2] = {{"k_double", fp64, 1, false, NULL, 0, {0, 0, 0}, 0, NULL, NULL, NULL, 0},
+                                            {"k_atomic", atomic64, 1, false, NULL, 0, {0, 0, 0}, 0, NULL, NULL, NULL, 0}};
     spvcond_annotate_options inferred = {0}, stated = {.requirements = req, .requirement_count = 2,
                                          .flags = SPVCOND_ANNOTATE_NO_INFERENCE};
     const uint32_t *inputs[3] = {plain, padded, plain};
@@ -437,7 +437,7 @@ Test(annotate, exported_variables_are_roots)
 Test(annotate, items_named_only_by_conditional_code)
 {
     static const uint32_t fp64[1] = {6};
-    spvcond_function_requirements req = {"k_double", fp64, 1, false, NULL, 0, {0, 0, 0}, 0, NULL};
+    spvcond_function_requirements req = {"k_double", fp64, 1, false, NULL, 0, {0, 0, 0}, 0, NULL, NULL, NULL, 0};
     spvcond_annotate_options inferred = {0}, stated = {.requirements = &req, .requirement_count = 1,
                                          .flags = SPVCOND_ANNOTATE_NO_INFERENCE};
     const spvcond_annotate_options *options[2] = {&inferred, &stated};
@@ -598,8 +598,8 @@ Test(annotate, callers_before_callees)
     /* Without inference the edges are the same: the requirements stated for k_fwd (before mid) and for
      * k_back (after it) both reach mid and leaf. */
     static const uint32_t fp16[1] = {5}, fp64[1] = {6};
-    spvcond_function_requirements req[2] = {{"k_fwd", fp16, 1, false, NULL, 0, {0, 0, 0}, 0, NULL},
-                                            {"k_back", fp64, 1, false, NULL, 0, {0, 0, 0}, 0, NULL}};
+    spvcond_function_requirements req[2] = {{"k_fwd", fp16, 1, false, NULL, 0, {0, 0, 0}, 0, NULL, NULL, NULL, 0},
+                                            {"k_back", fp64, 1, false, NULL, 0, {0, 0, 0}, 0, NULL, NULL, NULL, 0}};
     spvcond_annotate_options n = {.requirements = req, .requirement_count = 2, .flags = SPVCOND_ANNOTATE_NO_INFERENCE};
     struct annotated b = annotate_file(fixture("forward_calls"), &n);
     cr_assert_eq(b.code, SPVCOND_OK, "%s", b.message);

@@ -55,7 +55,7 @@ Test(props, round_trip_through_the_text_format)
 {
     spvcond_context *ctx;
     spvcond_module *m = load_module(fixture("annotate_graph"), &ctx);
-    spvcond_function_requirements req = {"k_plain", NULL, 0, false, NULL, 0, {64, 2, 1}, 0, NULL};
+    spvcond_function_requirements req = {"k_plain", NULL, 0, false, NULL, 0, {64, 2, 1}, 0, NULL, NULL, NULL, 0};
     spvcond_annotate_options o = {.requirements = &req, .requirement_count = 1};
     cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_OK);
     uint32_t *w;
@@ -159,4 +159,35 @@ Test(props, malformed_property_files)
     cr_assert_eq(spvcond_requirements_count(r, 0), 0);
     spvcond_requirements_destroy(r);
     spvcond_context_destroy(ctx);
+}
+
+Test(props, virtual_function_sets_round_trip)
+{
+    /* "_ZTSv,set_fp64" (spec/virtual-functions.md): read, given back, written again byte for byte. */
+    const char *text = "[SYCL/kernel reqs]\nk=2|gAAAAAAAAAAAAAAA\n"
+                       "[SYCL/virtual functions]\nuses-virtual-functions-set=2|wBAAAAAAAAwXaR1U2xyclR3XmBnN0A\n";
+    spvcond_context *ctx;
+    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    spvcond_requirements *r;
+    cr_assert_eq(spvcond_requirements_parse_props(ctx, text, strlen(text), "p.prop", &r), SPVCOND_OK);
+    cr_assert_str_eq(spvcond_requirements_virtual_sets(r), "_ZTSv,set_fp64");
+    char *out;
+    size_t size;
+    cr_assert_eq(spvcond_requirements_write_props(r, &out, &size), SPVCOND_OK);
+    cr_assert_eq(size, strlen(text));
+    cr_assert_str_eq(out, text);
+    spvcond_free(ctx, out);
+    spvcond_requirements_destroy(r);
+    /* Without the set there is none. */
+    cr_assert_eq(spvcond_requirements_parse_props(ctx, text, 40, "p.prop", &r), SPVCOND_OK);
+    cr_assert_null(spvcond_requirements_virtual_sets(r));
+    spvcond_requirements_destroy(r);
+    spvcond_context_destroy(ctx);
+    expect_props_error("[SYCL/kernel reqs]\n[SYCL/virtual functions]\nuses-virtual-functions-set=1|5\n",
+                       "p.prop:3: uses-virtual-functions-set must be a byte array");
+    expect_props_error("[SYCL/kernel reqs]\n[SYCL/virtual functions]\nuses-virtual-functions-set=2|wBAAAAAAAAwX\n",
+                       "p.prop:3: the byte array's bit length does not match its data");
+    /* 8 bits of data: "\n" */
+    expect_props_error("[SYCL/kernel reqs]\n[SYCL/virtual functions]\nuses-virtual-functions-set=2|IAAAAAAAAAgC\n",
+                       "without NUL bytes or line ends");
 }
