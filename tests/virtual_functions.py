@@ -63,11 +63,11 @@ def run(args, **kw):
     return subprocess.run(args, capture_output=True, text=True, **kw)
 
 
-def compile_cl(name, tmp):
+def compile_cl(name, tmp, *extra):
     bc, spv = (os.path.join(tmp, name + e) for e in (".bc", ".spv"))
     subprocess.run(["clang-15", "-c", "-target", "spir64", "-cl-std=CL2.0", "-Xclang",
                     "-cl-ext=+__cl_clang_function_pointers", "-Xclang", "-finclude-default-header", "-emit-llvm",
-                    "-O0", os.path.join(VIRTUAL, name + ".cl"), "-o", bc], check=True)
+                    "-O0", *extra, os.path.join(VIRTUAL, name + ".cl"), "-o", bc], check=True)
     subprocess.run(["llvm-spirv-15", "--spirv-ext=+SPV_INTEL_function_pointers", bc, "-o", spv], check=True)
     return spv
 
@@ -136,6 +136,8 @@ def main():
                 text = f.read()
             check(props_uses(text) == USES[name], "%s: uses-virtual-functions-set" % name, text)
             check(run([CLI, "reqs", "--props", ann]).stdout == text, "%s: reqs --props = annotate --props" % name)
+            check("virtual-function sets used: %s\n" % USES[name] in run([CLI, "reqs", ann]).stdout,
+                  "%s: reqs lists the sets used" % name)
 
             for d in devices:
                 out = os.path.join(tmp, "%s.%s.spv" % (name, d["name"]))
@@ -161,6 +163,21 @@ def main():
                 if not has(d, "fp16"):
                     check(" half" not in ll and not re.search(r"Float16\b|OpTypeFloat 16", dis),
                           "%s for %s: no Float16, no half" % (name, d["name"]))
+
+        # Debug information follows: the stub keeps the function's DISubprogram; the translator reads each
+        # specialization back and LLVM's verifier accepts it.
+        spv = compile_cl("design", tmp, "-g")
+        ann = os.path.join(tmp, "design.g.ann.spv")
+        p = run([CLI, "annotate", "-q", "--requirements", os.path.join(VIRTUAL, "design.yaml"), spv, "-o", ann])
+        check(p.returncode == 0 and run([CLI, "validate", ann]).returncode == 0, "-g: annotate, validate", p.stderr)
+        for dev in ("intel_gpu_pvc", "intel_gpu_tgllp"):
+            out = os.path.join(tmp, "design.g.%s.spv" % dev)
+            p = run([CLI, "specialize", "-q", "--device", dev, ann, "-o", out])
+            ll, err = module_text(out) if p.returncode == 0 else (None, p.stderr)
+            v = run(["opt-15", "-passes=verify", out + ".bc", "-o", os.devnull]) if ll else None
+            check(ll and v.returncode == 0 and re.search(r"define [^@]*@base_bar\(float %0\) #\d+ !dbg", ll),
+                  "-g on %s: read back, verified, base_bar keeps its debug information" % dev,
+                  err + (v.stderr if v else ""))
 
         # No set stated: the vtable's functions form the default set, which the calling kernels use (and
         # are told so); the constructor still requires nothing.

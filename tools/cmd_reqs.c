@@ -137,6 +137,8 @@ cmd_reqs(struct cli *cli, int argc, char **argv)
         }
         if (json)
             json_array_end(&j);
+        else if (spvcond_requirements_virtual_sets(r))
+            printf("virtual-function sets used: %s\n", spvcond_requirements_virtual_sets(r));
     }
     spvcond_requirements_destroy(r);
     spvcond_module_destroy(m);

@@ -748,3 +748,40 @@ Test(annotate, union_absorbs_while_the_budget_lasts)
     spvcond_cond_release(&a);
     destroy_module(a.m, ctx);
 }
+
+Test(annotate, virtual_function_sets)
+{
+    /* Without statements f and g form the default set, which needs fp64 (f's body): both become stubs,
+     * k (which only names them) requires nothing, c (which calls through them) requires fp64. */
+    spvcond_annotate_options o = {0};
+    struct annotated a = annotate_file(fixture("virtual_stub"), &o);
+    cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
+    cr_assert_eq(a.stats.virtual_stubs, 2);
+    cr_assert_str_eq(condition_of(a.out, "k"), "");
+    cr_assert_str_eq(condition_of(a.out, "c"), "fp64");
+    cr_assert_str_eq(condition_of(a.out, "f"), "", "the stub stays wherever its pointer is");
+    cr_assert_str_eq(condition_of(a.out, "f.body"), "fp64");
+    cr_assert_str_eq(condition_of(a.out, "h"), "fp64", "what the body calls goes with it");
+    cr_assert_eq(spvcond_validate(a.out, NULL), SPVCOND_OK);
+    release(&a);
+    /* g in a set of its own that c states: c requires nothing, and only f is a stub. */
+    static const char *const calls[] = {"plain"};
+    spvcond_function_requirements req[2] = {{.function = "g", .indirectly_callable = "plain"},
+                                            {.function = "c", .calls_indirectly = calls, .calls_indirectly_count = 1}};
+    o = (spvcond_annotate_options){.requirements = req, .requirement_count = 2};
+    struct annotated b = annotate_file(fixture("virtual_stub"), &o);
+    cr_assert_eq(b.code, SPVCOND_OK, "%s", b.message);
+    cr_assert_eq(b.stats.virtual_stubs, 1);
+    cr_assert_str_eq(condition_of(b.out, "c"), "");
+    cr_assert_str_eq(condition_of(b.out, "g"), "");
+    cr_assert_str_eq(condition_of(b.out, "f.body"), "fp64");
+    release(&b);
+    /* A set no function is in. */
+    static const char *const nowhere[] = {"nowhere"};
+    req[1].calls_indirectly = nowhere;
+    struct annotated e = annotate_file(fixture("virtual_stub"), &o);
+    cr_assert_eq(e.code, SPVCOND_ERROR_NOT_FOUND);
+    cr_assert(strstr(e.message, "'c' calls virtual-function set 'nowhere', but no function is in that set"), "%s",
+              e.message);
+    spvcond_context_destroy(e.ctx);
+}

@@ -163,6 +163,8 @@ Test(oom, validate) { every_allocation(VALIDATE, "annotate_graph"); }
 Test(oom, annotate_guards) { every_allocation(ANNOTATE, "guard_markers"); }
 Test(oom, specialize_guards) { every_allocation(SPECIALIZE, "guard_markers"); }
 Test(oom, validate_guards) { every_allocation(VALIDATE, "guard_markers"); }
+Test(oom, annotate_virtual_functions) { every_allocation(ANNOTATE, "virtual_stub"); }
+Test(oom, validate_virtual_functions) { every_allocation(VALIDATE, "virtual_stub"); }
 Test(oom, requirements) { every_allocation(REQUIREMENTS, "annotate_graph"); }
 Test(oom, support_check) { every_allocation(SUPPORT, "annotate_graph"); }
 Test(oom, specialize_linker_output) { every_allocation(ANNOTATE, "kernels_fp64"); }
