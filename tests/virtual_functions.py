@@ -13,13 +13,14 @@ result back (llvm-spirv-15 -r: Debian's spirv-val rejects every function-pointer
 compiler's own output, so it cannot judge these). Also: no set stated (the default set, and the warning),
 errors (an unknown set, a function in two sets, a kernel as a virtual function), and, with the JIT client,
 what pocl and rusticl make of the constructor and use kernels."""
-import base64
 import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
+
+from verdicts import check, run, summary
 
 CLI = os.environ["SPVCOND_CLI"]
 SRC = os.environ["SPVCOND_TEST_SRC"]
@@ -45,23 +46,6 @@ PROGRAMS = {
 HELPERS = {"features": lambda d: {"square"} if has(d, "fp64") else set()}
 # What the property set says the kernels use.
 USES = {"design": "_ZTSv,set_fp64", "split": "fp64_set,regular_set", "features": "_ZTSv,set_fp16,set_fp64"}
-
-passed = failed = 0
-
-
-def check(ok, what, detail=""):
-    global passed, failed
-    ok = bool(ok)
-    if not ok:
-        print("FAIL %s%s" % (what, (": " + detail) if detail else ""))
-    failed += not ok
-    passed += ok
-    return ok
-
-
-def run(args, **kw):
-    return subprocess.run(args, capture_output=True, text=True, **kw)
-
 
 def compile_cl(name, tmp, *extra):
     bc, spv = (os.path.join(tmp, name + e) for e in (".bc", ".spv"))
@@ -223,8 +207,7 @@ def main():
                       "design on %s: fails only where the unannotated module fails too" % platform, q.stdout)
                 print("design on %s: cannot run function pointers (the compiler's own module neither): %s" %
                       (platform, next((x for x in said if "symbol" in x or "panicked" in x), said[-1:] or "")))
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":
