@@ -778,9 +778,20 @@ check_names_before_types(struct spvcond_module *m)
     for (size_t i = 0; r == SPVCOND_OK && i < m->section[SPVCOND_SECTION_GLOBAL]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
         uint32_t op = spvcond_opcode_of(w[0]), fn_word = function_word(op);
+        /* A conditional entry point whose "execution model" is a boolean spec constant's id: spirv-link
+         * converted it twice (spec/repair.md), shifting every operand; say so. */
+        uint32_t model_def = op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL && w[2] < m->bound
+                                 ? spvcond_def_opcode(m, w[2]) : 0;
+        bool twice = (model_def >= SPVCOND_OP_SPEC_CONSTANT_TRUE && model_def <= SPVCOND_OP_SPEC_CONSTANT_OP) ||
+                     (model_def >= SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL &&
+                      model_def <= SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL);
         if (fn_word && !spvcond_is_function_id(m, w[fn_word]))
-            return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, w[fn_word], "%%%u is not an OpFunction (it is %s)",
-                                     w[fn_word], spvcond_grammar_opcode_name(spvcond_def_opcode(m, w[fn_word])));
+            return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, w[fn_word], "%%%u is not an OpFunction (it is %s)%s",
+                                     w[fn_word], spvcond_grammar_opcode_name(spvcond_def_opcode(m, w[fn_word])),
+                                     twice ? "; the entry point's operands are shifted by one: it was made conditional "
+                                             "twice, as spirv-link does to a second entry point, and its function and "
+                                             "name are lost"
+                                           : "");
         if ((op == SPVCOND_OP_GROUP_DECORATE || op == SPVCOND_OP_GROUP_MEMBER_DECORATE) &&
             spvcond_word_count_of(w[0]) >= 2 && spvcond_def_opcode(m, w[1]) != SPVCOND_OP_DECORATION_GROUP)
             return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, w[1],

@@ -156,7 +156,10 @@ spvcond_requirements_from_module(spvcond_module *m, spvcond_requirements **out)
     /* The virtual-function sets annotate recorded (spec/virtual-functions.md). */
     for (size_t i = m->section[SPVCOND_SECTION_DEBUG_PROCESSED];
          i < m->section[SPVCOND_SECTION_DEBUG_PROCESSED + 1] && res == SPVCOND_OK; i++) {
-        const char *text = spvcond_inst_string(m, i, 1);
+        /* An instruction our grammar cannot see into may stand here too (found by fuzzing). */
+        if (spvcond_inst_opcode(m, i) != SPVCOND_OP_MODULE_PROCESSED)
+            continue;
+        const char *text = spvcond_inst_string(m, i, 1); /* the reader checked it ends in the instruction */
         if (strncmp(text, VF_RECORD, strlen(VF_RECORD)) == 0)
             res = set_virtual_sets(r, text + strlen(VF_RECORD), strlen(text + strlen(VF_RECORD)));
     }

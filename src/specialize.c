@@ -771,7 +771,9 @@ give_back_annotation(struct spec *s)
     size_t len = strlen(SPVCOND_ANNOTATE_RECORD), registry = strlen(SPVCOND_EXTENSION_NAME " registry version");
     for (size_t i = m->section[SPVCOND_SECTION_DEBUG_PROCESSED]; i < m->section[SPVCOND_SECTION_DEBUG_PROCESSED + 1];
          i++) {
-        const char *text = spvcond_inst_string(m, i, 1);
+        if (spvcond_inst_opcode(m, i) != SPVCOND_OP_MODULE_PROCESSED) /* one our grammar cannot see into */
+            continue;
+        const char *text = spvcond_inst_string(m, i, 1); /* the reader checked it ends in the instruction */
         unsigned bound = 0, bool_type = 0;
         if (!spvcond_edit_is_deleted(m, i) && strncmp(text, SPVCOND_EXTENSION_NAME " registry version", registry) == 0) {
             spvcond_result r = spvcond_spec_delete(s, i);

@@ -156,6 +156,7 @@ struct use_state {
     struct check *c;
     struct guard user;
     size_t inst;
+    bool report; /* the second walk: hand failed uses to c->dangling */
 };
 
 static spvcond_result
@@ -173,6 +174,9 @@ note_use(void *user, size_t inst, uint32_t word, uint32_t id)
     struct guard dg = guard_of(c, d, id);
     if (!dg.a)
         return SPVCOND_OK;
+    if (s->report)
+        return spvcond_validate_pair_failed(c, s->user, dg) ? c->dangling(c->dangling_user, inst, id, s->user, dg)
+                                                             : SPVCOND_OK;
     return spvcond_validate_note_pair(c, s->user, dg, inst, id);
 }
 
@@ -261,6 +265,8 @@ check_copy_object(struct check *c, size_t i)
     }
 }
 
+static spvcond_result walk_uses(struct check *c, bool report);
+
 static spvcond_result
 run(struct check *c)
 {
@@ -336,6 +342,21 @@ run(struct check *c)
             violation(c, spvcond_def(m, c->nodes[n]), c->nodes[n], SPVCOND_ERROR_INVALID_ID,
                       "condition node %%%u carries a ConditionalINTEL itself", c->nodes[n]);
     /* Every use must be guarded at least as strongly as its definition. */
+    spvcond_result r = walk_uses(c, false);
+    if (r == SPVCOND_OK && (r = spvcond_validate_prove(c)) == SPVCOND_OK) {
+        if (c->dangling)
+            r = walk_uses(c, true);
+        else
+            report_failed_pairs(c);
+    }
+    return r;
+}
+
+/* Every use and the guards it is under: noted, or (report) handed to c->dangling if its pair failed. */
+static spvcond_result
+walk_uses(struct check *c, bool report)
+{
+    struct spvcond_module *m = c->m;
     spvcond_result r = SPVCOND_OK;
     for (size_t i = 0; i < m->inst_count && r == SPVCOND_OK; i++) {
         spvcond_prefetch_ahead(m, i);
@@ -348,7 +369,7 @@ run(struct check *c)
             (i >= m->section[SPVCOND_SECTION_ANNOTATION] && i < m->section[SPVCOND_SECTION_ANNOTATION + 1]))
             continue; /* they go with their targets, or name no ids that can go */
         uint32_t own = spvcond_result_id(m, i);
-        struct use_state s = {c, guard_of(c, i, own), i};
+        struct use_state s = {c, guard_of(c, i, own), i, report};
         if (op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL) {
             s.user = (struct guard){w[1], 0};
             r = note_use(&s, i, 3, w[3]);
@@ -368,13 +389,17 @@ run(struct check *c)
             continue; /* debug information follows what it describes: consumers drop it with its subject */
         r = spvcond_walk_ids(m, i, note_use, &s);
     }
-    if (r == SPVCOND_OK && (r = spvcond_validate_prove(c)) == SPVCOND_OK)
-        report_failed_pairs(c);
     return r;
 }
 
 spvcond_result
 spvcond_validate(spvcond_module *m, size_t *violations)
+{
+    return spvcond_validate_dangling(m, NULL, NULL, violations);
+}
+
+spvcond_result
+spvcond_validate_dangling(struct spvcond_module *m, spvcond_dangling_fn fn, void *user, size_t *violations)
 {
     if (!m)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
@@ -384,6 +409,8 @@ spvcond_validate(spvcond_module *m, size_t *violations)
     struct check c;
     memset(&c, 0, sizeof(c));
     c.m = m;
+    c.dangling = fn;
+    c.dangling_user = user;
     spvcond_context *ctx = m->ctx;
     c.decorated = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
     c.cond_ok = spvcond_alloc_array(ctx, m->bound, 1);

@@ -31,8 +31,14 @@ struct proof {        /* a remembered quick proof */
     uint8_t valid, holds;
 };
 
+/* A use no proof settled: instruction `inst` uses `id` under `user`, which does not imply `def`. */
+typedef spvcond_result (*spvcond_dangling_fn)(void *user, size_t inst, uint32_t id, struct guard user_guard,
+                                              struct guard def_guard);
+
 struct check {
     struct spvcond_module *m;
+    spvcond_dangling_fn dangling; /* set: failed uses go to it, every one, instead of being reported */
+    void *dangling_user;
     const struct spvcond_function *last_function; /* function_holding's memory */
     spvcond_result first;
     size_t violations;
@@ -65,5 +71,13 @@ spvcond_result spvcond_validate_note_pair(struct check *c, struct guard user, st
 /* Settle every kept pair: structurally, grouped by definition guard, then by enumerating the leaves. */
 spvcond_result spvcond_validate_prove(struct check *c);
 void spvcond_validate_release_proofs(struct check *c);
+/* Whether the pair (user, def) was kept and refuted by spvcond_validate_prove. */
+bool spvcond_validate_pair_failed(const struct check *c, struct guard user, struct guard def);
+
+/* spvcond_validate, but every use that could dangle goes to `fn` (each one, not one per pair of guards)
+ * instead of being reported; other violations are reported as usual and counted in *violations. For
+ * repair.c. */
+spvcond_result spvcond_validate_dangling(struct spvcond_module *m, spvcond_dangling_fn fn, void *user,
+                                         size_t *violations);
 
 #endif

@@ -203,6 +203,20 @@ spvcond_validate_note_pair(struct check *c, struct guard user, struct guard def,
     return SPVCOND_OK;
 }
 
+bool
+spvcond_validate_pair_failed(const struct check *c, struct guard user, struct guard def)
+{
+    const uint32_t key[4] = {user.a, user.b, def.a, def.b};
+    uint64_t hash = spvcond_hash_u32(key, 4, 0);
+    size_t cursor = SIZE_MAX;
+    for (uint32_t e; (e = spvcond_table_next(&c->pair_table, hash, &cursor)) != 0;) {
+        const struct pair *q = &c->pairs[e - 1];
+        if (!memcmp(&q->user, &user, sizeof(user)) && !memcmp(&q->def, &def, sizeof(def)))
+            return q->failed;
+    }
+    return false;
+}
+
 static spvcond_result
 over_budget(struct check *c)
 {

@@ -7,7 +7,8 @@ those an independent computation (from spirv-dis text, not from libspvcond) says
 reachable from a kernel or exported function that does not use double, plus the ones no root
 reaches. Where no kept function uses double, no Float64 capability and no 64-bit float type remain.
 Every annotated module is one the translator's consumer can take (translator_shapes.py), and specialized
-with every condition true (the defaults) gives back the module annotated, byte for byte.
+with every condition true (the defaults) gives back the module annotated, byte for byte; repair leaves
+every annotated module as it is (spec/repair.md).
 """
 import glob
 import json
@@ -172,6 +173,10 @@ def check(path, tmp):
     if p.returncode != 0:
         failures.append("spvcond validate: %s" % p.stderr[:500])
     failures += ["translator's consumer: " + f for f in translator_shapes.problems(annotated)[:3]]
+    repaired = os.path.join(tmp, "r.spv")  # consistent already: repair changes nothing
+    run([CLI, "repair", "-q", annotated, "-o", repaired])
+    if open(repaired, "rb").read() != open(annotated, "rb").read():
+        failures.append("repair changed the annotated module")
     back = os.path.join(tmp, "back.spv")  # every condition true: the module annotated, byte for byte
     run([CLI, "specialize", "-q", annotated, "-o", back])
     if open(back, "rb").read() != open(path, "rb").read():

@@ -4,14 +4,22 @@
 $SPVCOND_INTEROP, else ../shared/interop/spirv-link beside the source tree. Nothing here is needed to
 build or test the project: without the folder the test is skipped (exit 77).
 
-dot4-multi.spv holds two kernels named dot4, float (d32, for target x86_64) and half (d16, for
-x86_64 with avx512f and Float16Buffer): specialized for each device, the output passes Debian's spirv-val
-(the linker's registry-version OpModuleProcessed goes with the extension) and keeps that device's
-kernel, told apart by its body (a 16-bit float type or none)."""
+Every module there goes through repair -> validate -> specialize for the base's device, each variant's,
+and one no module is for -> Debian spirv-val. targets-multi.spv carries the linker's defect B (items of
+the base that the unconditional kernel uses are guarded by the base's condition): repair removes those
+conditions, and then the variant's device gets the variant's `scale` (it uses double) and the base's the
+base's (no double); a device matching neither is refused, as the kernel's call has no callee there.
+dot4-multi.spv holds two kernels named dot4, float (d32, for target x86_64) and half (d16, x86_64 with
+avx512f and Float16Buffer): consistent as it is (repair changes nothing); each device keeps its kernel,
+told apart by its body (a 16-bit float type or none), and a device matching neither keeps no kernel. The
+linker's registry-version OpModuleProcessed goes with the extension. The inputs of the linker, plain
+modules, come out of repair unchanged."""
 import os
-import subprocess
+import re
 import sys
 import tempfile
+
+from verdicts import check, run, summary
 
 CLI = os.environ["SPVCOND_CLI"]
 SRC = os.environ["SPVCOND_TEST_SRC"]
@@ -19,28 +27,71 @@ SPIRV_VAL = os.environ.get("SPIRV_VAL", "spirv-val")
 SPIRV_DIS = os.environ.get("SPIRV_DIS", "spirv-dis")
 FOLDER = os.environ.get("SPVCOND_INTEROP", os.path.join(SRC, "..", "..", "shared", "interop", "spirv-link"))
 
-BASE = ["--target", "4", "--capabilities", "Addresses,Linkage,Kernel,Int64"]
-HALF = ["--target", "4", "--features", "12", "--capabilities", "Addresses,Linkage,Kernel,Int64,Float16Buffer"]
+CAPS = "Addresses,Linkage,Kernel,Int64"
+NONE = ["--target", "5", "--capabilities", CAPS]
+# Per module: (device label, specialize flags, what the kept module shows: double, half, kernels, or
+# None for a refusal).
+MODULES = {
+    "targets-multi": [
+        ("base (float scale)", ["--target", "4", "--capabilities", CAPS], (False, False, 1)),
+        ("variant (double scale)", ["--target", "4", "--features", "12", "--capabilities", CAPS + ",Float64"],
+         (True, False, 1)),
+        ("no module's", NONE, None),
+    ],
+    "dot4-multi": [
+        ("float (d32)", ["--target", "4", "--capabilities", CAPS], (False, False, 1)),
+        ("half (d16)", ["--target", "4", "--features", "12", "--capabilities", CAPS + ",Float16Buffer"],
+         (False, True, 1)),
+        ("no module's", NONE, (False, False, 0)),
+    ],
+}
 
 
 def main():
-    module = os.path.join(FOLDER, "dot4-multi.spv")
-    if not os.path.exists(module):
+    if not os.path.exists(os.path.join(FOLDER, "dot4-multi.spv")):
         print("skipped: no spirv-link outputs at %s" % FOLDER)
         return 77
-    failed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for label, flags, half in (("float (d32)", BASE, False), ("half (d16)", HALF, True)):
-            out = os.path.join(tmp, "out.spv")
-            p = subprocess.run([CLI, "specialize", "-q", *flags, module, "-o", out], capture_output=True, text=True)
-            v = subprocess.run([SPIRV_VAL, out], capture_output=True, text=True) if p.returncode == 0 else p
-            text = subprocess.run([SPIRV_DIS, out], capture_output=True, text=True).stdout if p.returncode == 0 else ""
-            ok = (p.returncode == 0 and v.returncode == 0 and text.count('OpEntryPoint Kernel') == 1 and
-                  ("OpTypeFloat 16" in text) == half and "OpModuleProcessed" not in text)
-            print("%s dot4-multi for the %s kernel's device%s" % ("ok  " if ok else "FAIL", label,
-                                                                 "" if ok else ": " + p.stderr + v.stdout + v.stderr))
-            failed += not ok
-    return 1 if failed else 0
+        for name, devices in MODULES.items():
+            module, rep = os.path.join(FOLDER, name + ".spv"), os.path.join(tmp, name + ".rep.spv")
+            p = run([CLI, "repair", module, "-o", rep])
+            if not check(p.returncode == 0, "%s: repair" % name, p.stderr):
+                continue
+            print("%s: %s" % (name, p.stderr.strip().splitlines()[-1]))
+            v = run([CLI, "validate", rep])
+            check(v.returncode == 0, "%s: repaired, it validates" % name, v.stderr)
+            for label, flags, want in devices:
+                out = os.path.join(tmp, "out.spv")
+                if os.path.exists(out):
+                    os.remove(out)
+                # What check says the device gets: one variant of each name (none where nothing is for it).
+                said = run([CLI, "check", *flags, rep]).stdout
+                kept = re.findall(r"^(kernel|function) (\S+) %\d+: kept", said, re.M)
+                groups = set(re.findall(r"^(kernel|function) (\S+) %\d+:", said, re.M))
+                check(len(kept) == len(set(kept)) and (want is None or not want[2] or set(kept) == groups),
+                      "%s for the %s device: check names one variant of each" % (name, label), said)
+                p = run([CLI, "specialize", "-q", *flags, rep, "-o", out])
+                if want is None:
+                    check(p.returncode == 1 and "0 true conditions" in p.stderr and not os.path.exists(out),
+                          "%s for %s device: refused, nothing written" % (name, label), p.stderr)
+                    continue
+                if not check(p.returncode == 0, "%s for the %s device: specialize" % (name, label), p.stderr):
+                    continue
+                v = run([SPIRV_VAL, out])
+                check(v.returncode == 0, "%s for the %s device: spirv-val" % (name, label), v.stdout + v.stderr)
+                text = run([SPIRV_DIS, out]).stdout
+                got = ("OpTypeFloat 64" in text, "OpTypeFloat 16" in text, text.count("OpEntryPoint Kernel"))
+                check(got == want and "OpModuleProcessed" not in text,
+                      "%s for the %s device: double, half, kernels %s" % (name, label, want), str(got))
+                names = re.findall(r'OpName %\S+ "([^"]*)"', text)
+                check(len(names) == len(set(names)), "%s for the %s device: one variant of each function left" %
+                      (name, label), str(sorted(names)))
+        for name in ("base", "var", "d16", "d32"):
+            out = os.path.join(tmp, name + ".rep.spv")
+            p = run([CLI, "repair", "-q", os.path.join(FOLDER, name + ".spv"), "-o", out])
+            check(p.returncode == 0 and open(out, "rb").read() == open(os.path.join(FOLDER, name + ".spv"), "rb").read(),
+                  "%s.spv (plain): repair changes nothing" % name, p.stderr)
+    return summary()
 
 
 if __name__ == "__main__":

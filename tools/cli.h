@@ -45,6 +45,7 @@ int cmd_devices(struct cli *cli, int argc, char **argv);
 int cmd_info(struct cli *cli, int argc, char **argv);
 int cmd_reqs(struct cli *cli, int argc, char **argv);
 int cmd_validate(struct cli *cli, int argc, char **argv);
+int cmd_repair(struct cli *cli, int argc, char **argv);
 int cmd_specialize(struct cli *cli, int argc, char **argv);
 
 #endif

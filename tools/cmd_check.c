@@ -8,11 +8,19 @@
 #include "json_writer.h"
 
 static const char check_usage[] =
-    "USAGE: spvcond check --device NAME [--device-config FILE] [--json] <input> [KERNEL...]\n"
+    "USAGE: spvcond check [--device NAME] [--device-config FILE] [function-variants device] [--json]\n"
+    "                     <input> [KERNEL...]\n"
     "\n"
     "For each kernel of an annotated module (all of them if none is named), say whether the device\n"
     "supports it and, if not, why, in DPC++'s kernel_not_supported wording. Prints the spec-constant\n"
-    "values for the device too. Exit status 0 when the check ran, whatever the verdicts.\n";
+    "values for the device too. For a multi-target module (spirv-link's), say which of the functions\n"
+    "that share a name the device gets, and under which condition each is kept. Exit status 0 when the\n"
+    "check ran, whatever the verdicts.\n"
+    "\n"
+    "  --device NAME                  A device (spvcond devices); its architecture counts as below.\n"
+    "  --device-config FILE           Devices in DPC++'s YAML schema, searched before the built-in table.\n"
+    FNVAR_USAGE
+    "  --json                         Print one JSON object.\n";
 
 struct verdicts {
     struct json *json; /* NULL: text */
@@ -35,6 +43,24 @@ print_verdict(void *user, const char *kernel, bool supported, const char *reason
     }
 }
 
+static void
+print_variant(void *user, const spvcond_variant *v)
+{
+    struct verdicts *out = user;
+    if (out->json) {
+        json_object_begin(out->json);
+        json_kv_string(out->json, "name", v->name);
+        json_kv_bool(out->json, "entry_point", v->entry_point);
+        json_kv_uint(out->json, "function", v->function);
+        json_kv_string(out->json, "condition", v->condition_text);
+        json_kv_bool(out->json, "kept", v->kept);
+        json_object_end(out->json);
+    } else {
+        printf("%s %s %%%u: %s (%s)\n", v->entry_point ? "kernel" : "function", v->name, v->function,
+               v->kept ? "kept" : "removed", v->condition_text);
+    }
+}
+
 int
 cmd_check(struct cli *cli, int argc, char **argv)
 {
@@ -43,44 +69,58 @@ cmd_check(struct cli *cli, int argc, char **argv)
         {"device-config", required_argument, NULL, 'c'},
         {"json", no_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
+        FNVAR_LONG_OPTIONS,
         {NULL, 0, NULL, 0},
     };
     struct device_options d;
     memset(&d, 0, sizeof(d));
+    struct fnvar_options fnvar;
+    memset(&fnvar, 0, sizeof(fnvar));
     bool json = false;
-    int c;
+    int c, rc = EXIT_OK;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+        if (fnvar_option(&fnvar, c, optarg, &rc)) {
+            if (rc != EXIT_OK) {
+                fnvar_options_fini(&fnvar);
+                return rc;
+            }
+            continue;
+        }
         switch (c) {
         case 'd': d.name = optarg; break;
         case 'c': d.config_path = optarg; break;
         case 'j': json = true; break;
-        case 'h': fputs(check_usage, stdout); return EXIT_OK;
-        default: fputs(check_usage, stderr); return EXIT_USAGE;
+        case 'h': fputs(check_usage, stdout); fnvar_options_fini(&fnvar); return EXIT_OK;
+        default: fputs(check_usage, stderr); fnvar_options_fini(&fnvar); return EXIT_USAGE;
         }
     }
-    if (!d.name || optind >= argc) {
-        cli_error(!d.name ? "--device required" : "no input file");
+    if ((!d.name && !fnvar.given) || optind >= argc) {
+        cli_error(optind >= argc ? "no input file" : "--device or a function-variants device required");
+        fnvar_options_fini(&fnvar);
         return EXIT_USAGE;
     }
-    int rc = device_options_resolve(cli, &d);
+    rc = d.name ? device_options_resolve(cli, &d) : EXIT_OK;
     spvcond_module *m = NULL;
     if (rc == EXIT_OK)
         rc = cli_load_module(cli, argv[optind], &m);
     if (rc != EXIT_OK) {
         device_options_fini(&d);
+        fnvar_options_fini(&fnvar);
         return rc;
     }
+    fnvar_options_finish(&fnvar, &d);
     struct json j;
     json_init(&j, stdout);
     if (json) {
         json_object_begin(&j);
-        json_kv_string(&j, "device", d.name);
+        if (d.name)
+            json_kv_string(&j, "device", d.name);
     }
     spvcond_spec_value *values = NULL;
     size_t count = 0;
-    spvcond_result r = spvcond_device_spec_values(m, &d.info, &values, &count);
-    if (r == SPVCOND_OK) {
+    spvcond_result r = d.name ? spvcond_device_spec_values(m, &d.info, &values, &count) : SPVCOND_OK;
+    if (r == SPVCOND_OK && d.name) {
         if (json) {
             json_key(&j, "spec_values");
             json_array_begin(&j);
@@ -101,24 +141,35 @@ cmd_check(struct cli *cli, int argc, char **argv)
             json_array_begin(&j);
         }
     }
-    spvcond_free(cli->ctx, values);
     /* The kernels: the ones named, or every entry point (in one pass over the module). */
     struct verdicts out = {json ? &j : NULL};
     size_t named = (size_t)(argc - optind - 1);
-    if (!named && r == SPVCOND_OK)
+    if (d.name && !named && r == SPVCOND_OK)
         r = spvcond_kernels_supported(m, &d.info, print_verdict, &out);
-    for (size_t k = 0; k < named && r == SPVCOND_OK; k++) {
+    for (size_t k = 0; d.name && k < named && r == SPVCOND_OK; k++) {
         bool ok;
         char reason[SPVCOND_REASON_MAX];
         r = spvcond_kernel_supported(m, &d.info, argv[optind + 1 + k], &ok, reason, sizeof(reason));
         if (r == SPVCOND_OK)
             print_verdict(&out, argv[optind + 1 + k], ok, reason);
     }
+    /* The variants a multi-target module offers, and which the device gets. */
+    if (json && r == SPVCOND_OK) {
+        if (d.name)
+            json_array_end(&j);
+        json_key(&j, "variants");
+        json_array_begin(&j);
+    }
+    spvcond_specialize_options o = {values, count, &fnvar.device, 0};
+    if (r == SPVCOND_OK)
+        r = spvcond_function_variants(m, &o, print_variant, &out);
     if (json && r == SPVCOND_OK) {
         json_array_end(&j);
         json_object_end(&j);
     }
+    spvcond_free(cli->ctx, values);
     spvcond_module_destroy(m);
     device_options_fini(&d);
+    fnvar_options_fini(&fnvar);
     return cli_exit_code(r);
 }

@@ -14,7 +14,8 @@ static const char info_usage[] =
     "\n"
     "Print a summary: SPIR-V version, bound, addressing and memory model, capabilities, extensions,\n"
     "entry points with execution modes, functions, call edges, spec constants with SpecIds and\n"
-    "defaults, ConditionalINTEL decorations and the extension's conditional instructions.\n"
+    "defaults, ConditionalINTEL decorations, the extension's conditional instructions, and the functions\n"
+    "that share a name (a multi-target module's variants) with their conditions in words.\n"
     "\n"
     "  --json         Print the same as one JSON object.\n"
     "  -h, --help     Print this help and exit.\n";
@@ -140,8 +141,30 @@ entry_point(const struct spvcond_module *m, size_t i)
     return (struct entry){0, w[1], w[2], spvcond_inst_string(m, i, 3)};
 }
 
+struct variant_out {
+    struct json *json; /* NULL: text */
+    size_t count;
+};
+
 static void
-print_text(const struct spvcond_module *m, const struct summary *s)
+print_variant(void *user, const spvcond_variant *v)
+{
+    struct variant_out *o = user;
+    o->count++;
+    if (!o->json) {
+        printf("  %s %s %%%u if %s\n", v->entry_point ? "kernel" : "function", v->name, v->function, v->condition_text);
+        return;
+    }
+    json_object_begin(o->json);
+    json_kv_string(o->json, "name", v->name);
+    json_kv_bool(o->json, "entry_point", v->entry_point);
+    json_kv_uint(o->json, "function", v->function);
+    json_kv_string(o->json, "condition", v->condition_text);
+    json_object_end(o->json);
+}
+
+static void
+print_text(struct spvcond_module *m, const struct summary *s)
 {
     char buf[512], b2[32], b3[32];
     printf("SPIR-V %u.%u, generator 0x%08x, bound %u, %zu instructions, %zu words%s\n",
@@ -225,10 +248,17 @@ print_text(const struct spvcond_module *m, const struct summary *s)
     printf("conditional instructions: %zu capabilities, %zu extensions, %zu entry points, %zu copy-objects\n",
            s->conditional_capabilities, s->conditional_extensions, s->conditional_entry_points,
            s->conditional_copies);
+    /* Functions that share a name: a multi-target module's variants ('spvcond check' says which a
+     * device gets). */
+    struct variant_out o = {NULL, 0};
+    printf("variants (functions that share a name):\n");
+    spvcond_function_variants(m, NULL, print_variant, &o);
+    if (!o.count)
+        printf("  none\n");
 }
 
 static void
-print_json(const struct spvcond_module *m, const struct summary *s)
+print_json(struct spvcond_module *m, const struct summary *s)
 {
     char buf[512], b2[32];
     struct json j;
@@ -385,6 +415,11 @@ print_json(const struct spvcond_module *m, const struct summary *s)
     json_kv_uint(&j, "entry_points", s->conditional_entry_points);
     json_kv_uint(&j, "copy_objects", s->conditional_copies);
     json_object_end(&j);
+    json_key(&j, "variants");
+    json_array_begin(&j);
+    struct variant_out o = {&j, 0};
+    spvcond_function_variants(m, NULL, print_variant, &o);
+    json_array_end(&j);
     json_object_end(&j);
 }
 

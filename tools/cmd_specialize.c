@@ -30,16 +30,13 @@ static const char specialize_usage[] =
     "  --no-trim                      Keep capabilities whose only users were stripped.\n"
     "  --no-fold                      Keep branches on frozen conditions (spec/guards.md).\n"
     "  --strict                       A value for a SpecId the module lacks is an error, not a warning.\n"
-    "  --target N, --features A,B     SPV_INTEL_function_variants device target and features.\n"
-    "  --category N, --family N, --arch N\n"
-    "                                 The device architecture (default: --device's, if known).\n"
-    "  --capabilities C1,C2           Capabilities the device supports (numbers or names).\n"
+    FNVAR_USAGE
     "  -o FILE                        Output ('-' for standard output). Required.\n"
     "  -q, --quiet                    No summary and no warnings on standard error.\n"
     "  -h, --help                     Print this help and exit.\n";
 
-enum { OPT_DEVICE = 200, OPT_DEVICE_CONFIG, OPT_PROPS, OPT_NO_TRIM, OPT_NO_FOLD, OPT_SPEC = 256, OPT_SPEC_FILE, OPT_FREEZE_ALL, OPT_STRICT, OPT_TARGET, OPT_FEATURES, OPT_CATEGORY,
-       OPT_FAMILY, OPT_ARCH, OPT_CAPABILITIES };
+enum { OPT_DEVICE = 200, OPT_DEVICE_CONFIG, OPT_PROPS, OPT_NO_TRIM, OPT_NO_FOLD, OPT_SPEC = 256, OPT_SPEC_FILE, OPT_FREEZE_ALL,
+       OPT_STRICT };
 
 int
 cmd_specialize(struct cli *cli, int argc, char **argv)
@@ -54,12 +51,7 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
         {"strict", no_argument, NULL, OPT_STRICT},
         {"no-trim", no_argument, NULL, OPT_NO_TRIM},
         {"no-fold", no_argument, NULL, OPT_NO_FOLD},
-        {"target", required_argument, NULL, OPT_TARGET},
-        {"features", required_argument, NULL, OPT_FEATURES},
-        {"category", required_argument, NULL, OPT_CATEGORY},
-        {"family", required_argument, NULL, OPT_FAMILY},
-        {"arch", required_argument, NULL, OPT_ARCH},
-        {"capabilities", required_argument, NULL, OPT_CAPABILITIES},
+        FNVAR_LONG_OPTIONS,
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -67,14 +59,15 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
     struct value_list values = {0};
     struct device_options dev;
     memset(&dev, 0, sizeof(dev));
-    struct u32_list features = {0}, caps = {0};
-    spvcond_fnvar_device device;
-    memset(&device, 0, sizeof(device));
+    struct fnvar_options fnvar;
+    memset(&fnvar, 0, sizeof(fnvar));
     const char *output = NULL, *props = NULL;
     uint32_t flags = 0;
     int c, rc = EXIT_OK;
     optind = 1;
     while (rc == EXIT_OK && (c = getopt_long(argc, argv, "o:qh", options, NULL)) != -1) {
+        if (fnvar_option(&fnvar, c, optarg, &rc))
+            continue;
         switch (c) {
         case OPT_SPEC: rc = values_parse_list(&values, optarg, "--spec"); break;
         case OPT_DEVICE: dev.name = optarg; break;
@@ -85,15 +78,6 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
         case OPT_STRICT: flags |= SPVCOND_SPECIALIZE_STRICT; break;
         case OPT_NO_TRIM: flags |= SPVCOND_SPECIALIZE_NO_TRIM; break;
         case OPT_NO_FOLD: flags |= SPVCOND_SPECIALIZE_NO_FOLD; break;
-        case OPT_TARGET: device.has_target = true; rc = parse_u32(optarg, "--target", &device.target); break;
-        case OPT_FEATURES: rc = u32_list_parse(&features, optarg, "--features", NULL); break;
-        case OPT_CATEGORY: device.has_architecture = true; rc = parse_u32(optarg, "--category", &device.category); break;
-        case OPT_FAMILY: rc = parse_u32(optarg, "--family", &device.family); break;
-        case OPT_ARCH: rc = parse_u32(optarg, "--arch", &device.architecture); break;
-        case OPT_CAPABILITIES:
-            device.has_capabilities = true;
-            rc = u32_list_parse(&caps, optarg, "--capabilities", capability_value);
-            break;
         case 'o': output = optarg; break;
         case 'q': cli->quiet = 1; break;
         case 'h': fputs(specialize_usage, stdout); goto done;
@@ -117,19 +101,10 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
         rc = EXIT_USAGE;
         goto done;
     }
-    device.features = features.items;
-    device.feature_count = features.count;
-    device.capabilities = caps.items;
-    device.capability_count = caps.count;
-
     if (dev.name && (rc = device_options_resolve(cli, &dev)) != EXIT_OK)
         goto done;
-    if (dev.name && !device.has_architecture && dev.info.has_architecture) {
-        device.has_architecture = true; /* the device's own, unless --category said otherwise */
-        device.category = dev.info.category;
-        device.family = dev.info.family;
-        device.architecture = dev.info.architecture;
-    }
+    fnvar_options_finish(&fnvar, &dev);
+    spvcond_fnvar_device device = fnvar.device;
     spvcond_module *m;
     if ((rc = cli_load_module(cli, optind < argc ? argv[optind] : "-", &m)) != EXIT_OK)
         goto done;
@@ -196,7 +171,6 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
 done:
     device_options_fini(&dev);
     free(values.items);
-    free(features.items);
-    free(caps.items);
+    fnvar_options_fini(&fnvar);
     return rc;
 }

@@ -39,3 +39,45 @@ device_options_fini(struct device_options *d)
     spvcond_device_config_destroy(d->config);
     d->config = NULL;
 }
+
+bool
+fnvar_option(struct fnvar_options *f, int opt, const char *arg, int *rc)
+{
+    spvcond_fnvar_device *d = &f->device;
+    switch (opt) {
+    case OPT_TARGET: d->has_target = true; *rc = parse_u32(arg, "--target", &d->target); break;
+    case OPT_FEATURES: *rc = u32_list_parse(&f->features, arg, "--features", NULL); break;
+    case OPT_CATEGORY: d->has_architecture = true; *rc = parse_u32(arg, "--category", &d->category); break;
+    case OPT_FAMILY: *rc = parse_u32(arg, "--family", &d->family); break;
+    case OPT_ARCH: *rc = parse_u32(arg, "--arch", &d->architecture); break;
+    case OPT_CAPABILITIES:
+        d->has_capabilities = true;
+        *rc = u32_list_parse(&f->caps, arg, "--capabilities", capability_value);
+        break;
+    default: return false;
+    }
+    f->given = true;
+    return true;
+}
+
+void
+fnvar_options_finish(struct fnvar_options *f, const struct device_options *d)
+{
+    f->device.features = f->features.items;
+    f->device.feature_count = f->features.count;
+    f->device.capabilities = f->caps.items;
+    f->device.capability_count = f->caps.count;
+    if (d && d->name && !f->device.has_architecture && d->info.has_architecture) {
+        f->device.has_architecture = true; /* the device's own, unless --category said otherwise */
+        f->device.category = d->info.category;
+        f->device.family = d->info.family;
+        f->device.architecture = d->info.architecture;
+    }
+}
+
+void
+fnvar_options_fini(struct fnvar_options *f)
+{
+    free(f->features.items);
+    free(f->caps.items);
+}

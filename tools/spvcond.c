@@ -21,6 +21,8 @@ static const char usage_text[] =
     "  devices        List the devices --device accepts.\n"
     "  info           Summarize a module: header, capabilities, entry points, functions, spec constants,\n"
     "                 conditions.\n"
+    "  repair         Widen the conditions of a multi-target module's items so that no specialization\n"
+    "                 can leave a dangling use (spirv-link's modules).\n"
     "  reqs           Print what each kernel of an annotated module requires (text, JSON, property set).\n"
     "  specialize     Evaluate conditions for given spec-constant values, strip what is false, and\n"
     "                 write a plain module.\n"
@@ -238,6 +240,7 @@ static const struct {
     {"check", cmd_check},
     {"devices", cmd_devices},
     {"info", cmd_info},
+    {"repair", cmd_repair},
     {"reqs", cmd_reqs},
     {"specialize", cmd_specialize},
     {"validate", cmd_validate},

@@ -196,6 +196,45 @@ SPVCOND_API spvcond_result spvcond_specialize(spvcond_module *module, const spvc
  * reported to the diagnostic callback; the result is the first one's code. `violations` may be NULL. */
 SPVCOND_API spvcond_result spvcond_validate(spvcond_module *module, size_t *violations);
 
+/* ---- repair ------------------------------------------------------------------------------- */
+
+typedef struct spvcond_repair_stats {
+    size_t conditions_widened;    /* items whose condition became the Or of it and their users' */
+    size_t conditions_removed;    /* items something unconditional uses: ConditionalINTEL removed */
+    size_t capabilities_widened;  /* conditional capabilities that items now kept more often need */
+    size_t uses_merged;           /* instructions whose use of a conditional call's result now uses its merge */
+} spvcond_repair_stats;
+
+/* Re-derive the conditions of a multi-target module's items (spec/repair.md): every use that could
+ * dangle (as spvcond_validate proves) is mended by widening the used item's condition to the Or of its
+ * users' (none when something unconditional uses it), and in turn the items and conditional capabilities
+ * it needs; a use of a conditional call's result outside the producer's merge is pointed at the merge.
+ * Conditions of functions, entry points and code are never changed: a use only such a change could mend
+ * fails with a diagnostic naming it, as do the extension's other violations. Each change is reported as a
+ * note. A module that validates gets no edits. `stats` may be NULL. */
+SPVCOND_API spvcond_result spvcond_repair(spvcond_module *module, spvcond_repair_stats *stats);
+
+/* One of the functions that share a name (the variants a multi-target module offers for it): entry points
+ * that share an entry-point name, or other functions that share an export name or OpName. */
+typedef struct spvcond_variant {
+    const char *name;           /* the name they share */
+    bool entry_point;           /* the name is an entry point's */
+    uint32_t function;          /* the OpFunction's id */
+    uint32_t condition;         /* its ConditionalINTEL condition, 0 if none */
+    const char *condition_text; /* the condition in words: "var.spv = capabilities Addresses,Kernel,Float64 and
+                                   target 4 features 12", or "always" */
+    bool kept;                  /* whether a specialization with the options given keeps it */
+} spvcond_variant;
+
+/* Called for each variant, by name, then in module order; the strings live until fn returns. */
+typedef void (*spvcond_variant_fn)(void *user, const spvcond_variant *variant);
+
+/* Explain a multi-target module (spec/repair.md): every function whose name another function shares,
+ * with its condition spelled out and whether a specialization with `options` (its values and device;
+ * NULL: the defaults and no device) keeps it. Reads the module only. */
+SPVCOND_API spvcond_result spvcond_function_variants(spvcond_module *module, const spvcond_specialize_options *options,
+                                                     spvcond_variant_fn fn, void *user);
+
 /* ---- devices ------------------------------------------------------------------------------ */
 
 /* What a device supports, for requirement constants and the kernel support check. Arrays are owned by

@@ -42,7 +42,7 @@ b_free(void *user, void *p)
     free(p);
 }
 
-enum pass { ANNOTATE, ANNOTATE_LISTED, SPECIALIZE, VALIDATE, REQUIREMENTS, SUPPORT };
+enum pass { ANNOTATE, ANNOTATE_LISTED, SPECIALIZE, VALIDATE, REQUIREMENTS, SUPPORT, REPAIR };
 
 static void
 ignore_verdict(void *user, const char *kernel, bool supported, const char *reason)
@@ -79,6 +79,8 @@ run(enum pass pass, const uint32_t *words, size_t count, long fail_at)
             r = spvcond_specialize(m, &o, NULL);
         } else if (pass == VALIDATE) {
             r = spvcond_validate(m, NULL);
+        } else if (pass == REPAIR) {
+            r = spvcond_repair(m, NULL);
         } else if (pass == SUPPORT) {
             spvcond_device_info d;
             cr_assert(spvcond_builtin_device_find("intel_gpu_acm_g10", &d));
@@ -131,7 +133,7 @@ every_allocation(enum pass pass, const char *name)
 {
     size_t count;
     uint32_t *words;
-    if (pass != ANNOTATE && pass != ANNOTATE_LISTED) {
+    if (pass != ANNOTATE && pass != ANNOTATE_LISTED && pass != REPAIR) {
         /* These passes take the annotated module. */
         spvcond_context *ctx;
         spvcond_module *m = load_module(fixture(name), &ctx);
@@ -168,3 +170,6 @@ Test(oom, validate_virtual_functions) { every_allocation(VALIDATE, "virtual_stub
 Test(oom, requirements) { every_allocation(REQUIREMENTS, "annotate_graph"); }
 Test(oom, support_check) { every_allocation(SUPPORT, "annotate_graph"); }
 Test(oom, specialize_linker_output) { every_allocation(ANNOTATE, "kernels_fp64"); }
+/* Repair (spec/repair.md): spirv-link's defects B (conditions removed, capabilities) and C (uses merged). */
+Test(oom, repair_defect_b) { every_allocation(REPAIR, "fnvar_defect_b"); }
+Test(oom, repair_defect_c) { every_allocation(REPAIR, "fnvar_defect_c"); }
