@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* validate and the requirement table: never crash on any accepted module. */
+/* validate and the requirement table: never crash on any accepted module. repair (spec/repair.md): its
+ * output always validates, or it fails with an error and leaves the module as it was read; a module that
+ * validates is not changed. */
+#include <string.h>
+
 #include "fuzz_common.h"
 #include "structure_mutator.h"
 
@@ -13,7 +17,34 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     spvcond_module *m;
     if (spvcond_module_parse_bytes(ctx, data, size, &m) == SPVCOND_OK) {
-        spvcond_validate(m, NULL);
+        size_t violations = 0;
+        spvcond_result valid = spvcond_validate(m, &violations);
+        spvcond_module *copy;
+        if (valid != SPVCOND_ERROR_OUT_OF_MEMORY && valid != SPVCOND_ERROR_LIMIT &&
+            spvcond_module_parse_bytes(ctx, data, size, &copy) == SPVCOND_OK) {
+            spvcond_result r = spvcond_repair(copy, NULL);
+            uint32_t *w, *in;
+            size_t n, in_n;
+            FUZZ_ASSERT(spvcond_module_emit(copy, &w, &n) == SPVCOND_OK, "emit after repair");
+            spvcond_module *plain;
+            FUZZ_ASSERT(spvcond_module_parse_bytes(ctx, data, size, &plain) == SPVCOND_OK, "parses again");
+            FUZZ_ASSERT(spvcond_module_emit(plain, &in, &in_n) == SPVCOND_OK, "emit as read");
+            bool same = n == in_n && !memcmp(w, in, n * 4);
+            FUZZ_ASSERT(r == SPVCOND_OK || same, "a failed repair leaves the module as it was read");
+            FUZZ_ASSERT(valid != SPVCOND_OK || r != SPVCOND_OK || same, "a module that validates is not changed");
+            if (r == SPVCOND_OK) {
+                spvcond_module *out;
+                FUZZ_ASSERT(spvcond_module_parse(ctx, w, n, 0, &out) == SPVCOND_OK, "repaired output parses");
+                size_t left = 0;
+                spvcond_result v = spvcond_validate(out, &left);
+                FUZZ_ASSERT(left == 0 || v == SPVCOND_ERROR_LIMIT, "repaired output validates");
+                spvcond_module_destroy(out);
+            }
+            spvcond_free(ctx, w);
+            spvcond_free(ctx, in);
+            spvcond_module_destroy(plain);
+            spvcond_module_destroy(copy);
+        }
         spvcond_requirements *r;
         if (spvcond_requirements_from_module(m, &r) == SPVCOND_OK) {
             char *text;
