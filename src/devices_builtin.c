@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* DPC++'s device configuration table (DeviceConfigFile.td, intel/llvm 89110f9e, mid-2024), as
- * summarized in dpcpp.md section 2. Intel entries list what that snapshot lists (esimd, fp16, fp64
- * where present, atomic64); spec/devices.md says how unlisted aspects are treated. */
+/* The built-in devices (spec/devices.md): DPC++'s targets, with their aspects as the hardware has them.
+ * Two tables share the generic, NVIDIA and AMD entries: the default one, whose Intel GPU entries
+ * follow Intel's Linux driver (compute-runtime: each platform's capability table, and what its OpenCL
+ * device reports for every platform), and DPC++'s DeviceConfigFile.td as of intel/llvm 89110f9e
+ * (mid-2024, dpcpp.md section 2), whose Intel entries list only esimd, fp16, fp64 and atomic64
+ * ("dpcpp:" before a name). Each aspect of an entry says where it comes from. */
 #include "devices.h"
 
 #include "architectures.h"
@@ -10,11 +13,11 @@
 
 /* Aspect numbers (src/aspects.c). */
 enum {
-    GPU = 2, FP16 = 5, FP64 = 6, ONLINE_COMPILER = 10, ONLINE_LINKER = 11, QUEUE_PROFILING = 12,
+    GPU = 2, FP16 = 5, FP64 = 6, IMAGE = 9, ONLINE_COMPILER = 10, ONLINE_LINKER = 11, QUEUE_PROFILING = 12,
     USM_DEVICE = 13, USM_HOST = 14, USM_SHARED = 15, USM_SYSTEM = 17, PCI_ADDRESS = 18, MAX_MEM_BANDWIDTH = 24,
     USM_ATOMIC_HOST = 26, USM_ATOMIC_SHARED = 27, ATOMIC64 = 28, UUID = 29, NATIVE_ASSERT = 31,
     CUDA_ASYNC_BARRIER = 34, FREE_MEMORY = 36, DEVICE_ID = 37, MEMORY_CLOCK_RATE = 38, MEMORY_BUS_WIDTH = 39,
-    BINDLESS_IMAGES = 42, BINDLESS_SHARED_USM = 43, BINDLESS_1D_USM = 44, BINDLESS_2D_USM = 45,
+    LEGACY_IMAGE = 41, BINDLESS_IMAGES = 42, BINDLESS_SHARED_USM = 43, BINDLESS_1D_USM = 44, BINDLESS_2D_USM = 45,
     EXTERNAL_MEMORY_IMPORT = 46, EXTERNAL_SEMAPHORE_IMPORT = 48, MIPMAP = 50, MIPMAP_ANISOTROPY = 51,
     MIPMAP_LEVEL_REFERENCE = 52, ESIMD = 53, BALLOT_GROUP = 54, FIXED_SIZE_GROUP = 55, OPPORTUNISTIC_GROUP = 56,
     GRAPH = 61, LIMITED_GRAPH = 63, CUBEMAP = 65, CUBEMAP_SEAMLESS = 66, CUDA_CLUSTER_GROUP = 75,
@@ -33,6 +36,17 @@ enum {
 
 static const uint32_t intel_fp64[] = {ESIMD, FP16, FP64, ATOMIC64};
 static const uint32_t intel_no_fp64[] = {ESIMD, FP16, ATOMIC64};
+
+/* What compute-runtime's OpenCL device reports on every platform (DRIVER), with OpenCL 2.1 features
+ * (USM: cl_intel_unified_shared_memory), images (IMAGES) as the platform's capability table says. */
+#define DRIVER GPU, ONLINE_COMPILER, ONLINE_LINKER, QUEUE_PROFILING, ESIMD, FP16
+#define USM USM_DEVICE, USM_HOST, USM_SHARED
+#define IMAGES IMAGE, LEGACY_IMAGE
+static const uint32_t hw_pvc[] = {DRIVER, USM, USM_SYSTEM, FP64, ATOMIC64};
+static const uint32_t hw_fp64[] = {DRIVER, USM, IMAGES, FP64, ATOMIC64};
+static const uint32_t hw_no_fp64[] = {DRIVER, USM, IMAGES, ATOMIC64};
+static const uint32_t hw_no_fp64_no_atomic64[] = {DRIVER, IMAGES};        /* ehl: no OpenCL 2.1 features */
+static const uint32_t hw_fp64_no_atomic64[] = {DRIVER, IMAGES, FP64};     /* glk, apl: the same */
 static const uint32_t cuda_sm50[] = {CUDA_MIN, CUDA_BINDLESS};
 static const uint32_t cuda_sm53[] = {CUDA_MIN, CUDA_BINDLESS, FP16};
 static const uint32_t cuda_sm60[] = {CUDA_MIN, CUDA_BINDLESS, FP16, ATOMIC64};
@@ -54,41 +68,90 @@ static const uint32_t sg_16[] = {16};
 #define N(a) a, sizeof(a) / sizeof(a[0])
 #define NONE NULL, 0
 
-/* Groups of targets that share one entry. Names are separated by blanks. */
-static const struct group {
+/* Groups of targets that share one entry. Names are separated by blanks. `source`: the compute-runtime
+ * file whose capability table gives the entry's fp64, atomic64, image and USM facts (NULL: DPC++'s). */
+struct group {
     const char *names;
     const uint32_t *aspects;
     size_t aspect_count;
     const uint32_t *sub_group_sizes;
     size_t sub_group_size_count;
     bool may_support_other_aspects;
-} groups[] = {
-    {"x86_64 spir64 spir64_gen spir64_x86_64 spir64_fpga", NONE, NONE, true},
-    {"intel_gpu_pvc intel_gpu_pvc_vg", N(intel_fp64), N(sg_16_32), false},
+    const char *source;
+};
+
+static const struct group generic[] = {
+    {"x86_64 spir64 spir64_gen spir64_x86_64 spir64_fpga", NONE, NONE, true, NULL},
+};
+
+static const struct group dpcpp_intel[] = {
+    {"intel_gpu_pvc intel_gpu_pvc_vg", N(intel_fp64), N(sg_16_32), false, NULL},
     {"intel_gpu_arl_h intel_gpu_mtl_h intel_gpu_mtl_u intel_gpu_cml intel_gpu_aml intel_gpu_whl intel_gpu_glk "
-     "intel_gpu_apl intel_gpu_cfl intel_gpu_kbl intel_gpu_skl intel_gpu_bdw", N(intel_fp64), N(sg_8_16_32), false},
+     "intel_gpu_apl intel_gpu_cfl intel_gpu_kbl intel_gpu_skl intel_gpu_bdw", N(intel_fp64), N(sg_8_16_32), false, NULL},
     {"intel_gpu_acm_g10 intel_gpu_acm_g11 intel_gpu_acm_g12 intel_gpu_dg1 intel_gpu_adl_n intel_gpu_adl_p "
      "intel_gpu_adl_s intel_gpu_rkl intel_gpu_tgllp intel_gpu_ehl intel_gpu_icllp", N(intel_no_fp64), N(sg_8_16_32),
-     false},
-    {"nvidia_gpu_sm_50 nvidia_gpu_sm_52", N(cuda_sm50), N(sg_32), true},
-    {"nvidia_gpu_sm_53", N(cuda_sm53), N(sg_32), true},
+     false, NULL},
+};
+
+#define CR "compute-runtime shared/source/"
+static const struct group hardware_intel[] = {
+    {"intel_gpu_pvc intel_gpu_pvc_vg", N(hw_pvc), N(sg_16_32), false, CR "xe_hpc_core/hw_info_pvc.cpp"},
+    {"intel_gpu_arl_h", N(hw_fp64), N(sg_8_16_32), false, CR "xe_hpg_core/hw_info_arl.cpp"},
+    {"intel_gpu_mtl_h intel_gpu_mtl_u", N(hw_fp64), N(sg_8_16_32), false, CR "xe_hpg_core/hw_info_mtl.cpp"},
+    {"intel_gpu_cml intel_gpu_whl intel_gpu_cfl", N(hw_fp64), N(sg_8_16_32), false, CR "gen9/hw_info_cfl.cpp"},
+    {"intel_gpu_aml intel_gpu_kbl", N(hw_fp64), N(sg_8_16_32), false, CR "gen9/hw_info_kbl.cpp"},
+    {"intel_gpu_glk", N(hw_fp64_no_atomic64), N(sg_8_16_32), false, CR "gen9/hw_info_glk.cpp"},
+    {"intel_gpu_apl", N(hw_fp64_no_atomic64), N(sg_8_16_32), false, CR "gen9/hw_info_bxt.cpp"},
+    {"intel_gpu_skl", N(hw_fp64), N(sg_8_16_32), false, CR "gen9/hw_info_skl.cpp"},
+    {"intel_gpu_bdw", N(hw_fp64), N(sg_8_16_32), false, CR "gen8/hw_info_bdw.cpp"},
+    {"intel_gpu_acm_g10 intel_gpu_acm_g11 intel_gpu_acm_g12", N(hw_no_fp64), N(sg_8_16_32), false,
+     CR "xe_hpg_core/hw_info_dg2.cpp"},
+    {"intel_gpu_dg1", N(hw_no_fp64), N(sg_8_16_32), false, CR "gen12lp/hw_info_dg1.cpp"},
+    {"intel_gpu_adl_n", N(hw_no_fp64), N(sg_8_16_32), false, CR "gen12lp/hw_info_adln.cpp"},
+    {"intel_gpu_adl_p", N(hw_no_fp64), N(sg_8_16_32), false, CR "gen12lp/hw_info_adlp.cpp"},
+    {"intel_gpu_adl_s", N(hw_no_fp64), N(sg_8_16_32), false, CR "gen12lp/hw_info_adls.cpp"},
+    {"intel_gpu_rkl", N(hw_no_fp64), N(sg_8_16_32), false, CR "gen12lp/hw_info_rkl.cpp"},
+    {"intel_gpu_tgllp", N(hw_no_fp64), N(sg_8_16_32), false, CR "gen12lp/hw_info_tgllp.cpp"},
+    {"intel_gpu_ehl", N(hw_no_fp64_no_atomic64), N(sg_8_16_32), false, CR "gen11/hw_info_ehl.cpp"},
+    {"intel_gpu_icllp", N(hw_no_fp64), N(sg_8_16_32), false, CR "gen11/hw_info_icllp.cpp"},
+};
+#define CR_DEVICE "compute-runtime opencl/source/cl_device/cl_device_caps.cpp"
+
+static const struct group other_gpus[] = {
+    {"nvidia_gpu_sm_50 nvidia_gpu_sm_52", N(cuda_sm50), N(sg_32), true, NULL},
+    {"nvidia_gpu_sm_53", N(cuda_sm53), N(sg_32), true, NULL},
     {"nvidia_gpu_sm_60 nvidia_gpu_sm_61 nvidia_gpu_sm_62 nvidia_gpu_sm_70 nvidia_gpu_sm_72 nvidia_gpu_sm_75",
-     N(cuda_sm60), N(sg_32), true},
-    {"nvidia_gpu_sm_80 nvidia_gpu_sm_86 nvidia_gpu_sm_87 nvidia_gpu_sm_89", N(cuda_sm80), N(sg_32), true},
-    {"nvidia_gpu_sm_90 nvidia_gpu_sm_90a", N(cuda_sm90), N(sg_32), true},
-    {"amd_gpu_gfx908 amd_gpu_gfx940", N(hip_graph), N(sg_64), false},
-    {"amd_gpu_gfx90a", N(hip_graph_assert), N(sg_64), false},
-    {"amd_gpu_gfx1030 amd_gpu_gfx1100", N(hip_graph), N(sg_32_64), false},
-    {"amd_gpu_gfx906 amd_gpu_gfx90c", N(hip_usm), N(sg_64), false},
+     N(cuda_sm60), N(sg_32), true, NULL},
+    {"nvidia_gpu_sm_80 nvidia_gpu_sm_86 nvidia_gpu_sm_87 nvidia_gpu_sm_89", N(cuda_sm80), N(sg_32), true, NULL},
+    {"nvidia_gpu_sm_90 nvidia_gpu_sm_90a", N(cuda_sm90), N(sg_32), true, NULL},
+    {"amd_gpu_gfx908 amd_gpu_gfx940", N(hip_graph), N(sg_64), false, NULL},
+    {"amd_gpu_gfx90a", N(hip_graph_assert), N(sg_64), false, NULL},
+    {"amd_gpu_gfx1030 amd_gpu_gfx1100", N(hip_graph), N(sg_32_64), false, NULL},
+    {"amd_gpu_gfx906 amd_gpu_gfx90c", N(hip_usm), N(sg_64), false, NULL},
     {"amd_gpu_gfx1010 amd_gpu_gfx1011 amd_gpu_gfx1012 amd_gpu_gfx1013 amd_gpu_gfx1032 amd_gpu_gfx1033 "
      "amd_gpu_gfx1034 amd_gpu_gfx1035 amd_gpu_gfx1036 amd_gpu_gfx1101 amd_gpu_gfx1102 amd_gpu_gfx1103 "
-     "amd_gpu_gfx1150 amd_gpu_gfx1151", N(hip_usm), N(sg_32_64), false},
-    {"amd_gpu_gfx1031", N(hip_usm_no_free_memory), N(sg_32_64), false},
+     "amd_gpu_gfx1150 amd_gpu_gfx1151", N(hip_usm), N(sg_32_64), false, NULL},
+    {"amd_gpu_gfx1031", N(hip_usm_no_free_memory), N(sg_32_64), false, NULL},
     {"amd_gpu_gfx700 amd_gpu_gfx701 amd_gpu_gfx702 amd_gpu_gfx801 amd_gpu_gfx802 amd_gpu_gfx803 amd_gpu_gfx805 "
-     "amd_gpu_gfx810", N(hip_min), N(sg_16), false},
-    {"amd_gpu_gfx900 amd_gpu_gfx902 amd_gpu_gfx904 amd_gpu_gfx909", N(hip_min), N(sg_64), false},
-    {"amd_gpu_gfx941 amd_gpu_gfx942 amd_gpu_gfx1200 amd_gpu_gfx1201", NONE, NONE, false},
+     "amd_gpu_gfx810", N(hip_min), N(sg_16), false, NULL},
+    {"amd_gpu_gfx900 amd_gpu_gfx902 amd_gpu_gfx904 amd_gpu_gfx909", N(hip_min), N(sg_64), false, NULL},
+    {"amd_gpu_gfx941 amd_gpu_gfx942 amd_gpu_gfx1200 amd_gpu_gfx1201", NONE, NONE, false, NULL},
 };
+
+#define COUNT(a) (sizeof(a) / sizeof(a[0]))
+
+/* A table: the generic targets, the Intel GPUs (as the hardware is, or as DPC++ lists them), the others. */
+struct table {
+    const struct group *part[3];
+    size_t count[3];
+};
+
+static const struct table hardware = {{generic, hardware_intel, other_gpus},
+                                      {COUNT(generic), COUNT(hardware_intel), COUNT(other_gpus)}};
+static const struct table dpcpp = {{generic, dpcpp_intel, other_gpus},
+                                   {COUNT(generic), COUNT(dpcpp_intel), COUNT(other_gpus)}};
+
+#define DPCPP_PREFIX "dpcpp:"
 
 /* The n-th word of a blank-separated list, copied into buf; false past the end. */
 static bool
@@ -112,61 +175,88 @@ nth_name(const char *list, size_t n, char *buf, size_t size)
     }
 }
 
+/* The index-th device of a table: its group, its name in buf. */
+static const struct group *
+nth_device(const struct table *t, size_t index, char *buf, size_t size)
+{
+    for (int k = 0; k < 3; k++)
+        for (size_t g = 0; g < t->count[k]; g++)
+            for (size_t n = 0; nth_name(t->part[k][g].names, n, buf, size); n++)
+                if (index-- == 0)
+                    return &t->part[k][g];
+    return NULL;
+}
+
 size_t
 spvcond_builtin_device_count(void)
 {
-    size_t count = 0;
     char buf[64];
-    for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
-        for (size_t n = 0; nth_name(groups[g].names, n, buf, sizeof(buf)); n++)
-            count++;
+    size_t count = 0;
+    while (nth_device(&hardware, count, buf, sizeof(buf)))
+        count++;
     return count;
-}
-
-/* Fills `out` with the i-th built-in device; `name_buf` receives the name. */
-static bool
-builtin_device(size_t index, spvcond_device_info *out, char *name_buf, size_t size)
-{
-    for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
-        for (size_t n = 0; nth_name(groups[g].names, n, name_buf, size); n++) {
-            if (index-- != 0)
-                continue;
-            memset(out, 0, sizeof(*out));
-            out->aspects = groups[g].aspects;
-            out->aspect_count = groups[g].aspect_count;
-            out->sub_group_sizes = groups[g].sub_group_sizes;
-            out->sub_group_size_count = groups[g].sub_group_size_count;
-            out->may_support_other_aspects = groups[g].may_support_other_aspects;
-            return true;
-        }
-    }
-    return false;
 }
 
 /* The name goes into the caller's buffer: the table stores names as shared lists, not one string each. */
 const char *
 spvcond_builtin_device_name(size_t index, char *buf, size_t size)
 {
-    spvcond_device_info info;
-    return builtin_device(index, &info, buf, size) ? buf : NULL;
+    return nth_device(&hardware, index, buf, size) ? buf : NULL;
+}
+
+/* The group of a device by name ("dpcpp:NAME": DPC++'s table). */
+static const struct group *
+find_group(const char *name)
+{
+    const struct table *t = &hardware;
+    if (strncmp(name, DPCPP_PREFIX, strlen(DPCPP_PREFIX)) == 0) {
+        t = &dpcpp;
+        name += strlen(DPCPP_PREFIX);
+    }
+    char buf[64];
+    const struct group *g;
+    for (size_t i = 0; (g = nth_device(t, i, buf, sizeof(buf))) != NULL; i++)
+        if (strcmp(buf, name) == 0)
+            return g;
+    return NULL;
 }
 
 bool
 spvcond_builtin_device_find(const char *name, spvcond_device_info *out)
 {
-    char buf[64];
-    for (size_t i = 0; builtin_device(i, out, buf, sizeof(buf)); i++) {
-        if (strcmp(buf, name) == 0) {
-            out->name = NULL;
-            struct spvcond_architecture a; /* a GPU target's name is its architecture's */
-            if (spvcond_architecture_by_name(name, &a)) {
-                out->has_architecture = true;
-                out->category = a.category;
-                out->family = a.family;
-                out->architecture = a.architecture;
-            }
-            return true;
-        }
+    const struct group *g = name && out ? find_group(name) : NULL;
+    if (!g)
+        return false;
+    memset(out, 0, sizeof(*out));
+    out->aspects = g->aspects;
+    out->aspect_count = g->aspect_count;
+    out->sub_group_sizes = g->sub_group_sizes;
+    out->sub_group_size_count = g->sub_group_size_count;
+    out->may_support_other_aspects = g->may_support_other_aspects;
+    struct spvcond_architecture a; /* a GPU target's name is its architecture's */
+    const char *bare = strncmp(name, DPCPP_PREFIX, strlen(DPCPP_PREFIX)) == 0 ? name + strlen(DPCPP_PREFIX) : name;
+    if (spvcond_architecture_by_name(bare, &a)) {
+        out->has_architecture = true;
+        out->category = a.category;
+        out->family = a.family;
+        out->architecture = a.architecture;
     }
-    return false;
+    return true;
+}
+
+const char *
+spvcond_builtin_device_aspect_source(const char *name, uint32_t aspect)
+{
+    const struct group *g = name ? find_group(name) : NULL;
+    bool listed = false;
+    for (size_t k = 0; g && k < g->aspect_count; k++)
+        listed |= g->aspects[k] == aspect;
+    if (!listed)
+        return NULL;
+    if (!g->source || aspect == ESIMD || aspect == FP16)
+        return "DPC++ llvm/include/llvm/SYCLLowerIR/DeviceConfigFile.td (intel/llvm 89110f9e)";
+    if (aspect == GPU || aspect == ONLINE_COMPILER || aspect == ONLINE_LINKER || aspect == QUEUE_PROFILING ||
+        aspect == USM_DEVICE || aspect == USM_HOST || aspect == USM_SHARED)
+        return CR_DEVICE;
+    return g->source; /* fp64, atomic64, image, legacy image, system USM: the platform's capability table */
 }

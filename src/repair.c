@@ -122,11 +122,15 @@ spread_to_operand(void *user, size_t inst, uint32_t word, uint32_t id)
 {
     struct spread *s = user;
     struct repair *rp = s->rp;
-    (void)inst;
     (void)word;
     size_t def = spvcond_def(rp->m, id);
-    if (!rp->decoration[id] || def == SIZE_MAX || !spvcond_is_module_item(rp->m, def))
+    if (!rp->decoration[id] || def == SIZE_MAX)
         return SPVCOND_OK;
+    if (!spvcond_is_module_item(rp->m, def)) /* a function a function-pointer constant names (fuzzing) */
+        return spvcond_fail_inst(rp->m, SPVCOND_ERROR_INVALID_ID, inst, id,
+                                 "%%%u must be kept more often than its condition allows, and it names %s %%%u, whose "
+                                 "condition the producer stated: repair cannot widen it", s->from,
+                                 spvcond_grammar_opcode_name(spvcond_inst_opcode(rp->m, def)), id);
     spvcond_result r = SPVCOND_OK;
     for (uint32_t k = rp->first[s->from]; k && r == SPVCOND_OK; k = rp->adds[k - 1].next)
         if (!implied(rp->adds[k - 1].g, condition_of(rp, id)))
@@ -330,6 +334,28 @@ apply(struct repair *rp)
     return r;
 }
 
+/* The promise: what repair writes validates. The steps above are meant to keep it; this proves it. */
+static spvcond_result
+verify(struct spvcond_module *m)
+{
+    uint32_t *w;
+    size_t n, violations = 0;
+    spvcond_module *out;
+    spvcond_result r = spvcond_module_emit(m, &w, &n);
+    if (r != SPVCOND_OK)
+        return r;
+    if ((r = spvcond_module_parse(m->ctx, w, n, SPVCOND_PARSE_BORROW, &out)) == SPVCOND_OK) {
+        r = spvcond_validate(out, &violations);
+        spvcond_module_destroy(out);
+    }
+    spvcond_free(m->ctx, w);
+    if (r == SPVCOND_OK || r == SPVCOND_ERROR_OUT_OF_MEMORY)
+        return r;
+    return spvcond_report(m->ctx, r, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                          "the repaired module still has %zu violation%s (above): nothing is written", violations,
+                          violations == 1 ? "" : "s");
+}
+
 static spvcond_result
 run(struct repair *rp)
 {
@@ -356,8 +382,8 @@ run(struct repair *rp)
                               violations == 1 ? "" : "s");
     if (r == SPVCOND_OK && rp->add_count)
         r = spread(rp);
-    if (r == SPVCOND_OK && (rp->add_count || rp->rewrites))
-        r = apply(rp);
+    if (r == SPVCOND_OK && (rp->add_count || rp->rewrites) && (r = apply(rp)) == SPVCOND_OK)
+        r = verify(m);
     return r;
 }
 

@@ -156,7 +156,6 @@ struct use_state {
     struct check *c;
     struct guard user;
     size_t inst;
-    bool report; /* the second walk: hand failed uses to c->dangling */
 };
 
 static spvcond_result
@@ -174,10 +173,21 @@ note_use(void *user, size_t inst, uint32_t word, uint32_t id)
     struct guard dg = guard_of(c, d, id);
     if (!dg.a)
         return SPVCOND_OK;
-    if (s->report)
-        return spvcond_validate_pair_failed(c, s->user, dg) ? c->dangling(c->dangling_user, inst, id, s->user, dg)
-                                                             : SPVCOND_OK;
     return spvcond_validate_note_pair(c, s->user, dg, inst, id);
+}
+
+/* The second walk, for repair: a use whose pair failed goes to c->dangling. */
+static spvcond_result
+report_use(void *user, size_t inst, uint32_t word, uint32_t id)
+{
+    struct use_state *s = user;
+    struct check *c = s->c;
+    (void)word;
+    size_t d = spvcond_def(c->m, id);
+    struct guard dg = d == SIZE_MAX ? (struct guard){0, 0} : guard_of(c, d, id);
+    if (!dg.a || !spvcond_validate_pair_failed(c, s->user, dg))
+        return SPVCOND_OK;
+    return c->dangling(c->dangling_user, inst, id, s->user, dg);
 }
 
 static void
@@ -265,7 +275,7 @@ check_copy_object(struct check *c, size_t i)
     }
 }
 
-static spvcond_result walk_uses(struct check *c, bool report);
+static spvcond_result walk_uses(struct check *c, spvcond_id_fn visit);
 
 static spvcond_result
 run(struct check *c)
@@ -342,19 +352,19 @@ run(struct check *c)
             violation(c, spvcond_def(m, c->nodes[n]), c->nodes[n], SPVCOND_ERROR_INVALID_ID,
                       "condition node %%%u carries a ConditionalINTEL itself", c->nodes[n]);
     /* Every use must be guarded at least as strongly as its definition. */
-    spvcond_result r = walk_uses(c, false);
+    spvcond_result r = walk_uses(c, note_use);
     if (r == SPVCOND_OK && (r = spvcond_validate_prove(c)) == SPVCOND_OK) {
         if (c->dangling)
-            r = walk_uses(c, true);
+            r = walk_uses(c, report_use);
         else
             report_failed_pairs(c);
     }
     return r;
 }
 
-/* Every use and the guards it is under: noted, or (report) handed to c->dangling if its pair failed. */
+/* Every use and the guards it is under, to `visit` (note_use, report_use). */
 static spvcond_result
-walk_uses(struct check *c, bool report)
+walk_uses(struct check *c, spvcond_id_fn visit)
 {
     struct spvcond_module *m = c->m;
     spvcond_result r = SPVCOND_OK;
@@ -369,17 +379,17 @@ walk_uses(struct check *c, bool report)
             (i >= m->section[SPVCOND_SECTION_ANNOTATION] && i < m->section[SPVCOND_SECTION_ANNOTATION + 1]))
             continue; /* they go with their targets, or name no ids that can go */
         uint32_t own = spvcond_result_id(m, i);
-        struct use_state s = {c, guard_of(c, i, own), i, report};
+        struct use_state s = {c, guard_of(c, i, own), i};
         if (op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL) {
             s.user = (struct guard){w[1], 0};
-            r = note_use(&s, i, 3, w[3]);
+            r = visit(&s, i, 3, w[3]);
             continue;
         }
         if (op == SPVCOND_OP_CONDITIONAL_COPY_OBJECT_INTEL) {
             for (uint32_t k = 3; k + 1 < spvcond_word_count_of(w[0]) && r == SPVCOND_OK; k += 2) {
                 struct use_state t = s;
                 t.user = s.user.b ? s.user : (struct guard){s.user.a ? s.user.a : w[k], s.user.a ? w[k] : 0};
-                r = note_use(&t, i, k + 1, w[k + 1]);
+                r = visit(&t, i, k + 1, w[k + 1]);
             }
             continue;
         }
@@ -387,7 +397,7 @@ walk_uses(struct check *c, bool report)
             continue; /* condition trees are checked above */
         if (spvcond_is_debug_info(m, i))
             continue; /* debug information follows what it describes: consumers drop it with its subject */
-        r = spvcond_walk_ids(m, i, note_use, &s);
+        r = spvcond_walk_ids(m, i, visit, &s);
     }
     return r;
 }

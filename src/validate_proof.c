@@ -165,6 +165,21 @@ quick_state(struct check *c, struct guard user, struct guard def)
     return (uint8_t)((va == PROVEN ? PROVEN_A : 0) | (vb == PROVEN ? PROVEN_B : 0));
 }
 
+/* The pair kept for (user, def), or NULL; *hash is its key's hash. */
+static const struct pair *
+find_pair(const struct check *c, struct guard user, struct guard def, uint64_t *hash)
+{
+    const uint32_t key[4] = {user.a, user.b, def.a, def.b};
+    *hash = spvcond_hash_u32(key, 4, 0);
+    size_t cursor = SIZE_MAX;
+    for (uint32_t e; (e = spvcond_table_next(&c->pair_table, *hash, &cursor)) != 0;) {
+        const struct pair *q = &c->pairs[e - 1];
+        if (!memcmp(&q->user, &user, sizeof(user)) && !memcmp(&q->def, &def, sizeof(def)))
+            return q;
+    }
+    return NULL;
+}
+
 spvcond_result
 spvcond_validate_note_pair(struct check *c, struct guard user, struct guard def, size_t inst, uint32_t id)
 {
@@ -182,14 +197,9 @@ spvcond_validate_note_pair(struct check *c, struct guard user, struct guard def,
         if (p->holds)
             return SPVCOND_OK;
     }
-    const uint32_t key[4] = {user.a, user.b, def.a, def.b};
-    uint64_t hash = spvcond_hash_u32(key, 4, 0);
-    size_t cursor = SIZE_MAX;
-    for (uint32_t e; (e = spvcond_table_next(&c->pair_table, hash, &cursor)) != 0;) {
-        const struct pair *q = &c->pairs[e - 1];
-        if (!memcmp(&q->user, &user, sizeof(user)) && !memcmp(&q->def, &def, sizeof(def)))
-            return SPVCOND_OK; /* kept already */
-    }
+    uint64_t hash;
+    if (find_pair(c, user, def, &hash))
+        return SPVCOND_OK; /* kept already */
     spvcond_result r = spvcond_grow(ctx, (void **)&c->pairs, &c->pair_cap, c->pair_count + 1, sizeof(*c->pairs));
     if (r == SPVCOND_OK)
         r = spvcond_grow(ctx, (void **)&c->pair_hashes, &c->pair_hash_cap, c->pair_count + 1, sizeof(uint64_t));
@@ -206,15 +216,9 @@ spvcond_validate_note_pair(struct check *c, struct guard user, struct guard def,
 bool
 spvcond_validate_pair_failed(const struct check *c, struct guard user, struct guard def)
 {
-    const uint32_t key[4] = {user.a, user.b, def.a, def.b};
-    uint64_t hash = spvcond_hash_u32(key, 4, 0);
-    size_t cursor = SIZE_MAX;
-    for (uint32_t e; (e = spvcond_table_next(&c->pair_table, hash, &cursor)) != 0;) {
-        const struct pair *q = &c->pairs[e - 1];
-        if (!memcmp(&q->user, &user, sizeof(user)) && !memcmp(&q->def, &def, sizeof(def)))
-            return q->failed;
-    }
-    return false;
+    uint64_t hash;
+    const struct pair *p = find_pair(c, user, def, &hash);
+    return p && p->failed;
 }
 
 static spvcond_result

@@ -8,10 +8,14 @@
 #include "json_writer.h"
 
 static const char devices_usage[] =
-    "USAGE: spvcond devices [--device-config FILE] [--json]\n"
+    "USAGE: spvcond devices [--device-config FILE] [--table dpcpp] [--json]\n"
     "\n"
     "List the devices --device accepts: those of the configuration file (DPC++'s YAML schema), then\n"
-    "DPC++'s targets compiled into the library, with their aspects and sub-group sizes.\n";
+    "DPC++'s targets compiled into the library, with their aspects (Intel GPUs as Intel's Linux driver\n"
+    "reports them) and sub-group sizes. --json also says where each built-in aspect comes from.\n"
+    "\n"
+    "  --table dpcpp      List DPC++'s own table instead (DeviceConfigFile.td), as \"dpcpp:NAME\", the\n"
+    "                     names --device takes to see a device as DPC++'s AOT filter does.\n";
 
 static void
 print_device(struct json *j, const char *source, const spvcond_device_info *d, const char *name)
@@ -62,6 +66,16 @@ print_device(struct json *j, const char *source, const spvcond_device_info *d, c
         json_uint(j, d->architecture);
         json_array_end(j);
     }
+    if (!strcmp(source, "built-in")) {
+        json_key(j, "aspect_sources");
+        json_object_begin(j);
+        for (size_t k = 0; k < d->aspect_count; k++) {
+            const char *an = spvcond_aspect_name(d->aspects[k]);
+            snprintf(buf, sizeof(buf), "%u", d->aspects[k]);
+            json_kv_string(j, an ? an : buf, spvcond_builtin_device_aspect_source(name, d->aspects[k]));
+        }
+        json_object_end(j);
+    }
     json_object_end(j);
 }
 
@@ -71,18 +85,26 @@ cmd_devices(struct cli *cli, int argc, char **argv)
     static const struct option options[] = {
         {"device-config", required_argument, NULL, 'c'},
         {"json", no_argument, NULL, 'j'},
+        {"table", required_argument, NULL, 't'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     struct device_options d;
     memset(&d, 0, sizeof(d));
-    bool json = false;
+    bool json = false, dpcpp = false;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
         switch (c) {
         case 'c': d.config_path = optarg; break;
         case 'j': json = true; break;
+        case 't':
+            if (strcmp(optarg, "dpcpp") != 0) {
+                cli_error("--table takes dpcpp (the default table is the hardware's)");
+                return EXIT_USAGE;
+            }
+            dpcpp = true;
+            break;
         case 'h': fputs(devices_usage, stdout); return EXIT_OK;
         default: fputs(devices_usage, stderr); return EXIT_USAGE;
         }
@@ -101,10 +123,11 @@ cmd_devices(struct cli *cli, int argc, char **argv)
     spvcond_device_info info;
     for (size_t k = 0; spvcond_device_config_get(d.config, k, &info); k++)
         print_device(json ? &j : NULL, "file", &info, info.name);
-    char name[64];
+    char name[64], full[80];
     for (size_t k = 0; spvcond_builtin_device_name(k, name, sizeof(name)); k++) {
-        spvcond_builtin_device_find(name, &info);
-        print_device(json ? &j : NULL, "built-in", &info, name);
+        snprintf(full, sizeof(full), "%s%s", dpcpp ? "dpcpp:" : "", name);
+        spvcond_builtin_device_find(full, &info);
+        print_device(json ? &j : NULL, "built-in", &info, full);
     }
     if (json)
         json_array_end(&j);

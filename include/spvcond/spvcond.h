@@ -253,11 +253,16 @@ typedef struct spvcond_device_info {
     uint32_t category, family, architecture;
 } spvcond_device_info;
 
-/* DPC++'s targets (dpcpp.md section 2), compiled in. */
+/* DPC++'s targets (dpcpp.md section 2), compiled in, with the aspects the hardware has (spec/devices.md):
+ * Intel GPUs as Intel's Linux driver reports them. "dpcpp:NAME" finds NAME in DPC++'s own table
+ * (DeviceConfigFile.td), as DPC++'s AOT filter sees it; the listing gives the default table's names. */
 SPVCOND_API size_t spvcond_builtin_device_count(void);
 /* The index-th name, written into buf; NULL past the end or if buf is too small. */
 SPVCOND_API const char *spvcond_builtin_device_name(size_t index, char *buf, size_t size);
 SPVCOND_API bool spvcond_builtin_device_find(const char *name, spvcond_device_info *out);
+/* Where the built-in device `name` (either table) gets `aspect` from ("compute-runtime shared/source/
+ * xe_hpg_core/hw_info_dg2.cpp", DPC++'s table...): static text, or NULL if the device does not list it. */
+SPVCOND_API const char *spvcond_builtin_device_aspect_source(const char *name, uint32_t aspect);
 
 /* A device configuration file in DPC++'s YAML schema (spec/devices.md). Needs the library built with
  * libyaml; otherwise parsing fails with SPVCOND_ERROR_UNSUPPORTED. */
