@@ -4,7 +4,9 @@
  * Requirements are also stated by name for the strings the input holds (entry points, OpNames), with
  * uses, declared sets and sizes drawn from the name's bytes; with the generator word's bit 2 also
  * virtual-function sets (indirectly_callable, calls_indirectly: spec/virtual-functions.md); and, with
- * its bit 1, one guard SpecId (its third byte) said to mean an aspect (its fourth) (spec/guards.md). */
+ * its bit 1, one guard SpecId (its third byte) said to mean an aspect (its fourth) (spec/guards.md).
+ * With bit 3, split (spec/split.md): every image parses, has no condition left, and its property file is
+ * one the aspect filter reads. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,6 +93,26 @@ annotate_read_for_it(spvcond_context *ctx, const uint8_t *data, size_t size, con
     free(words);
 }
 
+static spvcond_result
+check_image(void *user, size_t index, const spvcond_split_image *img)
+{
+    spvcond_context *ctx = user;
+    spvcond_module *m;
+    (void)index;
+    FUZZ_ASSERT(spvcond_module_parse(ctx, img->words, img->word_count, 0, &m) == SPVCOND_OK, "an image parses");
+    size_t violations = 0;
+    spvcond_validate(m, &violations);
+    FUZZ_ASSERT(violations == 0, "an image is consistent");
+    spvcond_module_destroy(m);
+    spvcond_device_info d;
+    bool supported;
+    spvcond_builtin_device_find("intel_gpu_pvc", &d);
+    FUZZ_ASSERT(spvcond_image_supported(ctx, img->properties, strlen(img->properties), "image", &d, &supported, NULL,
+                                        0) == SPVCOND_OK,
+                "the filter reads an image's property file");
+    return SPVCOND_OK;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
@@ -123,6 +145,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             spvcond_free(ctx, w);
         }
         spvcond_module_destroy(m);
+        if (size >= 12 && (data[8] & 8) && size % 4 == 0) {
+            uint32_t *words = malloc(size);
+            if (words) {
+                memcpy(words, data, size);
+                spvcond_split(ctx, words, size / 4, &o, data[9] & 1 ? SPVCOND_SPLIT_PER_KERNEL : 0, check_image, ctx,
+                              NULL);
+                free(words);
+            }
+        }
     }
     spvcond_context_destroy(ctx);
     return 0;

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The text readers: device configurations, requirements files and property sets. The first byte picks. */
+/* The text readers: device configurations, requirements files, property sets and device images' property
+ * files (the aspect filter, spec/split.md). The first byte picks. */
+#include <string.h>
+
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -14,7 +17,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     const char *text = (const char *)data + 1;
     size_t n = size - 1;
-    switch (data[0] % 3) {
+    switch (data[0] % 4) {
     case 0: {
         spvcond_device_config *c;
         if (spvcond_device_config_parse(ctx, text, n, "fuzz", &c) == SPVCOND_OK) {
@@ -29,6 +32,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         spvcond_requirements_file *f;
         if (spvcond_requirements_file_parse(ctx, text, n, "fuzz", &f) == SPVCOND_OK)
             spvcond_requirements_file_destroy(f);
+        break;
+    }
+    case 3: {
+        spvcond_device_info d;
+        bool supported;
+        char reason[64];
+        FUZZ_ASSERT(spvcond_builtin_device_find(data[0] & 4 ? "intel_gpu_acm_g10" : "nvidia_gpu_sm_80", &d),
+                    "built-in devices");
+        spvcond_image_supported(ctx, text, n, "fuzz", &d, &supported, reason, sizeof(reason));
+        FUZZ_ASSERT(memchr(reason, 0, sizeof(reason)) != NULL, "the reason is a string");
         break;
     }
     default: {

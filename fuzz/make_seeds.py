@@ -76,6 +76,9 @@ with tempfile.TemporaryDirectory() as tmp:
         if os.path.basename(path).startswith("guard_spec_ids"):  # its SpecId 100 means fp64 (6)
             guarded = data[:8] + bytes([data[8] | 2, data[9], 100, 6]) + data[12:]
             open(os.path.join(out, "fuzz_annotate", "guard%03d.spv" % k), "wb").write(guarded)
+        if len(data) < 40000:  # split (spec/split.md): bit 3 of the generator word
+            open(os.path.join(out, "fuzz_annotate", "split%03d.spv" % k), "wb").write(
+                data[:8] + bytes([data[8] | 8]) + data[9:])
         mask = function_name_mask(data)
         if mask:
             stated = data[:8] + bytes([data[8] | 1, mask]) + data[10:]
@@ -95,6 +98,8 @@ texts = {
        "  max-work-group-size: 256\n",
     1: "k:\n  uses: [fp64]\n  declared: [fp16]\n  reqd_work_group_size: [64, 2]\n  reqd_sub_group_size: 16\n",
     2: "[SYCL/kernel reqs]\nk_double=2|ACAAAAAAAAQAAAAAAAAAAYAAAAAAAEAA\nk_plain=2|gAAAAAAAAAAAAAAA\n",
+    3: "[SYCL/device requirements]\naspects=2|gAAAAAAAAAgBAAAA\nreqd_work_group_size_uint64_t=2|"
+       "ADAAAAAAAAAEAAAAAAAAAEAAAAAAAAAABAAAAAAAAAA\nwork_group_num_dim=1|3\nreqd_sub_group_size=1|16\n",
 }
 for sel, text in texts.items():
     open(os.path.join(out, "fuzz_text", "seed%d" % sel), "wb").write(bytes([sel]) + text.encode())

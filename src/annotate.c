@@ -503,10 +503,12 @@ release(struct annotate *a)
     spvcond_dealloc(ctx, a->nodes);
     spvcond_guards_release(a);
     spvcond_virtual_release(a);
+    spvcond_dealloc(ctx, a->split_set);
 }
 
-spvcond_result
-spvcond_annotate(spvcond_module *m, const spvcond_annotate_options *o, spvcond_annotate_stats *stats)
+static spvcond_result
+annotate(spvcond_module *m, const spvcond_annotate_options *o, spvcond_annotate_stats *stats,
+         struct spvcond_split_plan *plan)
 {
     if (!m || !o || (o->requirement_count && !o->requirements) || (o->guard_spec_id_count && !o->guard_spec_ids))
         return SPVCOND_ERROR_INVALID_ARGUMENT;
@@ -521,11 +523,28 @@ spvcond_annotate(spvcond_module *m, const spvcond_annotate_options *o, spvcond_a
     a.m = m;
     a.o = o;
     a.next_spec_id = o->spec_id_base ? o->spec_id_base : DEFAULT_SPEC_ID_BASE;
-    r = run(&a);
+    if (plan && !(a.split_set = spvcond_alloc_array(m->ctx, m->function_count + 1, sizeof(uint32_t))))
+        r = spvcond_oom(m->ctx);
+    if (r == SPVCOND_OK)
+        r = run(&a);
+    if (r == SPVCOND_OK && plan)
+        r = spvcond_split_take_plan(&a, plan);
     if (r == SPVCOND_OK && stats)
         *stats = a.stats;
     if (r != SPVCOND_OK)
         spvcond_edit_abandon(m);
     release(&a);
     return r;
+}
+
+spvcond_result
+spvcond_annotate(spvcond_module *m, const spvcond_annotate_options *o, spvcond_annotate_stats *stats)
+{
+    return annotate(m, o, stats, NULL);
+}
+
+spvcond_result
+spvcond_annotate_for_split(spvcond_module *m, const spvcond_annotate_options *o, struct spvcond_split_plan *plan)
+{
+    return annotate(m, o, NULL, plan);
 }

@@ -18,8 +18,10 @@
  * an architecture test a marker asked for, a boolean constant of the module (the extension's device
  * constants), and the negation of another leaf (v[0]: its index). */
 enum leaf_kind {
-    LEAF_ASPECT, LEAF_WORK_GROUP_SIZE, LEAF_SUB_GROUP_SIZE, LEAF_ARCHITECTURE, LEAF_CONSTANT, LEAF_NOT
+    LEAF_ASPECT, LEAF_WORK_GROUP_SIZE, LEAF_SUB_GROUP_SIZE, LEAF_ROOT, LEAF_ARCHITECTURE, LEAF_CONSTANT, LEAF_NOT
 };
+/* LEAF_ROOT (split.c): "keep root v[0]" (a function index), one SpecId'd constant per root, in place of the
+ * root's requirements; the kinds up to it get a SpecId. */
 
 struct leaf {
     uint8_t kind;
@@ -135,6 +137,8 @@ struct annotate {
                                      stated */
     const uint32_t *code_cond;    /* per function: the condition its code (items, capabilities) is under:
                                      reach, but for a virtual function's moved body its set's too */
+    uint32_t *split_set;          /* split.c: per function, the requirement set + 1 of a root whose own
+                                     condition is its LEAF_ROOT; NULL when not splitting */
     uint32_t *defer;              /* words of new constants, emitted in order */
     char label[2][32];
     size_t defer_len, defer_cap;
@@ -187,6 +191,12 @@ bool spvcond_guards_is_marker(const struct annotate *a, size_t f);
 bool spvcond_guards_rewrite_needed(const struct annotate *a);
 spvcond_result spvcond_guards_rewrite(struct annotate *a);
 void spvcond_guards_release(struct annotate *a);
+/* split.c: what annotate made for splitting, taken before its state goes. */
+struct spvcond_split_plan;
+spvcond_result spvcond_split_take_plan(struct annotate *a, struct spvcond_split_plan *plan);
+/* annotate.c: annotate in split mode (every root's condition is its own LEAF_ROOT), handing the plan over. */
+spvcond_result spvcond_annotate_for_split(spvcond_module *m, const spvcond_annotate_options *o,
+                                          struct spvcond_split_plan *plan);
 /* annotate_virtual.c (spec/virtual-functions.md): sets, their requirements, stubs. In order: after the
  * stated requirements; hiding what naming a function requires from propagation; after the roots (kernels
  * get their sets' requirements, members none); before reach (bodies behind their sets' conditions); after

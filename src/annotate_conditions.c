@@ -131,8 +131,10 @@ leaf_name(const struct leaf *l, char *name, size_t size)
             snprintf(name, size, "spvcond.aspect.%u", l->v[0]);
     } else if (l->kind == LEAF_WORK_GROUP_SIZE) {
         snprintf(name, size, "spvcond.reqd_work_group_size.%u.%u.%u", l->v[0], l->v[1], l->v[2]);
-    } else {
+    } else if (l->kind == LEAF_SUB_GROUP_SIZE) {
         snprintf(name, size, "spvcond.reqd_sub_group_size.%u", l->v[0]);
+    } else {
+        snprintf(name, size, "spvcond.root.%u", l->v[0]);
     }
 }
 
@@ -196,7 +198,9 @@ spvcond_annotate_emit_leaves(struct annotate *a)
     spvcond_result r;
     for (size_t k = 0; k < a->leaf_count; k++) {
         struct leaf *l = &a->leaves[k];
-        bool requirement = l->kind <= LEAF_SUB_GROUP_SIZE;
+        bool requirement = l->kind <= LEAF_ROOT;
+        if (a->split_set && l->kind < LEAF_ROOT)
+            continue; /* splitting: roots' own leaves stand for their requirements, which no condition uses */
         if (!requirement) {
             if ((r = emit_guard_leaf(a, l)) != SPVCOND_OK)
                 return r;
@@ -240,7 +244,7 @@ spvcond_annotate_emit_leaves(struct annotate *a)
         return r;
     /* After the names, as decorations follow names: insertions in place order need no sorting. */
     for (size_t k = 0; k < a->leaf_count; k++) {
-        if (a->leaves[k].kind > LEAF_SUB_GROUP_SIZE || a->leaves[k].existing)
+        if (a->leaves[k].kind > LEAF_ROOT || a->leaves[k].existing || (a->split_set && a->leaves[k].kind < LEAF_ROOT))
             continue;
         uint32_t d[4] = {spvcond_first_word(4, SPVCOND_OP_DECORATE), a->leaves[k].id, SPVCOND_DECORATION_SPEC_ID,
                          a->leaves[k].spec_id};
@@ -249,9 +253,13 @@ spvcond_annotate_emit_leaves(struct annotate *a)
     }
     /* Every set is some root's: each gets its node now. With guards, most sets are steps of combining
      * guards, and a set's node is made when a condition first needs it (set_node). */
-    for (size_t s = 0; s < a->set_count && !a->guards; s++)
+    for (size_t s = 0; s < a->set_count && !a->guards; s++) {
+        const struct reqset *set = &a->sets[s];
+        if (a->split_set && set->count && a->leaves[a->set_leaves[set->first]].kind != LEAF_ROOT)
+            continue; /* splitting: a requirement set, which no condition uses */
         if ((r = set_node(a, (uint32_t)s, &a->sets[s].id)) != SPVCOND_OK)
             return r;
+    }
     return SPVCOND_OK;
 }
 

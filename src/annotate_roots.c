@@ -391,9 +391,18 @@ build_sets(struct annotate *a, const struct exports *x)
         sort_leaves(list, n);
         if ((r = spvcond_annotate_set(a, list, n, &s)) != SPVCOND_OK)
             break;
+        if (k < nf && a->split_set) { /* splitting: the root's own leaf stands for its requirements */
+            uint32_t v[4] = {(uint32_t)k, 0, 0, 0}, own;
+            size_t leaf;
+            a->split_set[k] = s + 1;
+            if ((r = spvcond_annotate_leaf(a, LEAF_ROOT, v, &leaf)) != SPVCOND_OK ||
+                (r = spvcond_annotate_set(a, (uint32_t[]){(uint32_t)leaf}, 1, &own)) != SPVCOND_OK)
+                break;
+            s = own;
+        }
         if (k < nf)
             a->root_set[k] = s + 1;
-        else
+        else if (!a->split_set) /* splitting: exported variables go to every image */
             a->var_set[x->vars[k - nf] - a->global_begin] = s + 1;
     }
     spvcond_dealloc(m->ctx, flat);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base64.h"
+#include "props_text.h"
 #include "condition_leaves.h"
 #include "devices.h"
 #include "evaluate.h"
@@ -175,25 +176,6 @@ spvcond_requirements_from_module(spvcond_module *m, spvcond_requirements **out)
     return SPVCOND_OK;
 }
 
-/* Append to a growing text buffer. */
-struct text {
-    spvcond_context *ctx;
-    char *data;
-    size_t len, cap;
-};
-
-static spvcond_result
-put(struct text *t, const char *s, size_t n)
-{
-    spvcond_result r = spvcond_grow(t->ctx, (void **)&t->data, &t->cap, t->len + n + 1, 1);
-    if (r == SPVCOND_OK) {
-        memcpy(t->data + t->len, s, n);
-        t->len += n;
-        t->data[t->len] = 0;
-    }
-    return r;
-}
-
 /* Store a little-endian word; returns the next position. */
 static uint8_t *
 put32(uint8_t *o, uint32_t v)
@@ -251,33 +233,14 @@ writable_name(const char *s, size_t n)
     return true;
 }
 
-/* A byte array: the 8-byte little-endian bit count, then the bytes, in property-set base64. */
-static spvcond_result
-put_bytes(struct text *t, const uint8_t *data, size_t len)
-{
-    uint8_t *raw = spvcond_alloc(t->ctx, len + 8);
-    char *b64 = raw ? spvcond_alloc(t->ctx, spvcond_base64_encoded_size(len + 8) + 1) : NULL;
-    spvcond_result res = raw && b64 ? SPVCOND_OK : spvcond_oom(t->ctx);
-    if (res == SPVCOND_OK) {
-        for (int i = 0; i < 8; i++)
-            raw[i] = (uint8_t)((uint64_t)len * 8 >> (8 * i));
-        memcpy(raw + 8, data, len);
-        spvcond_base64_encode(raw, len + 8, b64);
-        res = put(t, b64, strlen(b64));
-    }
-    spvcond_dealloc(t->ctx, raw);
-    spvcond_dealloc(t->ctx, b64);
-    return res;
-}
-
 /* "[SYCL/virtual functions]" with the sets the kernels use, as DPC++'s post-link tool writes it. */
 static spvcond_result
-write_virtual_sets(struct text *t, const char *sets)
+write_virtual_sets(struct props_text *t, const char *sets)
 {
-    spvcond_result res = put(t, "[" VF_SET_NAME "]\n" VF_USES "=2|", strlen(VF_SET_NAME) + strlen(VF_USES) + 6);
+    spvcond_result res = spvcond_props_put(t, "[" VF_SET_NAME "]\n" VF_USES "=2|", strlen(VF_SET_NAME) + strlen(VF_USES) + 6);
     if (res == SPVCOND_OK)
-        res = put_bytes(t, (const uint8_t *)sets, strlen(sets));
-    return res == SPVCOND_OK ? put(t, "\n", 1) : res;
+        res = spvcond_props_put_bytes(t, (const uint8_t *)sets, strlen(sets));
+    return res == SPVCOND_OK ? spvcond_props_put(t, "\n", 1) : res;
 }
 
 spvcond_result
@@ -287,8 +250,8 @@ spvcond_requirements_write_props(const spvcond_requirements *r, char **text, siz
         return SPVCOND_ERROR_INVALID_ARGUMENT;
     *text = NULL;
     *size = 0;
-    struct text t = {r->ctx, NULL, 0, 0};
-    spvcond_result res = put(&t, "[" SET_NAME "]\n", strlen(SET_NAME) + 3);
+    struct props_text t = {r->ctx, NULL, 0, 0};
+    spvcond_result res = spvcond_props_put(&t, "[" SET_NAME "]\n", strlen(SET_NAME) + 3);
     for (size_t k = 0; k < r->count && res == SPVCOND_OK; k++) {
         const struct kernel_entry *e = &r->kernels[k];
         if (!writable_name(e->name, strlen(e->name))) {
@@ -307,9 +270,9 @@ spvcond_requirements_write_props(const spvcond_requirements *r, char **text, siz
             break;
         }
         spvcond_base64_encode(raw, bytes, b64);
-        if ((res = put(&t, e->name, strlen(e->name))) == SPVCOND_OK && (res = put(&t, "=2|", 3)) == SPVCOND_OK &&
-            (res = put(&t, b64, strlen(b64))) == SPVCOND_OK)
-            res = put(&t, "\n", 1);
+        if ((res = spvcond_props_put(&t, e->name, strlen(e->name))) == SPVCOND_OK && (res = spvcond_props_put(&t, "=2|", 3)) == SPVCOND_OK &&
+            (res = spvcond_props_put(&t, b64, strlen(b64))) == SPVCOND_OK)
+            res = spvcond_props_put(&t, "\n", 1);
         spvcond_dealloc(r->ctx, raw);
         spvcond_dealloc(r->ctx, b64);
     }

@@ -46,6 +46,8 @@ int cmd_info(struct cli *cli, int argc, char **argv);
 int cmd_reqs(struct cli *cli, int argc, char **argv);
 int cmd_validate(struct cli *cli, int argc, char **argv);
 int cmd_repair(struct cli *cli, int argc, char **argv);
+int cmd_split(struct cli *cli, int argc, char **argv);
+int cmd_filter(struct cli *cli, int argc, char **argv);
 int cmd_specialize(struct cli *cli, int argc, char **argv);
 
 #endif

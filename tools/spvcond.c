@@ -19,6 +19,8 @@ static const char usage_text[] =
     "  annotate       Mark what each kernel requires with spec constants and ConditionalINTEL.\n"
     "  check          Say which kernels of an annotated module a device supports, and why not.\n"
     "  devices        List the devices --device accepts.\n"
+    "  filter         Keep the rows of a file table whose device image a device can take (DPC++'s aspect\n"
+    "                 filter).\n"
     "  info           Summarize a module: header, capabilities, entry points, functions, spec constants,\n"
     "                 conditions.\n"
     "  repair         Widen the conditions of a multi-target module's items so that no specialization\n"
@@ -26,6 +28,8 @@ static const char usage_text[] =
     "  reqs           Print what each kernel of an annotated module requires (text, JSON, property set).\n"
     "  specialize     Evaluate conditions for given spec-constant values, strip what is false, and\n"
     "                 write a plain module.\n"
+    "  split          Split a module into device images by requirements, with property and symbol files\n"
+    "                 and a file table (DPC++'s design).\n"
     "  validate       Check a module's use of SPV_INTEL_function_variants, including that no\n"
     "                 specialization can leave a dangling reference.\n"
     "\n"
@@ -239,10 +243,12 @@ static const struct {
     {"annotate", cmd_annotate},
     {"check", cmd_check},
     {"devices", cmd_devices},
+    {"filter", cmd_filter},
     {"info", cmd_info},
     {"repair", cmd_repair},
     {"reqs", cmd_reqs},
     {"specialize", cmd_specialize},
+    {"split", cmd_split},
     {"validate", cmd_validate},
 };
 

@@ -423,6 +423,36 @@ typedef struct spvcond_annotate_stats {
 SPVCOND_API spvcond_result spvcond_annotate(spvcond_module *module, const spvcond_annotate_options *options,
                                             spvcond_annotate_stats *stats);
 
+/* ---- splitting into device images (DPC++'s design) ---------------------------------------- */
+
+/* One device image (spec/split.md). The strings and words live until the callback returns. */
+typedef struct spvcond_split_image {
+    const uint32_t *words;   /* a plain module: its roots, what they call and what they use */
+    size_t word_count;
+    const char *properties;  /* its property file: "[SYCL/device requirements]", DPC++'s text format */
+    const char *symbols;     /* its symbol file: its kernels' names, then its exported functions', a line each */
+    size_t root_count;       /* kernels and exported functions in it */
+} spvcond_split_image;
+
+typedef spvcond_result (*spvcond_split_fn)(void *user, size_t index, const spvcond_split_image *image);
+
+#define SPVCOND_SPLIT_PER_KERNEL 0x1u /* one image per kernel or exported function */
+
+/* Split a module into device images as DPC++'s post-link tool does: kernels and exported functions with
+ * the same used aspects, required work-group size and required sub-group size share an image (the
+ * requirements as annotate infers or is told them, `options` may be NULL). Images come in module order of
+ * their first root; fn is called for each, and a failure it returns stops the split. */
+SPVCOND_API spvcond_result spvcond_split(spvcond_context *ctx, const uint32_t *words, size_t word_count,
+                                         const spvcond_annotate_options *options, uint32_t flags, spvcond_split_fn fn,
+                                         void *user, size_t *image_count);
+
+/* DPC++'s AOT aspect filter for one image: whether `device` has every aspect, the sub-group size and the
+ * work-group size its property file's "[SYCL/device requirements]" lists; if not, why (kernel_not_supported
+ * wording, "; "-separated). A malformed file is an error naming the line. */
+SPVCOND_API spvcond_result spvcond_image_supported(spvcond_context *ctx, const char *properties, size_t size,
+                                                   const char *source, const spvcond_device_info *device,
+                                                   bool *supported, char *reason, size_t reason_size);
+
 #ifdef __cplusplus
 }
 #endif

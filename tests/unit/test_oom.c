@@ -42,7 +42,7 @@ b_free(void *user, void *p)
     free(p);
 }
 
-enum pass { ANNOTATE, ANNOTATE_LISTED, SPECIALIZE, VALIDATE, REQUIREMENTS, SUPPORT, REPAIR };
+enum pass { ANNOTATE, ANNOTATE_LISTED, SPECIALIZE, VALIDATE, REQUIREMENTS, SUPPORT, REPAIR, SPLIT };
 
 static void
 ignore_verdict(void *user, const char *kernel, bool supported, const char *reason)
@@ -51,6 +51,15 @@ ignore_verdict(void *user, const char *kernel, bool supported, const char *reaso
     (void)kernel;
     (void)supported;
     (void)reason;
+}
+
+static spvcond_result
+take_image(void *user, size_t index, const spvcond_split_image *image)
+{
+    (void)user;
+    (void)index;
+    cr_assert(image->word_count > 5 && image->properties[0] == '[');
+    return SPVCOND_OK;
 }
 
 /* Run one pass with the N-th allocation failing; true once it ran to completion. */
@@ -81,6 +90,10 @@ run(enum pass pass, const uint32_t *words, size_t count, long fail_at)
             r = spvcond_validate(m, NULL);
         } else if (pass == REPAIR) {
             r = spvcond_repair(m, NULL);
+        } else if (pass == SPLIT) {
+            size_t images = 0;
+            r = spvcond_split(ctx, words, count, NULL, 0, take_image, NULL, &images);
+            cr_assert(r != SPVCOND_OK || images > 1, "split makes images");
         } else if (pass == SUPPORT) {
             spvcond_device_info d;
             cr_assert(spvcond_builtin_device_find("intel_gpu_acm_g10", &d));
@@ -133,7 +146,7 @@ every_allocation(enum pass pass, const char *name)
 {
     size_t count;
     uint32_t *words;
-    if (pass != ANNOTATE && pass != ANNOTATE_LISTED && pass != REPAIR) {
+    if (pass != ANNOTATE && pass != ANNOTATE_LISTED && pass != REPAIR && pass != SPLIT) {
         /* These passes take the annotated module. */
         spvcond_context *ctx;
         spvcond_module *m = load_module(fixture(name), &ctx);
@@ -173,3 +186,5 @@ Test(oom, specialize_linker_output) { every_allocation(ANNOTATE, "kernels_fp64")
 /* Repair (spec/repair.md): spirv-link's defects B (conditions removed, capabilities) and C (uses merged). */
 Test(oom, repair_defect_b) { every_allocation(REPAIR, "fnvar_defect_b"); }
 Test(oom, repair_defect_c) { every_allocation(REPAIR, "fnvar_defect_c"); }
+/* Split (spec/split.md): annotate in split mode, one specialization per image. */
+Test(oom, split) { every_allocation(SPLIT, "kernels_fp64"); }

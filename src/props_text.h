@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/* Writing and reading DPC++'s property-file text (llvm/Support/PropertySetIO): a growing text buffer,
+ * byte arrays (an 8-byte little-endian bit count, then the data, in property-set base64). */
+#ifndef SPVCOND_PROPS_TEXT_H
+#define SPVCOND_PROPS_TEXT_H
+
+#include "context.h"
+
+struct props_text {
+    spvcond_context *ctx;
+    char *data; /* NUL-terminated */
+    size_t len, cap;
+};
+
+spvcond_result spvcond_props_put(struct props_text *t, const char *s, size_t n);
+spvcond_result spvcond_props_put_str(struct props_text *t, const char *s);
+/* A byte array's value (after "2|"). */
+spvcond_result spvcond_props_put_bytes(struct props_text *t, const uint8_t *data, size_t len);
+/* The data of a byte array's value (after "2|"): a fresh buffer, *len its bytes; false when the text is
+ * not property-set base64 or its bit count disagrees with its data (whole bytes). */
+bool spvcond_props_decode_bytes(spvcond_context *ctx, const char *v, size_t n, uint8_t **data, size_t *len);
+
+#endif

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The split design (spec/split.md): spvcond split and spvcond filter.
+
+tests/data/split/seeds.cl, compiled at test time (two kernels with and without fp64, required work-group
+and sub-group sizes, a helper shared across images, exported functions): the images and what each holds,
+their property and symbol files, spirv-val on every image, per-kernel mode, the same bytes twice, and the
+filter's verdicts for devices with and without fp64 and sub-group size 16. Bad input: a directory that is
+not empty (refused unless --force, left as it was), a table whose property file is missing or malformed (an
+error naming it, no output). And the property that makes both designs trustworthy: for every corpus module
+and every built-in device, the kernels of the images the filter keeps are the kernels specialize keeps."""
+import concurrent.futures
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from verdicts import check, run, summary
+
+CLI = os.environ["SPVCOND_CLI"]
+SRC = os.environ["SPVCOND_TEST_SRC"]
+CORPUS = os.environ.get("SPVCOND_CORPUS", "")
+SPIRV_VAL = os.environ.get("SPIRV_VAL", "spirv-val")
+SPIRV_DIS = os.environ.get("SPIRV_DIS", "spirv-dis")
+
+
+def compile_cl(path, tmp):
+    bc, spv = (os.path.join(tmp, os.path.basename(path) + e) for e in (".bc", ".spv"))
+    subprocess.run(["clang-15", "-c", "-target", "spir64", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header",
+                    "-emit-llvm", "-O0", path, "-o", bc], check=True)
+    subprocess.run(["llvm-spirv-15", "--spirv-max-version=1.2", bc, "-o", spv], check=True)
+    return spv
+
+
+def table_rows(path):
+    with open(path) as f:
+        lines = f.read().splitlines()
+    return lines[0], [line.split("|") for line in lines[1:] if line]
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def entry_points(spv):
+    return set(re.findall(r'OpEntryPoint \w+ %\S+ "([^"]*)"', run([SPIRV_DIS, spv]).stdout))
+
+
+def seeds(tmp):
+    spv = compile_cl(os.path.join(SRC, "data", "split", "seeds.cl"), tmp)
+    out = os.path.join(tmp, "seeds")
+    p = run([CLI, "split", spv, "-o", out])
+    if not check(p.returncode == 0, "seeds: split", p.stderr):
+        return
+    header, rows = table_rows(os.path.join(out, "split.table"))
+    check(header == "[Code|Properties|Symbols]", "seeds: the table's header", header)
+    want = [({"plain", "also_plain", "shared_helper", "exported_scale"}, "aspects=2|AAAAAAAAAAA"),
+            ({"with_double"}, "aspects=2|gAAAAAAAAAgBAAAA"),
+            ({"sized"}, "reqd_work_group_size_uint64_t=2|ADAAAAAAAAAEAAAAAAAAAEAAAAAAAAAABAAAAAAAAAA"),
+            ({"subgroup"}, "reqd_sub_group_size=1|16")]
+    check(len(rows) == len(want), "seeds: four images (by requirements)", str(rows))
+    for (code, props, syms), (names, prop_line) in zip(rows, want):
+        got = set(read(os.path.join(out, syms)).decode().split())
+        check(got == names, "seeds: %s holds %s" % (code, sorted(names)), str(sorted(got)))
+        check(prop_line in read(os.path.join(out, props)).decode(), "seeds: %s's property file" % code)
+        image = os.path.join(out, code)
+        v = run([SPIRV_VAL, image])
+        check(v.returncode == 0, "seeds: %s passes spirv-val" % code, v.stdout + v.stderr)
+        dis = run([SPIRV_DIS, image]).stdout
+        check(entry_points(image) == names & {"plain", "also_plain", "with_double", "sized", "subgroup"} and
+              "SPV_INTEL_function_variants" not in dis and "spvcond" not in dis,
+              "seeds: %s has its kernels only, nothing of the extension" % code)
+        if "with_double" not in names:
+            check("OpTypeFloat 64" not in dis and "Float64" not in dis, "seeds: %s has no double" % code)
+    # The same bytes again; per-kernel mode.
+    again = os.path.join(tmp, "again")
+    run([CLI, "split", "-q", spv, "-o", again], check=True)
+    check(all(read(os.path.join(out, f)) == read(os.path.join(again, f)) for f in os.listdir(out)),
+          "seeds: the same input gives the same bytes")
+    per = os.path.join(tmp, "per")
+    run([CLI, "split", "-q", "--mode", "per-kernel", spv, "-o", per], check=True)
+    _, prow = table_rows(os.path.join(per, "split.table"))
+    check(len(prow) == 7, "seeds: per-kernel, one image per kernel or exported function", str(len(prow)))
+    # The filter.
+    for device, kept, said in (("intel_gpu_pvc", [0, 1, 2, 3], ""),
+                               ("intel_gpu_acm_g10", [0, 2, 3], "Required aspect fp64 is not supported"),
+                               ("nvidia_gpu_sm_80", [0, 1, 2], "Sub-group size 16 is not supported"),
+                               ("amd_gpu_gfx700", [0, 1, 2, 3], "")):
+        t = os.path.join(out, device + ".table")
+        p = run([CLI, "filter", os.path.join(out, "split.table"), "--device", device, "-o", t])
+        _, frows = table_rows(t) if p.returncode == 0 else ("", [])
+        check(p.returncode == 0 and [rows.index(r) for r in frows] == kept and said in p.stderr,
+              "seeds: filter for %s keeps images %s" % (device, kept), p.stderr)
+    # Bad input: a directory that is not empty; tables with a missing or malformed property file.
+    p = run([CLI, "split", spv, "-o", out])
+    check(p.returncode == 1 and "is not empty" in p.stderr and len(os.listdir(out)) == 4 * 3 + 1 + 4,
+          "a non-empty directory is refused and left as it was", p.stderr)
+    p = run([CLI, "split", "-q", "--force", spv, "-o", out])
+    check(p.returncode == 0 and sorted(os.listdir(out)) == sorted(os.listdir(again)), "--force replaces it")
+    bad = os.path.join(tmp, "bad")
+    shutil.copytree(out, bad)
+    os.remove(os.path.join(bad, "image_1.prop"))
+    t = os.path.join(tmp, "bad.table")
+    p = run([CLI, "filter", os.path.join(bad, "split.table"), "--device", "intel_gpu_pvc", "-o", t])
+    check(p.returncode == 3 and "image_1.prop" in p.stderr and not os.path.exists(t),
+          "a missing property file: an error naming it, no table", p.stderr)
+    with open(os.path.join(bad, "image_1.prop"), "w") as f:
+        f.write("[SYCL/device requirements]\naspects=2|@@@\n")
+    p = run([CLI, "filter", os.path.join(bad, "split.table"), "--device", "intel_gpu_pvc", "-o", t])
+    check(p.returncode == 1 and "image_1.prop:2" in p.stderr and not os.path.exists(t),
+          "a malformed property file: an error naming the line, no table", p.stderr)
+
+
+def corpus_equality(tmp):
+    """For every corpus module and built-in device: the filter's kernels = specialize's."""
+    devices = [d["name"] for d in json.loads(run([CLI, "devices", "--json"], check=True).stdout)]
+    modules = sorted(glob.glob(os.path.join(CORPUS, "*.spv")))
+    if not check(len(modules) >= 60, "the corpus is there", str(len(modules))):
+        return
+    mismatches, pairs, images = [], 0, 0
+    for path in modules:
+        out = os.path.join(tmp, "c")
+        if os.path.exists(out):
+            shutil.rmtree(out)
+        p = run([CLI, "split", "-q", path, "-o", out])
+        if not check(p.returncode == 0, "%s: split" % os.path.basename(path), p.stderr):
+            continue
+        _, rows = table_rows(os.path.join(out, "split.table"))
+        images += len(rows)
+        kernels = {code: entry_points(os.path.join(out, code)) for code, _, _ in rows}
+        ann = os.path.join(tmp, "a.spv")
+        run([CLI, "annotate", "-q", path, "-o", ann], check=True)
+
+        def compare(device, out=out, ann=ann, kernels=kernels, path=path):
+            t = os.path.join(out, device + ".table")
+            run([CLI, "filter", "-q", os.path.join(out, "split.table"), "--device", device, "-o", t])
+            _, kept = table_rows(t)
+            got = set().union(*[kernels[code] for code, _, _ in kept]) if kept else set()
+            said = run([CLI, "check", "--device", device, ann]).stdout
+            want = set(re.findall(r"^(\S+): supported$", said, re.M))
+            return None if got == want else "%s on %s: split+filter %s, specialize %s" % (
+                os.path.basename(path), device, sorted(got ^ want)[:4], len(want))
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 4) as pool:
+            for verdict in pool.map(compare, devices):
+                pairs += 1
+                if verdict:
+                    mismatches.append(verdict)
+    check(not mismatches, "corpus: split + filter keeps what specialize keeps (%d module-device pairs, %d images)"
+          % (pairs, images), "; ".join(mismatches[:5]))
+    print("corpus: %d images over %d modules; %d module-device pairs compared" % (images, len(modules), pairs))
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        seeds(tmp)
+        corpus_equality(tmp)
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
