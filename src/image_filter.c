@@ -54,14 +54,9 @@ spvcond_image_supported(spvcond_context *ctx, const char *text, size_t size, con
     bool in_set = false, seen_set = false, seen_aspects = false;
     size_t line = 0;
     spvcond_result r = SPVCOND_OK;
-    for (size_t p = 0; p < size && r == SPVCOND_OK;) {
-        const char *s = text + p;
-        const char *nl = memchr(s, '\n', size - p);
-        size_t n = nl ? (size_t)(nl - s) : size - p;
-        p += n + 1;
-        line++;
-        if (n && s[n - 1] == '\r')
-            n--;
+    const char *s;
+    size_t n;
+    for (size_t p = 0; r == SPVCOND_OK && spvcond_props_next_line(text, size, &p, &line, &s, &n);) {
         if (n == 0)
             continue;
         if (s[0] == '[') {

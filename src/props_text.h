@@ -4,6 +4,8 @@
 #ifndef SPVCOND_PROPS_TEXT_H
 #define SPVCOND_PROPS_TEXT_H
 
+#include <string.h>
+
 #include "context.h"
 
 struct props_text {
@@ -19,5 +21,24 @@ spvcond_result spvcond_props_put_bytes(struct props_text *t, const uint8_t *data
 /* The data of a byte array's value (after "2|"): a fresh buffer, *len its bytes; false when the text is
  * not property-set base64 or its bit count disagrees with its data (whole bytes). */
 bool spvcond_props_decode_bytes(spvcond_context *ctx, const char *v, size_t n, uint8_t **data, size_t *len);
+
+/* The next line of text[0..size) from *pos (advanced past it), without its CR LF or LF: false at the
+ * end. *number counts lines from 1. */
+static inline bool
+spvcond_props_next_line(const char *text, size_t size, size_t *pos, size_t *number, const char **line, size_t *len)
+{
+    if (*pos >= size)
+        return false;
+    const char *s = text + *pos;
+    const char *nl = (const char *)memchr(s, '\n', size - *pos);
+    size_t n = nl ? (size_t)(nl - s) : size - *pos;
+    *pos += n + 1;
+    ++*number;
+    if (n && s[n - 1] == '\r')
+        n--;
+    *line = s;
+    *len = n;
+    return true;
+}
 
 #endif

@@ -411,14 +411,9 @@ spvcond_requirements_parse_props(spvcond_context *ctx, const char *text, size_t 
     spvcond_result res = SPVCOND_OK;
     bool in_set = false, in_vf = false, seen_set = false;
     size_t line = 0;
-    for (size_t p = 0; p < size && res == SPVCOND_OK;) {
-        const char *s = text + p;
-        const char *nl = memchr(s, '\n', size - p);
-        size_t n = nl ? (size_t)(nl - s) : size - p;
-        p += n + 1;
-        line++;
-        if (n && s[n - 1] == '\r')
-            n--;
+    const char *s;
+    size_t n;
+    for (size_t p = 0; res == SPVCOND_OK && spvcond_props_next_line(text, size, &p, &line, &s, &n);) {
         if (n == 0)
             continue;
         if (s[0] == '[') {
