@@ -5,7 +5,9 @@
 tests/data/split/seeds.cl, compiled at test time (two kernels with and without fp64, required work-group
 and sub-group sizes, a helper shared across images, exported functions): the images and what each holds,
 their property and symbol files, spirv-val on every image, per-kernel mode, the same bytes twice, and the
-filter's verdicts for devices with and without fp64 and sub-group size 16. Bad input: a directory that is
+filter's verdicts for devices with and without fp64 and sub-group size 16; the images the filter keeps for
+rusticl (no fp64) and pocl (fp64) loaded and run there, results checked; every corpus image through
+spirv-val. Bad input: a directory that is
 not empty (refused unless --force, left as it was), a table whose property file is missing or malformed (an
 error naming it, no output). And the property that makes both designs trustworthy: for every corpus module
 and every built-in device, the kernels of the images the filter keeps are the kernels specialize keeps."""
@@ -26,6 +28,7 @@ SRC = os.environ["SPVCOND_TEST_SRC"]
 CORPUS = os.environ.get("SPVCOND_CORPUS", "")
 SPIRV_VAL = os.environ.get("SPIRV_VAL", "spirv-val")
 SPIRV_DIS = os.environ.get("SPIRV_DIS", "spirv-dis")
+JIT = os.environ.get("SPVCOND_JIT")
 
 
 def compile_cl(path, tmp):
@@ -102,6 +105,13 @@ def seeds(tmp):
           "a non-empty directory is refused and left as it was", p.stderr)
     p = run([CLI, "split", "-q", "--force", spv, "-o", out])
     check(p.returncode == 0 and sorted(os.listdir(out)) == sorted(os.listdir(again)), "--force replaces it")
+    reqs = os.path.join(tmp, "unknown.yaml")
+    with open(reqs, "w") as f:
+        f.write("nowhere:\n  uses: [fp64]\n")
+    nothing = os.path.join(tmp, "nothing")
+    p = run([CLI, "split", "--requirements", reqs, spv, "-o", nothing])
+    check(p.returncode == 1 and "'nowhere'" in p.stderr and not os.path.exists(nothing),
+          "a requirements file naming an unknown function: refused, nothing written", p.stderr)
     bad = os.path.join(tmp, "bad")
     shutil.copytree(out, bad)
     os.remove(os.path.join(bad, "image_1.prop"))
@@ -114,6 +124,61 @@ def seeds(tmp):
     p = run([CLI, "filter", os.path.join(bad, "split.table"), "--device", "intel_gpu_pvc", "-o", t])
     check(p.returncode == 1 and "image_1.prop:2" in p.stderr and not os.path.exists(t),
           "a malformed property file: an error naming the line, no table", p.stderr)
+
+
+RUNTIME_DEVICES = """rusticl_llvmpipe:
+  aspects: [gpu, online_compiler, online_linker, queue_profiling]
+  may_support_other_aspects: false
+  sub-group-sizes: [8]
+pocl_cpu:
+  aspects: [cpu, fp64, online_compiler, online_linker, queue_profiling]
+  may_support_other_aspects: false
+  sub-group-sizes: [8]
+"""
+# a[i] = i, then each kernel: a[0..3] after it runs.
+RESULTS = {"plain": [1, 1.5, 2, 2.5], "also_plain": [1, 2, 3, 4], "with_double": [1, 2, 3, 4], "sized": [0, 2, 4, 6]}
+
+
+def runtimes(tmp):
+    """The images the filter keeps for rusticl (no fp64) and pocl (fp64), loaded and run there."""
+    out = os.path.join(tmp, "seeds")
+    config = os.path.join(tmp, "runtimes.yaml")
+    with open(config, "w") as f:
+        f.write(RUNTIME_DEVICES)
+    env = dict(os.environ, RUSTICL_ENABLE="llvmpipe", ASAN_OPTIONS="detect_leaks=0")
+    for platform, device, want in (("rusticl", "rusticl_llvmpipe", {"plain", "also_plain", "sized"}),
+                                   ("pocl", "pocl_cpu", {"plain", "also_plain", "sized", "with_double"})):
+        t = os.path.join(out, device + ".table")
+        p = run([CLI, "filter", "-q", os.path.join(out, "split.table"), "--device", device, "--device-config", config,
+                 "-o", t])
+        if not check(p.returncode == 0, "%s: filter" % device, p.stderr):
+            continue
+        ran = {}
+        for code, _, _ in table_rows(t)[1]:
+            p = run([JIT, "--platform", platform, "--raw", "--print", os.path.join(out, code)], env=env, timeout=600)
+            for name, values in re.findall(r"^  (\w+): results (.*)$", p.stdout, re.M):
+                ran[name] = [float(v) for v in values.split()]
+        check(set(ran) == want and all(ran[k] == RESULTS[k] for k in ran),
+              "%s runs the images the filter keeps for it, results right" % platform, str(ran))
+        print("%s: %s" % (platform, ", ".join("%s %s" % (k, ran[k]) for k in sorted(ran))))
+
+
+def library(tmp):
+    """A module without kernels: one image per requirement group of its exported functions."""
+    clc = "/usr/lib/clc/spirv64-mesa3d-.spv"
+    out = os.path.join(tmp, "clc")
+    p = run([CLI, "split", clc, "-o", out])
+    if not check(p.returncode == 0, "libclc: split", p.stderr):
+        return
+    _, rows = table_rows(os.path.join(out, "split.table"))
+    aspects = sorted(read(os.path.join(out, props)).decode().splitlines()[1] for _, props, _ in rows)
+    check(len(rows) >= 3 and len(set(aspects)) == len(rows), "libclc: an image per requirement group of exports",
+          str(aspects))
+    for code, _, syms in rows:
+        v = run([SPIRV_VAL, "--target-env", "opencl2.2", os.path.join(out, code)])
+        check(v.returncode == 0 and read(os.path.join(out, syms)) and not entry_points(os.path.join(out, code)),
+              "libclc: %s passes spirv-val, exports only" % code, v.stdout + v.stderr)
+    print("libclc: %d images (%s)" % (len(rows), "; ".join(aspects)))
 
 
 def corpus_equality(tmp):
@@ -132,6 +197,9 @@ def corpus_equality(tmp):
             continue
         _, rows = table_rows(os.path.join(out, "split.table"))
         images += len(rows)
+        for code, _, _ in rows:
+            v = run([SPIRV_VAL, "--target-env", "opencl2.2", os.path.join(out, code)])
+            check(v.returncode == 0, "%s: %s passes spirv-val" % (os.path.basename(path), code), v.stdout + v.stderr)
         kernels = {code: entry_points(os.path.join(out, code)) for code, _, _ in rows}
         ann = os.path.join(tmp, "a.spv")
         run([CLI, "annotate", "-q", path, "-o", ann], check=True)
@@ -159,6 +227,9 @@ def corpus_equality(tmp):
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         seeds(tmp)
+        if JIT:
+            runtimes(tmp)
+        library(tmp)
         corpus_equality(tmp)
     return summary()
 

@@ -147,10 +147,12 @@ run_and_print(cl_context ctx, cl_command_queue q, cl_kernel k, const char *name,
     cl_mem buf = shared ? shared : new_buffer(ctx, &err);
     if (err != CL_SUCCESS)
         return -1;
-    size_t global = N;
+    size_t global = N, reqd[3] = {0, 0, 0};
+    /* A kernel with a required work-group size runs with it (pocl insists; one device: NULL). */
+    clGetKernelWorkGroupInfo(k, NULL, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof(reqd), reqd, NULL);
     err = clSetKernelArg(k, 0, sizeof(buf), &buf);
     if (err == CL_SUCCESS)
-        err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL);
+        err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, reqd[0] ? reqd : NULL, 0, NULL, NULL);
     if (err == CL_SUCCESS)
         err = clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof(host), host, 0, NULL, NULL);
     if (!shared)
