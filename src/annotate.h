@@ -26,6 +26,7 @@ enum leaf_kind {
 struct leaf {
     uint8_t kind;
     bool existing;  /* the module defines its constant (id, spec_id): nothing to emit but a name */
+    bool needed;    /* splitting: a condition uses this requirement leaf (a virtual function's set) */
     uint32_t v[4];  /* aspect; sizes; category, family, comparison opcode, architecture; constant id; leaf */
     uint32_t id, spec_id;
 };

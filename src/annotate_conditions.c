@@ -199,7 +199,7 @@ spvcond_annotate_emit_leaves(struct annotate *a)
     for (size_t k = 0; k < a->leaf_count; k++) {
         struct leaf *l = &a->leaves[k];
         bool requirement = l->kind <= LEAF_ROOT;
-        if (a->split_set && l->kind < LEAF_ROOT)
+        if (a->split_set && l->kind < LEAF_ROOT && !l->needed)
             continue; /* splitting: roots' own leaves stand for their requirements, which no condition uses */
         if (!requirement) {
             if ((r = emit_guard_leaf(a, l)) != SPVCOND_OK)
@@ -244,7 +244,8 @@ spvcond_annotate_emit_leaves(struct annotate *a)
         return r;
     /* After the names, as decorations follow names: insertions in place order need no sorting. */
     for (size_t k = 0; k < a->leaf_count; k++) {
-        if (a->leaves[k].kind > LEAF_ROOT || a->leaves[k].existing || (a->split_set && a->leaves[k].kind < LEAF_ROOT))
+        if (a->leaves[k].kind > LEAF_ROOT || a->leaves[k].existing ||
+            (a->split_set && a->leaves[k].kind < LEAF_ROOT && !a->leaves[k].needed))
             continue;
         uint32_t d[4] = {spvcond_first_word(4, SPVCOND_OP_DECORATE), a->leaves[k].id, SPVCOND_DECORATION_SPEC_ID,
                          a->leaves[k].spec_id};

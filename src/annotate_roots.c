@@ -180,7 +180,7 @@ spvcond_annotate_leaf(struct annotate *a, uint8_t kind, const uint32_t v[4], siz
     if (r != SPVCOND_OK)
         return r;
     struct leaf *l = &a->leaves[a->leaf_count];
-    *l = (struct leaf){kind, false, {v[0], v[1], v[2], v[3]}, 0, 0};
+    *l = (struct leaf){kind, false, false, {v[0], v[1], v[2], v[3]}, 0, 0};
     uint32_t constant = kind == LEAF_ASPECT && a->aspect_constant ? a->aspect_constant[v[0]] : 0;
     if (constant) {
         l->existing = true;

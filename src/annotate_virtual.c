@@ -382,8 +382,10 @@ spvcond_virtual_guard_bodies(struct annotate *a)
              asp = spvcond_aspects_next(need, asp + 1)) {
             uint32_t val[4] = {asp, 0, 0, 0};
             size_t idx;
-            if ((r = spvcond_annotate_leaf(a, LEAF_ASPECT, val, &idx)) == SPVCOND_OK)
+            if ((r = spvcond_annotate_leaf(a, LEAF_ASPECT, val, &idx)) == SPVCOND_OK) {
                 leaves[n++] = (uint32_t)idx;
+                a->leaves[idx].needed = true; /* a body's condition uses it, split or not */
+            }
         }
         qsort(leaves, n, sizeof(uint32_t), spvcond_compare_u32);
         if (r == SPVCOND_OK && n && (r = spvcond_annotate_set(a, leaves, n, &set)) == SPVCOND_OK)

@@ -23,9 +23,17 @@ struct split_root {
     uint32_t wg[3], sg;
 };
 
+/* A requirement constant a condition uses (a virtual function set's aspect): true in an image whose
+ * requirements have the aspect. */
+struct split_aspect {
+    uint32_t spec_id, aspect;
+};
+
 struct spvcond_split_plan {
     struct split_root *roots;
     size_t count;
+    struct split_aspect *aspects;
+    size_t aspect_count;
 };
 
 static int
@@ -90,6 +98,11 @@ spvcond_split_take_plan(struct annotate *a, struct spvcond_split_plan *plan)
         }
     }
     spvcond_dealloc(m->ctx, role);
+    if (!(plan->aspects = spvcond_alloc_array(m->ctx, a->leaf_count + 1, sizeof(*plan->aspects))))
+        return spvcond_oom(m->ctx);
+    for (size_t k = 0; k < a->leaf_count; k++)
+        if (a->leaves[k].needed && a->leaves[k].kind == LEAF_ASPECT)
+            plan->aspects[plan->aspect_count++] = (struct split_aspect){a->leaves[k].spec_id, a->leaves[k].v[0]};
     return SPVCOND_OK;
 }
 
@@ -161,7 +174,7 @@ static spvcond_result
 image(spvcond_context *ctx, const spvcond_module *original, const uint32_t *annotated, size_t count,
       const struct spvcond_split_plan *p, size_t first, bool per_kernel, size_t index, spvcond_split_fn fn, void *user)
 {
-    spvcond_spec_value *values = spvcond_alloc_array(ctx, p->count + 1, sizeof(*values));
+    spvcond_spec_value *values = spvcond_alloc_array(ctx, p->count + p->aspect_count + 1, sizeof(*values));
     uint8_t *in = spvcond_alloc_array(ctx, original->function_count + 1, 1);
     struct props_text props = {ctx, NULL, 0, 0}, syms = {ctx, NULL, 0, 0};
     spvcond_module *m = NULL;
@@ -174,13 +187,17 @@ image(spvcond_context *ctx, const spvcond_module *original, const uint32_t *anno
         values[k] = (spvcond_spec_value){root->spec_id, member || root->role == ROLE_ALWAYS, false};
         in[root->function] = member;
     }
+    for (size_t k = 0; k < p->aspect_count && r == SPVCOND_OK; k++) /* what the image's devices have */
+        values[p->count + k] = (spvcond_spec_value){p->aspects[k].spec_id,
+                                                    spvcond_aspects_has(&p->roots[first].aspects, p->aspects[k].aspect),
+                                                    false};
     if (r == SPVCOND_OK)
         r = symbols(original, in, &syms, &roots);
     if (r == SPVCOND_OK)
         r = properties(&props, &p->roots[first]);
     if (r == SPVCOND_OK)
         r = spvcond_module_parse(ctx, annotated, count, SPVCOND_PARSE_BORROW, &m);
-    spvcond_specialize_options o = {values, p->count, NULL, 0};
+    spvcond_specialize_options o = {values, p->count + p->aspect_count, NULL, 0};
     if (r == SPVCOND_OK && (r = spvcond_specialize(m, &o, NULL)) == SPVCOND_OK)
         r = spvcond_module_emit(m, &words, &n);
     if (r == SPVCOND_OK) {
@@ -204,7 +221,7 @@ spvcond_split(spvcond_context *ctx, const uint32_t *words, size_t word_count, co
         return SPVCOND_ERROR_INVALID_ARGUMENT;
     static const spvcond_annotate_options defaults = {0};
     spvcond_module *m = NULL;
-    struct spvcond_split_plan plan = {NULL, 0};
+    struct spvcond_split_plan plan = {NULL, 0, NULL, 0};
     uint32_t *annotated = NULL;
     size_t count = 0, images = 0;
     spvcond_result r = spvcond_module_parse(ctx, words, word_count, SPVCOND_PARSE_BORROW | SPVCOND_PARSE_FOR_ANNOTATE, &m);
@@ -226,8 +243,8 @@ spvcond_split(spvcond_context *ctx, const uint32_t *words, size_t word_count, co
     if (image_count)
         *image_count = images;
     spvcond_free(ctx, annotated);
-    if (m)
-        spvcond_dealloc(ctx, plan.roots);
+    spvcond_dealloc(ctx, plan.roots);
+    spvcond_dealloc(ctx, plan.aspects);
     spvcond_module_destroy(m);
     return r;
 }

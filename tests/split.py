@@ -163,6 +163,30 @@ def runtimes(tmp):
         print("%s: %s" % (platform, ", ".join("%s %s" % (k, ran[k]) for k in sorted(ran))))
 
 
+def virtual(tmp):
+    """Virtual functions (spec/virtual-functions.md): an image has the bodies of the sets its requirements
+    cover, and stubs for the others, so that every vtable entry resolves."""
+    bc, spv = os.path.join(tmp, "design.bc"), os.path.join(tmp, "design.spv")
+    subprocess.run(["clang-15", "-c", "-target", "spir64", "-cl-std=CL2.0", "-Xclang",
+                    "-cl-ext=+__cl_clang_function_pointers", "-Xclang", "-finclude-default-header", "-emit-llvm",
+                    "-O0", os.path.join(SRC, "data", "virtual", "design.cl"), "-o", bc], check=True)
+    subprocess.run(["llvm-spirv-15", "--spirv-ext=+SPV_INTEL_function_pointers", bc, "-o", spv], check=True)
+    out = os.path.join(tmp, "virtual")
+    p = run([CLI, "split", "--requirements", os.path.join(SRC, "data", "virtual", "design.yaml"), spv, "-o", out])
+    if not check(p.returncode == 0, "virtual functions: split", p.stderr):
+        return
+    _, rows = table_rows(os.path.join(out, "split.table"))
+    got = []
+    for code, _, syms in rows:
+        dis = run([SPIRV_DIS, os.path.join(out, code)]).stdout
+        back = run(["llvm-spirv-15", "-r", os.path.join(out, code), "-o", os.devnull])
+        got.append((sorted(read(os.path.join(out, syms)).decode().split()), '"base_bar.body"' in dis,
+                    "Float64" in dis, '"base_bar"' in dis, back.returncode == 0))
+    check(got == [(["construct", "use"], False, False, True, True), (["use_fp64"], True, True, True, True)],
+          "virtual functions: the fp64 body only in the fp64 image, the stub in both, the translator reads both",
+          str(got))
+
+
 def library(tmp):
     """A module without kernels: one image per requirement group of its exported functions."""
     clc = "/usr/lib/clc/spirv64-mesa3d-.spv"
@@ -229,6 +253,7 @@ def main():
         seeds(tmp)
         if JIT:
             runtimes(tmp)
+        virtual(tmp)
         library(tmp)
         corpus_equality(tmp)
     return summary()
