@@ -115,12 +115,25 @@ cli_read_file(const char *path, void **data, size_t *size)
                   strerror(errno));
         return EXIT_IO;
     }
-    size_t cap = 1 << 16, len = 0;
+    /* A regular file is read at once into a buffer of its size (one byte more, so that a file that grew
+     * meanwhile is still read to its end); a pipe or standard input grows as it comes. */
+    struct stat st;
+    bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 &&
+                   (uint64_t)st.st_size < SIZE_MAX / 2;
+    size_t cap = regular ? (size_t)st.st_size + 1 : (size_t)1 << 16, len = 0;
     char *buf = malloc(cap);
+    int failed = 0;
     while (buf) {
-        len += fread(buf + len, 1, cap - len, f);
-        if (len < cap)
+        ssize_t got = read(fileno(f), buf + len, cap - len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            failed = got < 0;
             break;
+        }
+        len += (size_t)got;
+        if (len < cap)
+            continue;
         char *bigger = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
         if (!bigger) {
             free(buf);
@@ -130,7 +143,6 @@ cli_read_file(const char *path, void **data, size_t *size)
         buf = bigger;
         cap *= 2;
     }
-    int failed = ferror(f);
     if (!is_stdin)
         fclose(f);
     if (!buf) {
