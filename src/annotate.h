@@ -151,6 +151,8 @@ spvcond_result spvcond_annotate_roots(struct annotate *a);
 spvcond_result spvcond_annotate_leaf(struct annotate *a, uint8_t kind, const uint32_t v[4], size_t *out);
 /* The index of the set with exactly these leaves (ascending), made if new. */
 spvcond_result spvcond_annotate_set(struct annotate *a, const uint32_t *leaves, uint32_t n, uint32_t *index);
+/* A function's name for messages: its OpName, else its id (two buffers: `slot` 0 or 1). */
+const char *spvcond_annotate_function_label(struct annotate *a, size_t f, int slot);
 /* annotate_union.c: conditions as values. */
 spvcond_result spvcond_cond_init(struct annotate *a);
 spvcond_result spvcond_cond_of_set(struct annotate *a, uint32_t set, uint32_t *out);

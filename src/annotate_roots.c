@@ -194,9 +194,8 @@ spvcond_annotate_leaf(struct annotate *a, uint8_t kind, const uint32_t v[4], siz
     return SPVCOND_OK;
 }
 
-/* A function's name for messages: its OpName, else its id (two rotating buffers). */
-static const char *
-function_label(struct annotate *a, size_t f, int slot)
+const char *
+spvcond_annotate_function_label(struct annotate *a, size_t f, int slot)
 {
     struct spvcond_module *m = a->m;
     const char *name = spvcond_name_of(m, m->functions[f].id);
@@ -243,7 +242,7 @@ call_path(struct annotate *a, size_t root, uint32_t aspect, char *buf, size_t si
     buf[0] = 0;
     size_t o = 0;
     for (size_t k = len; k-- > 0 && o < size;)
-        o += (size_t)snprintf(buf + o, size - o, "%s%s", k + 1 == len ? "" : " -> ", function_label(a, queue[k], 0));
+        o += (size_t)snprintf(buf + o, size - o, "%s%s", k + 1 == len ? "" : " -> ", spvcond_annotate_function_label(a, queue[k], 0));
     spvcond_dealloc(m->ctx, parent);
     spvcond_dealloc(m->ctx, queue);
     return SPVCOND_OK;
@@ -268,7 +267,7 @@ collect_leaves(struct annotate *a, size_t f, uint32_t *list, size_t *count)
                     return r;
                 spvcond_warn_inst(a->m, a->m->functions[f].begin, a->m->functions[f].id,
                                   "%s uses aspect %s (%u), which its declared requirements do not list; call path: %s",
-                                  function_label(a, f, 0), name ? name : "?", asp, path);
+                                  spvcond_annotate_function_label(a, f, 0), name ? name : "?", asp, path);
             }
         }
     }

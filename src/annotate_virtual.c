@@ -14,7 +14,6 @@
 #define SET_MAX 64             /* sets are bits of a uint64_t */
 #define DEFAULT_SET ""         /* indirectly_callable<> */
 #define DEFAULT_SET_DPCPP "_ZTSv" /* what DPC++ calls it in properties: the set of `void` */
-#define RECORD_SETS SPVCOND_ANNOTATE_RECORD " virtual-function sets used: "
 
 struct virtuals {
     const char *set_name[SET_MAX]; /* the caller's strings, or DEFAULT_SET */
@@ -237,16 +236,6 @@ spvcond_virtual_member(const struct annotate *a, size_t f, spvcond_aspects *sign
     return true;
 }
 
-static const char *
-function_name(const struct spvcond_module *m, size_t f, char *buf, size_t size)
-{
-    const char *name = spvcond_name_of(m, m->functions[f].id);
-    if (name)
-        return name;
-    snprintf(buf, size, "%%%u", m->functions[f].id);
-    return buf;
-}
-
 /* The sets of aspects: what members use, and what the sets they call require. */
 static void
 set_requirements(struct annotate *a, const uint64_t *calls)
@@ -358,11 +347,10 @@ check_cycle(struct annotate *a, size_t f)
         uint32_t g = inf->scc_members[k];
         if (a->virt->member_set[g])
             continue;
-        char b1[32], b2[32];
         return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, m->functions[f].begin, m->functions[f].id,
                                  "virtual function %s is in a recursive cycle with %s, which is not a virtual "
                                  "function: its body cannot move behind its set's condition",
-                                 function_name(m, f, b1, sizeof(b1)), function_name(m, g, b2, sizeof(b2)));
+                                 spvcond_annotate_function_label(a, f, 0), spvcond_annotate_function_label(a, g, 1));
     }
     return SPVCOND_OK;
 }
@@ -577,12 +565,6 @@ stub(struct annotate *a, size_t f)
     return r;
 }
 
-static int
-compare_names(const void *x, const void *y)
-{
-    return strcmp(*(const char *const *)x, *(const char *const *)y);
-}
-
 /* The sets the module uses, for its property set: "spvcond annotate: virtual-function sets used: A,B". */
 static spvcond_result
 record_sets(struct annotate *a)
@@ -590,7 +572,7 @@ record_sets(struct annotate *a)
     struct spvcond_module *m = a->m;
     struct virtuals *v = a->virt;
     const char *names[SET_MAX];
-    size_t n = 0, len = strlen(RECORD_SETS) + 1;
+    size_t n = 0, len = strlen(SPVCOND_VIRTUAL_SETS_RECORD) + 1;
     for (size_t s = 0; s < v->set_count; s++)
         if (v->used_sets >> s & 1) {
             names[n] = v->set_name[s][0] ? v->set_name[s] : DEFAULT_SET_DPCPP;
@@ -601,12 +583,12 @@ record_sets(struct annotate *a)
     if (len > 4 * 60000)
         return spvcond_report(m->ctx, SPVCOND_ERROR_LIMIT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
                               "the names of the virtual-function sets are too long to record (%zu bytes)", len);
-    qsort(names, n, sizeof(names[0]), compare_names);
+    qsort(names, n, sizeof(names[0]), spvcond_compare_strings);
     char *text = spvcond_alloc(m->ctx, len);
     uint32_t cap = (uint32_t)(len / 4 + 2), *w = spvcond_alloc_array(m->ctx, cap + 1, sizeof(uint32_t));
     spvcond_result r = text && w ? SPVCOND_OK : spvcond_oom(m->ctx);
     if (r == SPVCOND_OK) {
-        size_t o = (size_t)snprintf(text, len, "%s", RECORD_SETS);
+        size_t o = (size_t)snprintf(text, len, "%s", SPVCOND_VIRTUAL_SETS_RECORD);
         for (size_t k = 0; k < n; k++)
             o += (size_t)snprintf(text + o, len - o, "%s%s", k ? "," : "", names[k]);
         uint32_t words = 1 + spvcond_encode_string(text, w + 1, cap);

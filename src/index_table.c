@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "index_table.h"
 
+#include <string.h>
+
 uint64_t
 spvcond_hash_u32(const uint32_t *w, size_t n, uint64_t seed)
 {
@@ -81,4 +83,10 @@ spvcond_compare_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
+}
+
+int
+spvcond_compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
 }

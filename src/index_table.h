@@ -23,5 +23,7 @@ void spvcond_table_release(spvcond_context *ctx, struct spvcond_index_table *t);
 /* qsort comparators for keys. */
 int spvcond_compare_u32(const void *a, const void *b);
 int spvcond_compare_u64(const void *a, const void *b);
+/* The same for an array of `const char *`, by strcmp. */
+int spvcond_compare_strings(const void *a, const void *b);
 
 #endif

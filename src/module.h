@@ -13,6 +13,8 @@
 #define SPVCOND_EXTENSION_NAME "SPV_INTEL_function_variants"
 /* The start of annotate's OpModuleProcessed record of what it added (spec/annotate.md). */
 #define SPVCOND_ANNOTATE_RECORD "spvcond annotate:"
+/* The record of the virtual-function sets a module uses (spec/virtual-functions.md). */
+#define SPVCOND_VIRTUAL_SETS_RECORD SPVCOND_ANNOTATE_RECORD " virtual-function sets used: "
 
 /* Whether a capability is one the extension declares (SpecConditionalINTEL, FunctionVariantsINTEL). */
 static inline bool

@@ -116,6 +116,17 @@ struct spread {
     uint32_t from;
 };
 
+/* The additions to `from`, passed on to `target` (whose condition is `cond`) where cond does not imply them. */
+static spvcond_result
+pass_on(struct repair *rp, size_t from, size_t target, uint32_t cond)
+{
+    spvcond_result r = SPVCOND_OK;
+    for (uint32_t k = rp->first[from]; k && r == SPVCOND_OK; k = rp->adds[k - 1].next)
+        if (!implied(rp->adds[k - 1].g, cond))
+            r = add(rp, target, rp->adds[k - 1].g);
+    return r;
+}
+
 /* An item that now exists under more conditions needs what it uses under them too. */
 static spvcond_result
 spread_to_operand(void *user, size_t inst, uint32_t word, uint32_t id)
@@ -131,11 +142,7 @@ spread_to_operand(void *user, size_t inst, uint32_t word, uint32_t id)
                                  "%%%u must be kept more often than its condition allows, and it names %s %%%u, whose "
                                  "condition the producer stated: repair cannot widen it", s->from,
                                  spvcond_grammar_opcode_name(spvcond_inst_opcode(rp->m, def)), id);
-    spvcond_result r = SPVCOND_OK;
-    for (uint32_t k = rp->first[s->from]; k && r == SPVCOND_OK; k = rp->adds[k - 1].next)
-        if (!implied(rp->adds[k - 1].g, condition_of(rp, id)))
-            r = add(rp, id, rp->adds[k - 1].g);
-    return r;
+    return pass_on(rp, s->from, id, condition_of(rp, id));
 }
 
 struct needs {
@@ -160,14 +167,7 @@ spread_to_capability(void *user, size_t inst, const uint32_t *caps, size_t count
     }
     if (conditional == SIZE_MAX)
         return SPVCOND_OK; /* not declared at all: not ours to add */
-    struct repair *rp = n->rp;
-    size_t target = rp->m->bound + conditional;
-    uint32_t cond = spvcond_inst_words(rp->m, conditional)[1];
-    spvcond_result r = SPVCOND_OK;
-    for (uint32_t k = rp->first[n->from]; k && r == SPVCOND_OK; k = rp->adds[k - 1].next)
-        if (!implied(rp->adds[k - 1].g, cond))
-            r = add(rp, target, rp->adds[k - 1].g);
-    return r;
+    return pass_on(n->rp, n->from, n->rp->m->bound + conditional, spvcond_inst_words(n->rp->m, conditional)[1]);
 }
 
 /* Additions flow from users to what they use: module-level items in reverse, then capabilities. */

@@ -30,7 +30,6 @@ struct spvcond_requirements {
 #define SET_NAME "SYCL/kernel reqs"
 #define VF_SET_NAME "SYCL/virtual functions"
 #define VF_USES "uses-virtual-functions-set"
-#define VF_RECORD SPVCOND_ANNOTATE_RECORD " virtual-function sets used: "
 
 void
 spvcond_requirements_destroy(spvcond_requirements *r)
@@ -161,8 +160,8 @@ spvcond_requirements_from_module(spvcond_module *m, spvcond_requirements **out)
         if (spvcond_inst_opcode(m, i) != SPVCOND_OP_MODULE_PROCESSED)
             continue;
         const char *text = spvcond_inst_string(m, i, 1); /* the reader checked it ends in the instruction */
-        if (strncmp(text, VF_RECORD, strlen(VF_RECORD)) == 0)
-            res = set_virtual_sets(r, text + strlen(VF_RECORD), strlen(text + strlen(VF_RECORD)));
+        if (strncmp(text, SPVCOND_VIRTUAL_SETS_RECORD, strlen(SPVCOND_VIRTUAL_SETS_RECORD)) == 0)
+            res = set_virtual_sets(r, text + strlen(SPVCOND_VIRTUAL_SETS_RECORD), strlen(text + strlen(SPVCOND_VIRTUAL_SETS_RECORD)));
     }
     spvcond_leaf_walk_release(&walk);
     spvcond_dealloc(m->ctx, memo);

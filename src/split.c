@@ -36,12 +36,6 @@ struct spvcond_split_plan {
     size_t aspect_count;
 };
 
-static int
-compare_names(const void *x, const void *y)
-{
-    return strcmp(*(const char *const *)x, *(const char *const *)y);
-}
-
 spvcond_result
 spvcond_split_take_plan(struct annotate *a, struct spvcond_split_plan *plan)
 {
@@ -69,12 +63,12 @@ spvcond_split_take_plan(struct annotate *a, struct spvcond_split_plan *plan)
     }
     for (size_t k = 0; k < m->entry_point_count; k++)
         kernels[k] = spvcond_inst_string(m, m->entry_points[k], 3);
-    qsort(kernels, m->entry_point_count, sizeof(char *), compare_names);
+    qsort(kernels, m->entry_point_count, sizeof(char *), spvcond_compare_strings);
     for (size_t i = m->section[SPVCOND_SECTION_ANNOTATION]; i < m->section[SPVCOND_SECTION_ANNOTATION + 1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
         size_t f = spvcond_is_export_decoration(w) ? spvcond_callgraph_function(&a->g, m, w[1]) : SIZE_MAX;
         const char *name = f != SIZE_MAX ? spvcond_inst_string(m, i, 3) : NULL;
-        if (name && !bsearch(&name, kernels, m->entry_point_count, sizeof(char *), compare_names))
+        if (name && !bsearch(&name, kernels, m->entry_point_count, sizeof(char *), spvcond_compare_strings))
             role[f] = ROLE_ROOT;
     }
     spvcond_dealloc(m->ctx, (void *)kernels);
