@@ -3,6 +3,7 @@
 #ifndef SPVCOND_CLI_H
 #define SPVCOND_CLI_H
 
+#include <getopt.h>
 #include <stdio.h>
 
 #include "spvcond/spvcond.h"
@@ -20,7 +21,21 @@ struct cli {
     spvcond_context *ctx;
     const char *input_name; /* for diagnostics: the path, or "stdin" */
     int quiet;
+    int sync;           /* --sync: outputs are flushed to the disk before the command returns */
+    void *module_bytes; /* the loaded module's words, which it borrows; freed by cli_fini */
 };
+
+/* --sync and --no-sync, taken by every command that writes files. */
+enum { CLI_OPT_SYNC = 1000, CLI_OPT_NO_SYNC };
+#define CLI_SYNC_OPTIONS {"sync", no_argument, NULL, CLI_OPT_SYNC}, {"no-sync", no_argument, NULL, CLI_OPT_NO_SYNC}
+#define CLI_SYNC_CASES                                                                                              \
+    case CLI_OPT_SYNC:                                                                                              \
+    case CLI_OPT_NO_SYNC: cli->sync = c == CLI_OPT_SYNC; break
+#define CLI_SYNC_HELP                                                                                               \
+    "  --sync             Flush each output to the disk (the file, then its directory) before exiting.\n"         \
+    "  --no-sync          Leave that to the system, as cp and compilers do (the default). Either way an\n"      \
+    "                     output replaces the old file whole, by rename, or not at all.\n"
+
 
 int cli_init(struct cli *cli);
 void cli_fini(struct cli *cli);
@@ -30,8 +45,11 @@ int cli_exit_code(spvcond_result r);
 /* Read a whole file ("-" is stdin). On failure prints the error and returns an exit code. */
 int cli_read_file(const char *path, void **data, size_t *size);
 /* Write atomically: a temporary file in the same directory, renamed over `path` on success
- * ("-" is stdout). An error leaves any existing file untouched. */
-int cli_write_file(const char *path, const void *data, size_t size);
+ * ("-" is stdout). An error leaves any existing file untouched. With cli->sync the file is flushed
+ * before the rename and its directory after. */
+int cli_write_file(const struct cli *cli, const char *path, const void *data, size_t size);
+/* fsync the directory that holds `path` (after a rename into it); prints the error. */
+int cli_sync_directory_of(const char *path);
 /* Read and parse a module; prints diagnostics. */
 int cli_load_module(struct cli *cli, const char *path, spvcond_module **out);
 /* The same with spvcond_module_parse flags (SPVCOND_PARSE_FOR_ANNOTATE). */

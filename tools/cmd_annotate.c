@@ -27,6 +27,7 @@ static const char annotate_usage[] =
     "                     [SYCL/virtual functions] when the module uses virtual-function sets.\n"
     "  -o FILE            Output ('-' for standard output). Required.\n"
     "  -q, --quiet        No summary and no warnings on standard error.\n"
+    CLI_SYNC_HELP
     "  -h, --help         Print this help and exit.\n";
 
 enum { OPT_BASE = 256, OPT_NO_INFERENCE, OPT_PROPS, OPT_REQUIREMENTS };
@@ -40,6 +41,7 @@ cmd_annotate(struct cli *cli, int argc, char **argv)
         {"props", required_argument, NULL, OPT_PROPS},
         {"requirements", required_argument, NULL, OPT_REQUIREMENTS},
         {"quiet", no_argument, NULL, 'q'},
+        CLI_SYNC_OPTIONS,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -56,6 +58,7 @@ cmd_annotate(struct cli *cli, int argc, char **argv)
         case OPT_REQUIREMENTS: requirements = optarg; break;
         case 'o': output = optarg; break;
         case 'q': cli->quiet = 1; break;
+        CLI_SYNC_CASES;
         case 'h': fputs(annotate_usage, stdout); return EXIT_OK;
         default: fputs(annotate_usage, stderr); return EXIT_USAGE;
         }
@@ -109,11 +112,11 @@ cmd_annotate(struct cli *cli, int argc, char **argv)
                 spvcond_module_destroy(annotated);
             }
             if (r == SPVCOND_OK)
-                rc = cli_write_file(props, text, size);
+                rc = cli_write_file(cli, props, text, size);
             spvcond_free(cli->ctx, text);
         }
         if (r == SPVCOND_OK && rc == EXIT_OK)
-            rc = cli_write_file(output, words, count * 4);
+            rc = cli_write_file(cli, output, words, count * 4);
         if (r == SPVCOND_OK)
             spvcond_free(cli->ctx, words);
         if (r == SPVCOND_OK && rc == EXIT_OK && !cli->quiet)

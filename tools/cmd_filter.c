@@ -19,6 +19,7 @@ static const char filter_usage[] =
     "  --device-config F  Devices in DPC++'s YAML schema, searched before the built-in table.\n"
     "  -o FILE            The filtered table ('-' for standard output). Required.\n"
     "  -q, --quiet        No summary on standard error.\n"
+    CLI_SYNC_HELP
     "  -h, --help         Print this help and exit.\n";
 
 #define HEADER "[Code|Properties|Symbols]"
@@ -45,6 +46,7 @@ cmd_filter(struct cli *cli, int argc, char **argv)
         {"device", required_argument, NULL, 'd'},
         {"device-config", required_argument, NULL, 'c'},
         {"quiet", no_argument, NULL, 'q'},
+        CLI_SYNC_OPTIONS,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -59,6 +61,7 @@ cmd_filter(struct cli *cli, int argc, char **argv)
         case 'c': d.config_path = optarg; break;
         case 'o': output = optarg; break;
         case 'q': cli->quiet = 1; break;
+        CLI_SYNC_CASES;
         case 'h': fputs(filter_usage, stdout); return EXIT_OK;
         default: fputs(filter_usage, stderr); return EXIT_USAGE;
         }
@@ -135,7 +138,7 @@ cmd_filter(struct cli *cli, int argc, char **argv)
         rc = EXIT_INVALID;
     }
     if (rc == EXIT_OK)
-        rc = cli_write_file(output, out, len);
+        rc = cli_write_file(cli, output, out, len);
     if (rc == EXIT_OK && !cli->quiet)
         fprintf(stderr, "filter: %zu of %zu images kept for %s\n", kept, rows, d.name);
     free(text);

@@ -19,6 +19,7 @@ static const char repair_usage[] =
     "\n"
     "  -o FILE            Output ('-' for standard output). Required.\n"
     "  -q, --quiet        No notes and no summary on standard error.\n"
+    CLI_SYNC_HELP
     "  -h, --help         Print this help and exit.\n";
 
 int
@@ -26,6 +27,7 @@ cmd_repair(struct cli *cli, int argc, char **argv)
 {
     static const struct option options[] = {
         {"quiet", no_argument, NULL, 'q'},
+        CLI_SYNC_OPTIONS,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -36,6 +38,7 @@ cmd_repair(struct cli *cli, int argc, char **argv)
         switch (c) {
         case 'o': output = optarg; break;
         case 'q': cli->quiet = 1; break;
+        CLI_SYNC_CASES;
         case 'h': fputs(repair_usage, stdout); return EXIT_OK;
         default: fputs(repair_usage, stderr); return EXIT_USAGE;
         }
@@ -59,7 +62,7 @@ cmd_repair(struct cli *cli, int argc, char **argv)
     if (r == SPVCOND_OK)
         r = spvcond_module_emit(m, &words, &count);
     if (r == SPVCOND_OK)
-        rc = cli_write_file(output, words, count * 4);
+        rc = cli_write_file(cli, output, words, count * 4);
     if (r == SPVCOND_OK && rc == EXIT_OK && !cli->quiet)
         fprintf(stderr,
                 "repaired: %zu conditions widened, %zu removed, %zu conditional capabilities widened, %zu uses "

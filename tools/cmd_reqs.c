@@ -16,7 +16,9 @@ static const char reqs_usage[] =
     "  --json         The same as JSON.\n"
     "  --props        DPC++'s property-file text: [SYCL/kernel reqs], name=2|<byte array> (spec/props.md).\n"
     "  --binary KERNEL  The raw property value of one kernel (8-byte bit count, then uint32 words),\n"
-    "                 written to -o FILE (default: standard output).\n";
+    "                 written to -o FILE (default: standard output).\n"
+    CLI_SYNC_HELP
+    "  -h, --help     Print this help and exit.\n";
 
 static void
 describe_requirement(const spvcond_kernel_requirement *q, char *buf, size_t size)
@@ -47,6 +49,7 @@ cmd_reqs(struct cli *cli, int argc, char **argv)
         {"json", no_argument, NULL, 'j'},
         {"props", no_argument, NULL, 'p'},
         {"binary", required_argument, NULL, 'b'},
+        CLI_SYNC_OPTIONS,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -60,6 +63,7 @@ cmd_reqs(struct cli *cli, int argc, char **argv)
         case 'o': output = optarg; break;
         case 'j': json = true; break;
         case 'p': props = true; break;
+        CLI_SYNC_CASES;
         case 'h': fputs(reqs_usage, stdout); return EXIT_OK;
         default: fputs(reqs_usage, stderr); return EXIT_USAGE;
         }
@@ -84,7 +88,7 @@ cmd_reqs(struct cli *cli, int argc, char **argv)
             cli_error("the module has no kernel named '%s'", binary);
             res = SPVCOND_ERROR_NOT_FOUND;
         } else if ((res = spvcond_requirements_kernel_bytes(r, k, &bytes, &size)) == SPVCOND_OK) {
-            rc = cli_write_file(output, bytes, size);
+            rc = cli_write_file(cli, output, bytes, size);
             spvcond_free(cli->ctx, bytes);
         }
     } else if (res == SPVCOND_OK && props) {

@@ -33,6 +33,7 @@ static const char specialize_usage[] =
     FNVAR_USAGE
     "  -o FILE                        Output ('-' for standard output). Required.\n"
     "  -q, --quiet                    No summary and no warnings on standard error.\n"
+    CLI_SYNC_HELP
     "  -h, --help                     Print this help and exit.\n";
 
 enum { OPT_DEVICE = 200, OPT_DEVICE_CONFIG, OPT_PROPS, OPT_NO_TRIM, OPT_NO_FOLD, OPT_SPEC = 256, OPT_SPEC_FILE, OPT_FREEZE_ALL,
@@ -53,6 +54,7 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
         {"no-fold", no_argument, NULL, OPT_NO_FOLD},
         FNVAR_LONG_OPTIONS,
         {"quiet", no_argument, NULL, 'q'},
+        CLI_SYNC_OPTIONS,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -80,6 +82,7 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
         case OPT_NO_FOLD: flags |= SPVCOND_SPECIALIZE_NO_FOLD; break;
         case 'o': output = optarg; break;
         case 'q': cli->quiet = 1; break;
+        CLI_SYNC_CASES;
         case 'h': fputs(specialize_usage, stdout); goto done;
         default: fputs(specialize_usage, stderr); rc = EXIT_USAGE; break;
         }
@@ -153,7 +156,7 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
         size_t count;
         r = spvcond_module_emit(m, &words, &count);
         if (r == SPVCOND_OK) {
-            rc = cli_write_file(output, words, count * 4);
+            rc = cli_write_file(cli, output, words, count * 4);
             spvcond_free(cli->ctx, words);
         }
         if (r == SPVCOND_OK && rc == EXIT_OK && !cli->quiet)

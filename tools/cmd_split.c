@@ -28,9 +28,11 @@ static const char split_usage[] =
     "  --force            Replace a directory that exists and is not empty.\n"
     "  -o DIR             Output directory. Required.\n"
     "  -q, --quiet        No summary on standard error.\n"
+    CLI_SYNC_HELP
     "  -h, --help         Print this help and exit.\n";
 
 struct out {
+    const struct cli *cli;
     const char *dir; /* the temporary directory */
     char *table;
     size_t len, cap;
@@ -38,14 +40,14 @@ struct out {
 };
 
 static int
-write_in(const char *dir, const char *name, const void *data, size_t size)
+write_in(const struct out *o, const char *name, const void *data, size_t size)
 {
-    size_t n = strlen(dir) + strlen(name) + 2;
+    size_t n = strlen(o->dir) + strlen(name) + 2;
     char *path = malloc(n);
     if (!path)
         return EXIT_NOMEM;
-    snprintf(path, n, "%s/%s", dir, name);
-    int rc = cli_write_file(path, data, size);
+    snprintf(path, n, "%s/%s", o->dir, name);
+    int rc = cli_write_file(o->cli, path, data, size);
     free(path);
     return rc;
 }
@@ -58,9 +60,9 @@ take_image(void *user, size_t index, const spvcond_split_image *img)
     snprintf(name[0], sizeof(name[0]), "image_%zu.spv", index);
     snprintf(name[1], sizeof(name[1]), "image_%zu.prop", index);
     snprintf(name[2], sizeof(name[2]), "image_%zu.sym", index);
-    if ((o->rc = write_in(o->dir, name[0], img->words, img->word_count * 4)) != EXIT_OK ||
-        (o->rc = write_in(o->dir, name[1], img->properties, strlen(img->properties))) != EXIT_OK ||
-        (o->rc = write_in(o->dir, name[2], img->symbols, strlen(img->symbols))) != EXIT_OK)
+    if ((o->rc = write_in(o, name[0], img->words, img->word_count * 4)) != EXIT_OK ||
+        (o->rc = write_in(o, name[1], img->properties, strlen(img->properties))) != EXIT_OK ||
+        (o->rc = write_in(o, name[2], img->symbols, strlen(img->symbols))) != EXIT_OK)
         return SPVCOND_ERROR_INVALID_ARGUMENT; /* stops the split; rc says why */
     size_t need = o->len + 3 * 48 + 4;
     if (need > o->cap) {
@@ -114,6 +116,7 @@ cmd_split(struct cli *cli, int argc, char **argv)
         {"requirements", required_argument, NULL, 'r'},
         {"force", no_argument, NULL, 'f'},
         {"quiet", no_argument, NULL, 'q'},
+        CLI_SYNC_OPTIONS,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -136,6 +139,7 @@ cmd_split(struct cli *cli, int argc, char **argv)
         case 'f': force = true; break;
         case 'o': output = optarg; break;
         case 'q': cli->quiet = 1; break;
+        CLI_SYNC_CASES;
         case 'h': fputs(split_usage, stdout); return EXIT_OK;
         default: fputs(split_usage, stderr); return EXIT_USAGE;
         }
@@ -160,16 +164,20 @@ cmd_split(struct cli *cli, int argc, char **argv)
             return pr == SPVCOND_ERROR_INVALID_ARGUMENT ? EXIT_INVALID : cli_exit_code(pr);
         opts.requirements = spvcond_requirements_file_entries(reqfile, &opts.requirement_count);
     }
+    const char *input = optind < argc ? argv[optind] : "-";
+    cli->input_name = strcmp(input, "-") == 0 ? "stdin" : input;
     if (rc == EXIT_OK)
-        rc = cli_read_file(optind < argc ? argv[optind] : "-", &data, &size);
+        rc = cli_read_file(input, &data, &size);
     if (rc != EXIT_OK) {
         spvcond_requirements_file_destroy(reqfile);
         return rc;
     }
-    /* Beside the target, renamed into place at the end. */
+    /* Beside the target, renamed into place at the end ("out/" is beside "out" too). */
     size_t n = strlen(output);
+    while (n > 1 && output[n - 1] == '/')
+        n--;
     char *tmp = malloc(n + 16), *old = malloc(n + 16);
-    struct out o = {tmp, NULL, 0, 0, EXIT_OK};
+    struct out o = {cli, tmp, NULL, 0, 0, EXIT_OK};
     if (!tmp || !old || (memcpy(tmp, output, n), memcpy(tmp + n, ".tmp.XXXXXX", 12), !mkdtemp(tmp))) {
         cli_error("could not create a directory next to '%s': %s", output, strerror(errno));
         free(data);
@@ -181,7 +189,7 @@ cmd_split(struct cli *cli, int argc, char **argv)
     size_t images = 0;
     spvcond_result r = size % 4 ? SPVCOND_ERROR_INVALID_BINARY : SPVCOND_OK;
     if (r != SPVCOND_OK)
-        cli_error("%s: the size is not a multiple of 4 bytes", optind < argc ? argv[optind] : "stdin");
+        cli_error("%s: the size is not a multiple of 4 bytes", cli->input_name);
     if (r == SPVCOND_OK)
         r = spvcond_split(cli->ctx, data, size / 4, &opts, flags, take_image, &o, &images);
     rc = o.rc != EXIT_OK ? o.rc : r != SPVCOND_OK ? cli_exit_code(r) : EXIT_OK;
@@ -195,7 +203,7 @@ cmd_split(struct cli *cli, int argc, char **argv)
             memcpy(table, header, hl);
             if (o.len)
                 memcpy(table + hl, o.table, o.len);
-            rc = write_in(tmp, "split.table", table, hl + o.len);
+            rc = write_in(&o, "split.table", table, hl + o.len);
             free(table);
         }
     }
@@ -212,8 +220,11 @@ cmd_split(struct cli *cli, int argc, char **argv)
             if (existed)
                 rename(old, output);
             rc = EXIT_IO;
-        } else if (existed) {
-            remove_tree(old);
+        } else {
+            if (existed)
+                remove_tree(old);
+            if (cli->sync)
+                rc = cli_sync_directory_of(output);
         }
     }
     if (rc != EXIT_OK)

@@ -92,6 +92,7 @@ void
 cli_fini(struct cli *cli)
 {
     spvcond_context_destroy(cli->ctx);
+    free(cli->module_bytes);
 }
 
 int
@@ -177,7 +178,34 @@ write_all(int fd, const void *data, size_t size)
 }
 
 int
-cli_write_file(const char *path, const void *data, size_t size)
+cli_sync_directory_of(const char *path)
+{
+    /* The part before the last '/' that is not at the end ("a/b/" is in "a"); "." if none; "/" for "/a". */
+    size_t end = strlen(path), n = 0;
+    while (end > 1 && path[end - 1] == '/')
+        end--;
+    for (size_t k = 0; k < end; k++)
+        if (path[k] == '/')
+            n = k ? k : 1;
+    bool here = n == 0;
+    char *dir = malloc(here ? 2 : n + 1);
+    if (!dir)
+        return EXIT_NOMEM;
+    n = here ? 1 : n;
+    memcpy(dir, here ? "." : path, n);
+    dir[n] = 0;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    int err = fd < 0 || fsync(fd) != 0 ? errno : 0;
+    if (fd >= 0)
+        close(fd);
+    if (err)
+        cli_error("could not flush directory '%s': %s", dir, strerror(err));
+    free(dir);
+    return err ? EXIT_IO : EXIT_OK;
+}
+
+int
+cli_write_file(const struct cli *cli, const char *path, const void *data, size_t size)
 {
     if (strcmp(path, "-") == 0) {
         if (write_all(STDOUT_FILENO, data, size) != 0) {
@@ -198,19 +226,18 @@ cli_write_file(const char *path, const void *data, size_t size)
         free(tmp);
         return EXIT_IO;
     }
+    /* mkstemp creates 0600; the file gets the usual permissions. */
+    mode_t mask = umask(0);
+    umask(mask);
     int err = write_all(fd, data, size) != 0 ? errno : 0;
-    if (!err && fsync(fd) != 0)
+    if (!err && fchmod(fd, 0666 & ~mask) != 0)
+        err = errno;
+    if (!err && cli->sync && fsync(fd) != 0)
         err = errno;
     if (close(fd) != 0 && !err)
         err = errno;
-    if (!err) {
-        /* mkstemp creates 0600; give the file the usual permissions. */
-        mode_t mask = umask(0);
-        umask(mask);
-        chmod(tmp, 0666 & ~mask);
-        if (rename(tmp, path) != 0)
-            err = errno;
-    }
+    if (!err && rename(tmp, path) != 0)
+        err = errno;
     if (err) {
         unlink(tmp);
         cli_error("could not write '%s': %s", path, strerror(err));
@@ -218,7 +245,7 @@ cli_write_file(const char *path, const void *data, size_t size)
         return EXIT_IO;
     }
     free(tmp);
-    return EXIT_OK;
+    return cli->sync ? cli_sync_directory_of(path) : EXIT_OK;
 }
 
 int
@@ -242,10 +269,15 @@ cli_load_module_flags(struct cli *cli, const char *path, uint32_t flags, spvcond
         return EXIT_INVALID;
     }
     /* The file's bytes are words in either order (the reader swaps); malloc's block is aligned for them.
-     * Parsed without SPVCOND_PARSE_BORROW: the module keeps a copy, and data goes now. */
-    spvcond_result r = spvcond_module_parse(cli->ctx, data, size / 4, flags & ~SPVCOND_PARSE_BORROW, out);
-    free(data);
-    return cli_exit_code(r);
+     * The module borrows them (no copy), so they stay until cli_fini, after the command has destroyed it. */
+    spvcond_result r = spvcond_module_parse(cli->ctx, data, size / 4, flags | SPVCOND_PARSE_BORROW, out);
+    if (r != SPVCOND_OK) {
+        free(data);
+        return cli_exit_code(r);
+    }
+    free(cli->module_bytes); /* none: a command loads one module */
+    cli->module_bytes = data;
+    return EXIT_OK;
 }
 
 static const struct {

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
-#include <stdlib.h>
 
 #include "helpers.h"
 
@@ -240,26 +240,46 @@ Test(cli, spec_values_from_a_file_and_the_command_line)
     remove_dir(dir);
 }
 
+/* The write modes: the default, --sync (fsync of the file before the rename, of the directory after) and
+ * --no-sync. */
+static const char *const sync_modes[] = {"", "--sync", "--no-sync"};
+#define SYNC_MODES (sizeof(sync_modes) / sizeof(sync_modes[0]))
+
+/* The file holds "precious" and is alone in its directory with `others` other files. */
+static void
+assert_old_output_intact(const char *dir, const char *path, int others, const char *mode)
+{
+    FILE *f = fopen(path, "r");
+    char buf[16] = {0}, args[512], *out;
+    cr_assert(f && fread(buf, 1, sizeof(buf) - 1, f) == 8 && strcmp(buf, "precious") == 0,
+              "%s: the old output is intact", mode);
+    fclose(f);
+    snprintf(args, sizeof(args), "ls %s | wc -l", dir);
+    cr_assert_eq(run_capture(args, &out), 0);
+    cr_assert_eq(atoi(out), 1 + others, "%s: no temporary file is left behind", mode);
+    free(out);
+}
+
+static void
+write_precious(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("precious", f);
+    fclose(f);
+}
+
 Test(cli, failure_leaves_existing_output_untouched)
 {
     const char *dir = temp_dir();
     char path[256], args[2048], *out;
     snprintf(path, sizeof(path), "%s/out.spv", dir);
-    FILE *f = fopen(path, "w");
-    fputs("precious", f);
-    fclose(f);
+    write_precious(path);
     snprintf(args, sizeof(args), "specialize --target 4 %s -o %s 2>&1", fixture("fnvar_defect_b"), path);
     cr_assert_eq(cli(args, &out), 1);
     cr_assert(strstr(out, "would refer to %6 after specialization") != NULL, "%s", out);
     free(out);
-    f = fopen(path, "r");
-    char buf[16] = {0};
-    cr_assert(fread(buf, 1, sizeof(buf) - 1, f) == 8 && strcmp(buf, "precious") == 0);
-    fclose(f);
-    snprintf(args, sizeof(args), "ls %s | wc -l", dir);
-    cr_assert_eq(run_capture(args, &out), 0);
-    cr_assert_eq(atoi(out), 1, "no temporary file is left behind");
-    free(out);
+    assert_old_output_intact(dir, path, 0, "a failed specialization");
     /* An unwritable directory: exit 3 and a clear message. */
     snprintf(args, sizeof(args), "specialize %s -o /proc/no-such-dir/out.spv 2>&1", fixture("eval_conditions"));
     cr_assert_eq(cli(args, &out), 3);
@@ -269,8 +289,8 @@ Test(cli, failure_leaves_existing_output_untouched)
 }
 
 /* A full disk: a 64 KB tmpfs, almost filled, and an output larger than what is left. Exit 3, a message
- * naming the file and the cause, the old output intact, no temporary file. Needs permission to mount
- * (root, as in CI); skipped otherwise. */
+ * naming the file and the cause, the old output intact, no temporary file; in every write mode. Needs
+ * permission to mount (root, as in CI); skipped otherwise. */
 Test(cli, full_disk_leaves_existing_output_untouched)
 {
     const char *dir = temp_dir();
@@ -283,29 +303,95 @@ Test(cli, full_disk_leaves_existing_output_untouched)
     }
     free(out);
     snprintf(path, sizeof(path), "%s/out.spv", dir);
-    FILE *f = fopen(path, "w");
-    fputs("precious", f);
-    fclose(f);
+    write_precious(path);
     snprintf(args, sizeof(args), "head -c 50000 /dev/zero > %s/filler", dir);
     cr_assert_eq(run_capture(args, &out), 0);
     free(out);
-    /* libclc annotated is about 2.6 MB: far more than the 14 KB left. */
-    snprintf(args, sizeof(args), "annotate -q /usr/lib/clc/spirv64-mesa3d-.spv -o %s 2>&1", path);
-    int rc = cli(args, &out);
-    cr_assert_eq(rc, 3, "exit %d: %s", rc, out);
-    cr_assert(strstr(out, "could not write") != NULL && strstr(out, "No space left on device") != NULL, "%s", out);
-    free(out);
-    f = fopen(path, "r");
-    char buf[16] = {0};
-    cr_assert(fread(buf, 1, sizeof(buf) - 1, f) == 8 && strcmp(buf, "precious") == 0, "the old output is intact");
-    fclose(f);
-    snprintf(args, sizeof(args), "ls %s | wc -l", dir);
-    cr_assert_eq(run_capture(args, &out), 0);
-    cr_assert_eq(atoi(out), 2, "no temporary file is left behind");
-    free(out);
+    for (size_t m = 0; m < SYNC_MODES; m++) {
+        /* libclc annotated is about 2.6 MB: far more than the 14 KB left. */
+        snprintf(args, sizeof(args), "annotate -q %s /usr/lib/clc/spirv64-mesa3d-.spv -o %s 2>&1", sync_modes[m],
+                 path);
+        int rc = cli(args, &out);
+        cr_assert_eq(rc, 3, "%s: exit %d: %s", sync_modes[m], rc, out);
+        cr_assert(strstr(out, "could not write") != NULL && strstr(out, "No space left on device") != NULL, "%s",
+                  out);
+        free(out);
+        assert_old_output_intact(dir, path, 1, sync_modes[m]);
+    }
     snprintf(args, sizeof(args), "umount %s", dir);
     cr_assert_eq(run_capture(args, &out), 0);
     free(out);
+    remove_dir(dir);
+}
+
+/* The same without privileges: a file-size limit (ulimit -f, SIGXFSZ ignored, so that write fails with
+ * EFBIG) stops the write part way, for every command that writes a module, in every write mode. */
+Test(cli, failed_write_leaves_existing_output_untouched_in_every_mode)
+{
+    const char *dir = temp_dir();
+    const char *commands[] = {"annotate -q", "specialize -q --device intel_gpu_pvc", "repair -q"};
+    char args[2048], path[256], *out;
+    snprintf(path, sizeof(path), "%s/out.spv", dir);
+    write_precious(path);
+    for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++) {
+        for (size_t m = 0; m < SYNC_MODES; m++) {
+            snprintf(args, sizeof(args),
+                     "sh -c 'trap \"\" XFSZ; ulimit -f 64; exec %s %s %s /usr/lib/clc/spirv64-mesa3d-.spv -o %s' 2>&1",
+                     getenv("SPVCOND_CLI"), commands[c], sync_modes[m], path);
+            int rc = run_capture(args, &out);
+            cr_assert_eq(rc, 3, "%s %s: exit %d: %s", commands[c], sync_modes[m], rc, out);
+            cr_assert(strstr(out, "could not write") != NULL && strstr(out, "File too large") != NULL, "%s", out);
+            free(out);
+            assert_old_output_intact(dir, path, 0, sync_modes[m]);
+        }
+    }
+    remove_dir(dir);
+}
+
+/* Success in every mode gives the same bytes, with the usual permissions; --sync flushes the file and
+ * then its directory, the other modes flush nothing (seen with strace when it is there and may trace). */
+Test(cli, sync_flushes_the_output_and_its_directory)
+{
+    const char *dir = temp_dir();
+    char args[2048], path[256], first[256], *out;
+    snprintf(first, sizeof(first), "%s/first.spv", dir);
+    snprintf(path, sizeof(path), "%s/out.spv", dir);
+    snprintf(args, sizeof(args), "annotate -q %s -o %s", fixture("kernels_fp64"), first);
+    cr_assert_eq(cli(args, NULL), 0);
+    for (size_t m = 0; m < SYNC_MODES; m++) {
+        snprintf(args, sizeof(args), "annotate -q %s %s -o %s", sync_modes[m], fixture("kernels_fp64"), path);
+        cr_assert_eq(cli(args, NULL), 0, "%s", sync_modes[m]);
+        snprintf(args, sizeof(args), "cmp %s %s && stat -c %%a %s", first, path, path);
+        cr_assert_eq(run_capture(args, &out), 0, "%s: the same output", sync_modes[m]);
+        mode_t mask = umask(0);
+        umask(mask);
+        cr_assert_eq(strtol(out, NULL, 8), 0666 & ~mask, "%s: mode %s", sync_modes[m], out);
+        free(out);
+    }
+    if (run_capture("strace -o /dev/null true 2>&1", &out) != 0) {
+        free(out);
+        remove_dir(dir);
+        cr_skip("strace cannot trace here");
+    }
+    free(out);
+    for (size_t m = 0; m < SYNC_MODES; m++) {
+        /* LeakSanitizer cannot run under ptrace. */
+        snprintf(args, sizeof(args), "ASAN_OPTIONS=detect_leaks=0 strace -e trace=fsync,rename,openat -o %s/trace %s annotate -q %s %s -o %s && "
+                 "grep -E 'fsync|rename|O_DIRECTORY' %s/trace", dir, getenv("SPVCOND_CLI"), sync_modes[m],
+                 fixture("kernels_fp64"), path, dir);
+        cr_assert_eq(run_capture(args, &out), 0, "%s", sync_modes[m]);
+        char *rename = strstr(out, "rename("), *fsync_file = strstr(out, "fsync(");
+        cr_assert_not_null(rename, "%s", out);
+        if (strcmp(sync_modes[m], "--sync") == 0) {
+            /* fsync of the file, the rename, then the directory opened and flushed. */
+            cr_assert(fsync_file && fsync_file < rename, "--sync: the file flushed before the rename: %s", out);
+            char *dir_open = strstr(rename, "O_DIRECTORY");
+            cr_assert(dir_open && strstr(dir_open, "fsync("), "--sync: the directory flushed after: %s", out);
+        } else {
+            cr_assert_null(fsync_file, "'%s': nothing flushed: %s", sync_modes[m], out);
+        }
+        free(out);
+    }
     remove_dir(dir);
 }
 
