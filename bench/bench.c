@@ -1,45 +1,69 @@
 /* SPDX-License-Identifier: MIT */
-/* Benchmark: per input, the library's stages and the closest spirv-opt pipelines, timed in the same
- * run. Each stage runs in a fresh process (this program again, with --child), which reads its input
- * file itself, so its peak RSS is the input plus what the library allocates (reported also beyond a
- * constant: the stage's RSS on a minimal module plus one 2 MB huge page): one warm-up, then the
- * median of --inner calls, all in one context, as a JIT compiler keeps one (its heap keeps the pages
- * of one call for the next; --fresh-context makes a context per call instead; --cold empties the
- * caches before each timed call). The machine we measure on changes speed by up to 2x within minutes, so the
- * stages and the references are timed in --runs interleaved rounds (for every module in turn, every
- * stage, then every reference, once a round; so modules of all sizes meet the same phases and their
- * times per MB compare): a stage's time is the median over rounds, its ratio the median of the rounds'
- * ratios (each from timings seconds apart); the fastest round is kept too, as the machine's
- * disturbances only ever slow a run down. Prints a table and writes CSV.
+/* Benchmark: per input, the library's stages against SPIRV-Tools, like for like, in the same run.
  *
- *   bench [--runs N] [--inner N] [--csv FILE] [--no-spirv-opt] [--opt-max-mb MB] [--fresh-context | --cold]
- *         MODULE.spv...
+ * In process: each stage runs in a fresh process (this program again, with --child), which reads its
+ * input file itself, so its peak RSS is the input plus what the library allocates (reported also beyond
+ * a constant: the stage's RSS on a minimal module plus one 2 MB huge page): one warm-up, then the median
+ * of --inner calls on the words in memory, all in one context, as a JIT compiler keeps one (its heap
+ * keeps the pages of one call for the next; --fresh-context makes a context per call instead; --cold
+ * empties the caches before each timed call). The reference runs the same way when the benchmark is
+ * built with SPIRV-Tools' libraries (the `reference` option, bench/reference.cpp): the optimizer set up
+ * once with spirv-opt's passes and no validation, then run on the words in memory, as ours are.
+ *
+ * Whole processes: `spvcond annotate`, `specialize` (with and without --sync) and `validate` against
+ * spirv-opt and spirv-val, each reading and writing files, and `cp IN OUT` and `cp IN OUT` + `sync`,
+ * the floor for a command that reads and writes the same bytes.
+ *
+ * The machine we measure on changes speed by up to 2x within minutes, so everything is timed in --runs
+ * interleaved rounds (for every module in turn, every stage and its reference, then every command, once
+ * a round; so modules of all sizes meet the same phases and their times per MB compare): a time is the
+ * median over rounds, a ratio the median of the rounds' ratios (each from timings seconds apart); the
+ * fastest round is kept too, as the machine's disturbances only ever slow a run down. Prints a table
+ * and writes CSV.
+ *
+ *   bench [--runs N] [--inner N] [--csv FILE] [--cli SPVCOND] [--no-reference] [--opt-max-mb MB]
+ *         [--fresh-context | --cold] MODULE.spv...
  *   bench --child STAGE RUNS FILE [fresh|cold]   (one stage on one file; also the entry point for profiling)
  *
  * Stages: parse (read + index), emit (parse + emit without edits), annotate (parse + annotate + emit),
  * specialize-<device> (parse of the annotated module + specialize + emit), validate (parse + validate
- * of the annotated module). References, timed in the same run on the original module (bookworm's
- * SPIRV-Tools cannot load the annotated one): spirv-opt `--skip-validation` (load + store) against
- * parse and emit; `--skip-validation --freeze-spec-const --fold-spec-const-op-composite
- * --eliminate-dead-functions` against annotate and specialize; spirv-val against validate. Modules
- * over --opt-max-mb (default 30) skip them, as spirv-opt needs minutes for those. */
+ * of the annotated module); in-process references, on the original module (bookworm's SPIRV-Tools
+ * cannot load the annotated one): spirv-tools-load-store against emit, spirv-tools-specialize
+ * (--freeze-spec-const --fold-spec-const-op-composite --eliminate-dead-functions) against annotate and
+ * specialize, spirv-tools-validate against validate; parse has none. Modules over --opt-max-mb
+ * (default 30) skip the references and the commands, as SPIRV-Tools needs minutes for those. */
 #include <spvcond/spvcond.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-
-#include "spirv_names.h"
-#include "spirv_words.h"
 #include <time.h>
 #include <unistd.h>
 
-enum stage { PARSE, EMIT, ANNOTATE, SPECIALIZE_A, SPECIALIZE_B, VALIDATE, STAGES };
-static const char *const stage_names[STAGES] = {"parse", "emit", "annotate", "specialize-acm_g10",
-                                                "specialize-pvc", "validate"};
+#include "reference.h"
+#include "spirv_names.h"
+#include "spirv_words.h"
+
+#ifndef SPVCOND_BENCH_REFERENCE
+#define SPVCOND_BENCH_REFERENCE 0
+#endif
+
+/* Ours, then the in-process references (stages too: each runs in a child the same way). */
+enum stage {
+    PARSE, EMIT, ANNOTATE, SPECIALIZE_A, SPECIALIZE_B, VALIDATE, OUR_STAGES,
+    REF_LOAD_STORE = OUR_STAGES, REF_SPECIALIZE, REF_VALIDATE, STAGES
+};
+static const char *const stage_names[STAGES] = {"parse", "emit", "annotate", "specialize-acm_g10", "specialize-pvc",
+                                                "validate", "spirv-tools-load-store", "spirv-tools-specialize",
+                                                "spirv-tools-validate"};
 static const char *const devices[2] = {"intel_gpu_acm_g10", "intel_gpu_pvc"};
+/* Each of our stages' in-process reference (STAGES: none). */
+static const enum stage stage_reference[OUR_STAGES] = {STAGES, REF_LOAD_STORE, REF_SPECIALIZE, REF_SPECIALIZE,
+                                                       REF_SPECIALIZE, REF_VALIDATE};
 
 static double
 now(void)
@@ -160,6 +184,7 @@ median_ms(int runs, int (*fn)(void *), void *arg, bool cold, int *ok)
 
 struct stage_arg {
     spvcond_context *ctx;
+    bench_reference_state *reference; /* for the reference stages */
     enum stage s;
     const uint32_t *words;
     size_t count;
@@ -169,38 +194,44 @@ static int
 stage_fn(void *p)
 {
     struct stage_arg *a = p;
+#if SPVCOND_BENCH_REFERENCE
+    if (a->s >= OUR_STAGES)
+        return bench_reference_run(a->reference, a->words, a->count);
+#endif
     return run_stage(a->ctx, a->s, a->words, a->count);
-}
-
-static int
-command_fn(void *p)
-{
-    int rc = system((const char *)p);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : 1;
 }
 
 /* --child STAGE RUNS FILE [fresh|cold]: prints "median_ms peak_rss_kb ok". The calls share one context
  * (its heap keeps pages for the next call), or with `fresh` each has its own; with `cold` the caches
- * are emptied before each (the peak RSS then counts the buffer that does it). */
+ * are emptied before each (the peak RSS then counts the buffer that does it). A reference stage sets
+ * SPIRV-Tools up once, as a context is. */
 static int
 child_main(const char *stage, int runs, const char *path, bool fresh, bool cold)
 {
     int s = 0;
     while (s < STAGES && strcmp(stage_names[s], stage) != 0)
         s++;
+    if (s >= OUR_STAGES && !SPVCOND_BENCH_REFERENCE)
+        s = STAGES; /* built without the reference */
     size_t size;
     uint32_t *words = s < STAGES ? read_file(path, &size) : NULL;
     if (!words) {
         fprintf(stderr, "bench: unknown stage %s or unreadable %s\n", stage, path);
         return 2;
     }
-    spvcond_context *ctx = NULL;
-    if (!fresh && spvcond_context_create(NULL, NULL, NULL, &ctx) != SPVCOND_OK)
+    struct stage_arg arg = {NULL, NULL, (enum stage)s, words, size / 4};
+#if SPVCOND_BENCH_REFERENCE
+    if (s >= OUR_STAGES && !(arg.reference = bench_reference_create((enum bench_reference)(s - OUR_STAGES))))
         return 2;
-    struct stage_arg arg = {ctx, (enum stage)s, words, size / 4};
+#endif
+    if (s < OUR_STAGES && !fresh && spvcond_context_create(NULL, NULL, NULL, &arg.ctx) != SPVCOND_OK)
+        return 2;
     int ok;
     double ms = median_ms(runs, stage_fn, &arg, cold, &ok);
-    spvcond_context_destroy(ctx);
+    spvcond_context_destroy(arg.ctx);
+#if SPVCOND_BENCH_REFERENCE
+    bench_reference_destroy(arg.reference);
+#endif
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     printf("%f %ld %d\n", ms, ru.ru_maxrss, ok);
@@ -230,34 +261,96 @@ run_child(const char *self, enum stage s, int runs, const char *path)
     return res;
 }
 
-/* The reference pipelines, each timed as a whole command (process start and file I/O included): the
- * closest thing the SPIRV-Tools on this machine do to each stage. */
-enum reference { REF_LOAD_STORE, REF_SPECIALIZE, REF_VALIDATE, REFS };
-static const char *const reference_names[REFS] = {"spirv-opt load+store", "spirv-opt specialization",
-                                                  "spirv-val"};
-/* parse and emit against load+store; annotate and specialize against the specialization pipeline (the
- * issue's yardstick for both); validate against spirv-val. */
-static const enum reference stage_reference[STAGES] = {REF_LOAD_STORE, REF_LOAD_STORE, REF_SPECIALIZE,
-                                                       REF_SPECIALIZE, REF_SPECIALIZE, REF_VALIDATE};
+/* Whole processes, each reading its input and writing its output as a user runs it (process start,
+ * dynamic loading, file I/O included): ours, SPIRV-Tools' commands, and cp. */
+enum command {
+    CLI_ANNOTATE, CLI_ANNOTATE_SYNC, CLI_SPECIALIZE, CLI_SPECIALIZE_SYNC, CLI_VALIDATE,
+    OPT_SPECIALIZE, SPIRV_VAL, CP, CP_SYNC, COMMANDS
+};
+static const char *const command_names[COMMANDS] = {
+    "spvcond annotate", "spvcond annotate --sync", "spvcond specialize", "spvcond specialize --sync",
+    "spvcond validate", "spirv-opt specialization", "spirv-val", "cp", "cp + sync"};
+/* The command each of ours is compared with (COMMANDS: none). */
+static const enum command command_reference[COMMANDS] = {OPT_SPECIALIZE, OPT_SPECIALIZE, OPT_SPECIALIZE,
+                                                         OPT_SPECIALIZE, SPIRV_VAL, COMMANDS, COMMANDS,
+                                                         COMMANDS, COMMANDS};
 
-/* Wall time of one run of a reference command in a child process (system() itself forks); 0 if it
- * failed. */
-static double
-reference_ms(enum reference ref, const char *path, const char *tmpdir)
+struct paths {
+    const char *cli;    /* the spvcond executable */
+    const char *input;  /* the original module */
+    const char *annotated;
+    const char *output; /* where the commands write (removed before each) */
+};
+
+/* Runs argv (stdout and stderr to /dev/null) and waits; 0 if it exited with 0. (No peak RSS: a child
+ * spawned from this process starts its count at this process's.) */
+static int
+spawn_wait(char *const argv[])
 {
-    char cmd[4096];
-    if (ref == REF_LOAD_STORE)
-        snprintf(cmd, sizeof(cmd), "spirv-opt --skip-validation '%s' -o %s/o.spv", path, tmpdir);
-    else if (ref == REF_SPECIALIZE)
-        snprintf(cmd, sizeof(cmd),
-                 "spirv-opt --skip-validation --freeze-spec-const --fold-spec-const-op-composite "
-                 "--eliminate-dead-functions '%s' -o %s/o.spv",
-                 path, tmpdir);
-    else
-        snprintf(cmd, sizeof(cmd), "spirv-val '%s'", path);
+    extern char **environ;
+    posix_spawn_file_actions_t actions;
+    if (posix_spawn_file_actions_init(&actions) != 0)
+        return -1;
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+    pid_t pid;
+    int rc = posix_spawnp(&pid, argv[0], &actions, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0)
+        return -1;
+    int status;
+    if (waitpid(pid, &status, 0) != pid)
+        return -1;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/* Wall time of one run of a command; 0 if it failed. */
+static double
+command_ms(enum command c, const struct paths *p)
+{
+    char *in = (char *)p->input, *ann = (char *)p->annotated, *out = (char *)p->output, *cli = (char *)p->cli;
+    char *device = (char *)devices[0];
+    char *argv[16] = {0};
+    char *const cp[] = {"cp", in, out, NULL}, *const sync[] = {"sync", NULL};
+    switch (c) {
+    case CLI_ANNOTATE:
+    case CLI_ANNOTATE_SYNC: {
+        char *const a[] = {cli, "annotate", "-q", c == CLI_ANNOTATE_SYNC ? "--sync" : "--no-sync", in, "-o", out, NULL};
+        memcpy(argv, a, sizeof(a));
+        break;
+    }
+    case CLI_SPECIALIZE:
+    case CLI_SPECIALIZE_SYNC: {
+        char *const a[] = {cli, "specialize", "-q", c == CLI_SPECIALIZE_SYNC ? "--sync" : "--no-sync", "--device",
+                           device, ann, "-o", out, NULL};
+        memcpy(argv, a, sizeof(a));
+        break;
+    }
+    case CLI_VALIDATE: {
+        char *const a[] = {cli, "validate", ann, NULL};
+        memcpy(argv, a, sizeof(a));
+        break;
+    }
+    case OPT_SPECIALIZE: {
+        char *const a[] = {"spirv-opt", "--skip-validation", "--freeze-spec-const", "--fold-spec-const-op-composite",
+                           "--eliminate-dead-functions", in, "-o", out, NULL};
+        memcpy(argv, a, sizeof(a));
+        break;
+    }
+    case SPIRV_VAL: {
+        char *const a[] = {"spirv-val", in, NULL};
+        memcpy(argv, a, sizeof(a));
+        break;
+    }
+    default: memcpy(argv, cp, sizeof(cp)); break;
+    }
+    remove(p->output);
     double t0 = now();
-    int ok = command_fn(cmd) == 0;
-    return ok ? (now() - t0) * 1e3 : 0;
+    int rc = spawn_wait(argv);
+    if (rc == 0 && c == CP_SYNC)
+        rc = spawn_wait(sync);
+    double ms = (now() - t0) * 1e3;
+    return rc == 0 ? ms : 0;
 }
 
 /* Median of n values (reordered). */
@@ -302,39 +395,86 @@ write_file(const char *path, const uint32_t *words, size_t count)
 /* One module of the run: its annotated copy and every round's timings. */
 struct input {
     const char *path, *base;
-    char annotated[64];
+    char annotated[4200];
     size_t size, instructions;
-    bool usable;
-    double ours[STAGES][MAX_ROUNDS], refs[REFS][MAX_ROUNDS], ratios[STAGES][MAX_ROUNDS];
+    bool usable, compared; /* compared: with the references and the commands (up to --opt-max-mb) */
+    double stage_ms[STAGES][MAX_ROUNDS], stage_ratio[OUR_STAGES][MAX_ROUNDS];
+    double command_ms[COMMANDS][MAX_ROUNDS], command_ratio[COMMANDS][MAX_ROUNDS], floor_ratio[COMMANDS][MAX_ROUNDS];
     struct measure worst[STAGES]; /* the largest RSS; ok only if every round was */
+    bool command_ok[COMMANDS];
 };
 
-/* The table's rows and the CSV lines of one module; nonzero if a stage failed. */
+/* One line of the table and of the CSV. */
+struct row {
+    const char *kind, *name, *reference;
+    struct measure me;
+    double fastest, reference_ms, ratio, floor_ratio;
+    long constant_kb; /* 0: not measured (commands) */
+};
+
+static void
+print_row(const struct input *x, const struct row *w, FILE *csv)
+{
+    double mb = (double)x->size / 1e6;
+    double mbs = w->me.median_ms > 0 ? mb / (w->me.median_ms / 1e3) : 0;
+    double ips = w->me.median_ms > 0 ? (double)x->instructions / 1e6 / (w->me.median_ms / 1e3) : 0;
+    char ratio[32] = "", floor_ratio[32] = "", beyond[32] = "", reference_ms[32] = "", rss_mb[32] = "";
+    if (w->ratio > 0)
+        snprintf(ratio, sizeof(ratio), "%.1fx", w->ratio);
+    if (w->floor_ratio > 0)
+        snprintf(floor_ratio, sizeof(floor_ratio), "%.2f", w->floor_ratio);
+    if (w->constant_kb)
+        snprintf(beyond, sizeof(beyond), "%.3f", (double)(w->me.rss_kb - w->constant_kb) * 1024.0 / (double)x->size);
+    if (w->reference_ms > 0)
+        snprintf(reference_ms, sizeof(reference_ms), "%.3f", w->reference_ms);
+    if (w->me.rss_kb)
+        snprintf(rss_mb, sizeof(rss_mb), "%.2f", w->me.rss_kb / 1024.0);
+    printf("| %s | %.2f | %s | %s%.2f | %.0f | %.1f | %s | %s | %s | %s | %s |\n", x->base, mb, w->name,
+           w->me.ok ? "" : "FAILED ", w->me.median_ms, mbs, ips, rss_mb, beyond, reference_ms, ratio, floor_ratio);
+    fprintf(csv, "%s,%zu,%zu,%s,%.3f,%.1f,%.2f,%ld,%s,%s,%s,%ld,%s,%.3f,%s,%s\n", x->base, x->size, x->instructions,
+            w->name, w->me.median_ms, mbs, ips, w->me.rss_kb, reference_ms, ratio, w->ratio > 0 ? w->reference : "",
+            w->constant_kb, beyond, w->fastest, w->kind, floor_ratio);
+}
+
+/* The table's rows and the CSV lines of one module; nonzero if something failed. */
 static int
 report(struct input *x, int runs, const long *base_kb, FILE *csv)
 {
     int status = 0;
-    double mb = (double)x->size / 1e6, ref_ms[REFS];
-    for (int k = 0; k < REFS; k++)
-        ref_ms[k] = median_of(x->refs[k], runs);
+    double stage_ms[STAGES], command_ms[COMMANDS];
+    for (int s = 0; s < STAGES; s++)
+        stage_ms[s] = median_of(x->stage_ms[s], runs);
+    for (int c = 0; c < COMMANDS; c++)
+        command_ms[c] = median_of(x->command_ms[c], runs);
     for (int s = 0; s < STAGES; s++) {
-        struct measure me = {median_of(x->ours[s], runs), x->worst[s].rss_kb, x->worst[s].ok};
-        double fastest = x->ours[s][0]; /* sorted by median_of */
-        double median_ratio = median_of(x->ratios[s], runs);
-        status |= !me.ok;
-        double opt_ms = ref_ms[stage_reference[s]];
-        double mbs = me.median_ms > 0 ? mb / (me.median_ms / 1e3) : 0;
-        double ips = me.median_ms > 0 ? (double)x->instructions / 1e6 / (me.median_ms / 1e3) : 0;
-        char ratio[32] = "";
-        if (median_ratio > 0)
-            snprintf(ratio, sizeof(ratio), "%.1fx", median_ratio);
-        long constant_kb = base_kb[s] + HUGE_PAGE_KB;
-        double beyond = (double)(me.rss_kb - constant_kb) * 1024.0 / (double)x->size;
-        printf("| %s | %.2f | %s | %s%.2f | %.0f | %.1f | %.1f | %.2f | %.1f | %s |\n", x->base, mb, stage_names[s],
-               me.ok ? "" : "FAILED ", me.median_ms, mbs, ips, me.rss_kb / 1024.0, beyond, opt_ms, ratio);
-        fprintf(csv, "%s,%zu,%zu,%s,%.3f,%.1f,%.2f,%ld,%.3f,%s,%s,%ld,%.3f,%.3f\n", x->base, x->size, x->instructions,
-                stage_names[s], me.median_ms, mbs, ips, me.rss_kb, opt_ms, ratio,
-                opt_ms > 0 ? reference_names[stage_reference[s]] : "", constant_kb, beyond, fastest);
+        bool reference = s >= OUR_STAGES;
+        if (reference && !(x->compared && SPVCOND_BENCH_REFERENCE))
+            continue;
+        struct row w = {reference ? "reference" : "stage", stage_names[s], "", {0, 0, 0}, 0, 0, 0, 0, 0};
+        w.me = (struct measure){stage_ms[s], x->worst[s].rss_kb, x->worst[s].ok};
+        w.fastest = x->stage_ms[s][0]; /* sorted by median_of */
+        w.constant_kb = base_kb[s] + HUGE_PAGE_KB;
+        if (!reference && stage_reference[s] < STAGES && x->compared && SPVCOND_BENCH_REFERENCE) {
+            w.reference = stage_names[stage_reference[s]];
+            w.reference_ms = stage_ms[stage_reference[s]];
+            w.ratio = median_of(x->stage_ratio[s], runs);
+        }
+        status |= !w.me.ok;
+        print_row(x, &w, csv);
+    }
+    for (int c = 0; x->compared && c < COMMANDS; c++) {
+        struct row w = {"process", command_names[c], "", {0, 0, 0}, 0, 0, 0, 0, 0};
+        w.me = (struct measure){command_ms[c], 0, x->command_ok[c]};
+        w.fastest = x->command_ms[c][0];
+        if (command_reference[c] < COMMANDS) {
+            w.reference = command_names[command_reference[c]];
+            w.reference_ms = command_ms[command_reference[c]];
+            w.ratio = median_of(x->command_ratio[c], runs);
+        }
+        if (c != CP_SYNC)
+            w.floor_ratio = median_of(x->floor_ratio[c], runs);
+        status |= !w.me.ok;
+        print_row(x, &w, csv);
     }
     fflush(stdout);
     return status;
@@ -377,9 +517,9 @@ main(int argc, char **argv)
         !strcmp(argv[1], "--child"))
         return child_main(argv[2], atoi(argv[3]), argv[4], argc == 6 && !strcmp(argv[5], "fresh"),
                           argc == 6 && !strcmp(argv[5], "cold"));
-    int runs = 5, inner = 3, spirv_opt = 1;
+    int runs = 5, inner = 3, compare = 1;
     double opt_max_mb = 30;
-    const char *csv_path = "bench-results.csv";
+    const char *csv_path = "bench-results.csv", *cli_path = NULL;
     int first = 1;
     for (; first < argc && argv[first][0] == '-'; first++) {
         if (!strcmp(argv[first], "--runs") && first + 1 < argc)
@@ -388,10 +528,12 @@ main(int argc, char **argv)
             inner = atoi(argv[++first]);
         else if (!strcmp(argv[first], "--csv") && first + 1 < argc)
             csv_path = argv[++first];
+        else if (!strcmp(argv[first], "--cli") && first + 1 < argc)
+            cli_path = argv[++first];
         else if (!strcmp(argv[first], "--opt-max-mb") && first + 1 < argc)
             opt_max_mb = atof(argv[++first]);
-        else if (!strcmp(argv[first], "--no-spirv-opt"))
-            spirv_opt = 0;
+        else if (!strcmp(argv[first], "--no-reference"))
+            compare = 0;
         else if (!strcmp(argv[first], "--fresh-context"))
             fresh_contexts = true;
         else if (!strcmp(argv[first], "--cold"))
@@ -401,21 +543,38 @@ main(int argc, char **argv)
     }
     if (first >= argc || argv[first][0] == '-' || runs < 1 || runs > MAX_ROUNDS || inner < 1) {
         fprintf(stderr,
-                "usage: %s [--runs N (1..%d)] [--inner N] [--csv FILE] [--no-spirv-opt] [--opt-max-mb MB] [--fresh-context | --cold] MODULE.spv...\n",
+                "usage: %s [--runs N (1..%d)] [--inner N] [--csv FILE] [--cli SPVCOND] [--no-reference] "
+                "[--opt-max-mb MB] [--fresh-context | --cold] MODULE.spv...\n",
                 argv[0], MAX_ROUNDS);
+        return 2;
+    }
+    /* The CLI: given, or the one built beside this program (BUILD/bench/bench, BUILD/tools/spvcond). */
+    char cli_default[4096];
+    if (!cli_path) {
+        const char *slash = strrchr(argv[0], '/');
+        snprintf(cli_default, sizeof(cli_default), "%.*s../tools/spvcond", slash ? (int)(slash - argv[0] + 1) : 0,
+                 argv[0]);
+        cli_path = cli_default;
+    }
+    if (compare && access(cli_path, X_OK) != 0) {
+        fprintf(stderr, "bench: no spvcond at %s (--cli)\n", cli_path);
         return 2;
     }
     FILE *csv = fopen(csv_path, "w");
     if (!csv)
         return 3;
     fprintf(csv, "module,bytes,instructions,stage,median_ms,mb_per_s,minstr_per_s,peak_rss_kb,reference_ms,ratio,"
-                 "reference,constant_rss_kb,rss_beyond_constant_per_input,fastest_round_ms\n");
-    char tmpdir[] = "/tmp/spvcond-bench-XXXXXX";
+                 "reference,constant_rss_kb,rss_beyond_constant_per_input,fastest_round_ms,kind,cp_sync_ratio\n");
+    /* Work files beside the CSV, on the disk the results go to (/tmp may be a tmpfs, where a sync is free). */
+    char tmpdir[4096];
+    const char *slash = strrchr(csv_path, '/');
+    snprintf(tmpdir, sizeof(tmpdir), "%.*sspvcond-bench-XXXXXX", slash ? (int)(slash - csv_path + 1) : 0, csv_path);
     if (!mkdtemp(tmpdir))
         return 3;
-    char annotated_path[64], minimal_path[64];
+    char annotated_path[4200], minimal_path[4200], output_path[4200];
     snprintf(annotated_path, sizeof(annotated_path), "%s/annotated.spv", tmpdir);
     snprintf(minimal_path, sizeof(minimal_path), "%s/minimal.spv", tmpdir);
+    snprintf(output_path, sizeof(output_path), "%s/output.spv", tmpdir);
     int status = 0;
     /* Each stage's RSS on the minimal module (the annotated one for specialize and validate). */
     long base_kb[STAGES] = {0};
@@ -423,8 +582,10 @@ main(int argc, char **argv)
     if (write_file(minimal_path, minimal_module, minimal_count) != 0 ||
         prepare("minimal module", minimal_module, minimal_count, annotated_path, &unused) != 0)
         return 3;
-    for (int s = 0; s < STAGES; s++) {
-        struct measure me = run_child(argv[0], (enum stage)s, 1, s >= SPECIALIZE_A ? annotated_path : minimal_path);
+    int stages = compare && SPVCOND_BENCH_REFERENCE ? STAGES : OUR_STAGES;
+    for (int s = 0; s < stages; s++) {
+        bool annotated = s >= SPECIALIZE_A && s < OUR_STAGES;
+        struct measure me = run_child(argv[0], (enum stage)s, 1, annotated ? annotated_path : minimal_path);
         if (!me.ok) {
             fprintf(stderr, "bench: stage %s fails on the minimal module\n", stage_names[s]);
             return 3;
@@ -433,8 +594,9 @@ main(int argc, char **argv)
     }
     remove(minimal_path);
     remove(annotated_path);
-    printf("| module | MB | stage | median ms | MB/s | Minstr/s | peak RSS MB | (RSS - constant) / input | reference ms | ratio |\n");
-    printf("|---|---|---|---|---|---|---|---|---|---|\n");
+    printf("| module | MB | stage or command | median ms | MB/s | Minstr/s | peak RSS MB | (RSS - constant) / input "
+           "| reference ms | reference / this | this / (cp + sync) |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
     fflush(stdout);
     /* Every module annotated first; then rounds over all of them, so that modules of every size are
      * timed in the same phases of the machine and their times per MB compare. */
@@ -457,27 +619,42 @@ main(int argc, char **argv)
         free(words);
         status |= prepared != 0;
         x->usable = prepared >= 0;
+        x->compared = compare && (double)x->size / 1e6 <= opt_max_mb;
         for (int st = 0; st < STAGES; st++)
             x->worst[st] = (struct measure){0, 0, 1};
+        for (int c = 0; c < COMMANDS; c++)
+            x->command_ok[c] = true;
     }
     for (int r = 0; r < runs; r++) {
         for (int f = 0; f < count; f++) {
             struct input *x = &in[f];
             if (!x->usable)
                 continue;
-            for (int st = 0; st < STAGES; st++) {
-                struct measure me = run_child(argv[0], (enum stage)st, inner, st >= SPECIALIZE_A ? x->annotated : x->path);
-                x->ours[st][r] = me.median_ms;
+            /* Each of our stages, then its reference (the original module: SPIRV-Tools cannot load ours). */
+            for (int st = 0; st < (x->compared ? stages : OUR_STAGES); st++) {
+                bool annotated = st >= SPECIALIZE_A && st < OUR_STAGES;
+                struct measure me = run_child(argv[0], (enum stage)st, inner, annotated ? x->annotated : x->path);
+                x->stage_ms[st][r] = me.median_ms;
                 if (me.rss_kb > x->worst[st].rss_kb)
                     x->worst[st].rss_kb = me.rss_kb;
                 x->worst[st].ok = x->worst[st].ok && me.ok;
             }
-            bool with_refs = spirv_opt && (double)x->size / 1e6 <= opt_max_mb;
-            for (int k = 0; k < REFS; k++)
-                x->refs[k][r] = with_refs ? reference_ms((enum reference)k, x->path, tmpdir) : 0;
-            for (int st = 0; st < STAGES; st++) {
-                double opt = x->refs[stage_reference[st]][r];
-                x->ratios[st][r] = opt > 0 && x->ours[st][r] > 0 ? opt / x->ours[st][r] : 0;
+            for (int st = 0; st < OUR_STAGES; st++) {
+                double ref = stage_reference[st] < STAGES ? x->stage_ms[stage_reference[st]][r] : 0;
+                x->stage_ratio[st][r] = ref > 0 && x->stage_ms[st][r] > 0 ? ref / x->stage_ms[st][r] : 0;
+            }
+            if (!x->compared)
+                continue;
+            struct paths p = {cli_path, x->path, x->annotated, output_path};
+            for (int c = 0; c < COMMANDS; c++) {
+                x->command_ms[c][r] = command_ms((enum command)c, &p);
+                x->command_ok[c] = x->command_ok[c] && x->command_ms[c][r] > 0;
+            }
+            for (int c = 0; c < COMMANDS; c++) {
+                double ms = x->command_ms[c][r];
+                double ref = command_reference[c] < COMMANDS ? x->command_ms[command_reference[c]][r] : 0;
+                x->command_ratio[c][r] = ref > 0 && ms > 0 ? ref / ms : 0;
+                x->floor_ratio[c][r] = x->command_ms[CP_SYNC][r] > 0 ? ms / x->command_ms[CP_SYNC][r] : 0;
             }
         }
     }
@@ -489,9 +666,8 @@ main(int argc, char **argv)
     }
     free(in);
     fclose(csv);
-    char cmd[128];
-    snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-    if (system(cmd) != 0)
+    remove(output_path);
+    if (rmdir(tmpdir) != 0)
         return 1;
     return status;
 }

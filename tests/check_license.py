@@ -6,7 +6,7 @@ import os
 import re
 import sys
 
-SOURCE = {".c", ".h", ".py", ".sh", ".build", ".cl", ".spvasm", ".map", ".in", ".dict"}
+SOURCE = {".c", ".h", ".cpp", ".py", ".sh", ".build", ".cl", ".spvasm", ".map", ".in", ".dict"}
 NAMED = {"meson_options.txt", "run"}
 SKIP_DIRS = {".git", "subprojects"}
 

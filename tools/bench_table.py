@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The README's benchmark table from bench-results/results.csv (tools/run-bench.sh writes it):
-one row per input, MB/s per stage with the ratio against the reference command in brackets, and
-peak RSS per byte of input over the six stages, whole and beyond the constant (negative: 0)."""
+"""The benchmark's tables from bench-results/results.csv (tools/run-bench.sh, bench/bench.c writes it).
+
+  bench_table.py [--throughput] [results.csv]
+
+Default: the like-for-like tables, for the inputs compared with SPIRV-Tools: in process (both given the
+words in memory) and as whole processes (both reading and writing files, against cp and cp + sync).
+--throughput: MB/s per stage for every input, and peak RSS per byte of input over the stages, whole
+and beyond the constant (negative: 0)."""
 import csv
 import sys
 
@@ -22,16 +27,8 @@ LABELS = {
 }
 
 
-def cell(row, decimals):
-    text = f"{float(row['mb_per_s']):.0f}"
-    if row["ratio"]:
-        text += f" ({float(row['ratio'].rstrip('x')):.{decimals}f}×)"
-    return text
-
-
-def main(path):
-    rows = {}
-    order = []
+def read(path):
+    rows, order = {}, []
     with open(path, newline="") as f:
         for row in csv.DictReader(f):
             if "fanout" in row["module"]:
@@ -40,20 +37,75 @@ def main(path):
                 rows[row["module"]] = {}
                 order.append(row["module"])
             rows[row["module"]][row["stage"]] = row
-    print("| input | MB | read+index MB/s (×) | read+emit MB/s (×) | annotate MB/s (×) "
-          "| specialize acm_g10 / pvc MB/s (×) | validate MB/s (× spirv-val) | peak RSS / input "
+    return rows, order
+
+
+def ms(row):
+    return f"{float(row['median_ms']):.2f}"
+
+
+def ratio(row):
+    return f"{float(row['ratio'].rstrip('x')):.1f}×" if row["ratio"] else "–"
+
+
+def like_for_like(rows, order):
+    compared = [m for m in order if "spirv-tools-specialize" in rows[m]]
+    processes = [m for m in order if "spvcond annotate" in rows[m]]
+    print("In process, both given the module's words in memory (SPIRV-Tools' optimizer with spirv-opt's passes "
+          "and no validation; its validator), ms:\n")
+    print("| input | MB | annotate | specialize (acm_g10) | SPIRV-Tools specialization passes | annotate × "
+          "| specialize × | validate | SPIRV-Tools validator | × |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for m in compared:
+        s = rows[m]
+        print(f"| {LABELS.get(m, m)} | {int(s['parse']['bytes']) / 1e6:.2f} | {ms(s['annotate'])} "
+              f"| {ms(s['specialize-acm_g10'])} | {ms(s['spirv-tools-specialize'])} | {ratio(s['annotate'])} "
+              f"| {ratio(s['specialize-acm_g10'])} | {ms(s['validate'])} | {ms(s['spirv-tools-validate'])} "
+              f"| {ratio(s['validate'])} |")
+    print("\nWhole processes, each reading its input file and writing its output file, ms (× : spirv-opt's "
+          "time over ours; /floor: ours over `cp` + `sync`):\n")
+    print("| input | `spvcond annotate` | `spvcond specialize` | `spirv-opt` (same passes) | annotate × "
+          "| specialize × | `cp` | `cp` + `sync` | annotate / floor | specialize / floor "
+          "| with `--sync`: annotate, specialize / floor |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for m in processes:
+        s = rows[m]
+        a, sp = s["spvcond annotate"], s["spvcond specialize"]
+        print(f"| {LABELS.get(m, m)} | {ms(a)} | {ms(sp)} | {ms(s['spirv-opt specialization'])} | {ratio(a)} "
+              f"| {ratio(sp)} | {ms(s['cp'])} | {ms(s['cp + sync'])} | {float(a['cp_sync_ratio']):.2f} "
+              f"| {float(sp['cp_sync_ratio']):.2f} | {float(s['spvcond annotate --sync']['cp_sync_ratio']):.2f}, "
+              f"{float(s['spvcond specialize --sync']['cp_sync_ratio']):.2f} |")
+
+
+def cell(row, decimals):
+    text = f"{float(row['mb_per_s']):.0f}"
+    if row["ratio"]:
+        text += f" ({float(row['ratio'].rstrip('x')):.{decimals}f}×)"
+    return text
+
+
+def throughput(rows, order):
+    print("| input | MB | read+index MB/s | read+emit MB/s (×) | annotate MB/s (×) "
+          "| specialize acm_g10 / pvc MB/s (×) | validate MB/s (×) | peak RSS / input "
           "| (peak RSS − constant) / input |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for module in order:
-        s = rows[module]
+    for m in order:
+        s = {k: r for k, r in rows[m].items() if r["kind"] == "stage"}
         size = int(s["parse"]["bytes"])
         whole = [int(r["peak_rss_kb"]) * 1024 / size for r in s.values()]
         beyond = [max(0.0, float(r["rss_beyond_constant_per_input"])) for r in s.values()]
-        print(f"| {LABELS.get(module, module)} | {size / 1e6:.2f} | {cell(s['parse'], 0)} | {cell(s['emit'], 0)} "
+        print(f"| {LABELS.get(m, m)} | {size / 1e6:.2f} | {cell(s['parse'], 0)} | {cell(s['emit'], 0)} "
               f"| {cell(s['annotate'], 1)} | {cell(s['specialize-acm_g10'], 1)} / {cell(s['specialize-pvc'], 1)} "
               f"| {cell(s['validate'], 0)} | {min(whole):.1f}–{max(whole):.1f} "
               f"| {min(beyond):.2f}–{max(beyond):.2f} |")
 
 
+def main(args):
+    wide = "--throughput" in args
+    args = [a for a in args if a != "--throughput"]
+    rows, order = read(args[0] if args else "bench-results/results.csv")
+    (throughput if wide else like_for_like)(rows, order)
+
+
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "bench-results/results.csv")
+    main(sys.argv[1:])

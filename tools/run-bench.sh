@@ -8,9 +8,9 @@
 #     stores for the rest), so that one series reaches 1 GB with the same content per MB throughout,
 #   - synthetic 10 MB modules whose call fan-out is 1, 4 and 16 (the call-edge series),
 #   - both libclc-15 libraries and the two largest Debian-kernel modules of the corpus (tools/make-corpus.py),
-# with spirv-opt timed on the same inputs in the same run (modules up to 30 MB; not for the fan-out
-# series, whose point is our scaling in call edges); and the stores series again with the caches
-# emptied before each call (bench --cold).
+# with SPIRV-Tools timed on the same inputs in the same run, in process and as commands, and our CLI
+# against cp (modules up to 30 MB; not for the fan-out series, whose point is our scaling in call
+# edges); and the stores series again with the caches emptied before each call (bench --cold).
 # Writes bench-results/{results.csv,results-cold.csv,table.md,scaling.png} and prints the table and the
 # scaling ratios.
 # BENCH_RUNS (default 5) interleaved rounds per module (bench/bench.c).
@@ -19,6 +19,7 @@ cd "$(dirname "$0")/.."
 sh tools/setup-debian.sh
 command -v gnuplot >/dev/null || { [ "$(id -u)" -eq 0 ] && apt-get install -y -qq gnuplot-nox >/dev/null || sudo apt-get install -y -qq gnuplot-nox >/dev/null; }
 [ -d build-release ] || meson setup build-release --buildtype=release -Dtests=disabled >/dev/null
+meson configure build-release -Dreference=enabled >/dev/null   # SPIRV-Tools in process (bench/reference.cpp)
 ninja -C build-release >/dev/null
 out=bench-results
 mkdir -p "$out"
@@ -50,13 +51,13 @@ bench=./build-release/bench/bench
 # One run for the size series and the real modules (rounds go over all of them, so every size meets the
 # same phases of the machine), one for the fan-out series.
 $bench --runs "$runs" --csv "$out/part1.csv" $real $series > "$out/table.md"
-$bench --runs "$runs" --no-spirv-opt --csv "$out/part2.csv" $edges | tail -n +3 >> "$out/table.md"
+$bench --runs "$runs" --no-reference --csv "$out/part2.csv" $edges | tail -n +3 >> "$out/table.md"
 cp "$out/part1.csv" "$out/results.csv"
 tail -n +2 "$out/part2.csv" >> "$out/results.csv"
 rm -f "$out/part1.csv" "$out/part2.csv"
 # The stores series once more with the caches emptied before each call (--cold), so that every size is
 # timed from memory, as the large ones always are (not in the table; results-cold.csv).
-$bench --runs 3 --cold --no-spirv-opt --csv "$out/results-cold.csv" $stores_series > /dev/null
+$bench --runs 3 --cold --no-reference --csv "$out/results-cold.csv" $stores_series > /dev/null
 cat "$out/table.md"
 
 # Scaling: milliseconds per MB over the size series and per call edge over the fan-out series. Series:
@@ -74,27 +75,27 @@ for series in stores code mixed tables stores-fastest code-fastest mixed-fastest
     eval re=\$${series%-fastest}
     col=5
     [ "$series" = "${series%-fastest}" ] || col=14
-    awk -F, -v re="$re" -v c="$col" -v name="size ($series)" 'NR > 1 && $1 ~ re { r = $c / ($2 / 1e6); k = $4;
+    awk -F, -v re="$re" -v c="$col" -v name="size ($series)" 'NR > 1 && $15 == "stage" && $1 ~ re { r = $c / ($2 / 1e6); k = $4;
             if (!(k in lo) || r < lo[k]) lo[k] = r; if (!(k in hi) || r > hi[k]) hi[k] = r }
          END { for (k in lo) printf "%-14s %-20s ms/MB %.2f .. %.2f  (max/min %.2f)\n", name, k, lo[k], hi[k], hi[k] / lo[k] }' \
         "$out/results.csv" | sort
 done
-awk -F, 'NR > 1 { r = $5 / ($2 / 1e6); k = $4; if (!(k in lo) || r < lo[k]) lo[k] = r; if (!(k in hi) || r > hi[k]) hi[k] = r }
+awk -F, 'NR > 1 && $15 == "stage" { r = $5 / ($2 / 1e6); k = $4; if (!(k in lo) || r < lo[k]) lo[k] = r; if (!(k in hi) || r > hi[k]) hi[k] = r }
          END { for (k in lo) printf "size (stores, cold) %-20s ms/MB %.2f .. %.2f  (max/min %.2f)\n", k, lo[k], hi[k], hi[k] / lo[k] }' \
     "$out/results-cold.csv" | sort
 # The mixed series against its 1 MB module: each size's ms/MB over the 1 MB one's (max/min above also
 # counts a large module that is cheaper per MB than the small one).
-awk -F, -v re="$mixed" 'NR > 1 && $1 ~ re { r = $5 / ($2 / 1e6); k = $4; n[k]++; m[k, n[k]] = r; if ($1 == "synth-1M.spv") one[k] = r }
+awk -F, -v re="$mixed" 'NR > 1 && $15 == "stage" && $1 ~ re { r = $5 / ($2 / 1e6); k = $4; n[k]++; m[k, n[k]] = r; if ($1 == "synth-1M.spv") one[k] = r }
      END { for (k in n) if (one[k] > 0) { lo = hi = 1; for (j = 1; j <= n[k]; j++) { x = m[k, j] / one[k]; if (x < lo) lo = x; if (x > hi) hi = x }
            printf "size (mixed) / 1 MB %-20s %.2f .. %.2f\n", k, lo, hi } }' "$out/results.csv" | sort
-awk -F, 'NR > 1 && $1 ~ /fanout/ { r = $5 / ($2 / 1e6); k = $4;
+awk -F, 'NR > 1 && $15 == "stage" && $1 ~ /fanout/ { r = $5 / ($2 / 1e6); k = $4;
             if (!(k in lo) || r < lo[k]) lo[k] = r; if (!(k in hi) || r > hi[k]) hi[k] = r }
          END { for (k in lo) printf "fan-out 1..16 %-20s ms/MB %.2f .. %.2f  (max/min %.2f)\n", k, lo[k], hi[k], hi[k] / lo[k] }' \
     "$out/results.csv" | sort
 
 # Memory: the worst peak RSS beyond the constant (the stage's RSS on a minimal module plus one 2 MB
 # huge page) per byte of input, over all inputs.
-awk -F, 'NR > 1 { k = $4; if (!(k in hi) || $13 > hi[k]) { hi[k] = $13; at[k] = $1 } }
+awk -F, 'NR > 1 && $15 == "stage" { k = $4; if (!(k in hi) || $13 > hi[k]) { hi[k] = $13; at[k] = $1 } }
          END { for (k in hi) printf "memory %-20s (peak RSS - constant) / input at most %.2f (%s)\n", k, hi[k], at[k] }' \
     "$out/results.csv" | sort
 
@@ -103,11 +104,11 @@ awk -F, 'NR > 1 { k = $4; if (!(k in hi) || $13 > hi[k]) { hi[k] = $13; at[k] = 
 for stage in parse emit annotate specialize-acm_g10 validate; do
     for series in stores code; do
         eval re=\$$series
-        awk -F, -v s="$stage" -v re="$re" 'NR > 1 && $4 == s && $1 ~ re { print $2 / 1e6, $5 }' \
+        awk -F, -v s="$stage" -v re="$re" 'NR > 1 && $15 == "stage" && $4 == s && $1 ~ re { print $2 / 1e6, $5 }' \
             "$out/results.csv" | sort -g > "$out/$stage-$series.dat"
     done
 done
-awk -F, 'NR > 1 && $4 == "specialize-acm_g10" && $9 > 0 { print $2 / 1e6, $9 }' "$out/results.csv" | sort -g > "$out/spirv-opt.dat"
+awk -F, 'NR > 1 && $4 == "spirv-tools-specialize" { print $2 / 1e6, $5 }' "$out/results.csv" | sort -g > "$out/spirv-opt.dat"
 gnuplot <<EOF
 set terminal pngcairo size 900,600 noenhanced
 set output "$out/scaling.png"
@@ -127,7 +128,7 @@ plot "$out/parse-stores.dat" with linespoints lc 1 title "read + index", \
      "$out/annotate-code.dat" with points lc 3 pointtype 6 notitle, \
      "$out/specialize-acm_g10-code.dat" with points lc 4 pointtype 6 notitle, \
      "$out/validate-code.dat" with points lc 7 pointtype 6 notitle, \
-     "$out/spirv-opt.dat" with points pointtype 7 lc rgb "black" title "spirv-opt specialization pipeline", \
+     "$out/spirv-opt.dat" with points pointtype 7 lc rgb "black" title "SPIRV-Tools, the specialization passes in process", \
      x * 1.0 with lines dashtype 2 lc rgb "gray" title "1 GB/s"
 EOF
 rm -f "$out"/*.dat

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The benchmark measures what it says: one round over libclc (spirv64) gives every stage, the in-process
+SPIRV-Tools references when the bench was built with them, every whole-process command, their ratios
+and the floor ratio, and tools/bench_table.py makes its tables from the CSV.
+
+  bench_smoke.py BENCH SPVCOND SOURCE_ROOT with-reference|without-reference"""
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+
+from verdicts import check, summary
+
+MODULE = "/usr/lib/clc/spirv64-mesa3d-.spv"
+OURS = ["parse", "emit", "annotate", "specialize-acm_g10", "specialize-pvc", "validate"]
+REFERENCES = ["spirv-tools-load-store", "spirv-tools-specialize", "spirv-tools-validate"]
+COMMANDS = ["spvcond annotate", "spvcond annotate --sync", "spvcond specialize", "spvcond specialize --sync",
+            "spvcond validate", "spirv-opt specialization", "spirv-val", "cp", "cp + sync"]
+
+
+def main(bench, spvcond, root, reference):
+    with_reference = reference == "with-reference"
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "results.csv")
+        p = subprocess.run([bench, "--runs", "1", "--inner", "1", "--csv", path, "--cli", spvcond, MODULE],
+                           capture_output=True, text=True)
+        check(p.returncode == 0, "bench: one round over libclc succeeds", p.stdout[-800:] + p.stderr[-800:])
+        with open(path, newline="") as f:
+            rows = {r["stage"]: r for r in csv.DictReader(f)}
+        left = [n for n in os.listdir(tmp) if n != "results.csv"]
+        check(not left, "bench leaves no work files beside its CSV", str(left))
+        want = OURS + (REFERENCES if with_reference else []) + COMMANDS
+        check(list(rows) == want, "every stage%s and command has a row" % (" and reference" if with_reference else ""),
+              str(list(rows)))
+        check(all(float(r["median_ms"]) > 0 for r in rows.values()), "every time is measured")
+        compared = {"emit": "spirv-tools-load-store", "annotate": "spirv-tools-specialize",
+                    "specialize-acm_g10": "spirv-tools-specialize", "validate": "spirv-tools-validate"}
+        for stage, ref in compared.items():
+            r = rows.get(stage, {})
+            if with_reference:
+                check(r.get("reference") == ref and r.get("ratio", "").endswith("x"),
+                      "%s: compared in process with %s" % (stage, ref), str(r))
+            else:
+                check(r.get("ratio") == "", "%s: no in-process ratio without the reference" % stage, str(r))
+        for command in COMMANDS[:5]:
+            r = rows.get(command, {})
+            check(r.get("ratio", "").endswith("x") and float(r.get("cp_sync_ratio") or 0) > 0,
+                  "%s: compared with %s and with cp + sync" % (command, r.get("reference")), str(r))
+        table = subprocess.run([sys.executable, os.path.join(root, "tools", "bench_table.py"), path],
+                               capture_output=True, text=True)
+        parts = table.stdout.split("Whole processes")
+        check(table.returncode == 0 and len(parts) == 2 and "| libclc spirv64-mesa3d |" in parts[1],
+              "bench_table.py: the whole-process table", table.stdout[-600:] + table.stderr[-600:])
+        check(("| libclc spirv64-mesa3d |" in parts[0]) == with_reference,
+              "bench_table.py: the in-process table %s" % ("has libclc" if with_reference else "is empty"), parts[0])
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))
