@@ -17,10 +17,12 @@ static const char check_usage[] =
     "that share a name the device gets, and under which condition each is kept. Exit status 0 when the\n"
     "check ran, whatever the verdicts.\n"
     "\n"
-    "  --device NAME                  A device (spvcond devices); its architecture counts as below.\n"
-    "  --device-config FILE           Devices in DPC++'s YAML schema, searched before the built-in table.\n"
+    "  --device NAME      A device (spvcond devices); its architecture counts as below.\n"
+    "  --device-config FILE\n"
+    "                     Devices in DPC++'s YAML schema, searched before the built-in table.\n"
     FNVAR_USAGE
-    "  --json                         Print one JSON object.\n";
+    "  --json             Print one JSON object.\n"
+    "  -h, --help         Print this help and exit.\n";
 
 struct verdicts {
     struct json *json; /* NULL: text */

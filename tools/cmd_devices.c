@@ -15,7 +15,11 @@ static const char devices_usage[] =
     "reports them) and sub-group sizes. --json also says where each built-in aspect comes from.\n"
     "\n"
     "  --table dpcpp      List DPC++'s own table instead (DeviceConfigFile.td), as \"dpcpp:NAME\", the\n"
-    "                     names --device takes to see a device as DPC++'s AOT filter does.\n";
+    "                     names --device takes to see a device as DPC++'s AOT filter does.\n"
+    "  --device-config FILE\n"
+    "                     Devices in DPC++'s YAML schema, listed first.\n"
+    "  --json             Print one JSON object.\n"
+    "  -h, --help         Print this help and exit.\n";
 
 static void
 print_device(struct json *j, const char *source, const spvcond_device_info *d, const char *name)

@@ -17,8 +17,8 @@ static const char info_usage[] =
     "defaults, ConditionalINTEL decorations, the extension's conditional instructions, and the functions\n"
     "that share a name (a multi-target module's variants) with their conditions in words.\n"
     "\n"
-    "  --json         Print the same as one JSON object.\n"
-    "  -h, --help     Print this help and exit.\n";
+    "  --json             Print the same as one JSON object.\n"
+    "  -h, --help         Print this help and exit.\n";
 
 static const char *
 enum_name(unsigned kind, uint32_t value, char *buf, size_t n)

@@ -13,12 +13,13 @@ static const char reqs_usage[] =
     "Print what each kernel of an annotated module requires, read from its named spec constants\n"
     "(spvcond.aspect.*, spvcond.reqd_*), with the SpecId that stands for each requirement.\n"
     "\n"
-    "  --json         The same as JSON.\n"
-    "  --props        DPC++'s property-file text: [SYCL/kernel reqs], name=2|<byte array> (spec/props.md).\n"
-    "  --binary KERNEL  The raw property value of one kernel (8-byte bit count, then uint32 words),\n"
-    "                 written to -o FILE (default: standard output).\n"
+    "  --json             The same as JSON.\n"
+    "  --props            DPC++'s property-file text: [SYCL/kernel reqs], name=2|<byte array>\n"
+    "                     (spec/props.md).\n"
+    "  --binary KERNEL    The raw property value of one kernel (8-byte bit count, then uint32 words).\n"
+    "  -o FILE            Where --binary writes (default: standard output).\n"
     CLI_SYNC_HELP
-    "  -h, --help     Print this help and exit.\n";
+    "  -h, --help         Print this help and exit.\n";
 
 static void
 describe_requirement(const spvcond_kernel_requirement *q, char *buf, size_t size)

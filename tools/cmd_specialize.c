@@ -17,24 +17,25 @@ static const char specialize_usage[] =
     "write a module without SPV_INTEL_function_variants. Spec constants without a value keep their\n"
     "default. The output is refused (exit 1, no file written) if it would refer to anything removed.\n"
     "\n"
-    "  --spec ID=VALUE[,ID=VALUE...]  Values by SpecId: true, false, or an integer (decimal or 0x hex).\n"
-    "                                 May be repeated.\n"
-    "  --spec-file FILE               The same, one ID=VALUE per line or separated by blanks; '#' starts\n"
-    "                                 a comment.\n"
-    "  --device NAME                  Values for a device: each requirement constant (spvcond.* OpName) is\n"
-    "                                 true iff the device supports it. --spec values take precedence.\n"
-    "  --props FILE                   With --device: take the requirement of each SpecId from this\n"
-    "                                 [SYCL/kernel reqs] property file instead of the constants' names.\n"
-    "  --device-config FILE           Devices in DPC++'s YAML schema, searched before the built-in table.\n"
-    "  --freeze-all                   Also freeze spec constants unrelated to conditions.\n"
-    "  --no-trim                      Keep capabilities whose only users were stripped.\n"
-    "  --no-fold                      Keep branches on frozen conditions (spec/guards.md).\n"
-    "  --strict                       A value for a SpecId the module lacks is an error, not a warning.\n"
+    "  --spec ID=VALUE[,ID=VALUE...]\n"
+    "                     Values by SpecId: true, false, or an integer (decimal or 0x hex). May be\n"
+    "                     repeated.\n"
+    "  --spec-file FILE   The same, one ID=VALUE per line or separated by blanks; '#' starts a comment.\n"
+    "  --device NAME      Values for a device (spvcond devices): each requirement constant (spvcond.*\n"
+    "                     OpName) is true iff the device supports it. --spec values take precedence.\n"
+    "  --props FILE       With --device: take the requirement of each SpecId from this [SYCL/kernel reqs]\n"
+    "                     property file instead of the constants' names.\n"
+    "  --device-config FILE\n"
+    "                     Devices in DPC++'s YAML schema, searched before the built-in table.\n"
+    "  --freeze-all       Also freeze spec constants unrelated to conditions.\n"
+    "  --no-trim          Keep capabilities whose only users were stripped.\n"
+    "  --no-fold          Keep branches on frozen conditions (spec/guards.md).\n"
+    "  --strict           A value for a SpecId the module lacks is an error, not a warning.\n"
     FNVAR_USAGE
-    "  -o FILE                        Output ('-' for standard output). Required.\n"
-    "  -q, --quiet                    No summary and no warnings on standard error.\n"
+    "  -o FILE            Output ('-' for standard output). Required.\n"
+    "  -q, --quiet        No summary and no warnings on standard error.\n"
     CLI_SYNC_HELP
-    "  -h, --help                     Print this help and exit.\n";
+    "  -h, --help         Print this help and exit.\n";
 
 enum { OPT_DEVICE = 200, OPT_DEVICE_CONFIG, OPT_PROPS, OPT_NO_TRIM, OPT_NO_FOLD, OPT_SPEC = 256, OPT_SPEC_FILE, OPT_FREEZE_ALL,
        OPT_STRICT };

@@ -12,7 +12,9 @@ static const char validate_usage[] =
     "condition is a boolean specialization-constant tree of allowed operations; ConditionalINTEL targets\n"
     "are of allowed kinds, at most one per id; the capability and extension are declared and in order;\n"
     "OpConditionalCopyObjectINTEL is well formed; and no assignment of the spec constants can leave a use\n"
-    "of a removed id. Prints every violation; exit 1 if there is any.\n";
+    "of a removed id. Prints every violation; exit 1 if there is any.\n"
+    "\n"
+    "  -h, --help         Print this help and exit.\n";
 
 int
 cmd_validate(struct cli *cli, int argc, char **argv)

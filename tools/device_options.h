@@ -26,10 +26,12 @@ enum { OPT_TARGET = 300, OPT_FEATURES, OPT_CATEGORY, OPT_FAMILY, OPT_ARCH, OPT_C
         {"category", required_argument, NULL, OPT_CATEGORY}, {"family", required_argument, NULL, OPT_FAMILY},   \
         {"arch", required_argument, NULL, OPT_ARCH}, {"capabilities", required_argument, NULL, OPT_CAPABILITIES}
 #define FNVAR_USAGE                                                                                             \
-    "  --target N, --features A,B     SPV_INTEL_function_variants device target and features.\n"                \
+    "  --target N, --features A,B\n"                                                                            \
+    "                     SPV_INTEL_function_variants device target and features.\n"                             \
     "  --category N, --family N, --arch N\n"                                                                    \
-    "                                 The device architecture (default: --device's, if known).\n"               \
-    "  --capabilities C1,C2           Capabilities the device supports (numbers or names).\n"
+    "                     The device architecture (default: --device's, if known).\n"                            \
+    "  --capabilities C1,C2\n"                                                                                  \
+    "                     Capabilities the device supports (numbers or names).\n"
 
 struct fnvar_options {
     spvcond_fnvar_device device;

@@ -11,7 +11,7 @@ seconds=${1:-60}
 [ $# -gt 0 ] && shift
 targets=${*:-"fuzz_roundtrip fuzz_annotate fuzz_specialize fuzz_validate fuzz_text"}
 [ -d build-fuzz ] || CC=clang-15 meson setup build-fuzz -Dfuzz=enabled -Db_sanitize=address,undefined \
-    -Db_lundef=false -Dtests=disabled -Dopencl=disabled >/dev/null
+    -Db_lundef=false -Dtests=disabled -Dopencl=disabled -Dreference=disabled >/dev/null
 ninja -C build-fuzz >/dev/null
 python3 fuzz/make_seeds.py build-fuzz/seeds "$(python3 tools/make-corpus.py --print-dir)"
 mkdir -p fuzz-findings

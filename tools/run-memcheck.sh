@@ -11,7 +11,7 @@ set -eu
 cd "$(dirname "$0")/.."
 sh tools/setup-debian.sh
 [ -d build-memcheck ] || meson setup build-memcheck --buildtype=debugoptimized -Dtests=disabled -Ddefault_allocator=libc \
-    -Dopencl=disabled -Dfuzz=disabled >/dev/null
+    -Dopencl=disabled -Dfuzz=disabled -Dreference=disabled >/dev/null
 ninja -C build-memcheck >/dev/null
 jobs=${1:-$(nproc)}
 corpus=$(python3 tools/make-corpus.py --print-dir)

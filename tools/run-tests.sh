@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Build with AddressSanitizer and UndefinedBehaviorSanitizer and run every test suite; without
-# arguments, then valgrind memcheck over the CLI on the real modules (tools/run-memcheck.sh) and the
-# corpus end to end with a release build (the default allocator, which the other builds replace).
+# arguments, then valgrind memcheck over the CLI on the real modules (tools/run-memcheck.sh), the
+# corpus end to end with a release build (the default allocator, which the other builds replace), and
+# the install test on that build (tools/check-install.sh).
 set -eu
 cd "$(dirname "$0")/.."
 sh tools/setup-debian.sh
@@ -25,4 +26,6 @@ if [ $# -eq 0 ]; then
     fi
     echo "release build (default allocator): e2e-corpus $(tail -n 1 "$log")"
     rm -f "$log"
+    # The install as a user gets it: examples built against the installed pkg-config file, shared and static.
+    sh tools/check-install.sh build-release
 fi

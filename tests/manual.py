@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""spvcond(1) and the --help texts it is written from:
+
+- every command's --help names exactly the options its source accepts (the long options of its getopt
+  table, with the shared tables of cli.h and device_options.h, and the letters of its short options),
+  and the tool accepts every option its help names;
+- the page is clean roff (groff -ww: no warning) and shows every command and every option.
+
+  manual.py SPVCOND PAGE TOOLS_SOURCE_DIR"""
+import os
+import re
+import subprocess
+import sys
+
+from verdicts import check, summary
+
+
+def run(*args):
+    return subprocess.run(args, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+
+
+def commands(spvcond):
+    out = run(spvcond, "--help").stdout
+    block = out.split("Commands:\n", 1)[1].split("\n\n", 1)[0]
+    return [line.split()[0] for line in block.splitlines() if re.match(r"  [a-z]", line)]
+
+
+def help_options(text):
+    """{option: takes an argument} from the option lines of a --help text."""
+    options = {}
+    for line in text.splitlines():
+        if not line.startswith("  -"):
+            continue
+        head = re.split(r"\s{2,}", line[2:], maxsplit=1)[0]
+        for part in head.split(", "):
+            words = part.split()
+            options[words[0]] = len(words) > 1
+    return options
+
+
+def macro_options(tools):
+    """The long options of the shared option macros (CLI_SYNC_OPTIONS, FNVAR_LONG_OPTIONS)."""
+    macros = {}
+    for header in ("cli.h", "device_options.h"):
+        with open(os.path.join(tools, header)) as f:
+            text = f.read()
+        for m in re.finditer(r"#define (\w+_OPTIONS)((?:.*\\\n)*.*)", text):
+            macros[m.group(1)] = set(re.findall(r'\{"([a-z-]+)",', m.group(2)))
+    return macros
+
+
+def source_options(tools, command, macros):
+    """The options the command's getopt table and short-option string accept."""
+    with open(os.path.join(tools, f"cmd_{command}.c")) as f:
+        text = f.read()
+    table = re.search(r"struct option options\[\] = \{(.*?)\n\s*\};", text, re.S)
+    longs = set(re.findall(r'\{"([a-z-]+)",', table.group(1)))
+    for name, members in macros.items():
+        if re.search(rf"\b{name}\b", table.group(1)):
+            longs |= members
+    shorts = re.search(r'getopt_long\(argc, argv, "([^"]*)"', text).group(1).replace(":", "")
+    return {"--" + o for o in longs} | {"-" + c for c in shorts}
+
+
+def main(spvcond, page, tools):
+    macros = macro_options(tools)
+    names = commands(spvcond)
+    check(len(names) >= 10, f"spvcond --help lists the commands: {', '.join(names)}")
+    all_options = {}
+    for command in names:
+        text = run(spvcond, command, "--help").stdout
+        options = help_options(text)
+        all_options[command] = options
+        source = source_options(tools, command, macros)
+        check(set(options) == source, f"{command}: --help names the options the source accepts",
+                f"only in --help: {sorted(set(options) - source)}; only in the source: {sorted(source - set(options))}")
+        refused = []
+        for option, takes in options.items():
+            args = [spvcond, command, option] + (["x"] if takes else [])
+            err = run(*args).stderr
+            if re.search(r"unrecognized option|invalid option|requires an argument", err):
+                refused.append(f"{option}: {err.strip().splitlines()[0]}")
+        check(not refused, f"{command}: every option --help names is accepted ({len(options)})", "; ".join(refused))
+    lint = run("groff", "-man", "-ww", "-z", page)
+    check(lint.returncode == 0 and not lint.stderr.strip(), "groff -man -ww: the page has no warning",
+            lint.stderr.strip())
+    text = run("groff", "-man", "-Tascii", "-P-cbou", page).stdout
+    text = re.sub(r"-\n\s+", "-", text)  # words groff broke at a hyphen
+    flat = " ".join(text.split())
+    version = run(spvcond, "--version").stdout.split()[1]
+    check(f"spvcond {version}" in flat, f"the page carries the tool's version {version}")
+    for command, options in all_options.items():
+        missing = [o for o in options if o not in flat]
+        check(re.search(rf"^   {command}$", text, re.M) is not None and not missing,
+                f"the page has a section for {command} with its {len(options)} options", f"missing: {missing}")
+    for section in ("OUTPUT FILES", "EXIT STATUS", "DIAGNOSTICS", "EXAMPLES"):
+        check(re.search(rf"^{section}$", text, re.M) is not None, f"the page has {section}")
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))

@@ -1,0 +1,88 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The install as a user gets it: `meson install --destdir` of a build, then the C example and the
+# OpenCL JIT example compiled against the installed header and pkg-config file, once with the shared
+# library and once with the static one, and run: the C example's output must equal the installed
+# spvcond's and pass spirv-val; the JIT must run the demonstration kernels on rusticl and pocl.
+#
+#   sh tools/check-install.sh [BUILD]      (default build-release)
+set -eu
+cd "$(dirname "$0")/.."
+build=${1:-build-release}
+src=$PWD
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+dest=$work/dest
+meson install -C "$build" --destdir "$dest" --no-rebuild --quiet
+eval "$(meson introspect "$build" --buildoptions | python3 -c '
+import json, sys
+for o in json.load(sys.stdin):
+    if o["name"] in ("prefix", "libdir", "bindir", "includedir", "mandir"):
+        print("%s=%s" % (o["name"], o["value"]))')"
+case $libdir in /*) ;; *) libdir=$prefix/$libdir ;; esac
+case $bindir in /*) ;; *) bindir=$prefix/$bindir ;; esac
+case $includedir in /*) ;; *) includedir=$prefix/$includedir ;; esac
+case $mandir in /*) ;; *) mandir=$prefix/$mandir ;; esac
+fail() { echo "FAIL $*"; exit 1; }
+passed=0
+ok() { echo "ok   $*"; passed=$((passed + 1)); }
+
+for f in "$bindir/spvcond" "$libdir/libspvcond.a" "$libdir/pkgconfig/spvcond.pc" "$includedir/spvcond/spvcond.h" \
+         "$includedir/spvcond/device_if.h" "$includedir/spvcond/spvcond-version.h" "$mandir/man1/spvcond.1"; do
+    [ -f "$dest$f" ] || fail "installed: $f"
+done
+ls "$dest$libdir"/libspvcond.so.* >/dev/null 2>&1 || fail "installed: $libdir/libspvcond.so.*"
+ok "installed: the tool, the shared and static libraries, the headers, spvcond.pc, spvcond.1"
+man -l "$dest$mandir/man1/spvcond.1" 2>/dev/null | grep -q "spvcond annotate" || fail "man -l spvcond.1 renders"
+ok "man -l renders the installed spvcond(1)"
+
+spvcond=$dest$bindir/spvcond
+"$spvcond" --version | grep -q "^spvcond " || fail "the installed spvcond runs"
+export PKG_CONFIG_PATH="$dest$libdir/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$dest"
+cflags=$(pkg-config --cflags spvcond)
+shared_libs=$(pkg-config --libs spvcond)
+# The static archive by name (-l:libspvcond.a), with what it needs in turn (Requires.private, Libs.private).
+static_libs=$(pkg-config --static --libs spvcond | sed 's/-lspvcond\b/-l:libspvcond.a/')
+ok "pkg-config: $cflags | $shared_libs | $static_libs"
+
+# The C example (examples/specialize_device.c) on the bundled example, against the installed tool.
+spirv-as --target-env spv1.2 examples/demo.spvasm -o "$work/demo.spv"
+"$spvcond" annotate -q "$work/demo.spv" -o "$work/demo.ann.spv"
+"$spvcond" specialize -q --device intel_gpu_acm_g10 "$work/demo.ann.spv" -o "$work/want.spv"
+for kind in shared static; do
+    eval libs=\$${kind}_libs
+    cc -std=c11 -Wall -Werror $cflags examples/specialize_device.c $libs -o "$work/example-$kind" ||
+        fail "$kind: the C example compiles and links against the installed library"
+    needs=$(readelf -d "$work/example-$kind" | grep -c 'NEEDED.*libspvcond' || true)
+    if [ $kind = shared ]; then [ "$needs" = 1 ] || fail "shared: the example needs libspvcond.so"
+    else [ "$needs" = 0 ] || fail "static: the example does not need libspvcond.so"; fi
+    LD_LIBRARY_PATH="$dest$libdir" "$work/example-$kind" intel_gpu_acm_g10 "$work/demo.ann.spv" "$work/got-$kind.spv" \
+        >/dev/null || fail "$kind: the C example runs"
+    cmp -s "$work/want.spv" "$work/got-$kind.spv" || fail "$kind: the C example writes what spvcond specialize writes"
+    spirv-val --target-env opencl2.2 "$work/got-$kind.spv" || fail "$kind: its output passes spirv-val"
+    ok "$kind: the C example builds, links $( [ $kind = shared ] && echo libspvcond.so || echo libspvcond.a), runs, and writes the module spvcond does (spirv-val: valid)"
+done
+
+# The OpenCL JIT example (examples/jit-opencl/jit.c) on the demonstration kernels, on both runtimes.
+if ! pkg-config --exists OpenCL || ! command -v clang-15 >/dev/null || ! command -v llvm-spirv-15 >/dev/null; then
+    echo "skip the JIT example: no OpenCL development files or no clang-15 / llvm-spirv-15"
+    echo "$passed passed, 0 failed"
+    exit 0
+fi
+clang-15 -c -target spir64 -cl-std=CL1.2 -Xclang -finclude-default-header -emit-llvm -O0 tests/data/jit_demo.cl \
+    -o "$work/jit.bc"
+llvm-spirv-15 --spirv-max-version=1.2 "$work/jit.bc" -o "$work/jit.spv"
+"$spvcond" annotate -q "$work/jit.spv" -o "$work/jit.ann.spv"
+for kind in shared static; do
+    eval libs=\$${kind}_libs
+    cc -std=c11 -D_GNU_SOURCE $cflags examples/jit-opencl/jit.c $libs $(pkg-config --libs OpenCL) -lm \
+        -o "$work/jit-$kind" || fail "$kind: the JIT example compiles and links against the installed library"
+    for platform in rusticl pocl; do
+        out=$(cd "$work" && LD_LIBRARY_PATH="$dest$libdir" RUSTICL_ENABLE=llvmpipe "./jit-$kind" --platform $platform \
+            jit.ann.spv 2>&1) || fail "$kind, $platform: the JIT example runs: $out"
+        ran=$(printf '%s\n' "$out" | grep -c "supported, created, ran, results correct" || true)
+        [ "$ran" -ge 1 ] || fail "$kind, $platform: kernels ran with correct results: $out"
+        ok "$kind, $platform: the JIT example built against the installed library ran $ran kernels, results correct"
+    done
+done
+echo "$passed passed, 0 failed"
