@@ -17,12 +17,18 @@ enum {
     EXIT_NOMEM = 4,
 };
 
+/* A file's bytes; `mapped` is the length of the mapping that holds them, or 0 when they are malloc's. */
+struct cli_bytes {
+    void *data;
+    size_t size, mapped;
+};
+
 struct cli {
     spvcond_context *ctx;
     const char *input_name; /* for diagnostics: the path, or "stdin" */
     int quiet;
     int sync;           /* --sync: outputs are flushed to the disk before the command returns */
-    void *module_bytes; /* the loaded module's words, which it borrows; freed by cli_fini */
+    struct cli_bytes module_bytes; /* the loaded module's words, which it borrows; freed by cli_fini */
 };
 
 /* --sync and --no-sync, taken by every command that writes files. */
@@ -42,8 +48,12 @@ void cli_fini(struct cli *cli);
 /* Map a library result to an exit code. */
 int cli_exit_code(spvcond_result r);
 
-/* Read a whole file ("-" is stdin). On failure prints the error and returns an exit code. */
+/* Read a whole file ("-" is stdin) into malloc's memory. On failure prints the error and returns an
+ * exit code. */
 int cli_read_file(const char *path, void **data, size_t *size);
+/* The same for a module: a large one in huge pages. Freed by cli_bytes_free. */
+int cli_read_module_file(const char *path, struct cli_bytes *out);
+void cli_bytes_free(struct cli_bytes *b);
 /* Write atomically: a temporary file in the same directory, renamed over `path` on success
  * ("-" is stdout). An error leaves any existing file untouched. With cli->sync the file is flushed
  * before the rename and its directory after. */

@@ -166,8 +166,9 @@ cmd_split(struct cli *cli, int argc, char **argv)
     }
     const char *input = optind < argc ? argv[optind] : "-";
     cli->input_name = strcmp(input, "-") == 0 ? "stdin" : input;
+    struct cli_bytes module = {NULL, 0, 0};
     if (rc == EXIT_OK)
-        rc = cli_read_file(input, &data, &size);
+        rc = cli_read_module_file(input, &module);
     if (rc != EXIT_OK) {
         spvcond_requirements_file_destroy(reqfile);
         return rc;
@@ -180,18 +181,18 @@ cmd_split(struct cli *cli, int argc, char **argv)
     struct out o = {cli, tmp, NULL, 0, 0, EXIT_OK};
     if (!tmp || !old || (memcpy(tmp, output, n), memcpy(tmp + n, ".tmp.XXXXXX", 12), !mkdtemp(tmp))) {
         cli_error("could not create a directory next to '%s': %s", output, strerror(errno));
-        free(data);
+        cli_bytes_free(&module);
         free(tmp);
         free(old);
         spvcond_requirements_file_destroy(reqfile);
         return EXIT_IO;
     }
     size_t images = 0;
-    spvcond_result r = size % 4 ? SPVCOND_ERROR_INVALID_BINARY : SPVCOND_OK;
+    spvcond_result r = module.size % 4 ? SPVCOND_ERROR_INVALID_BINARY : SPVCOND_OK;
     if (r != SPVCOND_OK)
         cli_error("%s: the size is not a multiple of 4 bytes", cli->input_name);
     if (r == SPVCOND_OK)
-        r = spvcond_split(cli->ctx, data, size / 4, &opts, flags, take_image, &o, &images);
+        r = spvcond_split(cli->ctx, module.data, module.size / 4, &opts, flags, take_image, &o, &images);
     rc = o.rc != EXIT_OK ? o.rc : r != SPVCOND_OK ? cli_exit_code(r) : EXIT_OK;
     if (rc == EXIT_OK) {
         const char *header = "[Code|Properties|Symbols]\n";
@@ -232,7 +233,7 @@ cmd_split(struct cli *cli, int argc, char **argv)
     if (rc == EXIT_OK && !cli->quiet)
         fprintf(stderr, "split: %zu image%s in %s\n", images, images == 1 ? "" : "s", output);
     free(o.table);
-    free(data);
+    cli_bytes_free(&module);
     free(tmp);
     free(old);
     spvcond_requirements_file_destroy(reqfile);
