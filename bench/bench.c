@@ -262,18 +262,20 @@ run_child(const char *self, enum stage s, int runs, const char *path)
 }
 
 /* Whole processes, each reading its input and writing its output as a user runs it (process start,
- * dynamic loading, file I/O included): ours, SPIRV-Tools' commands, and cp. */
+ * dynamic loading, file I/O included): ours, SPIRV-Tools' commands, and cp. In this order in every
+ * round: those that leave their output to the system first, then those that flush it, each of which
+ * returns only once the disk has it, so that no command meets the writeback of another's. */
 enum command {
-    CLI_ANNOTATE, CLI_ANNOTATE_SYNC, CLI_SPECIALIZE, CLI_SPECIALIZE_SYNC, CLI_VALIDATE,
-    OPT_SPECIALIZE, SPIRV_VAL, CP, CP_SYNC, COMMANDS
+    CP, CLI_ANNOTATE, CLI_SPECIALIZE, CLI_VALIDATE, OPT_SPECIALIZE, SPIRV_VAL,
+    CP_SYNC, CLI_ANNOTATE_SYNC, CLI_SPECIALIZE_SYNC, COMMANDS
 };
 static const char *const command_names[COMMANDS] = {
-    "spvcond annotate", "spvcond annotate --sync", "spvcond specialize", "spvcond specialize --sync",
-    "spvcond validate", "spirv-opt specialization", "spirv-val", "cp", "cp + sync"};
+    "cp", "spvcond annotate", "spvcond specialize", "spvcond validate", "spirv-opt specialization", "spirv-val",
+    "cp + sync", "spvcond annotate --sync", "spvcond specialize --sync"};
 /* The command each of ours is compared with (COMMANDS: none). */
-static const enum command command_reference[COMMANDS] = {OPT_SPECIALIZE, OPT_SPECIALIZE, OPT_SPECIALIZE,
-                                                         OPT_SPECIALIZE, SPIRV_VAL, COMMANDS, COMMANDS,
-                                                         COMMANDS, COMMANDS};
+static const enum command command_reference[COMMANDS] = {COMMANDS, OPT_SPECIALIZE, OPT_SPECIALIZE, SPIRV_VAL,
+                                                         COMMANDS, COMMANDS, COMMANDS, OPT_SPECIALIZE,
+                                                         OPT_SPECIALIZE};
 
 struct paths {
     const char *cli;    /* the spvcond executable */
