@@ -2,36 +2,27 @@
 /* The allocator a context uses when the caller gives none (on Linux; sanitizer and valgrind builds use
  * the C library's, which those tools watch).
  *
- * Why not plain malloc: a fresh 4 KB page costs a fault, 11 us on the virtual machines we measure on
- * (280 ms of faults against 14 ms of work for 100 MB), and our tables are fresh on every call. So:
+ * Why not plain malloc: our tables are fresh on every call, and a fresh 4 KB page costs a fault, which on
+ * a virtual machine can cost more than the work itself (docs/performance.md has the figures). So:
  *  - blocks from 64 KB up (from 4 KB once the context has a slab) are carved from slabs: 64 MB of
- *    address space in huge pages, touched as they fill. Through glibc each was a fresh small-page
- *    mapping (about 1,300 faults per annotate of libclc); a 2 MB slab, or a mapping each, rounded every block up to 2 MB (validate of an 8 MB
- *    module peaked at 35 MB, against 26 MB then). A freed block becomes a hole, merged with the holes
- *    beside it, or gives its space back to the slab's carved end; a block takes the smallest hole it
- *    fits, else space at the end. Reusing pages matters as much as faulting few: specializing a 10 MB
- *    module touched 22 MB of slab while at most 9 MB of it were live, and its output was a mapping of
- *    its own beside them. When all of a slab's blocks are freed the current slab is refilled from the
- *    start (its pages stay until the context goes), another is unmapped. calloc clears only space
- *    used before.
+ *    address space in huge pages, touched as they fill. A freed block becomes a hole, merged with the
+ *    holes beside it, or gives its space back to the slab's carved end; a block takes the smallest hole
+ *    it fits, else space at the end, so that pages are reused as well as faulted few. When all of a
+ *    slab's blocks are freed the current slab is refilled from the start (its pages stay until the
+ *    context goes), another is unmapped. calloc clears only space used before.
  *  - blocks larger than 4 MB that no hole or end of the current slab holds (instruction and id tables
  *    of large modules, their output) are mappings of whole 2 MB transparent huge pages: one fault per
- *    2 MB; zero when fresh; grown in place by mremap when the address space allows. (Through glibc,
- *    once a large block had been freed, blocks up to 32 MB came from its heap: calloc cleared them in
- *    small pages and realloc copied: 9,250 faults per specialize of the 100 MB synthetic module.)
+ *    2 MB; zero when fresh; grown in place by mremap when the address space allows.
  *  - a freed mapping stays mapped as a spare (up to 16), for the next large blocks: one of about its
  *    size takes it; one that none fits is a fresh mapping into which the spares' pages are moved by
  *    mremap (no copy, no fault); the slab, carving into pages it never touched, takes spare pages
  *    the same way. A context kept for module after module (a JIT compiler's) thus faults no fresh
- *    memory after the first: on the virtual machines we measure on, whose host backs freed guest
- *    memory anew, faults made emitting a 1 GB module take 1.9 to 2.2 s instead of 0.7 to 0.9. The
- *    whole pages of a zeroed block are given back rather than cleared (writing would make resident
- *    all of a table its pass fills sparsely), and a zeroed block takes no spare pages but has as many
- *    unmapped: the peak stays that of the largest module.
- *  - smaller blocks are malloc's, and so are those under 64 KB while the context has no slab. (All
- *    under 64 KB were: the growing arrays and per-pass tables of a call, freed at its end, let glibc
- *    trim its heap, and the next call faulted them back: 56 faults per specialize of a 1 MB module,
- *    1.9 ms against 1.0 ms with them kept in the slab.)
+ *    memory after the first. The whole pages of a zeroed block are given back rather than cleared
+ *    (writing would make resident all of a table its pass fills sparsely), and a zeroed block takes no
+ *    spare pages but has as many unmapped: the peak stays that of the largest module.
+ *  - blocks under 4 KB are malloc's, and so are those under 64 KB while the context has no slab (with
+ *    one, those from 4 KB up come from it, so that the growing arrays of one call are not trimmed from
+ *    glibc's heap at its end and faulted back by the next).
  * Every block carries a 16-byte header saying which kind it is and its size. The state (the current
  * slab, its holes, the spares) belongs to one context, so a context and its modules are used by one
  * thread at a time. */
