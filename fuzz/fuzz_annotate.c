@@ -86,6 +86,7 @@ annotate_read_for_it(spvcond_context *ctx, const uint8_t *data, size_t size, con
     size_t ln;
     if (got == SPVCOND_OK) {
         FUZZ_ASSERT(spvcond_module_emit(m, &lw, &ln) == SPVCOND_OK, "emit after annotate");
+        fuzz_check_emit_to(m, lw, ln);
         FUZZ_ASSERT(ln == n && !memcmp(lw, w, n * 4), "the same output with the reader's lists and without them");
         spvcond_free(ctx, lw);
     }

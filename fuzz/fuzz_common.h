@@ -4,6 +4,7 @@
 #define SPVCOND_FUZZ_COMMON_H
 
 #include <spvcond/spvcond.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,32 @@ fuzz_words(const uint8_t *data, size_t size, size_t *count)
     uint32_t *w = malloc(*count * 4 + 4);
     memcpy(w, data, *count * 4);
     return w;
+}
+
+/* spvcond_module_emit_to gives, piece by piece, the words spvcond_module_emit gave (w, n). */
+struct fuzz_expected_words {
+    const uint32_t *w;
+    size_t n, at;
+    bool same;
+};
+
+static inline int
+fuzz_compare_piece(void *user, const uint32_t *words, size_t count)
+{
+    struct fuzz_expected_words *e = user;
+    e->same = e->same && count > 0 && count <= e->n - e->at && !memcmp(e->w + e->at, words, count * 4);
+    e->at += e->same ? count : 0;
+    return !e->same;
+}
+
+static inline void
+fuzz_check_emit_to(spvcond_module *m, const uint32_t *w, size_t n)
+{
+    struct fuzz_expected_words e = {w, n, 0, true};
+    size_t given;
+    FUZZ_ASSERT(spvcond_module_emit_to(m, fuzz_compare_piece, &e, &given) == SPVCOND_OK && e.same && e.at == n &&
+                    given == n,
+                "emitted as pieces, the module is what emit gives");
 }
 
 #endif

@@ -17,6 +17,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size_t n;
         FUZZ_ASSERT(spvcond_module_emit(m, &w, &n) == SPVCOND_OK, "emit of an accepted module succeeds");
         FUZZ_ASSERT(n * 4 == size, "round trip keeps the size");
+        fuzz_check_emit_to(m, w, n);
         bool swapped = spvcond_module_was_byte_swapped(m);
         for (size_t k = 0; k < n; k++) {
             uint32_t in;

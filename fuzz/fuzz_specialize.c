@@ -31,6 +31,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             uint32_t *w;
             size_t n;
             FUZZ_ASSERT(spvcond_module_emit(m, &w, &n) == SPVCOND_OK, "emit after specialize");
+            fuzz_check_emit_to(m, w, n);
             spvcond_module *s;
             FUZZ_ASSERT(spvcond_module_parse(ctx, w, n, 0, &s) == SPVCOND_OK, "specialized output parses");
             spvcond_module_destroy(s);

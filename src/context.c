@@ -251,6 +251,7 @@ spvcond_result_string(spvcond_result result)
     case SPVCOND_ERROR_UNSUPPORTED: return "unsupported";
     case SPVCOND_ERROR_NOT_FOUND: return "not found";
     case SPVCOND_ERROR_LIMIT: return "limit exceeded";
+    case SPVCOND_ERROR_STOPPED: return "stopped by the caller";
     case SPVCOND_RESULT_FORCE_32_BIT: break;
     }
     return "unknown result";

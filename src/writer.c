@@ -34,24 +34,34 @@ next_edited(const uint8_t *state, size_t i, size_t stop)
     return i;
 }
 
-/* Append n words at *o if they fit in `total`. */
+/* Where the pieces go: a buffer of the size the edits counted, or the caller's function. */
+struct sink {
+    uint32_t *w;    /* the buffer, or NULL */
+    size_t total;   /* the words the edits counted */
+    size_t o;       /* words given so far */
+    spvcond_emit_fn fn;
+    void *user;
+    bool stopped;   /* fn asked to stop */
+};
+
+/* Give n words; false once more than `total` would be given, or the caller stopped. */
 static bool
-put(uint32_t *w, size_t total, size_t *o, const uint32_t *src, size_t n)
+put(struct sink *k, const uint32_t *src, size_t n)
 {
-    if (n > total - *o)
+    if (n > k->total - k->o)
         return false;
-    spvcond_copy_words(w + *o, src, n);
-    *o += n;
+    if (k->w)
+        spvcond_copy_words(k->w + k->o, src, n);
+    else if (n && k->fn(k->user, src, n) != 0)
+        return !(k->stopped = true);
+    k->o += n;
     return true;
 }
 
-spvcond_result
-spvcond_module_emit(spvcond_module *m, uint32_t **out_words, size_t *out_count)
+/* Prepare the edits for emission; the number of words the output will have. */
+static size_t
+emit_begin(spvcond_module *m)
 {
-    if (!m || !out_words || !out_count)
-        return SPVCOND_ERROR_INVALID_ARGUMENT;
-    *out_words = NULL;
-    *out_count = 0;
     struct spvcond_edits *e = &m->edits;
     /* Insertions are mostly made in place order (a pass appends to one section at a time). */
     if (e->inserts_unordered) {
@@ -62,21 +72,24 @@ spvcond_module_emit(spvcond_module *m, uint32_t **out_words, size_t *out_count)
     e->pool = spvcond_move_down(m->ctx, e->pool);
     e->inserts = spvcond_move_down(m->ctx, e->inserts);
     e->replaced = spvcond_move_down(m->ctx, e->replaced);
-    /* The edits kept count of the words they add and remove, so the output is one allocation. */
+    /* The edits kept count of the words they add and remove. */
     int64_t signed_total = (int64_t)m->word_count + e->word_delta;
-    size_t total = signed_total >= SPVCOND_HEADER_WORDS ? (size_t)signed_total : 0;
-    uint32_t *w = total <= SIZE_MAX / sizeof(uint32_t) ? spvcond_alloc(m->ctx, total * sizeof(uint32_t)) : NULL; /* every word is written below */
-    if (!w)
-        return spvcond_oom(m->ctx);
+    return signed_total >= SPVCOND_HEADER_WORDS ? (size_t)signed_total : 0;
+}
 
-    memcpy(w, m->words, SPVCOND_HEADER_WORDS * sizeof(uint32_t));
-    w[3] = e->restored_bound ? e->restored_bound : e->bound > m->header_bound ? e->bound : m->header_bound;
-    size_t o = SPVCOND_HEADER_WORDS, next = 0;
-    size_t i = 0;
-    bool fits = true; /* every copy is checked against the size the edits counted */
+/* The header, then every instruction or its edit, to the sink; checks the count the edits kept. */
+static spvcond_result
+emit_walk(spvcond_module *m, struct sink *k)
+{
+    struct spvcond_edits *e = &m->edits;
+    uint32_t header[SPVCOND_HEADER_WORDS];
+    memcpy(header, m->words, sizeof(header));
+    header[3] = e->restored_bound ? e->restored_bound : e->bound > m->header_bound ? e->bound : m->header_bound;
+    bool fits = put(k, header, SPVCOND_HEADER_WORDS); /* every piece is checked against the count */
+    size_t next = 0, i = 0;
     while (i <= m->inst_count && fits) {
         while (next < e->insert_len && e->inserts[next].before == i && fits) {
-            fits = put(w, total, &o, e->pool + e->inserts[next].words, e->inserts[next].count);
+            fits = put(k, e->pool + e->inserts[next].words, e->inserts[next].count);
             next++;
         }
         if (i == m->inst_count)
@@ -84,23 +97,58 @@ spvcond_module_emit(spvcond_module *m, uint32_t **out_words, size_t *out_count)
         if (e->state && e->state[i]) {
             const uint32_t *record = spvcond_edit_replacement(m, i);
             if (record)
-                fits = put(w, total, &o, record + 1, record[0]);
+                fits = put(k, record + 1, record[0]);
             i++;
             continue;
         }
         /* The longest run of untouched instructions with no insertion inside it. */
         size_t stop = next < e->insert_len ? e->inserts[next].before : m->inst_count;
         size_t j = next_edited(e->state, i + 1, stop);
-        fits = put(w, total, &o, m->words + m->inst[i], m->inst[j] - m->inst[i]);
+        fits = put(k, m->words + m->inst[i], m->inst[j] - m->inst[i]);
         i = j;
     }
-    if (!fits || o != total) {
-        spvcond_dealloc(m->ctx, w);
+    if (k->stopped)
+        return spvcond_report(m->ctx, SPVCOND_ERROR_STOPPED, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                              "emission stopped by the caller after %zu words", k->o);
+    if (!fits || k->o != k->total)
         return spvcond_report(m->ctx, SPVCOND_ERROR_LIMIT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
-                              "internal error: the edits counted %zu output words, emitting gave %s%zu", total,
-                              fits ? "" : "more than ", o);
-    }
-    *out_words = w;
-    *out_count = o;
+                              "internal error: the edits counted %zu output words, emitting gave %s%zu", k->total,
+                              fits ? "" : "more than ", k->o);
     return SPVCOND_OK;
+}
+
+spvcond_result
+spvcond_module_emit(spvcond_module *m, uint32_t **out_words, size_t *out_count)
+{
+    if (!m || !out_words || !out_count)
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    *out_words = NULL;
+    *out_count = 0;
+    struct sink k = {NULL, emit_begin(m), 0, NULL, NULL, false};
+    /* One allocation of the size the edits counted; every word of it is written. */
+    k.w = k.total <= SIZE_MAX / sizeof(uint32_t) ? spvcond_alloc(m->ctx, k.total * sizeof(uint32_t)) : NULL;
+    if (!k.w)
+        return spvcond_oom(m->ctx);
+    spvcond_result r = emit_walk(m, &k);
+    if (r != SPVCOND_OK) {
+        spvcond_dealloc(m->ctx, k.w);
+        return r;
+    }
+    *out_words = k.w;
+    *out_count = k.o;
+    return SPVCOND_OK;
+}
+
+spvcond_result
+spvcond_module_emit_to(spvcond_module *m, spvcond_emit_fn fn, void *user, size_t *out_count)
+{
+    if (out_count)
+        *out_count = 0;
+    if (!m || !fn)
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    struct sink k = {NULL, emit_begin(m), 0, fn, user, false};
+    spvcond_result r = emit_walk(m, &k);
+    if (r == SPVCOND_OK && out_count)
+        *out_count = k.o;
+    return r;
 }

@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: MIT
 """The benchmark's tables from bench-results/results.csv (tools/run-bench.sh, bench/bench.c writes it).
 
-  bench_table.py [--throughput] [results.csv]
+  bench_table.py [--summary | --throughput] [results.csv]
 
 Default: the like-for-like tables, for the inputs compared with SPIRV-Tools: in process (both given the
 words in memory) and as whole processes (both reading and writing files, against cp and cp + sync).
+--summary: the README's table, one row per stage and input, in process and whole process side by side.
 --throughput: MB/s per stage for every input, and peak RSS per byte of input over the stages, whole
 and beyond the constant (negative: 0)."""
 import csv
@@ -77,6 +78,24 @@ def like_for_like(rows, order):
               f"{float(s['spvcond specialize --sync']['cp_sync_ratio']):.2f} |")
 
 
+def summary(rows, order):
+    print("| input | stage | in process: ours ms | SPIRV-Tools ms | × | whole process: `spvcond` ms | `spirv-opt` / "
+          "`spirv-val` ms | × | ours / (`cp` + `sync`) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    pairs = [("annotate", "spvcond annotate"), ("specialize-acm_g10", "spvcond specialize"),
+             ("validate", "spvcond validate")]
+    for m in order:
+        s = rows[m]
+        if "spirv-tools-specialize" not in s or "spvcond annotate" not in s:
+            continue
+        for k, (stage, command) in enumerate(pairs):
+            ours, cli = s[stage], s[command]
+            floor = f"{float(cli['cp_sync_ratio']):.2f}" if command != "spvcond validate" else "–"
+            name = LABELS.get(m, m) + f" ({int(ours['bytes']) / 1e6:.1f} MB)" if k == 0 else ""
+            print(f"| {name} | {stage.split('-')[0]} | {ms(ours)} | {float(ours['reference_ms']):.0f} | {ratio(ours)} "
+                  f"| {ms(cli)} | {float(cli['reference_ms']):.0f} | {ratio(cli)} | {floor} |")
+
+
 def cell(row, decimals):
     text = f"{float(row['mb_per_s']):.0f}"
     if row["ratio"]:
@@ -101,10 +120,11 @@ def throughput(rows, order):
 
 
 def main(args):
-    wide = "--throughput" in args
-    args = [a for a in args if a != "--throughput"]
+    mode = {"--throughput": throughput, "--summary": summary}
+    chosen = [mode[a] for a in args if a in mode]
+    args = [a for a in args if a not in mode]
     rows, order = read(args[0] if args else "bench-results/results.csv")
-    (throughput if wide else like_for_like)(rows, order)
+    (chosen[0] if chosen else like_for_like)(rows, order)
 
 
 if __name__ == "__main__":

@@ -93,11 +93,13 @@ cmd_annotate(struct cli *cli, int argc, char **argv)
     }
     spvcond_annotate_stats stats;
     spvcond_result r = spvcond_annotate(m, &opts, &stats);
-    if (r == SPVCOND_OK) {
+    if (r == SPVCOND_OK && !props) {
+        rc = cli_write_module(cli, output, m);
+    } else if (r == SPVCOND_OK) {
         uint32_t *words;
         size_t count;
         r = spvcond_module_emit(m, &words, &count);
-        if (r == SPVCOND_OK && props) {
+        if (r == SPVCOND_OK) {
             /* The property set describes the output, so read the output back. */
             spvcond_module *annotated;
             spvcond_requirements *reqs = NULL;
@@ -119,15 +121,16 @@ cmd_annotate(struct cli *cli, int argc, char **argv)
             rc = cli_write_file(cli, output, words, count * 4);
         if (r == SPVCOND_OK)
             spvcond_free(cli->ctx, words);
-        if (r == SPVCOND_OK && rc == EXIT_OK && !cli->quiet)
-            fprintf(stderr,
-                    "annotated: %zu roots (%zu conditional), %zu requirements, %zu spec constants, %zu "
-                    "ConditionalINTEL decorations (%zu functions, %zu types/constants/variables), %zu conditional "
-                    "capabilities, %zu conditional entry points\n",
-                    stats.roots, stats.conditional_roots, stats.requirements, stats.spec_constants, stats.decorations,
-                    stats.conditional_functions, stats.conditional_globals, stats.conditional_capabilities,
-                    stats.conditional_entry_points);
-        if (r == SPVCOND_OK && rc == EXIT_OK && !cli->quiet && stats.virtual_stubs)
+    }
+    if (r == SPVCOND_OK && rc == EXIT_OK && !cli->quiet) {
+        fprintf(stderr,
+                "annotated: %zu roots (%zu conditional), %zu requirements, %zu spec constants, %zu "
+                "ConditionalINTEL decorations (%zu functions, %zu types/constants/variables), %zu conditional "
+                "capabilities, %zu conditional entry points\n",
+                stats.roots, stats.conditional_roots, stats.requirements, stats.spec_constants, stats.decorations,
+                stats.conditional_functions, stats.conditional_globals, stats.conditional_capabilities,
+                stats.conditional_entry_points);
+        if (stats.virtual_stubs)
             fprintf(stderr, "annotated: %zu virtual-function stubs (bodies behind their sets' conditions)\n",
                     stats.virtual_stubs);
     }

@@ -57,19 +57,13 @@ cmd_repair(struct cli *cli, int argc, char **argv)
         return rc;
     spvcond_repair_stats stats;
     spvcond_result r = spvcond_repair(m, &stats);
-    uint32_t *words = NULL;
-    size_t count = 0;
     if (r == SPVCOND_OK)
-        r = spvcond_module_emit(m, &words, &count);
-    if (r == SPVCOND_OK)
-        rc = cli_write_file(cli, output, words, count * 4);
+        rc = cli_write_module(cli, output, m);
     if (r == SPVCOND_OK && rc == EXIT_OK && !cli->quiet)
         fprintf(stderr,
                 "repaired: %zu conditions widened, %zu removed, %zu conditional capabilities widened, %zu uses "
                 "pointed at their merge\n",
                 stats.conditions_widened, stats.conditions_removed, stats.capabilities_widened, stats.uses_merged);
-    if (words)
-        spvcond_free(cli->ctx, words);
     spvcond_module_destroy(m);
     return r != SPVCOND_OK ? cli_exit_code(r) : rc;
 }

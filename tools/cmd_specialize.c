@@ -153,20 +153,14 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
     spvcond_specialize_stats stats;
     spvcond_result r = spvcond_specialize(m, &opts, &stats);
     if (r == SPVCOND_OK) {
-        uint32_t *words;
-        size_t count;
-        r = spvcond_module_emit(m, &words, &count);
-        if (r == SPVCOND_OK) {
-            rc = cli_write_file(cli, output, words, count * 4);
-            spvcond_free(cli->ctx, words);
-        }
-        if (r == SPVCOND_OK && rc == EXIT_OK && !cli->quiet)
+        rc = cli_write_module(cli, output, m);
+        if (rc == EXIT_OK && !cli->quiet)
             fprintf(stderr,
                     "specialized: %zu functions kept, %zu removed; %zu entry points kept, %zu removed; %zu "
                     "instructions removed\n",
                     stats.functions_kept, stats.functions_removed, stats.entry_points_kept,
                     stats.entry_points_removed, stats.instructions_removed);
-        if (r == SPVCOND_OK && rc == EXIT_OK && !cli->quiet && stats.branches_folded)
+        if (rc == EXIT_OK && !cli->quiet && stats.branches_folded)
             fprintf(stderr, "folded: %zu branches on frozen conditions\n", stats.branches_folded);
     }
     if (r != SPVCOND_OK)

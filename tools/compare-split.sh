@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The two designs side by side (docs/benchmark.md, spec/split.md): split + filter against annotate +
+# The two designs side by side (docs/performance.md, spec/split.md): split + filter against annotate +
 # specialize, whole processes of the release build, for libclc, hashcat, darktable and the corpus.
 # Usage: sh tools/compare-split.sh [DEVICE]   (default intel_gpu_acm_g10)
 set -eu

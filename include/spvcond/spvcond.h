@@ -42,6 +42,7 @@ typedef enum spvcond_result {
     SPVCOND_ERROR_UNSUPPORTED = -6,    /* valid SPIR-V this library does not handle */
     SPVCOND_ERROR_NOT_FOUND = -7,
     SPVCOND_ERROR_LIMIT = -8,          /* a resource limit of the library was exceeded */
+    SPVCOND_ERROR_STOPPED = -9,        /* a callback of the caller's asked to stop */
     SPVCOND_RESULT_FORCE_32_BIT = 0x7fffffff
 } spvcond_result;
 
@@ -125,6 +126,18 @@ SPVCOND_API void spvcond_module_destroy(spvcond_module *module);
 /* Emit the module with every recorded edit applied, as little-endian words. A module without edits
  * is emitted word for word as it was read. *words is released with spvcond_free(). */
 SPVCOND_API spvcond_result spvcond_module_emit(spvcond_module *module, uint32_t **words, size_t *word_count);
+
+/* Receives the emitted module piece by piece; `words` is valid only during the call. Return 0 to go on,
+ * anything else to stop the emission (spvcond_module_emit_to() then returns SPVCOND_ERROR_STOPPED). */
+typedef int (*spvcond_emit_fn)(void *user, const uint32_t *words, size_t word_count);
+
+/* The same words as spvcond_module_emit(), given to `fn` in order as pieces (the header, runs of
+ * untouched instructions straight from the words read, the edits between them) instead of in one new
+ * buffer: a caller that writes the module out (to a file, a pipe, a driver) needs no copy of it. On
+ * success *word_count (if not NULL) is the number of words given. A failure after some pieces were
+ * given leaves what the caller has received incomplete: discard it. */
+SPVCOND_API spvcond_result spvcond_module_emit_to(spvcond_module *module, spvcond_emit_fn fn, void *user,
+                                                  size_t *word_count);
 
 /* Header fields and sizes. */
 SPVCOND_API uint32_t spvcond_module_version(const spvcond_module *module); /* 0x00MMmm00 */

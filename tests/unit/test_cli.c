@@ -58,6 +58,10 @@ Test(cli, missing_file_exits_3)
     cr_assert_eq(cli("info /nonexistent/x.spv 2>&1", &out), 3);
     cr_assert(strstr(out, "error: file does not exist '/nonexistent/x.spv'") != NULL, "%s", out);
     free(out);
+    /* A directory opens but does not read. */
+    cr_assert_eq(cli("info /tmp 2>&1", &out), 3);
+    cr_assert(strstr(out, "error: could not read file '/tmp': Is a directory") != NULL, "%s", out);
+    free(out);
 }
 
 Test(cli, invalid_module_exits_1_with_position)

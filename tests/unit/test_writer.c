@@ -20,7 +20,42 @@ now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* Parse, emit without edits, compare. */
+/* What spvcond_module_emit_to gives, gathered: the pieces concatenated, their count, and a piece after
+ * which to stop (0: never). */
+struct gathered {
+    uint32_t *words;
+    size_t len, cap, pieces, stop_after;
+};
+
+static int
+gather(void *user, const uint32_t *words, size_t count)
+{
+    struct gathered *g = user;
+    cr_assert(count > 0, "no empty piece");
+    if (g->len + count > g->cap) {
+        g->cap = (g->len + count) * 2;
+        g->words = realloc(g->words, g->cap * sizeof(uint32_t));
+        cr_assert_not_null(g->words);
+    }
+    memcpy(g->words + g->len, words, count * sizeof(uint32_t));
+    g->len += count;
+    return ++g->pieces == g->stop_after;
+}
+
+/* Emitted as pieces, the module is what spvcond_module_emit gives as one buffer. */
+static void
+check_emit_to(spvcond_module *m, const uint32_t *want, size_t want_n, const char *what)
+{
+    struct gathered g = {0};
+    size_t n = 1;
+    cr_assert_eq(spvcond_module_emit_to(m, gather, &g, &n), SPVCOND_OK, "%s", what);
+    cr_assert_eq(n, want_n, "%s: %zu words given, emit gives %zu", what, n, want_n);
+    cr_assert(g.len == want_n && memcmp(g.words, want, want_n * sizeof(uint32_t)) == 0,
+              "%s: the pieces are not the emitted module", what);
+    free(g.words);
+}
+
+/* Parse, emit without edits, compare; emitted as pieces too. */
 static void
 check_round_trip(const char *path, uint32_t flags)
 {
@@ -38,6 +73,7 @@ check_round_trip(const char *path, uint32_t flags)
     double t1 = now();
     cr_assert_eq(out_n, n, "%s: %zu words out, %zu in", path, out_n, n);
     cr_assert(memcmp(out, w, n * 4) == 0, "%s: round trip is not byte-identical", path);
+    check_emit_to(m, out, out_n, path);
     if (n > 100000)
         cr_log_info("%s: %zu bytes parsed+emitted in %.2f ms", path, n * 4, (t1 - t0) * 1e3);
     spvcond_free(ctx, out);
@@ -89,7 +125,35 @@ emit(spvcond_module *m, size_t *n)
 {
     uint32_t *out;
     cr_assert_eq(spvcond_module_emit(m, &out, n), SPVCOND_OK);
+    check_emit_to(m, out, *n, "edited module");
     return out;
+}
+
+/* A caller that stops: the emission ends there with SPVCOND_ERROR_STOPPED and says so; the module can
+ * be emitted again. Bad arguments are refused. */
+Test(writer, emit_to_stops_when_the_caller_says)
+{
+    spvcond_context *ctx;
+    spvcond_module *m = load_module(fixture("kernels_fp64"), &ctx);
+    cr_assert_eq(spvcond_edit_delete(m, m->inst_count / 2), SPVCOND_OK);
+    size_t n;
+    uint32_t *out = emit(m, &n);
+    for (size_t stop = 1; stop <= 3; stop++) {
+        struct gathered g = {.stop_after = stop};
+        size_t given = 7;
+        cr_assert_eq(spvcond_module_emit_to(m, gather, &g, &given), SPVCOND_ERROR_STOPPED);
+        cr_assert_eq(given, 0);
+        cr_assert_eq(g.pieces, stop, "no piece after the caller stopped");
+        cr_assert(strstr(spvcond_context_first_error(ctx)->message, "stopped by the caller") != NULL);
+        free(g.words);
+        spvcond_context_clear_diag(ctx);
+    }
+    check_emit_to(m, out, n, "after a stopped emission");
+    cr_assert_eq(spvcond_module_emit_to(NULL, gather, NULL, NULL), SPVCOND_ERROR_INVALID_ARGUMENT);
+    cr_assert_eq(spvcond_module_emit_to(m, NULL, NULL, &n), SPVCOND_ERROR_INVALID_ARGUMENT);
+    cr_assert_eq(n, 0);
+    spvcond_free(ctx, out);
+    destroy_module(m, ctx);
 }
 
 /* Find the first instruction with `opcode` at or after `from`. */
