@@ -58,7 +58,8 @@ void cli_bytes_free(struct cli_bytes *b);
  * ("-" is stdout). An error leaves any existing file untouched. With cli->sync the file is flushed
  * before the rename and its directory after. */
 int cli_write_file(const struct cli *cli, const char *path, const void *data, size_t size);
-/* Emit the module into a file as cli_write_file writes one, with no copy of it in memory. */
+/* Emit the module into a file as cli_write_file writes one, with no copy of it in memory (to standard
+ * output, emitted whole first: what was written there cannot be taken back). */
 int cli_write_module(const struct cli *cli, const char *path, spvcond_module *module);
 /* fsync the directory that holds `path` (after a rename into it); prints the error. */
 int cli_sync_directory_of(const char *path);

@@ -378,6 +378,17 @@ stage_piece(void *user, const uint32_t *words, size_t count)
 int
 cli_write_module(const struct cli *cli, const char *path, spvcond_module *module)
 {
+    if (strcmp(path, "-") == 0) {
+        /* Standard output cannot be taken back: the module is emitted whole before any of it is written. */
+        uint32_t *words;
+        size_t count;
+        spvcond_result r = spvcond_module_emit(module, &words, &count);
+        if (r != SPVCOND_OK)
+            return cli_exit_code(r);
+        int rc = cli_write_file(cli, path, words, count * sizeof(uint32_t));
+        spvcond_free(cli->ctx, words);
+        return rc;
+    }
     struct stage st = {-1, 0, malloc(STAGE_BYTES), 0};
     struct output out;
     int rc = st.buf ? output_open(path, &out) : EXIT_NOMEM;
