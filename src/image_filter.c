@@ -64,9 +64,9 @@ spvcond_image_supported(spvcond_context *ctx, const char *text, size_t size, con
             seen_set |= in_set;
             continue;
         }
-        const char *eq = in_set ? memchr(s, '=', n) : NULL;
         if (!in_set)
             continue;
+        const char *eq = memchr(s, '=', n);
         if (!eq || (size_t)(s + n - eq) < 3 || eq[2] != '|')
             return bad(ctx, source, line, "expected key=<type>|<value>");
         size_t klen = (size_t)(eq - s), vlen = (size_t)(s + n - eq - 3);
@@ -74,8 +74,9 @@ spvcond_image_supported(spvcond_context *ctx, const char *text, size_t size, con
         bool bytes = eq[1] == '2';
         uint8_t *data = NULL;
         size_t len = 0;
-        if (bytes && !spvcond_props_decode_bytes(ctx, v, vlen, &data, &len))
-            return bad(ctx, source, line, "the byte array is not valid property-set base64");
+        const char *why;
+        if (bytes && (r = spvcond_props_decode_bytes(ctx, v, vlen, 1, &data, &len, &why)) != SPVCOND_OK)
+            return r == SPVCOND_ERROR_OUT_OF_MEMORY ? r : bad(ctx, source, line, why);
         if (klen == 7 && !memcmp(s, "aspects", 7)) {
             seen_aspects = true;
             if (!bytes || len % 4)

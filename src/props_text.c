@@ -43,25 +43,31 @@ spvcond_props_put_bytes(struct props_text *t, const uint8_t *data, size_t len)
     return res;
 }
 
-bool
-spvcond_props_decode_bytes(spvcond_context *ctx, const char *v, size_t n, uint8_t **data, size_t *len)
+spvcond_result
+spvcond_props_decode_bytes(spvcond_context *ctx, const char *v, size_t n, size_t unit, uint8_t **data, size_t *len,
+                           const char **why)
 {
     *data = NULL;
+    *len = 0;
     uint8_t *raw = spvcond_alloc(ctx, n * 6 / 8 + 4);
-    size_t bytes;
     if (!raw)
-        return false;
+        return spvcond_oom(ctx);
+    size_t bytes;
     uint64_t bits = 0;
-    bool ok = spvcond_base64_decode(v, n, raw, &bytes) && bytes >= 8;
-    for (int i = 0; ok && i < 8; i++)
-        bits |= (uint64_t)raw[i] << (8 * i);
-    ok = ok && bits % 8 == 0 && bits / 8 <= bytes - 8;
-    if (ok) {
-        *len = (size_t)(bits / 8);
-        memmove(raw, raw + 8, *len);
-        *data = raw;
-        return true;
+    if (!spvcond_base64_decode(v, n, raw, &bytes) || bytes < 8) {
+        *why = "the byte array is not valid property-set base64";
+        spvcond_dealloc(ctx, raw);
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
     }
-    spvcond_dealloc(ctx, raw);
-    return false;
+    for (int i = 0; i < 8; i++)
+        bits |= (uint64_t)raw[i] << (8 * i);
+    if (bits % (8 * unit) != 0 || bits / 8 > bytes - 8) {
+        *why = "the byte array's bit length does not match its data";
+        spvcond_dealloc(ctx, raw);
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    }
+    *len = (size_t)(bits / 8);
+    memmove(raw, raw + 8, *len);
+    *data = raw;
+    return SPVCOND_OK;
 }

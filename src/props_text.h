@@ -18,9 +18,12 @@ spvcond_result spvcond_props_put(struct props_text *t, const char *s, size_t n);
 spvcond_result spvcond_props_put_str(struct props_text *t, const char *s);
 /* A byte array's value (after "2|"). */
 spvcond_result spvcond_props_put_bytes(struct props_text *t, const uint8_t *data, size_t len);
-/* The data of a byte array's value (after "2|"): a fresh buffer, *len its bytes; false when the text is
- * not property-set base64 or its bit count disagrees with its data (whole bytes). */
-bool spvcond_props_decode_bytes(spvcond_context *ctx, const char *v, size_t n, uint8_t **data, size_t *len);
+/* The data of a byte array's value (after "2|"): a fresh buffer (spvcond_dealloc), *len its bytes.
+ * SPVCOND_ERROR_OUT_OF_MEMORY is reported; for SPVCOND_ERROR_INVALID_ARGUMENT nothing is, and *why says
+ * what is wrong, for the caller to report with the place: the text is not property-set base64, or its
+ * bit count is not a whole number of `unit`-byte values within the data. */
+spvcond_result spvcond_props_decode_bytes(spvcond_context *ctx, const char *v, size_t n, size_t unit, uint8_t **data,
+                                          size_t *len, const char **why);
 
 /* The next line of text[0..size) from *pos (advanced past it), without its CR LF or LF: false at the
  * end. *number counts lines from 1. */

@@ -293,11 +293,11 @@ bad(spvcond_context *ctx, const char *source, size_t line, const char *what)
                           source, line, what);
 }
 
-/* The i-th little-endian word after the 8-byte length. */
+/* The i-th little-endian word of a byte array's data. */
 static uint32_t
-word_at(const uint8_t *raw, size_t i)
+word_at(const uint8_t *data, size_t i)
 {
-    const uint8_t *b = raw + 8 + 4 * i;
+    const uint8_t *b = data + 4 * i;
     return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
 }
 
@@ -310,25 +310,13 @@ parse_kernel(spvcond_requirements *r, const char *source, size_t line, const cha
         return bad(r->ctx, source, line, "expected name=2|<byte array>");
     if (!writable_name(s, (size_t)(eq - s)))
         return bad(r->ctx, source, line, "a kernel name must be non-empty text without NUL bytes or line ends");
-    const char *v = eq + 3;
-    size_t vlen = (size_t)(s + n - v);
-    uint8_t *raw = spvcond_alloc(r->ctx, vlen * 6 / 8 + 4);
-    if (!raw)
-        return spvcond_oom(r->ctx);
-    size_t bytes;
-    spvcond_result res = SPVCOND_OK;
-    if (!spvcond_base64_decode(v, vlen, raw, &bytes) || bytes < 8) {
-        res = bad(r->ctx, source, line, "the byte array is not valid property-set base64");
-        goto out;
-    }
-    uint64_t bits = 0;
-    for (int i = 0; i < 8; i++)
-        bits |= (uint64_t)raw[i] << (8 * i);
-    if (bits % 32 != 0 || bits / 8 > bytes - 8) {
-        res = bad(r->ctx, source, line, "the byte array's bit length does not match its data");
-        goto out;
-    }
-    size_t words = (size_t)(bits / 32), p = 0;
+    const char *v = eq + 3, *why;
+    uint8_t *raw;
+    size_t len;
+    spvcond_result res = spvcond_props_decode_bytes(r->ctx, v, (size_t)(s + n - v), 4, &raw, &len, &why);
+    if (res != SPVCOND_OK)
+        return res == SPVCOND_ERROR_OUT_OF_MEMORY ? res : bad(r->ctx, source, line, why);
+    size_t words = len / 4, p = 0;
     if ((res = add_kernel(r, s, (size_t)(eq - s))) != SPVCOND_OK)
         goto out;
     if (words < 1) {
@@ -375,23 +363,16 @@ parse_virtual_sets(spvcond_requirements *r, const char *source, size_t line, con
 {
     if (n < 2 || v[0] != '2' || v[1] != '|')
         return bad(r->ctx, source, line, VF_USES " must be a byte array (2|...)");
-    uint8_t *raw = spvcond_alloc(r->ctx, n * 6 / 8 + 4);
-    if (!raw)
-        return spvcond_oom(r->ctx);
-    size_t bytes;
-    uint64_t bits = 0;
-    spvcond_result res = SPVCOND_OK;
-    if (!spvcond_base64_decode(v + 2, n - 2, raw, &bytes) || bytes < 8)
-        res = bad(r->ctx, source, line, "the byte array is not valid property-set base64");
-    for (int i = 0; res == SPVCOND_OK && i < 8; i++)
-        bits |= (uint64_t)raw[i] << (8 * i);
-    if (res == SPVCOND_OK && (bits % 8 != 0 || bits / 8 > bytes - 8))
-        res = bad(r->ctx, source, line, "the byte array's bit length does not match its data");
-    size_t len = res == SPVCOND_OK ? (size_t)(bits / 8) : 0;
-    if (res == SPVCOND_OK && (memchr(raw + 8, 0, len) || memchr(raw + 8, '\n', len) || memchr(raw + 8, '\r', len)))
+    uint8_t *raw;
+    size_t len;
+    const char *why;
+    spvcond_result res = spvcond_props_decode_bytes(r->ctx, v + 2, n - 2, 1, &raw, &len, &why);
+    if (res != SPVCOND_OK)
+        return res == SPVCOND_ERROR_OUT_OF_MEMORY ? res : bad(r->ctx, source, line, why);
+    if (memchr(raw, 0, len) || memchr(raw, '\n', len) || memchr(raw, '\r', len))
         res = bad(r->ctx, source, line, VF_USES " must be text without NUL bytes or line ends");
     if (res == SPVCOND_OK)
-        res = set_virtual_sets(r, (const char *)raw + 8, len);
+        res = set_virtual_sets(r, (const char *)raw, len);
     spvcond_dealloc(r->ctx, raw);
     return res;
 }

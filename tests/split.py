@@ -124,6 +124,11 @@ def seeds(tmp):
     p = run([CLI, "filter", os.path.join(bad, "split.table"), "--device", "intel_gpu_pvc", "-o", t])
     check(p.returncode == 1 and "image_1.prop:2" in p.stderr and not os.path.exists(t),
           "a malformed property file: an error naming the line, no table", p.stderr)
+    with open(os.path.join(bad, "image_1.prop"), "w") as f:
+        f.write("[SYCL/device requirements]\naspects=2|gAAAAAAAAAAA\n")  # 32 bits claimed, none there
+    p = run([CLI, "filter", os.path.join(bad, "split.table"), "--device", "intel_gpu_pvc", "-o", t])
+    check(p.returncode == 1 and "image_1.prop:2: the byte array's bit length does not match its data" in p.stderr
+          and not os.path.exists(t), "a byte array shorter than its bit count: said so, no table", p.stderr)
 
 
 RUNTIME_DEVICES = """rusticl_llvmpipe:

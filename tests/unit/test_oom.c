@@ -188,3 +188,44 @@ Test(oom, repair_defect_b) { every_allocation(REPAIR, "fnvar_defect_b"); }
 Test(oom, repair_defect_c) { every_allocation(REPAIR, "fnvar_defect_c"); }
 /* Split (spec/split.md): annotate in split mode, one specialization per image. */
 Test(oom, split) { every_allocation(SPLIT, "kernels_fp64"); }
+
+/* The property-file readers, each allocation failed in turn: DPC++'s aspect filter on an image's
+ * [SYCL/device requirements] and the [SYCL/kernel reqs] + [SYCL/virtual functions] reader. A byte array
+ * that cannot be decoded for want of memory is out of memory, not a malformed file. */
+Test(oom, property_file_readers)
+{
+    /* aspects [6] (fp64); reqd_work_group_size_uint64_t [64, 1, 1] */
+    const char *image = "[SYCL/device requirements]\naspects=2|gAAAAAAAAAgBAAAA\n"
+                        "reqd_work_group_size_uint64_t=2|ADAAAAAAAAAQAAAAAAAAAEAAAAAAAAAABAAAAAAAAAA\n";
+    const char *kernels = "[SYCL/kernel reqs]\nk=2|gAAAAAAAAAAAAAAA\n"
+                          "[SYCL/virtual functions]\nuses-virtual-functions-set=2|wBAAAAAAAAwXaR1U2xyclR3XmBnN0A\n";
+    spvcond_device_info d;
+    cr_assert(spvcond_builtin_device_find("intel_gpu_acm_g10", &d));
+    long n = 1;
+    for (bool done = false; !done; n++) {
+        struct budget b = {n, 0, 0};
+        spvcond_allocator a = {b_alloc, b_realloc, b_free, &b};
+        spvcond_context *ctx;
+        spvcond_result r = spvcond_context_create(&a, NULL, NULL, &ctx);
+        if (r != SPVCOND_OK) {
+            cr_assert_eq(r, SPVCOND_ERROR_OUT_OF_MEMORY);
+            continue;
+        }
+        bool supported;
+        char reason[SPVCOND_REASON_MAX];
+        r = spvcond_image_supported(ctx, image, strlen(image), "i.prop", &d, &supported, reason, sizeof(reason));
+        cr_assert(r == SPVCOND_OK || r == SPVCOND_ERROR_OUT_OF_MEMORY, "allocation %ld failed: the filter gave %s",
+                  n, spvcond_result_string(r));
+        cr_assert(r != SPVCOND_OK || (!supported && strstr(reason, "fp64") != NULL), "acm_g10 lacks fp64: %s", reason);
+        spvcond_requirements *q = NULL;
+        spvcond_result rq = spvcond_requirements_parse_props(ctx, kernels, strlen(kernels), "k.prop", &q);
+        cr_assert(rq == SPVCOND_OK || rq == SPVCOND_ERROR_OUT_OF_MEMORY,
+                  "allocation %ld failed: the kernel-reqs reader gave %s", n, spvcond_result_string(rq));
+        cr_assert(rq != SPVCOND_OK || strcmp(spvcond_requirements_virtual_sets(q), "_ZTSv,set_fp64") == 0);
+        spvcond_requirements_destroy(q);
+        spvcond_context_destroy(ctx);
+        cr_assert_eq(b.live, 0, "allocation %ld failed: %ld blocks leaked", n, b.live);
+        done = r == SPVCOND_OK && rq == SPVCOND_OK;
+    }
+    cr_assert_gt(n, 4, "the readers allocate: each of their %ld allocations was failed once", n - 1);
+}
