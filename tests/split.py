@@ -124,6 +124,27 @@ def seeds(tmp):
     p = run([CLI, "filter", os.path.join(bad, "split.table"), "--device", "intel_gpu_pvc", "-o", t])
     check(p.returncode == 1 and "image_1.prop:2" in p.stderr and not os.path.exists(t),
           "a malformed property file: an error naming the line, no table", p.stderr)
+    # Tables: CR LF lines read as LF ones; a wrong header, a row without three fields, an empty file.
+    with open(os.path.join(out, "split.table")) as f:
+        lines = f.read().splitlines()
+    for name, text, want in (("crlf", "\r\n".join(lines) + "\r\n", None),
+                             ("header", "\n".join(["[Code|Properties]"] + lines[1:]) + "\n",
+                              "header.table:1: not a file table (expected [Code|Properties|Symbols])"),
+                             ("row", "\n".join(lines[:2] + ["image_9.spv"] + lines[2:]) + "\n",
+                              "row.table:3: expected code|properties|symbols"),
+                             ("empty", "", "empty.table: empty, not a file table")):
+        src, t = os.path.join(out, name + ".table"), os.path.join(tmp, name + ".out")
+        with open(src, "w", newline="") as f:
+            f.write(text)
+        p = run([CLI, "filter", src, "--device", "intel_gpu_acm_g10", "-o", t])
+        if want is None:
+            _, frows = table_rows(t) if p.returncode == 0 else ("", [])
+            check(p.returncode == 0 and [rows.index(r) for r in frows] == [0, 2, 3],
+                  "a table with CR LF lines: filtered as the LF one", p.stderr)
+        else:
+            check(p.returncode == 1 and want in p.stderr and not os.path.exists(t),
+                  "a bad table (%s): said where, no output" % name, p.stderr)
+        os.remove(src)
     with open(os.path.join(bad, "image_1.prop"), "w") as f:
         f.write("[SYCL/device requirements]\naspects=2|gAAAAAAAAAAA\n")  # 32 bits claimed, none there
     p = run([CLI, "filter", os.path.join(bad, "split.table"), "--device", "intel_gpu_pvc", "-o", t])

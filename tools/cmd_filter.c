@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "device_options.h"
+#include "props_text.h"
 
 static const char filter_usage[] =
     "USAGE: spvcond filter <table> --device NAME [--device-config FILE] -o <table>\n"
@@ -78,15 +79,9 @@ cmd_filter(struct cli *cli, int argc, char **argv)
         rc = cli_read_file(path, (void **)&text, &size);
     if (rc == EXIT_OK && !(out = malloc(size + 2)))
         rc = EXIT_NOMEM;
-    size_t line = 0;
-    for (size_t p = 0; rc == EXIT_OK && p < size;) {
-        const char *s = text + p;
-        const char *nl = memchr(s, '\n', size - p);
-        size_t n = nl ? (size_t)(nl - s) : size - p;
-        p += n + 1;
-        line++;
-        if (n && s[n - 1] == '\r')
-            n--;
+    size_t line = 0, n;
+    const char *s;
+    for (size_t p = 0; rc == EXIT_OK && spvcond_props_next_line(text, size, &p, &line, &s, &n);) {
         if (line == 1) {
             if (n != strlen(HEADER) || memcmp(s, HEADER, n) != 0) {
                 cli_error("%s:1: not a file table (expected %s)", path, HEADER);
