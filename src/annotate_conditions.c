@@ -190,6 +190,14 @@ set_node(struct annotate *a, uint32_t s, uint32_t *out)
     return r;
 }
 
+/* Splitting: a requirement leaf no condition uses (the roots' own leaves stand for their requirements)
+ * gets no constant. */
+static bool
+unused_in_split(const struct annotate *a, const struct leaf *l)
+{
+    return a->split_set && l->kind < LEAF_ROOT && !l->needed;
+}
+
 /* The leaves' constants, names and SpecIds. */
 spvcond_result
 spvcond_annotate_emit_leaves(struct annotate *a)
@@ -199,8 +207,8 @@ spvcond_annotate_emit_leaves(struct annotate *a)
     for (size_t k = 0; k < a->leaf_count; k++) {
         struct leaf *l = &a->leaves[k];
         bool requirement = l->kind <= LEAF_ROOT;
-        if (a->split_set && l->kind < LEAF_ROOT && !l->needed)
-            continue; /* splitting: roots' own leaves stand for their requirements, which no condition uses */
+        if (unused_in_split(a, l))
+            continue;
         if (!requirement) {
             if ((r = emit_guard_leaf(a, l)) != SPVCOND_OK)
                 return r;
@@ -244,8 +252,7 @@ spvcond_annotate_emit_leaves(struct annotate *a)
         return r;
     /* After the names, as decorations follow names: insertions in place order need no sorting. */
     for (size_t k = 0; k < a->leaf_count; k++) {
-        if (a->leaves[k].kind > LEAF_ROOT || a->leaves[k].existing ||
-            (a->split_set && a->leaves[k].kind < LEAF_ROOT && !a->leaves[k].needed))
+        if (a->leaves[k].kind > LEAF_ROOT || a->leaves[k].existing || unused_in_split(a, &a->leaves[k]))
             continue;
         uint32_t d[4] = {spvcond_first_word(4, SPVCOND_OP_DECORATE), a->leaves[k].id, SPVCOND_DECORATION_SPEC_ID,
                          a->leaves[k].spec_id};
