@@ -204,19 +204,23 @@ spvcond_builtin_device_name(size_t index, char *buf, size_t size)
     return nth_device(&hardware, index, buf, size) ? buf : NULL;
 }
 
+/* A device's name without "dpcpp:", which says it is from DPC++'s table. */
+static const char *
+bare_name(const char *name)
+{
+    return strncmp(name, DPCPP_PREFIX, strlen(DPCPP_PREFIX)) == 0 ? name + strlen(DPCPP_PREFIX) : name;
+}
+
 /* The group of a device by name ("dpcpp:NAME": DPC++'s table). */
 static const struct group *
 find_group(const char *name)
 {
-    const struct table *t = &hardware;
-    if (strncmp(name, DPCPP_PREFIX, strlen(DPCPP_PREFIX)) == 0) {
-        t = &dpcpp;
-        name += strlen(DPCPP_PREFIX);
-    }
+    const char *bare = bare_name(name);
+    const struct table *t = bare != name ? &dpcpp : &hardware;
     char buf[64];
     const struct group *g;
     for (size_t i = 0; (g = nth_device(t, i, buf, sizeof(buf))) != NULL; i++)
-        if (strcmp(buf, name) == 0)
+        if (strcmp(buf, bare) == 0)
             return g;
     return NULL;
 }
@@ -234,8 +238,7 @@ spvcond_builtin_device_find(const char *name, spvcond_device_info *out)
     out->sub_group_size_count = g->sub_group_size_count;
     out->may_support_other_aspects = g->may_support_other_aspects;
     struct spvcond_architecture a; /* a GPU target's name is its architecture's */
-    const char *bare = strncmp(name, DPCPP_PREFIX, strlen(DPCPP_PREFIX)) == 0 ? name + strlen(DPCPP_PREFIX) : name;
-    if (spvcond_architecture_by_name(bare, &a)) {
+    if (spvcond_architecture_by_name(bare_name(name), &a)) {
         out->has_architecture = true;
         out->category = a.category;
         out->family = a.family;
