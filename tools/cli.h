@@ -61,6 +61,11 @@ int cli_write_file(const struct cli *cli, const char *path, const void *data, si
 /* Emit the module into a file as cli_write_file writes one, with no copy of it in memory (to standard
  * output, emitted whole first: what was written there cannot be taken back). */
 int cli_write_module(const struct cli *cli, const char *path, spvcond_module *module);
+/* A new file in a directory of the command's own that appears whole by rename (split's): written in
+ * place, and with cli->sync flushed; the caller flushes the directory. */
+int cli_write_new_file(const struct cli *cli, const char *path, const void *data, size_t size);
+/* fsync a directory; prints the error. */
+int cli_sync_directory(const char *dir);
 /* fsync the directory that holds `path` (after a rename into it); prints the error. */
 int cli_sync_directory_of(const char *path);
 /* Read and parse a module; prints diagnostics. */

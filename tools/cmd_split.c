@@ -47,7 +47,7 @@ write_in(const struct out *o, const char *name, const void *data, size_t size)
     if (!path)
         return EXIT_NOMEM;
     snprintf(path, n, "%s/%s", o->dir, name);
-    int rc = cli_write_file(o->cli, path, data, size);
+    int rc = cli_write_new_file(o->cli, path, data, size);
     free(path);
     return rc;
 }
@@ -178,10 +178,15 @@ cmd_split(struct cli *cli, int argc, char **argv)
     while (n > 1 && output[n - 1] == '/')
         n--;
     char *tmp = malloc(n + 16), *old = malloc(n + 16);
-    struct out o = {cli, tmp, NULL, 0, 0, EXIT_OK};
-    if (!tmp || !old || (memcpy(tmp, output, n), memcpy(tmp + n, ".tmp.XXXXXX", 12), !mkdtemp(tmp))) {
+    /* The file table, its header first, a row per image as take_image writes it. */
+    static const char header[] = "[Code|Properties|Symbols]\n";
+    struct out o = {cli, tmp, malloc(sizeof(header)), sizeof(header) - 1, sizeof(header), EXIT_OK};
+    if (o.table)
+        memcpy(o.table, header, sizeof(header));
+    if (!tmp || !old || !o.table || (memcpy(tmp, output, n), memcpy(tmp + n, ".tmp.XXXXXX", 12), !mkdtemp(tmp))) {
         cli_error("could not create a directory next to '%s': %s", output, strerror(errno));
         cli_bytes_free(&module);
+        free(o.table);
         free(tmp);
         free(old);
         spvcond_requirements_file_destroy(reqfile);
@@ -194,20 +199,10 @@ cmd_split(struct cli *cli, int argc, char **argv)
     if (r == SPVCOND_OK)
         r = spvcond_split(cli->ctx, module.data, module.size / 4, &opts, flags, take_image, &o, &images);
     rc = o.rc != EXIT_OK ? o.rc : r != SPVCOND_OK ? cli_exit_code(r) : EXIT_OK;
-    if (rc == EXIT_OK) {
-        const char *header = "[Code|Properties|Symbols]\n";
-        size_t hl = strlen(header);
-        char *table = malloc(hl + o.len + 1);
-        if (!table)
-            rc = EXIT_NOMEM;
-        if (table) {
-            memcpy(table, header, hl);
-            if (o.len)
-                memcpy(table + hl, o.table, o.len);
-            rc = write_in(&o, "split.table", table, hl + o.len);
-            free(table);
-        }
-    }
+    if (rc == EXIT_OK)
+        rc = write_in(&o, "split.table", o.table, o.len);
+    if (rc == EXIT_OK && cli->sync)
+        rc = cli_sync_directory(tmp); /* its entries, before it takes the target's place */
     if (rc == EXIT_OK) {
         /* An existing directory goes aside first, and away once the new one is in place. */
         bool existed = access(output, F_OK) == 0;

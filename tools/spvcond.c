@@ -244,6 +244,18 @@ write_all(int fd, const void *data, size_t size)
 }
 
 int
+cli_sync_directory(const char *dir)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    int err = fd < 0 || fsync(fd) != 0 ? errno : 0;
+    if (fd >= 0)
+        close(fd);
+    if (err)
+        cli_error("could not flush directory '%s': %s", dir, strerror(err));
+    return err ? EXIT_IO : EXIT_OK;
+}
+
+int
 cli_sync_directory_of(const char *path)
 {
     /* The part before the last '/' that is not at the end ("a/b/" is in "a"); "." if none; "/" for "/a". */
@@ -260,14 +272,9 @@ cli_sync_directory_of(const char *path)
     n = here ? 1 : n;
     memcpy(dir, here ? "." : path, n);
     dir[n] = 0;
-    int fd = open(dir, O_RDONLY | O_DIRECTORY);
-    int err = fd < 0 || fsync(fd) != 0 ? errno : 0;
-    if (fd >= 0)
-        close(fd);
-    if (err)
-        cli_error("could not flush directory '%s': %s", dir, strerror(err));
+    int rc = cli_sync_directory(dir);
     free(dir);
-    return err ? EXIT_IO : EXIT_OK;
+    return rc;
 }
 
 /* An output being written: standard output, or a temporary file beside the target. */
@@ -325,6 +332,26 @@ output_close(const struct cli *cli, struct output *out, int err)
     if (err)
         return err > 0 ? EXIT_IO : EXIT_INVALID;
     return cli->sync ? cli_sync_directory_of(out->path) : EXIT_OK;
+}
+
+int
+cli_write_new_file(const struct cli *cli, const char *path, const void *data, size_t size)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd < 0) {
+        cli_error("could not create '%s': %s", path, strerror(errno));
+        return EXIT_IO;
+    }
+    int err = write_all(fd, data, size) != 0 ? errno : 0;
+    if (!err && cli->sync && fsync(fd) != 0)
+        err = errno;
+    if (close(fd) != 0 && !err)
+        err = errno;
+    if (err) {
+        unlink(path);
+        cli_error("could not write '%s': %s", path, strerror(err));
+    }
+    return err ? EXIT_IO : EXIT_OK;
 }
 
 int

@@ -396,6 +396,25 @@ Test(cli, sync_flushes_the_output_and_its_directory)
         }
         free(out);
     }
+    /* split: with --sync each file of the new directory, then the directory once before it is renamed into
+     * place, then the directory that holds it; otherwise nothing. */
+    for (size_t m = 0; m < SYNC_MODES; m++) {
+        snprintf(args, sizeof(args), "ASAN_OPTIONS=detect_leaks=0 strace -e trace=fsync,rename,openat -o %s/trace %s split "
+                 "-q --force %s %s -o %s/images && echo files $(ls %s/images | wc -l) && grep -c 'fsync(' %s/trace; "
+                 "grep -E 'fsync|rename|O_DIRECTORY' %s/trace", dir, getenv("SPVCOND_CLI"), sync_modes[m],
+                 fixture("kernels_fp64"), dir, dir, dir, dir);
+        cr_assert_eq(run_capture(args, &out), 0, "split %s: %s", sync_modes[m], out);
+        int files = 0, flushes = -1;
+        cr_assert_eq(sscanf(out, "files %d %d", &files, &flushes), 2, "%s", out);
+        bool sync = strcmp(sync_modes[m], "--sync") == 0;
+        cr_assert(files >= 4, "split wrote images and the table: %s", out);
+        cr_assert_eq(flushes, sync ? files + 2 : 0, "split %s: %d flushes for %d files: %s", sync_modes[m], flushes,
+                     files, out);
+        char *rename = strstr(out, "rename(");
+        cr_assert(!sync || (rename && strstr(rename, "O_DIRECTORY") && strstr(strstr(rename, "O_DIRECTORY"), "fsync(")),
+                  "--sync: the directory that holds the images flushed after the rename: %s", out);
+        free(out);
+    }
     remove_dir(dir);
 }
 
