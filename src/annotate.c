@@ -7,6 +7,7 @@
 
 #include "annotate.h"
 #include "reader_items.h"
+#include "records.h"
 
 /* ---- module-level items: conditions from their users ---------------------------------------- */
 
@@ -318,22 +319,20 @@ refuse_annotated(struct spvcond_module *m, const struct extension_declared *decl
 
 /* What specialize needs to give the module back as it was when every condition is true
  * (spec/annotate.md): the bound before annotate's ids, and the OpTypeBool annotate added, if it did.
- * Made after the names and before the decorations, so that insertions stay in place order (else the
- * writer sorts them all: libclc annotate +5% when it came before the names). */
+ * From SPIR-V 1.1 an OpModuleProcessed made after the names and before the decorations, so that
+ * insertions stay in place order (else the writer sorts them all: libclc annotate +5% when it came
+ * before the names); before 1.1 an OpString, made before the names it precedes (records.h). */
 spvcond_result
 spvcond_annotate_record(struct annotate *a)
 {
     struct spvcond_module *m = a->m;
     uint32_t bool_type = a->added_bool ? a->bool_type : 0;
     char text[96];
-    uint32_t w[2 + 24];
     if (bool_type)
         snprintf(text, sizeof(text), "%s bound %u, bool %%%u", SPVCOND_ANNOTATE_RECORD, m->header_bound, bool_type);
     else
         snprintf(text, sizeof(text), "%s bound %u", SPVCOND_ANNOTATE_RECORD, m->header_bound);
-    uint32_t n = 1 + spvcond_encode_string(text, w + 1, 25);
-    w[0] = spvcond_first_word(n, SPVCOND_OP_MODULE_PROCESSED);
-    return spvcond_edit_append_to_section(m, SPVCOND_SECTION_DEBUG_PROCESSED, w, n);
+    return spvcond_record_append(m, text);
 }
 
 static spvcond_result

@@ -6,6 +6,7 @@
 
 #include "annotate.h"
 #include "aspects.h"
+#include "records.h"
 
 spvcond_result
 spvcond_annotate_push(struct annotate *a, const uint32_t *w, uint32_t n)
@@ -204,6 +205,9 @@ spvcond_annotate_emit_leaves(struct annotate *a)
 {
     struct spvcond_module *m = a->m;
     spvcond_result r;
+    /* The record stands between names and decorations, or before SPIR-V 1.1 before the names. */
+    if (spvcond_record_section(m) == SPVCOND_SECTION_DEBUG_SOURCE && (r = spvcond_annotate_record(a)) != SPVCOND_OK)
+        return r;
     for (size_t k = 0; k < a->leaf_count; k++) {
         struct leaf *l = &a->leaves[k];
         bool requirement = l->kind <= LEAF_ROOT;
@@ -247,8 +251,7 @@ spvcond_annotate_emit_leaves(struct annotate *a)
         a->stats.spec_constants++;
         a->stats.requirements++;
     }
-    /* The record stands between names and decorations. */
-    if ((r = spvcond_annotate_record(a)) != SPVCOND_OK)
+    if (spvcond_record_section(m) == SPVCOND_SECTION_DEBUG_PROCESSED && (r = spvcond_annotate_record(a)) != SPVCOND_OK)
         return r;
     /* After the names, as decorations follow names: insertions in place order need no sorting. */
     for (size_t k = 0; k < a->leaf_count; k++) {

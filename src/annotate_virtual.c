@@ -10,6 +10,7 @@
 
 #include "annotate.h"
 #include "function_names.h"
+#include "records.h"
 
 #define SET_MAX 64             /* sets are bits of a uint64_t */
 #define DEFAULT_SET ""         /* indirectly_callable<> */
@@ -585,18 +586,13 @@ record_sets(struct annotate *a)
                               "the names of the virtual-function sets are too long to record (%zu bytes)", len);
     qsort(names, n, sizeof(names[0]), spvcond_compare_strings);
     char *text = spvcond_alloc(m->ctx, len);
-    uint32_t cap = (uint32_t)(len / 4 + 2), *w = spvcond_alloc_array(m->ctx, cap + 1, sizeof(uint32_t));
-    spvcond_result r = text && w ? SPVCOND_OK : spvcond_oom(m->ctx);
-    if (r == SPVCOND_OK) {
-        size_t o = (size_t)snprintf(text, len, "%s", SPVCOND_VIRTUAL_SETS_RECORD);
-        for (size_t k = 0; k < n; k++)
-            o += (size_t)snprintf(text + o, len - o, "%s%s", k ? "," : "", names[k]);
-        uint32_t words = 1 + spvcond_encode_string(text, w + 1, cap);
-        w[0] = spvcond_first_word(words, SPVCOND_OP_MODULE_PROCESSED);
-        r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_DEBUG_PROCESSED, w, words);
-    }
+    if (!text)
+        return spvcond_oom(m->ctx);
+    size_t o = (size_t)snprintf(text, len, "%s", SPVCOND_VIRTUAL_SETS_RECORD);
+    for (size_t k = 0; k < n; k++)
+        o += (size_t)snprintf(text + o, len - o, "%s%s", k ? "," : "", names[k]);
+    spvcond_result r = spvcond_record_append(m, text);
     spvcond_dealloc(m->ctx, text);
-    spvcond_dealloc(m->ctx, w);
     return r;
 }
 

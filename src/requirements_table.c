@@ -13,6 +13,7 @@
 #include "evaluate.h"
 #include "index.h"
 #include "index_table.h"
+#include "records.h"
 
 struct kernel_entry {
     char *name;
@@ -60,6 +61,16 @@ set_virtual_sets(spvcond_requirements *r, const char *text, size_t len)
     memcpy(r->virtual_sets, text, len);
     r->virtual_sets[len] = 0;
     return SPVCOND_OK;
+}
+
+/* spvcond_records_each: annotate's record of the virtual-function sets used. */
+static spvcond_result
+virtual_sets_record(void *user, size_t inst, const char *text)
+{
+    size_t len = strlen(SPVCOND_VIRTUAL_SETS_RECORD);
+    if (strncmp(text, SPVCOND_VIRTUAL_SETS_RECORD, len) != 0)
+        return SPVCOND_OK;
+    return set_virtual_sets(user, text + len, strlen(text + len));
 }
 
 static spvcond_result
@@ -154,15 +165,8 @@ spvcond_requirements_from_module(spvcond_module *m, spvcond_requirements **out)
         }
     }
     /* The virtual-function sets annotate recorded (spec/virtual-functions.md). */
-    for (size_t i = m->section[SPVCOND_SECTION_DEBUG_PROCESSED];
-         i < m->section[SPVCOND_SECTION_DEBUG_PROCESSED + 1] && res == SPVCOND_OK; i++) {
-        /* An instruction our grammar cannot see into may stand here too (found by fuzzing). */
-        if (spvcond_inst_opcode(m, i) != SPVCOND_OP_MODULE_PROCESSED)
-            continue;
-        const char *text = spvcond_inst_string(m, i, 1); /* the reader checked it ends in the instruction */
-        if (strncmp(text, SPVCOND_VIRTUAL_SETS_RECORD, strlen(SPVCOND_VIRTUAL_SETS_RECORD)) == 0)
-            res = set_virtual_sets(r, text + strlen(SPVCOND_VIRTUAL_SETS_RECORD), strlen(text + strlen(SPVCOND_VIRTUAL_SETS_RECORD)));
-    }
+    if (res == SPVCOND_OK)
+        res = spvcond_records_each(m, virtual_sets_record, r);
     spvcond_leaf_walk_release(&walk);
     spvcond_dealloc(m->ctx, memo);
     spvcond_dealloc(m->ctx, rows);

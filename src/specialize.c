@@ -12,6 +12,7 @@
 #include "index.h"
 #include "index_table.h"
 #include "operands.h"
+#include "records.h"
 
 static bool
 bit(const uint8_t *set, uint32_t v)
@@ -759,48 +760,51 @@ drop_orphaned_imports(struct spec *s)
     return SPVCOND_OK;
 }
 
-/* Annotate's record of what it added (spec/annotate.md): the record goes; so does the OpTypeBool it added
- * once nothing uses it, and the bound comes back when none of annotate's ids is left, so that a module
+/* Annotate's records (spec/annotate.md, records.h) go; so does the OpTypeBool annotate added once
+ * nothing uses it, and the bound comes back when none of annotate's ids is left, so that a module
  * specialized with every condition true is the module annotated, byte for byte. spirv-link's record of
  * the device registry's version ("SPV_INTEL_function_variants registry version 0") goes too: it
- * describes the extension, which is gone, and SPIR-V 1.0 has no OpModuleProcessed at all. */
+ * describes the extension, which is gone. */
+static spvcond_result
+give_back_record(void *user, size_t i, const char *text)
+{
+    struct spec *s = user;
+    struct spvcond_module *m = s->m;
+    size_t len = strlen(SPVCOND_ANNOTATE_RECORD), registry = strlen(SPVCOND_EXTENSION_NAME " registry version");
+    unsigned bound = 0, bool_type = 0;
+    if (spvcond_edit_is_deleted(m, i))
+        return SPVCOND_OK;
+    if (strncmp(text, SPVCOND_EXTENSION_NAME " registry version", registry) == 0)
+        return spvcond_spec_delete(s, i);
+    if (strncmp(text, SPVCOND_ANNOTATE_RECORD, len) != 0)
+        return SPVCOND_OK;
+    spvcond_result r = spvcond_spec_delete(s, i);
+    int got = sscanf(text + len, " bound %u, bool %%%u", &bound, &bool_type);
+    size_t d = got == 2 && bool_type < m->bound ? spvcond_def(m, bool_type) : SIZE_MAX;
+    if (r == SPVCOND_OK && d != SIZE_MAX && spvcond_inst_opcode(m, d) == SPVCOND_OP_TYPE_BOOL && !s->uses[bool_type] &&
+        !s->removed[bool_type])
+        r = spvcond_spec_remove_defining(s, d, 0);
+    if (r != SPVCOND_OK || got < 1 || bound == 0 || bound >= m->header_bound)
+        return r;
+    s->restore_bound = bound; /* once every record is gone: give_back_annotation */
+    return SPVCOND_OK;
+}
+
 static spvcond_result
 give_back_annotation(struct spec *s)
 {
     struct spvcond_module *m = s->m;
-    size_t len = strlen(SPVCOND_ANNOTATE_RECORD), registry = strlen(SPVCOND_EXTENSION_NAME " registry version");
-    for (size_t i = m->section[SPVCOND_SECTION_DEBUG_PROCESSED]; i < m->section[SPVCOND_SECTION_DEBUG_PROCESSED + 1];
-         i++) {
-        if (spvcond_inst_opcode(m, i) != SPVCOND_OP_MODULE_PROCESSED) /* one our grammar cannot see into */
-            continue;
-        const char *text = spvcond_inst_string(m, i, 1); /* the reader checked it ends in the instruction */
-        unsigned bound = 0, bool_type = 0;
-        if (!spvcond_edit_is_deleted(m, i) && strncmp(text, SPVCOND_EXTENSION_NAME " registry version", registry) == 0) {
-            spvcond_result r = spvcond_spec_delete(s, i);
-            if (r != SPVCOND_OK)
-                return r;
-            continue;
-        }
-        if (spvcond_edit_is_deleted(m, i) || strncmp(text, SPVCOND_ANNOTATE_RECORD, len) != 0)
-            continue;
-        spvcond_result r = spvcond_spec_delete(s, i);
-        int got = sscanf(text + len, " bound %u, bool %%%u", &bound, &bool_type);
-        size_t d = got == 2 && bool_type < m->bound ? spvcond_def(m, bool_type) : SIZE_MAX;
-        if (r == SPVCOND_OK && d != SIZE_MAX && spvcond_inst_opcode(m, d) == SPVCOND_OP_TYPE_BOOL && !s->uses[bool_type] &&
-            !s->removed[bool_type])
-            r = spvcond_spec_remove_defining(s, d, 0);
-        if (r != SPVCOND_OK)
-            return r;
-        if (got < 1 || bound == 0 || bound >= m->header_bound)
-            continue;
-        bool left = false;
-        for (uint32_t id = bound; id < m->bound && !left; id++) {
-            size_t def = spvcond_def(m, id);
-            left = def != SIZE_MAX && !spvcond_edit_is_deleted(m, def);
-        }
-        if (!left)
-            m->edits.restored_bound = bound;
+    s->restore_bound = 0;
+    spvcond_result r = spvcond_records_each(m, give_back_record, s);
+    if (r != SPVCOND_OK || !s->restore_bound)
+        return r;
+    bool left = false;
+    for (uint32_t id = s->restore_bound; id < m->bound && !left; id++) {
+        size_t def = spvcond_def(m, id);
+        left = def != SIZE_MAX && !spvcond_edit_is_deleted(m, def);
     }
+    if (!left)
+        m->edits.restored_bound = s->restore_bound;
     return SPVCOND_OK;
 }
 

@@ -785,3 +785,38 @@ Test(annotate, virtual_function_sets)
               e.message);
     spvcond_context_destroy(e.ctx);
 }
+
+/* The round-trip record is an instruction the module's version has (spec/annotate.md): OpString before
+ * SPIR-V 1.1, OpModuleProcessed from 1.1; either way specialize with every condition true gives the input
+ * back, byte for byte. */
+Test(annotate, record_fits_the_version)
+{
+    size_t n;
+    uint32_t *in = read_words(fixture("kernels_fp64"), &n);
+    const uint32_t versions[] = {0x00010000, 0x00010100, 0x00010200};
+    for (size_t v = 0; v < sizeof(versions) / sizeof(versions[0]); v++) {
+        in[1] = versions[v];
+        spvcond_context *ctx;
+        cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+        spvcond_annotate_options o = {0};
+        struct annotated a = annotate_module(parse_or_die(ctx, in, n), ctx, &o);
+        cr_assert_eq(a.code, SPVCOND_OK);
+        size_t strings = count_opcode(a.out, SPVCOND_OP_STRING), processed = count_opcode(a.out, SPVCOND_OP_MODULE_PROCESSED);
+        if (versions[v] < 0x00010100)
+            cr_assert(strings == 1 && processed == 0, "1.0: %zu OpString, %zu OpModuleProcessed", strings, processed);
+        else
+            cr_assert(strings == 0 && processed == 1, "version %x: %zu OpString, %zu OpModuleProcessed", versions[v],
+                      strings, processed);
+        spvcond_module *m = parse_or_die(ctx, a.words, a.count);
+        spvcond_specialize_options so = {NULL, 0, NULL, SPVCOND_SPECIALIZE_STRICT};
+        cr_assert_eq(spvcond_specialize(m, &so, NULL), SPVCOND_OK);
+        uint32_t *w;
+        size_t wn;
+        cr_assert_eq(spvcond_module_emit(m, &w, &wn), SPVCOND_OK);
+        cr_assert(wn == n && memcmp(w, in, n * 4) == 0, "version %x: the round trip is not exact", versions[v]);
+        spvcond_free(ctx, w);
+        spvcond_module_destroy(m);
+        release(&a);
+    }
+    free(in);
+}
