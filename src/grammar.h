@@ -9,6 +9,17 @@
 
 #include "grammar_tables.h"
 
+/* A grammar's SPIR-V version 0xMMmm: "None" (a version's: only through capabilities or extensions; a
+ * last version's: none). */
+#define SPVCOND_VERSION_NONE 0xFFFFu
+
+/* A module's version word (0x00MMmm00) as the grammar's 0xMMmm. */
+static inline uint16_t
+spvcond_version_of(uint32_t version_word)
+{
+    return (uint16_t)(version_word >> 8);
+}
+
 /* How an operand kind is encoded in words. */
 enum spvcond_operand_class {
     SPVCOND_OC_ID,              /* one word naming an id (a use) */
@@ -86,7 +97,9 @@ struct spvcond_grammar_enumerant {
     uint16_t first_param, param_count;   /* into spvcond_grammar_operands */
     uint16_t first_cap, cap_count;       /* into spvcond_grammar_capabilities */
     uint16_t first_ext, ext_count;       /* into spvcond_grammar_extensions */
-    uint32_t version;                    /* 0x00MMmm00; 0xffffffff: only through extensions */
+    uint16_t version, last_version;      /* SPIR-V versions as 0xMMmm (spvcond_version_of); version
+                                            SPVCOND_VERSION_NONE: only through capabilities or
+                                            extensions; last_version SPVCOND_VERSION_NONE: no last */
     uint8_t fast_params;                 /* parameters, when each is one word; else SPVCOND_PARAMS_NOT_FAST */
     uint8_t id_params;                   /* with fast_params: bit k set when parameter k is an id */
 };
@@ -98,7 +111,7 @@ struct spvcond_grammar_instruction {
     uint16_t first_operand, operand_count;
     uint16_t first_cap, cap_count;
     uint16_t first_ext, ext_count;
-    uint32_t version;
+    uint16_t version, last_version; /* as an enumerant's */
     uint8_t class_id; /* enum spvcond_grammar_class_id */
     /* A fast layout for the walkers, when `simple`: `fixed` one-word operands (bit k of id_mask set when
      * word k + 1 is an id use; result_word is the IdResult's word, 0 if none), then a repeated tail. */

@@ -34,13 +34,19 @@ def parse_value(v):
     return int(v, 0) if isinstance(v, str) else int(v)
 
 
-def parse_version(v):
+def parse_version(v, missing=0x0100):
+    """A grammar's "version" or "lastVersion" as 0xMMmm (grammar.h, SPVCOND_VERSION_NONE); a missing
+    "version" is 1.0, a missing "lastVersion" none."""
     if v is None:
-        return 0
+        return missing
     if v == "None":
-        return 0xFFFFFFFF
+        return 0xFFFF
     major, minor = v.split(".")
-    return (int(major) << 16) | (int(minor) << 8)
+    return (int(major) << 8) | int(minor)
+
+
+def versions(entry):
+    return parse_version(entry.get("version")), parse_version(entry.get("lastVersion"), 0xFFFF)
 
 
 def c_string(s):
@@ -101,17 +107,44 @@ def merge_supplement(core, supp):
         elif have["opname"] != inst["opname"]:
             sys.exit("gen_grammar: opcode %d is %s in the core grammar but %s in the supplement"
                      % (inst["opcode"], have["opname"], inst["opname"]))
+    merge_enumerants(core, supp.get("operand_kinds", []), "supplement")
+
+
+def merge_enumerants(core, operand_kinds, what):
+    """Add enumerants (and whole kinds) the core grammar lacks; those it has must have the same name."""
     kinds = {k["kind"]: k for k in core["operand_kinds"]}
-    for kind in supp.get("operand_kinds", []):
-        target = kinds[kind["kind"]]
+    for kind in operand_kinds:
+        target = kinds.get(kind["kind"])
+        if target is None:
+            core["operand_kinds"].append(kind)
+            continue
         values = {parse_value(e["value"]): e for e in target["enumerants"]}
         for e in kind["enumerants"]:
             have = values.get(parse_value(e["value"]))
             if have is None:
                 target["enumerants"].append(e)
             elif have["enumerant"] != e["enumerant"]:
-                sys.exit("gen_grammar: %s %s is %s in the core grammar but %s in the supplement"
-                         % (kind["kind"], e["value"], have["enumerant"], e["enumerant"]))
+                sys.exit("gen_grammar: %s %s is %s in the core grammar but %s in the %s"
+                         % (kind["kind"], e["value"], have["enumerant"], e["enumerant"], what))
+
+
+def apply_corrections(core, corr):
+    """Today's operands for the instructions whose operands bookworm's grammar has otherwise
+    (spec/grammar/corrections.grammar.json): replaced where the core has the old operands, left where
+    it has today's; anything else is a grammar nobody checked, and stops the build."""
+    merge_enumerants(core, corr.get("operand_kinds", []), "corrections")
+    by_opcode = {i["opcode"]: i for i in core["instructions"]}
+    for c in corr["instructions"]:
+        have = by_opcode.get(c["opcode"])
+        if have is None or have["opname"] != c["opname"]:
+            sys.exit("gen_grammar: the core grammar has no %s (opcode %d) to correct" % (c["opname"], c["opcode"]))
+        kinds = [o["kind"] for o in have.get("operands", [])]
+        if kinds == [o["kind"] for o in c["operands"]]:
+            continue
+        if kinds != c["was"]:
+            sys.exit("gen_grammar: %s has operands %s in the core grammar, neither bookworm's %s nor today's"
+                     % (c["opname"], kinds, c["was"]))
+        have["operands"] = c["operands"]
 
 
 class Tables:
@@ -182,7 +215,7 @@ class Tables:
                 xf, xc = self.ext_range(e.get("extensions", []))
                 self.enumerants.append(dict(value=parse_value(e["value"]), name=e["enumerant"],
                                             params=(pf, pc), caps=(cf, cc), exts=(xf, xc),
-                                            version=parse_version(e.get("version"))))
+                                            version=versions(e)))
 
 
 ONE_WORD_IDS = {"IdRef", "IdResultType", "IdScope", "IdMemorySemantics"}
@@ -305,6 +338,9 @@ LAYOUT_BY_OPCODE = {
     16: "EXECUTION_MODE", 331: "EXECUTION_MODE",
     2: "DEBUG_SOURCE", 3: "DEBUG_SOURCE", 4: "DEBUG_SOURCE", 7: "DEBUG_SOURCE",
     5: "DEBUG_NAME", 6: "DEBUG_NAME", 330: "DEBUG_PROCESSED",
+    # OpDeviceRegistryVersion (SPV_INTEL_function_variants rev 0.13): the spec puts it beside
+    # OpModuleProcessed (spec/extension.md); read up to the globals, and validate names a misplaced one
+    6260: ("DEBUG_PROCESSED", "GLOBAL"),
     71: "ANNOTATION", 72: "ANNOTATION", 73: "ANNOTATION", 74: "ANNOTATION", 75: "ANNOTATION",
     332: "ANNOTATION", 5632: "ANNOTATION", 5633: "ANNOTATION",
     # OpUndef, OpLine, OpExtInst, OpVariable, OpNoLine: among the globals or in functions
@@ -412,9 +448,9 @@ def instruction_rows(t, instructions, scope, classes):
         enums = int(any(is_enum))
         # In a simple layout the fixed operands come first, one word each, in the grammar's order.
         enum_mask = sum(1 << n for n in range(shape[1]) if is_enum[n]) if shape[0] else 0
-        rows.append("{%d, %s, %d, %d, %d, %d, %d, %d, %d, %d, 0x%x, %d, %d, %d, 0x%x, %d, %d, 0x%x, 0x%x, %d, 0x%x, %s, %d}"
-                    % ((i["opcode"], c_string(i["opname"]), has_type, has_result, of, oc, cf, cc, xf, xc,
-                        parse_version(i.get("version")), classes.index(cls)) + shape + (enums, enum_mask)
+        rows.append("{%d, %s, %d, %d, %d, %d, %d, %d, %d, %d, 0x%x, 0x%x, %d, %d, %d, 0x%x, %d, %d, 0x%x, 0x%x, %d, 0x%x, %s, %d}"
+                    % ((i["opcode"], c_string(i["opname"]), has_type, has_result, of, oc, cf, cc, xf, xc)
+                       + versions(i) + (classes.index(cls),) + shape + (enums, enum_mask)
                        + (layout(i) if scope is None else "0", quick(i, shape, scope))))
         if scope is not None or quick(i, shape, scope) or i["opcode"] == 248:
             quick_rows[i["opcode"]] = quick_layout(shape, has_type, quick(i, shape, scope), scope is not None)
@@ -427,6 +463,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--core", required=True)
     ap.add_argument("--supplement", required=True)
+    ap.add_argument("--corrections", required=True)
     ap.add_argument("--extinst", action="append", default=[], metavar="NAME=FILE")
     ap.add_argument("--out-c", required=True)
     ap.add_argument("--out-h", required=True)
@@ -435,6 +472,8 @@ def main():
 
     with open(args.core) as f:
         core = json.load(f)
+    with open(args.corrections) as f:
+        apply_corrections(core, json.load(f))
     with open(args.supplement) as f:
         merge_supplement(core, json.load(f))
     sets = []
@@ -513,9 +552,9 @@ def main():
     out.append("const struct spvcond_grammar_enumerant spvcond_grammar_enumerants[] = {\n")
     for e in t.enumerants:
         fast, ids = one_word_params(t, e)
-        out.append("    {0x%x, %s, %d, %d, %d, %d, %d, %d, 0x%x, %d, 0x%x},\n"
+        out.append("    {0x%x, %s, %d, %d, %d, %d, %d, %d, 0x%x, 0x%x, %d, 0x%x},\n"
                    % (e["value"], c_string(e["name"]), e["params"][0], e["params"][1], e["caps"][0],
-                      e["caps"][1], e["exts"][0], e["exts"][1], e["version"], fast, ids))
+                      e["caps"][1], e["exts"][0], e["exts"][1], e["version"][0], e["version"][1], fast, ids))
     out.append("};\n\n")
     # The values alone, for the search past the slots: 4 bytes an entry, where the structures above take
     # 40 (an annotated module's ConditionalINTEL decorations searched through them for 5% of reading).

@@ -125,7 +125,13 @@ Test(grammar, enumerant_capabilities_and_versions)
     cr_assert_str_eq(sg->name, "SubgroupSize");
     cr_assert_eq(sg->cap_count, 1);
     cr_assert_eq(spvcond_grammar_capabilities[sg->first_cap], 58u /* SubgroupDispatch */);
-    cr_assert_eq(sg->version, 0x00010100u);
+    cr_assert_eq(sg->version, 0x0101u);
+    cr_assert_eq(sg->last_version, SPVCOND_VERSION_NONE);
+    const struct spvcond_grammar_enumerant *bb = spvcond_grammar_enumerant(SPVCOND_KIND_Decoration, 3);
+    cr_assert_str_eq(bb->name, "BufferBlock");
+    cr_assert(bb->version == 0x0100u && bb->last_version == 0x0103u, "BufferBlock: 1.0 to 1.3");
+    const struct spvcond_grammar_enumerant *sc = spvcond_grammar_enumerant(SPVCOND_KIND_Capability, 6245);
+    cr_assert_eq(sc->version, SPVCOND_VERSION_NONE, "SpecConditionalINTEL: through its extension only");
     const struct spvcond_grammar_enumerant *a = spvcond_grammar_enumerant(SPVCOND_KIND_Capability, 12);
     cr_assert_str_eq(a->name, "Int64Atomics");
     cr_assert_eq(spvcond_grammar_capabilities[a->first_cap], 11u /* Int64 */);
@@ -407,4 +413,37 @@ Test(capabilities, declared_scan_agrees_with_the_full_scan)
     }
     closedir(d);
     cr_assert_gt(skipped, total / 4, "most loads and stores are passed over (%zu of %zu instructions)", skipped, total);
+}
+
+/* Versions of instructions: missing is 1.0, "None" only through capabilities or extensions, and the
+ * last version where the grammar has one. */
+Test(grammar, instruction_versions)
+{
+    cr_assert_eq(spvcond_grammar_instruction(SPVCOND_OP_I_ADD)->version, 0x0100u);
+    cr_assert_eq(spvcond_grammar_instruction(SPVCOND_OP_I_ADD)->last_version, SPVCOND_VERSION_NONE);
+    cr_assert_eq(spvcond_grammar_instruction(SPVCOND_OP_MODULE_PROCESSED)->version, 0x0101u);
+    cr_assert_eq(spvcond_grammar_instruction(SPVCOND_OP_DECORATE_ID)->version, 0x0102u);
+    cr_assert_eq(spvcond_grammar_instruction(SPVCOND_OP_DECORATE_ID)->ext_count, 1);
+    cr_assert_eq(spvcond_grammar_instruction(SPVCOND_OP_COPY_LOGICAL)->version, 0x0104u);
+    cr_assert_eq(spvcond_grammar_instruction(SPVCOND_OP_ATOMIC_COMPARE_EXCHANGE_WEAK)->last_version, 0x0103u);
+    cr_assert_eq(spvcond_grammar_instruction(SPVCOND_OP_CONDITIONAL_COPY_OBJECT_INTEL)->version, SPVCOND_VERSION_NONE);
+    cr_assert_eq(spvcond_version_of(0x00010300), 0x0103u);
+}
+
+/* spec/grammar/corrections.grammar.json: today's operands where bookworm's grammar has others, and
+ * revision 0.13's OpDeviceRegistryVersion from our supplement. */
+Test(grammar, corrections_and_revision_0_13)
+{
+    const struct spvcond_grammar_instruction *t = spvcond_grammar_instruction(SPVCOND_OP_ASM_TARGET_INTEL);
+    cr_assert(t && !t->has_type && t->has_result && t->operand_count == 2, "OpAsmTargetINTEL: a result, no type");
+    const struct spvcond_grammar_instruction *f = spvcond_grammar_instruction(SPVCOND_OP_TYPE_FLOAT);
+    cr_assert_eq(f->operand_count, 3);
+    const struct spvcond_grammar_operand *enc = &spvcond_grammar_operands[f->first_operand + 2];
+    cr_assert(enc->kind == SPVCOND_KIND_FPEncoding && enc->quantifier == SPVCOND_Q_OPTIONAL);
+    cr_assert_str_eq(spvcond_grammar_enumerant(SPVCOND_KIND_FPEncoding, 4214)->name, "Float8E4M3EXT");
+    cr_assert_str_eq(spvcond_grammar_enumerant(SPVCOND_KIND_Capability, 5116)->name, "BFloat16TypeKHR");
+    cr_assert_eq(spvcond_grammar_instruction(SPVCOND_OP_ARBITRARY_FLOAT_POW_NINTEL)->operand_count, 10);
+    const struct spvcond_grammar_instruction *r = spvcond_grammar_instruction(SPVCOND_OP_DEVICE_REGISTRY_VERSION);
+    cr_assert(r && strcmp(r->name, "OpDeviceRegistryVersion") == 0 && r->operand_count == 1 && r->cap_count == 1);
+    cr_assert_eq(spvcond_grammar_capabilities[r->first_cap], SPVCOND_CAPABILITY_FUNCTION_VARIANTS_INTEL);
 }
