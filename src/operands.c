@@ -13,6 +13,7 @@ struct walk {
     uint32_t pos;
     spvcond_operand_fn fn;
     void *user;
+    uint8_t quantifier; /* of the grammar operand being walked */
 };
 
 static spvcond_result
@@ -28,7 +29,7 @@ emit(struct walk *k, uint32_t count, uint16_t kind, uint8_t cls)
     if (count == 0 || k->pos + count > k->wc || k->pos + count < k->pos)
         return overrun(k, kind < SPVCOND_GRAMMAR_KIND_COUNT && cls != SPVCOND_OC_UNKNOWN
                               ? spvcond_grammar_kinds[kind].name : "words");
-    struct spvcond_operand op = {k->pos, count, kind, cls};
+    struct spvcond_operand op = {k->pos, count, kind, cls, k->quantifier};
     k->pos += count;
     return k->fn(k->user, k->w, &op);
 }
@@ -126,6 +127,7 @@ static spvcond_result
 walk_quantified(struct walk *k, const struct spvcond_grammar_operand *op)
 {
     spvcond_result r;
+    k->quantifier = op->quantifier;
     switch (op->quantifier) {
     case SPVCOND_Q_OPTIONAL:
         return k->pos < k->wc ? walk_one(k, op->kind) : SPVCOND_OK;
@@ -239,7 +241,7 @@ walk_switch(struct walk *k)
 spvcond_result
 spvcond_walk_operands(const struct spvcond_module *m, size_t i, spvcond_operand_fn fn, void *user)
 {
-    struct walk k = {m, i, spvcond_inst_words(m, i), spvcond_inst_word_count(m, i), 1, fn, user};
+    struct walk k = {m, i, spvcond_inst_words(m, i), spvcond_inst_word_count(m, i), 1, fn, user, SPVCOND_Q_ONE};
     uint32_t opcode = spvcond_opcode_of(k.w[0]);
     const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(opcode);
     spvcond_result r;

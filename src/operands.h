@@ -13,6 +13,8 @@ struct spvcond_operand {
     uint32_t count; /* words it takes */
     uint16_t kind;  /* spvcond_grammar_kinds index; meaningless for SPVCOND_OC_UNKNOWN */
     uint8_t operand_class; /* enum spvcond_operand_class, or SPVCOND_OC_UNKNOWN */
+    uint8_t quantifier;    /* the grammar operand's (enum spvcond_quantifier); an enumerant's
+                              parameters have their enumerant's */
 };
 
 /* Return SPVCOND_OK to continue; anything else stops the walk and is returned. */

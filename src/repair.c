@@ -11,6 +11,7 @@
 #include "capabilities.h"
 #include "edit.h"
 #include "operands.h"
+#include "records.h"
 #include "validate.h"
 
 #define ALWAYS ((struct guard){0, 0})
@@ -356,6 +357,29 @@ verify(struct spvcond_module *m)
                           violations == 1 ? "" : "s");
 }
 
+/* spirv-link records the device registry's version in OpModuleProcessed whatever the module's version;
+ * SPIR-V 1.0 has no OpModuleProcessed (records.h), so there the record goes. */
+static spvcond_result
+drop_unversioned_records(struct repair *rp, bool *dropped)
+{
+    struct spvcond_module *m = rp->m;
+    *dropped = false;
+    if (m->version >= SPVCOND_VERSION_1_1)
+        return SPVCOND_OK;
+    for (size_t i = m->section[SPVCOND_SECTION_DEBUG_PROCESSED]; i < m->section[SPVCOND_SECTION_DEBUG_PROCESSED + 1]; i++) {
+        if (spvcond_inst_opcode(m, i) != SPVCOND_OP_MODULE_PROCESSED)
+            continue;
+        spvcond_result r = spvcond_edit_delete(m, i);
+        if (r != SPVCOND_OK)
+            return r;
+        spvcond_report(m->ctx, SPVCOND_OK, SPVCOND_SEVERITY_NOTE, spvcond_where_inst(m, i, 0),
+                       "removed: OpModuleProcessed \"%s\" (SPIR-V 1.0 has no OpModuleProcessed)",
+                       spvcond_inst_string(m, i, 1));
+        *dropped = true;
+    }
+    return SPVCOND_OK;
+}
+
 static spvcond_result
 run(struct repair *rp)
 {
@@ -375,7 +399,10 @@ run(struct repair *rp)
             rp->decoration[w[1]] = (uint32_t)i + 1;
     }
     size_t violations = 0;
-    spvcond_result r = spvcond_validate_dangling(m, dangling, rp, &violations);
+    bool dropped;
+    spvcond_result r = drop_unversioned_records(rp, &dropped);
+    if (r == SPVCOND_OK)
+        r = spvcond_validate_dangling(m, dangling, rp, &violations);
     if (r == SPVCOND_OK && violations)
         return spvcond_report(ctx, SPVCOND_ERROR_INVALID_BINARY, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
                               "%zu violation%s of the extension's rules that repair cannot mend (above)", violations,
@@ -383,6 +410,8 @@ run(struct repair *rp)
     if (r == SPVCOND_OK && rp->add_count)
         r = spread(rp);
     if (r == SPVCOND_OK && (rp->add_count || rp->rewrites) && (r = apply(rp)) == SPVCOND_OK)
+        r = verify(m);
+    else if (r == SPVCOND_OK && dropped)
         r = verify(m);
     return r;
 }

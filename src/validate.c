@@ -8,6 +8,7 @@
 #include "evaluate.h"
 #include "operands.h"
 #include "validate.h"
+#include "versions.h"
 
 static void
 violation(struct check *c, size_t inst, uint32_t id, spvcond_result code, const char *fmt, ...)
@@ -221,11 +222,20 @@ report_failed_pairs(struct check *c)
     }
 }
 
+/* The extension's declarations. first_use: the first instruction that uses the extension, first_fv the
+ * first device constant (OpSpecConstant{Target,Architecture,Capabilities}INTEL); SIZE_MAX if none. */
 static void
-check_declarations(struct check *c, bool uses_extension, bool uses_function_variants)
+check_declarations(struct check *c, size_t first_use, size_t first_fv)
 {
     struct spvcond_module *m = c->m;
     bool cap = false, fv = false, ext = false;
+    size_t first_cap = SIZE_MAX;
+    for (size_t i = 0; i < m->section[SPVCOND_SECTION_CAPABILITY + 1]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        if (spvcond_opcode_of(w[0]) == SPVCOND_OP_CAPABILITY && spvcond_is_extension_capability(w[1]) &&
+            first_cap == SIZE_MAX)
+            first_cap = i;
+    }
     for (size_t i = 0; i < m->section[SPVCOND_SECTION_EXTENSION + 1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
         uint32_t op = spvcond_opcode_of(w[0]);
@@ -233,23 +243,27 @@ check_declarations(struct check *c, bool uses_extension, bool uses_function_vari
             cap = true;
             fv |= w[1] == SPVCOND_CAPABILITY_FUNCTION_VARIANTS_INTEL;
         }
-        if (op == SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL && !cap)
+        if (op == SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL && !cap && first_cap != SIZE_MAX)
             violation(c, i, 0, SPVCOND_ERROR_INVALID_LAYOUT,
-                      "OpConditionalCapabilityINTEL before the OpCapability that declares SpecConditionalINTEL");
+                      "OpConditionalCapabilityINTEL before the OpCapability that declares SpecConditionalINTEL "
+                      "(instruction %zu)", first_cap);
         if (op == SPVCOND_OP_EXTENSION && (strcmp(spvcond_inst_string(m, i, 1), SPVCOND_EXTENSION_NAME) == 0 ||
                          strcmp(spvcond_inst_string(m, i, 1), "SPV_INTEL_spec_conditional") == 0))
             ext = true;
     }
-    if (uses_extension && !cap)
-        violation(c, SIZE_MAX, 0, SPVCOND_ERROR_INVALID_BINARY,
-                  "the module uses SPV_INTEL_function_variants but declares neither SpecConditionalINTEL nor "
-                  "FunctionVariantsINTEL");
-    if (uses_function_variants && !fv)
-        violation(c, SIZE_MAX, 0, SPVCOND_ERROR_INVALID_BINARY,
-                  "OpSpecConstant{Target,Architecture,Capabilities}INTEL need OpCapability FunctionVariantsINTEL");
-    if ((uses_extension || cap) && !ext)
-        violation(c, SIZE_MAX, 0, SPVCOND_ERROR_INVALID_BINARY,
-                  "OpExtension \"SPV_INTEL_function_variants\" is missing");
+    if (first_use != SIZE_MAX && !cap)
+        violation(c, first_use, 0, SPVCOND_ERROR_INVALID_BINARY,
+                  "%s uses SPV_INTEL_function_variants, but the module declares neither OpCapability "
+                  "SpecConditionalINTEL nor FunctionVariantsINTEL", spvcond_grammar_opcode_name(spvcond_inst_opcode(m, first_use)));
+    if (first_fv != SIZE_MAX && !fv)
+        violation(c, first_fv, spvcond_inst_words(m, first_fv)[2], SPVCOND_ERROR_INVALID_BINARY,
+                  "%s %%%u needs OpCapability FunctionVariantsINTEL, which the module does not declare",
+                  spvcond_grammar_opcode_name(spvcond_inst_opcode(m, first_fv)), spvcond_inst_words(m, first_fv)[2]);
+    size_t user = first_cap != SIZE_MAX ? first_cap : first_use;
+    if (user != SIZE_MAX && !ext)
+        violation(c, user, 0, SPVCOND_ERROR_INVALID_BINARY,
+                  "%s of SPV_INTEL_function_variants without OpExtension \"SPV_INTEL_function_variants\"",
+                  spvcond_grammar_opcode_name(spvcond_inst_opcode(m, user)));
 }
 
 static void
@@ -277,18 +291,26 @@ check_copy_object(struct check *c, size_t i)
 
 static spvcond_result walk_uses(struct check *c, spvcond_id_fn visit);
 
+/* spvcond_check_versions: a rule of SPIR-V's versions the module breaks. */
+static spvcond_result
+version_violation(void *user, size_t inst, const char *message)
+{
+    violation(user, inst, 0, SPVCOND_ERROR_INVALID_BINARY, "%s", message);
+    return SPVCOND_OK;
+}
+
 static spvcond_result
 run(struct check *c)
 {
     struct spvcond_module *m = c->m;
-    bool uses = false, uses_fv = false;
+    size_t first_use = SIZE_MAX, first_fv = SIZE_MAX;
     /* Decorations: targets, at most one per id, conditions. */
     for (size_t i = m->section[SPVCOND_SECTION_ANNOTATION]; i < m->section[SPVCOND_SECTION_ANNOTATION + 1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
         uint32_t op = spvcond_opcode_of(w[0]);
         if (!spvcond_is_condition_decoration(w))
             continue;
-        uses = true;
+        first_use = first_use == SIZE_MAX ? i : first_use;
         if (op == SPVCOND_OP_DECORATE_ID)
             violation(c, i, w[1], SPVCOND_ERROR_INVALID_BINARY,
                       "ConditionalINTEL through OpDecorateId: SPIRV-Tools rejects it; use OpDecorate");
@@ -315,22 +337,24 @@ run(struct check *c)
         case SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL:
         case SPVCOND_OP_CONDITIONAL_EXTENSION_INTEL:
         case SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL:
-            uses = true;
+            first_use = first_use < i ? first_use : i;
             c->node[w[1]] = 1;
             check_condition(c, i, w[1]);
             break;
         case SPVCOND_OP_CONDITIONAL_COPY_OBJECT_INTEL:
-            uses = true;
+            first_use = first_use < i ? first_use : i;
             for (uint32_t k = 3; k < spvcond_word_count_of(w[0]); k += 2)
                 c->node[w[k]] = 1;
             check_copy_object(c, i);
             break;
         case SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL:
         case SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL:
-            uses = uses_fv = true;
+            first_use = first_use < i ? first_use : i;
+            first_fv = first_fv < i ? first_fv : i;
             break;
         case SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE_INTEL: {
-            uses = uses_fv = true;
+            first_use = first_use < i ? first_use : i;
+            first_fv = first_fv < i ? first_fv : i;
             uint32_t cmp = w[5];
             if (cmp != SPVCOND_OP_I_EQUAL && cmp != SPVCOND_OP_I_NOT_EQUAL && cmp != SPVCOND_OP_U_GREATER_THAN &&
                 cmp != SPVCOND_OP_U_GREATER_THAN_EQUAL && cmp != SPVCOND_OP_U_LESS_THAN &&
@@ -344,7 +368,10 @@ run(struct check *c)
             break;
         }
     }
-    check_declarations(c, uses, uses_fv);
+    check_declarations(c, first_use, first_fv);
+    spvcond_result vr = spvcond_check_versions(m, version_violation, c);
+    if (vr != SPVCOND_OK)
+        return vr;
     collect_trees(c);
     /* Condition trees themselves must never be guarded. */
     for (size_t n = 0; n < c->node_count; n++)

@@ -427,7 +427,7 @@ Test(cli, devices_and_validate)
     cr_assert_eq(cli("devices --json | python3 -c 'import json,sys; assert len(json.load(sys.stdin)) > 70'", NULL), 0);
     snprintf(args, sizeof(args), "validate %s 2>&1", fixture("validate_bad"));
     cr_assert_eq(cli(args, &out), 1);
-    cr_assert(strstr(out, "7 violations") != NULL, "%s", out);
+    cr_assert(strstr(out, "8 violations") != NULL, "%s", out);
     free(out);
     snprintf(args, sizeof(args), "check --device no_such_device %s 2>&1", fixture("annotate_graph"));
     cr_assert_eq(cli(args, &out), 2);

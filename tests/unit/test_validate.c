@@ -55,19 +55,44 @@ Test(validate, every_rule)
     struct collected c;
     size_t v;
     cr_assert_neq(validate_file(fixture("validate_bad"), &c, &v), SPVCOND_OK);
-    cr_assert_eq(v, 7, "%s", c.text);
-    cr_assert_eq(c.errors, 7);
+    cr_assert_eq(v, 8, "%s", c.text);
+    cr_assert_eq(c.errors, 8);
     const char *want[] = {
         "condition %6 is not a boolean scalar specialization constant",
         "%11 carries more than one ConditionalINTEL",
         "ConditionalINTEL may not decorate OpLabel %12",
         "compares with opcode 999",
         "OpConditionalCapabilityINTEL before the OpCapability that declares SpecConditionalINTEL",
-        "need OpCapability FunctionVariantsINTEL",
-        "OpExtension \"SPV_INTEL_function_variants\" is missing",
+        "OpSpecConstantArchitectureINTEL %7 needs OpCapability FunctionVariantsINTEL, which the module does not declare",
+        "OpCapability of SPV_INTEL_function_variants without OpExtension \"SPV_INTEL_function_variants\"",
+        "operand 1 of OpCapability: Capability SpecConditionalINTEL requires one of these extensions: "
+        "SPV_INTEL_function_variants",
     };
     for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++)
         cr_assert(strstr(c.text, want[k]) != NULL, "missing '%s' in:\n%s", want[k], c.text);
+}
+
+/* Without any OpCapability SpecConditionalINTEL, a conditional capability is not "before" one: the
+ * message says what is missing, at the first instruction that uses the extension. */
+Test(validate, missing_declarations_are_named_where_used)
+{
+    size_t n;
+    uint32_t *w = read_words(fixture("validate_bad"), &n);
+    for (size_t i = SPVCOND_HEADER_WORDS; i + 1 < n; i += w[i] >> 16)
+        if (w[i] == (2u << 16 | 17) && w[i + 1] == 6245)
+            w[i + 1] = 6; /* OpCapability Kernel again */
+    spvcond_context *ctx;
+    struct collected c;
+    memset(&c, 0, sizeof(c));
+    cr_assert_eq(spvcond_context_create(NULL, collect, &c, &ctx), SPVCOND_OK);
+    spvcond_module *m = parse_or_die(ctx, w, n);
+    cr_assert_neq(spvcond_validate(m, NULL), SPVCOND_OK);
+    cr_assert(strstr(c.text, "before the OpCapability") == NULL, "%s", c.text);
+    cr_assert(strstr(c.text, "OpConditionalCapabilityINTEL uses SPV_INTEL_function_variants, but the module declares "
+                             "neither OpCapability SpecConditionalINTEL nor FunctionVariantsINTEL") != NULL, "%s", c.text);
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+    free(w);
 }
 
 Test(validate, dangling_references_are_proved_possible)
