@@ -34,6 +34,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fuzz_check_emit_to(m, w, n);
             spvcond_module *s;
             FUZZ_ASSERT(spvcond_module_parse(ctx, w, n, 0, &s) == SPVCOND_OK, "specialized output parses");
+            uint32_t registry;
+            FUZZ_ASSERT(spvcond_module_registry_version(s, &registry) == SPVCOND_ERROR_NOT_FOUND,
+                        "OpDeviceRegistryVersion goes with the extension");
             spvcond_module_destroy(s);
             spvcond_free(ctx, w);
         }

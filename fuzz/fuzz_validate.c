@@ -18,6 +18,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     spvcond_module *m;
     if (spvcond_module_parse_bytes(ctx, data, size, &m) == SPVCOND_OK) {
         size_t violations = 0;
+        uint32_t registry;
+        spvcond_result rv = spvcond_module_registry_version(m, &registry);
+        FUZZ_ASSERT(rv == SPVCOND_OK || rv == SPVCOND_ERROR_NOT_FOUND, "the registry version is read or absent");
         spvcond_result valid = spvcond_validate(m, &violations);
         spvcond_module *copy;
         if (valid != SPVCOND_ERROR_OUT_OF_MEMORY && valid != SPVCOND_ERROR_LIMIT &&

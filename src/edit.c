@@ -237,7 +237,7 @@ spvcond_edit_begin_pass(struct spvcond_module *m, const char *what)
                               "the module already has edits: emit it and parse the result before %s", what);
     if (m->opaque_count)
         return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, m->first_opaque, 0,
-                                 "cannot %s: this instruction (or an operand of it) is unknown to our grammar, so its "
+                                 "not %s: this instruction (or an operand of it) is unknown to our grammar, so its "
                                  "ids cannot be checked", what);
     return make_state(m);
 }

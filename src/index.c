@@ -342,6 +342,29 @@ spvcond_module_version(const spvcond_module *m)
     return m ? m->version : 0;
 }
 
+spvcond_result
+spvcond_module_registry_version(const spvcond_module *m, uint32_t *version)
+{
+    if (!m || !version)
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    size_t i = spvcond_registry_version_inst(m, 0);
+    if (i == SIZE_MAX)
+        return SPVCOND_ERROR_NOT_FOUND;
+    *version = spvcond_inst_words(m, i)[1];
+    return SPVCOND_OK;
+}
+
+size_t
+spvcond_registry_version_inst(const struct spvcond_module *m, size_t from)
+{
+    /* Where the reader takes it: beside OpModuleProcessed, or up to the globals (spec/extension.md). */
+    size_t begin = m->section[SPVCOND_SECTION_DEBUG_PROCESSED], end = m->section[SPVCOND_SECTION_FUNCTION];
+    for (size_t i = from > begin ? from : begin; i < end; i++)
+        if (spvcond_inst_opcode(m, i) == SPVCOND_OP_DEVICE_REGISTRY_VERSION)
+            return i;
+    return SIZE_MAX;
+}
+
 uint32_t
 spvcond_module_bound(const spvcond_module *m)
 {

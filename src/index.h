@@ -34,4 +34,7 @@ bool spvcond_is_debug_info(const struct spvcond_module *m, size_t i);
  * OpUndef (spec/extension.md says why) and the function-pointer and inline-assembly instructions. */
 bool spvcond_may_carry_condition(uint32_t opcode);
 
+/* The first OpDeviceRegistryVersion at or after instruction `from`, or SIZE_MAX. */
+size_t spvcond_registry_version_inst(const struct spvcond_module *m, size_t from);
+
 #endif

@@ -790,6 +790,17 @@ give_back_record(void *user, size_t i, const char *text)
     return SPVCOND_OK;
 }
 
+/* OpDeviceRegistryVersion describes the extension's constants, which are gone: it goes with them. */
+static spvcond_result
+drop_registry_version(struct spec *s)
+{
+    spvcond_result r = SPVCOND_OK;
+    for (size_t i = spvcond_registry_version_inst(s->m, 0); i != SIZE_MAX && r == SPVCOND_OK;
+         i = spvcond_registry_version_inst(s->m, i + 1))
+        r = spvcond_spec_delete(s, i);
+    return r;
+}
+
 static spvcond_result
 give_back_annotation(struct spec *s)
 {
@@ -1038,6 +1049,8 @@ spvcond_specialize(spvcond_module *m, const spvcond_specialize_options *o, spvco
         r = drop_orphaned_imports(&s);
     if (r == SPVCOND_OK)
         r = give_back_annotation(&s);
+    if (r == SPVCOND_OK)
+        r = drop_registry_version(&s);
     if (r == SPVCOND_OK)
         r = strip_names_and_decorations(&s, m->section[SPVCOND_SECTION_DEBUG_NAME],
                                         m->section[SPVCOND_SECTION_GLOBAL]);

@@ -255,10 +255,16 @@ check_declarations(struct check *c, size_t first_use, size_t first_fv)
         violation(c, first_use, 0, SPVCOND_ERROR_INVALID_BINARY,
                   "%s uses SPV_INTEL_function_variants, but the module declares neither OpCapability "
                   "SpecConditionalINTEL nor FunctionVariantsINTEL", spvcond_grammar_opcode_name(spvcond_inst_opcode(m, first_use)));
-    if (first_fv != SIZE_MAX && !fv)
-        violation(c, first_fv, spvcond_inst_words(m, first_fv)[2], SPVCOND_ERROR_INVALID_BINARY,
-                  "%s %%%u needs OpCapability FunctionVariantsINTEL, which the module does not declare",
-                  spvcond_grammar_opcode_name(spvcond_inst_opcode(m, first_fv)), spvcond_inst_words(m, first_fv)[2]);
+    if (first_fv != SIZE_MAX && !fv) {
+        bool constant = spvcond_inst_opcode(m, first_fv) != SPVCOND_OP_DEVICE_REGISTRY_VERSION;
+        uint32_t id = constant ? spvcond_inst_words(m, first_fv)[2] : 0;
+        char what[32] = "";
+        if (constant)
+            snprintf(what, sizeof(what), " %%%u", id);
+        violation(c, first_fv, id, SPVCOND_ERROR_INVALID_BINARY,
+                  "%s%s needs OpCapability FunctionVariantsINTEL, which the module does not declare",
+                  spvcond_grammar_opcode_name(spvcond_inst_opcode(m, first_fv)), what);
+    }
     size_t user = first_cap != SIZE_MAX ? first_cap : first_use;
     if (user != SIZE_MAX && !ext)
         violation(c, user, 0, SPVCOND_ERROR_INVALID_BINARY,
@@ -368,7 +374,20 @@ run(struct check *c)
             break;
         }
     }
-    check_declarations(c, first_use, first_fv);
+    /* OpDeviceRegistryVersion (revision 0.13): at most one, beside OpModuleProcessed; it needs
+     * FunctionVariantsINTEL as the device constants do. */
+    size_t registry = spvcond_registry_version_inst(m, 0);
+    for (size_t i = registry, seen = 0; i != SIZE_MAX; i = spvcond_registry_version_inst(m, i + 1), seen++) {
+        first_use = first_use < i ? first_use : i;
+        if (seen)
+            violation(c, i, 0, SPVCOND_ERROR_INVALID_BINARY,
+                      "a second OpDeviceRegistryVersion (the first is instruction %zu); a module states one", registry);
+        if (i >= m->section[SPVCOND_SECTION_DEBUG_PROCESSED + 1])
+            violation(c, i, 0, SPVCOND_ERROR_INVALID_LAYOUT,
+                      "OpDeviceRegistryVersion belongs beside OpModuleProcessed (layout section 7c), before the "
+                      "annotations, types, constants and global variables");
+    }
+    check_declarations(c, first_use, first_fv < registry ? first_fv : registry);
     spvcond_result vr = spvcond_check_versions(m, version_violation, c);
     if (vr != SPVCOND_OK)
         return vr;

@@ -201,6 +201,9 @@ print_text(struct spvcond_module *m, const struct summary *s)
             printf(" %s if %%%u", spvcond_inst_string(m, i, 2), spvcond_inst_words(m, i)[1]);
     }
     printf("\n");
+    uint32_t registry;
+    if (spvcond_module_registry_version(m, &registry) == SPVCOND_OK)
+        printf("device registry version: %u (OpDeviceRegistryVersion)\n", registry);
     for (size_t i = m->section[2]; i < m->section[3]; i++)
         if (spvcond_inst_opcode(m, i) == SPVCOND_OP_EXT_INST_IMPORT)
             printf("extended instruction set %%%u: %s\n", spvcond_inst_words(m, i)[1], spvcond_inst_string(m, i, 2));
@@ -315,6 +318,12 @@ print_json(struct spvcond_module *m, const struct summary *s)
         json_object_end(&j);
     }
     json_array_end(&j);
+    uint32_t registry;
+    json_key(&j, "device_registry_version");
+    if (spvcond_module_registry_version(m, &registry) == SPVCOND_OK)
+        json_uint(&j, registry);
+    else
+        json_null(&j);
     json_key(&j, "extended_instruction_sets");
     json_array_begin(&j);
     for (size_t i = m->section[2]; i < m->section[3]; i++) {

@@ -144,6 +144,9 @@ SPVCOND_API uint32_t spvcond_module_version(const spvcond_module *module); /* 0x
 SPVCOND_API uint32_t spvcond_module_bound(const spvcond_module *module);
 SPVCOND_API size_t spvcond_module_instruction_count(const spvcond_module *module);
 SPVCOND_API bool spvcond_module_was_byte_swapped(const spvcond_module *module);
+/* The device registry's version the module states with OpDeviceRegistryVersion (SPV_INTEL_function_variants
+ * revision 0.13; spec/extension.md): SPVCOND_OK and *version, SPVCOND_ERROR_NOT_FOUND if it has none. */
+SPVCOND_API spvcond_result spvcond_module_registry_version(const spvcond_module *module, uint32_t *version);
 
 /* ---- specialization (the consumer) ------------------------------------------------------ */
 

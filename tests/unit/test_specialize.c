@@ -391,3 +391,25 @@ Test(specialize, condition_leaves_other_constants_use_stay)
         done(&r);
     }
 }
+
+/* Revision 0.13: OpDeviceRegistryVersion goes with the rest of the extension, and a ConditionalINTEL
+ * OpExtInst stays or goes with its condition. */
+Test(specialize, revision_0_13)
+{
+    static const uint32_t both[2] = {10, 11}, one[1] = {11};
+    const spvcond_fnvar_device devices[2] = {
+        {.has_capabilities = true, .capabilities = both, .capability_count = 2},
+        {.has_capabilities = true, .capabilities = one, .capability_count = 1},
+    };
+    for (size_t k = 0; k < 2; k++) {
+        struct result r = specialize("fnvar_registry", NULL, 0, &devices[k], 0);
+        cr_assert_eq(r.code, SPVCOND_OK, "%s", r.message);
+        assert_plain(r.out);
+        uint32_t version;
+        cr_assert_eq(spvcond_module_registry_version(r.out, &version), SPVCOND_ERROR_NOT_FOUND);
+        cr_assert_eq(count_opcode(r.out, SPVCOND_OP_DEVICE_REGISTRY_VERSION), 0);
+        cr_assert_eq(count_opcode(r.out, SPVCOND_OP_EXT_INST), k == 0 ? 1 : 0, "device %zu", k);
+        cr_assert_eq(count_opcode(r.out, SPVCOND_OP_MODULE_PROCESSED), 1, "the module's own record stays");
+        done(&r);
+    }
+}

@@ -204,3 +204,75 @@ Test(validate, guarded_call_without_its_merge_dangles)
     free(plain);
     free(w);
 }
+
+/* fnvar_registry's words with OpDeviceRegistryVersion (0x00021874 0) changed by `how`: 'd' a second one
+ * after it, 'g' moved among the globals (OpNops where it was), 'c' FunctionVariantsINTEL declared as
+ * SpecConditionalINTEL. */
+static uint32_t *
+registry_variant(char how, size_t *n)
+{
+    size_t count;
+    uint32_t *in = read_words(fixture("fnvar_registry"), &count);
+    uint32_t *w = malloc((count + 2) * sizeof(uint32_t));
+    cr_assert_not_null(w);
+    size_t o = 0;
+    for (size_t i = 0; i < count;) {
+        size_t wc = i < SPVCOND_HEADER_WORDS ? 1 : in[i] >> 16;
+        cr_assert(wc > 0 && i + wc <= count);
+        if (i >= SPVCOND_HEADER_WORDS && in[i] == 0x00021874u && how == 'g') {
+            w[o++] = 0x00010000u; /* OpNop */
+            w[o++] = 0x00010000u;
+        } else if (i >= SPVCOND_HEADER_WORDS && in[i] == 0x00020013u && how == 'g') { /* before OpTypeVoid */
+            w[o++] = 0x00021874u;
+            w[o++] = 0;
+            memcpy(w + o, in + i, wc * sizeof(uint32_t));
+            o += wc;
+        } else {
+            memcpy(w + o, in + i, wc * sizeof(uint32_t));
+            o += wc;
+            if (i >= SPVCOND_HEADER_WORDS && in[i] == 0x00021874u && how == 'd') {
+                w[o++] = 0x00021874u;
+                w[o++] = 1;
+            }
+            if (i >= SPVCOND_HEADER_WORDS && in[i] == 0x00020011u && in[i + 1] == 6246 && how == 'c')
+                w[o - 1] = 6245;
+        }
+        i += wc;
+    }
+    free(in);
+    *n = o;
+    return w;
+}
+
+/* OpDeviceRegistryVersion (revision 0.13): read and given by the API; at most one, beside
+ * OpModuleProcessed, with FunctionVariantsINTEL declared. */
+Test(validate, device_registry_version_rules)
+{
+    struct collected c;
+    size_t v = 99;
+    cr_assert_eq(validate_file(fixture("fnvar_registry"), &c, &v), SPVCOND_OK, "%s", c.text);
+    const struct {
+        char how;
+        const char *message;
+    } cases[] = {
+        {'d', "a second OpDeviceRegistryVersion (the first is instruction 10); a module states one"},
+        {'g', "OpDeviceRegistryVersion belongs beside OpModuleProcessed (layout section 7c), before the annotations"},
+        {'c', "OpDeviceRegistryVersion needs OpCapability FunctionVariantsINTEL, which the module does not declare"},
+    };
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        size_t n;
+        uint32_t *w = registry_variant(cases[k].how, &n);
+        spvcond_context *ctx;
+        memset(&c, 0, sizeof(c));
+        cr_assert_eq(spvcond_context_create(NULL, collect, &c, &ctx), SPVCOND_OK);
+        spvcond_module *m = parse_or_die(ctx, w, n);
+        uint32_t version = 99;
+        cr_assert_eq(spvcond_module_registry_version(m, &version), SPVCOND_OK);
+        cr_assert_eq(version, 0);
+        cr_assert_neq(spvcond_validate(m, NULL), SPVCOND_OK, "case %c", cases[k].how);
+        cr_assert(strstr(c.text, cases[k].message) != NULL, "case %c: %s", cases[k].how, c.text);
+        spvcond_module_destroy(m);
+        spvcond_context_destroy(ctx);
+        free(w);
+    }
+}
