@@ -359,7 +359,7 @@ main(int argc, char **argv)
     int ok = fp != NULL && fwrite(header, 4, 5, fp) == 5;
     struct buf *parts[] = {&head, &modes, &names, &decorations, &globals, &funcs};
     for (size_t k = 0; ok && k < 6; k++) {
-        ok = fwrite(parts[k]->w, 4, parts[k]->len, fp) == parts[k]->len;
+        ok = !parts[k]->len || fwrite(parts[k]->w, 4, parts[k]->len, fp) == parts[k]->len; /* an empty part has no buffer */
         free(parts[k]->w);
     }
     if (fp)

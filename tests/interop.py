@@ -19,11 +19,11 @@ import re
 import sys
 import tempfile
 
+import oracle
 from verdicts import check, run, summary
 
 CLI = os.environ["SPVCOND_CLI"]
 SRC = os.environ["SPVCOND_TEST_SRC"]
-SPIRV_VAL = os.environ.get("SPIRV_VAL", "spirv-val")
 SPIRV_DIS = os.environ.get("SPIRV_DIS", "spirv-dis")
 FOLDER = os.environ.get("SPVCOND_INTEROP", os.path.join(SRC, "..", "..", "shared", "interop", "spirv-link"))
 
@@ -51,6 +51,7 @@ def main():
     if not os.path.exists(os.path.join(FOLDER, "dot4-multi.spv")):
         print("skipped: no spirv-link outputs at %s" % FOLDER)
         return 77
+    print(oracle.describe())
     with tempfile.TemporaryDirectory() as tmp:
         for name, devices in MODULES.items():
             module, rep = os.path.join(FOLDER, name + ".spv"), os.path.join(tmp, name + ".rep.spv")
@@ -60,6 +61,11 @@ def main():
             print("%s: %s" % (name, p.stderr.strip().splitlines()[-1]))
             v = run([CLI, "validate", rep])
             check(v.returncode == 0, "%s: repaired, it validates" % name, v.stderr)
+            # Judged when the linker's own output is valid but for what repair mends: dot4-multi's wrapper
+            # kernel passes float pointers to the half variant's parameters (a call spirv-link guards but
+            # cannot type), which no repair of conditions changes.
+            ok, text = oracle.judge_like(module, rep, "repaired")
+            check(ok, "%s: repaired, spirv-val" % name, text)
             for label, flags, want in devices:
                 out = os.path.join(tmp, "out.spv")
                 if os.path.exists(out):
@@ -77,8 +83,8 @@ def main():
                     continue
                 if not check(p.returncode == 0, "%s for the %s device: specialize" % (name, label), p.stderr):
                     continue
-                v = run([SPIRV_VAL, out])
-                check(v.returncode == 0, "%s for the %s device: spirv-val" % (name, label), v.stdout + v.stderr)
+                ok, text = oracle.judge(out, "specialized")
+                check(ok, "%s for the %s device: spirv-val" % (name, label), text)
                 text = run([SPIRV_DIS, out]).stdout
                 got = ("OpTypeFloat 64" in text, "OpTypeFloat 16" in text, text.count("OpEntryPoint Kernel"))
                 check(got == want and "OpModuleProcessed" not in text,
@@ -91,6 +97,7 @@ def main():
             p = run([CLI, "repair", "-q", os.path.join(FOLDER, name + ".spv"), "-o", out])
             check(p.returncode == 0 and open(out, "rb").read() == open(os.path.join(FOLDER, name + ".spv"), "rb").read(),
                   "%s.spv (plain): repair changes nothing" % name, p.stderr)
+    print(oracle.report())
     return summary()
 
 

@@ -4,8 +4,10 @@
 spirv-val: $SPIRV_VAL (the build sets it: a SPIRV-Tools v2026.4 at ../shared/tools/spirv-tools-2026 when
 present, else Debian's). Debian's 2023.1 cannot read SPV_INTEL_function_variants and misses version
 rules; today's knows both. `knows_extension` says which one judges, and the tests say it in their output.
-The target environment comes from the module: OpenCL's memory model up to SPIR-V 1.2 is opencl2.2,
-anything later or any other memory model the universal spv1.N of its version.
+The target environment comes from the module: OpenCL's memory model up to SPIR-V 1.2 is opencl2.2 (the
+OpenCL 2.2 full profile), anything later or any other memory model the universal spv1.N of its version.
+A module that declares a capability outside the full profile (Int64Atomics, say: the input's, which no
+pass adds) is judged under spv1.N instead.
 
 The translator's function-variants consumer: $SPVCOND_TRANSLATOR, else
 ../shared/tools/llvm-spirv-fnvar/bin/llvm-spirv beside the source tree; None in a lone clone."""
@@ -47,6 +49,12 @@ def describe():
     return "oracles: %s; %s" % (judge, trans)
 
 
+def _minor(path):
+    with open(path, "rb") as f:
+        header = f.read(8)
+    return (struct.unpack("<2I", header)[1] >> 8) & 0xFF if len(header) == 8 else 0
+
+
 def target_env(path):
     """opencl2.2 for an OpenCL-memory-model module up to SPIR-V 1.2, else spv1.N of its version."""
     with open(path, "rb") as f:
@@ -76,8 +84,14 @@ def val(path, env=None):
     under Debian's), and ok is then True."""
     if uses_extension(path) and not knows_extension:
         return True, "", False
-    p = subprocess.run([VAL, "--target-env", env or target_env(path), path], capture_output=True, text=True)
-    return p.returncode == 0, (p.stdout + p.stderr).strip(), True
+    chosen = env or target_env(path)
+    p = subprocess.run([VAL, "--target-env", chosen, path], capture_output=True, text=True)
+    text = (p.stdout + p.stderr).strip()
+    if p.returncode != 0 and env is None and chosen.startswith("opencl") and "is not allowed by OpenCL" in text:
+        universal = "spv1.%d" % _minor(path)
+        p = subprocess.run([VAL, "--target-env", universal, path], capture_output=True, text=True)
+        text = (p.stdout + p.stderr).strip()
+    return p.returncode == 0, text, True
 
 
 def translate(path, out, args=()):
@@ -87,3 +101,80 @@ def translate(path, out, args=()):
     p = subprocess.run([TRANSLATOR, "-r", "--fnvar-spec-enable", *args, path, "-o", out], capture_output=True,
                        text=True)
     return p.returncode == 0, (p.stdout + p.stderr).strip()
+
+
+_tally = {}
+
+
+def judge(path, kind, env=None):
+    """val(path) counted under `kind` ("annotated", "specialized"...) for report(); (ok, output)."""
+    ok, out, judged = val(path, env)
+    key = (kind, "spirv-val" if judged else "unjudged")
+    _tally[key] = _tally.get(key, 0) + 1
+    return ok, out
+
+
+_input_ok = {}
+
+
+def judge_like(original, path, kind):
+    """judge(path) when the validator accepts `original`, the module the pass was given; an input it
+    rejects (llvm-spirv-15's debug information under Debian's validator, say) says nothing of the pass and
+    is counted apart. (ok, output)."""
+    if original not in _input_ok:
+        _input_ok[original] = val(original)[0]
+    if not _input_ok[original]:
+        key = (kind, "input invalid")
+        _tally[key] = _tally.get(key, 0) + 1
+        return True, ""
+    return judge(path, kind)
+
+
+def translated(path, kind="annotated", args=()):
+    """The translator's consumer reads `path`: (ok, output), counted; (True, "") without a translator."""
+    if TRANSLATOR is None:
+        _tally[(kind, "untranslated")] = _tally.get((kind, "untranslated"), 0) + 1
+        return True, ""
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        ok, out = translate(path, os.path.join(tmp, "out.bc"), args)
+    _tally[(kind, "translator")] = _tally.get((kind, "translator"), 0) + 1
+    return ok, out
+
+
+def translated_like(original, annotated, kind="annotated"):
+    """The translator's consumer reads `annotated` whenever it reads `original`, the module annotate was
+    given (an input it cannot read, a set of extended instructions it does not know say, says nothing of
+    annotate): (ok, output), counted."""
+    if TRANSLATOR is not None:
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            p = subprocess.run([TRANSLATOR, "-r", original, "-o", os.path.join(tmp, "in.bc")], capture_output=True,
+                               text=True)
+        if p.returncode != 0:
+            _tally[(kind, "input unreadable by the translator")] = \
+                _tally.get((kind, "input unreadable by the translator"), 0) + 1
+            return True, ""
+    return translated(annotated, kind)
+
+
+def report():
+    """The counts per kind of module and judge, one line, for the test output and the closing note."""
+    kinds = sorted({k for k, _ in _tally})
+    parts = []
+    for kind in kinds:
+        bits = []
+        if _tally.get((kind, "spirv-val")):
+            bits.append("%d by spirv-val" % _tally[(kind, "spirv-val")])
+        if _tally.get((kind, "input invalid")):
+            bits.append("%d whose input this spirv-val rejects" % _tally[(kind, "input invalid")])
+        if _tally.get((kind, "unjudged")):
+            bits.append("%d not readable by this spirv-val" % _tally[(kind, "unjudged")])
+        if _tally.get((kind, "translator")):
+            bits.append("%d read by the translator" % _tally[(kind, "translator")])
+        if _tally.get((kind, "input unreadable by the translator")):
+            bits.append("%d whose input the translator cannot read" % _tally[(kind, "input unreadable by the translator")])
+        if _tally.get((kind, "untranslated")):
+            bits.append("%d not given to a translator (none here)" % _tally[(kind, "untranslated")])
+        parts.append("%s: %s" % (kind, ", ".join(bits)))
+    return "judged (%s): %s" % (VAL_NAME, "; ".join(parts) if parts else "nothing")

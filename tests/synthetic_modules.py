@@ -8,6 +8,8 @@ import subprocess
 import sys
 import tempfile
 
+import oracle
+
 SHAPES = [
     ["--size", "20k"],
     ["--size", "300k", "--seed", "7"],
@@ -39,14 +41,20 @@ def main():
                 run([val, m])
                 run([spvcond, "annotate", "-q", m, "-o", a])
                 run([spvcond, "validate", a])
+                ok, text = oracle.judge(a, "annotated")
+                if not ok:
+                    raise RuntimeError("annotated: spirv-val: " + text[:400])
                 for device in ("intel_gpu_acm_g10", "intel_gpu_pvc"):
                     s = os.path.join(d, "s%d-%s.spv" % (n, device))
                     run([spvcond, "specialize", "-q", "--device", device, a, "-o", s])
-                    run([val, s])
+                    ok, text = oracle.judge(s, "specialized")
+                    if not ok:
+                        raise RuntimeError("specialized: spirv-val: " + text[:400])
                 print("ok   %s (%d bytes)" % (" ".join(shape), os.path.getsize(m)))
             except RuntimeError as e:
                 failures += 1
                 print("FAIL %s: %s" % (" ".join(shape), e))
+    print(oracle.report())
     print("%d passed, %d failed" % (len(SHAPES) - failures, failures))
     return 1 if failures else 0
 

@@ -10,7 +10,8 @@ the [SYCL/virtual functions] property, the same from annotate --props and reqs -
 every built-in device: every stub stays, a body stays exactly when the device has its set's aspects, no
 Float64 / Float16 capability or type is left for a device without them, and the translator reads the
 result back (llvm-spirv-15 -r: Debian's spirv-val rejects every function-pointer module, even the
-compiler's own output, so it cannot judge these). Also: no set stated (the default set, and the warning),
+compiler's own output). Today's spirv-val (tests/oracle.py) judges every annotated and specialized module
+whose input it accepts, and the translator's function-variants consumer reads every annotated one. Also: no set stated (the default set, and the warning),
 errors (an unknown set, a function in two sets, a kernel as a virtual function), and, with the JIT client,
 what pocl and rusticl make of the constructor and use kernels."""
 import json
@@ -20,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 
+import oracle
 from verdicts import check, run, summary
 
 CLI = os.environ["SPVCOND_CLI"]
@@ -90,12 +92,18 @@ def annotated(name, tmp, yaml=True):
     props = os.path.join(tmp, name + ".prop")
     extra = ["--requirements", os.path.join(VIRTUAL, name + ".yaml")] if yaml else []
     p = run([CLI, "annotate", *extra, "--props", props, spv, "-o", ann])
+    if p.returncode == 0:
+        ok, text = oracle.judge_like(spv, ann, "annotated")
+        check(ok, "%s annotated: spirv-val" % name, text)
+        ok, text = oracle.translated_like(spv, ann)
+        check(ok, "%s annotated: the translator's consumer reads it" % name, text)
     return spv, ann, props, p
 
 
 def main():
     devices = json.loads(run([CLI, "devices", "--json"], check=True).stdout)
     devices = [d for d in devices if d["source"] == "built-in"]
+    print(oracle.describe())
     with tempfile.TemporaryDirectory() as tmp:
         for name, (kernels, members) in PROGRAMS.items():
             spv, ann, props, p = annotated(name, tmp)
@@ -128,6 +136,8 @@ def main():
                 p = run([CLI, "specialize", "-q", "--device", d["name"], ann, "-o", out])
                 if not check(p.returncode == 0, "%s: specialize for %s" % (name, d["name"]), p.stderr.strip()):
                     continue
+                ok, text = oracle.judge_like(spv, out, "specialized")
+                check(ok, "%s for %s: spirv-val" % (name, d["name"]), text)
                 ll, err = module_text(out)
                 if not check(ll is not None, "%s for %s: llvm-spirv-15 -r reads it" % (name, d["name"]), err):
                     continue
@@ -207,6 +217,7 @@ def main():
                       "design on %s: fails only where the unannotated module fails too" % platform, q.stdout)
                 print("design on %s: cannot run function pointers (the compiler's own module neither): %s" %
                       (platform, next((x for x in said if "symbol" in x or "panicked" in x), said[-1:] or "")))
+    print(oracle.report())
     return summary()
 
 

@@ -152,6 +152,23 @@ spirv_val(const uint32_t *words, size_t count, const char *target_env, char **ou
     return rc;
 }
 
+bool
+spirv_val_knows_extension(void)
+{
+    static int known = -1;
+    if (known < 0) {
+        char cmd[600], *out = NULL;
+        snprintf(cmd, sizeof(cmd), "%s --version 2>&1", getenv("SPIRV_VAL"));
+        known = 0;
+        if (run_capture(cmd, &out) == 0 && out) {
+            const char *v = strstr(out, "SPIRV-Tools v");
+            known = v && atoi(v + strlen("SPIRV-Tools v")) >= 2025;
+        }
+        free(out);
+    }
+    return known;
+}
+
 uint32_t
 function_named(const spvcond_module *m, const char *name)
 {

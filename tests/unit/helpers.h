@@ -28,8 +28,12 @@ void write_words(const char *path, const uint32_t *words, size_t count);
 
 
 
-/* Run Debian's spirv-val on words; returns its exit status, with its output in *out (may be NULL). */
+/* Run $SPIRV_VAL (tests/meson.build picks it: SPIRV-Tools v2026.4 when at hand, else Debian's) on words;
+ * returns its exit status, with its output in *out (may be NULL). */
 int spirv_val(const uint32_t *words, size_t count, const char *target_env, char **out);
+/* Whether $SPIRV_VAL reads SPV_INTEL_function_variants (SPIRV-Tools v2025.4 and later; Debian's 2023.1
+ * does not), so that annotated modules can be judged too. */
+bool spirv_val_knows_extension(void);
 /* The id of the function named `name` by OpName, or 0. */
 uint32_t function_named(const spvcond_module *m, const char *name);
 /* The id an OpName names `name` (any id), or 0. */
