@@ -90,7 +90,7 @@ def annotate(spv, out, *extra):
     """spvcond annotate; what it writes goes to today's validator and the translator's consumer."""
     p = run([CLI, "annotate", *extra, spv, "-o", out])
     if p.returncode == 0:
-        ok, text = oracle.judge(out, "annotated")
+        ok, text = oracle.judge_like(spv, out, "annotated")
         check(ok, "%s annotated: spirv-val" % os.path.basename(spv), text)
         ok, text = oracle.translated_like(spv, out)
         check(ok, "%s annotated: the translator's consumer reads it" % os.path.basename(spv), text)

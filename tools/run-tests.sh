@@ -19,8 +19,11 @@ if [ $# -eq 0 ]; then
     [ -d build-release ] || meson setup build-release --buildtype=release -Dtests=disabled >/dev/null
     ninja -C build-release >/dev/null
     log=$(mktemp)
+    # Today's validator where ../shared/tools has one (or $SPIRV_VAL names one), as the test build does.
+    val="${SPIRV_VAL:-$PWD/../shared/tools/spirv-tools-2026/bin/spirv-val}"
+    [ -x "$val" ] || val="$(command -v spirv-val)"
     if ! SPVCOND_CLI="$PWD/build-release/tools/spvcond" SPIRV_DIS="$(command -v spirv-dis)" \
-        SPIRV_VAL="$(command -v spirv-val)" SPVCOND_CORPUS="$(python3 tools/make-corpus.py --print-dir)" \
+        SPIRV_VAL="$val" SPVCOND_CORPUS="$(python3 tools/make-corpus.py --print-dir)" SPVCOND_TEST_SRC="$PWD/tests" \
         python3 tests/e2e_corpus.py > "$log" 2>&1; then
         cat "$log"; rm -f "$log"; exit 1
     fi
