@@ -18,6 +18,9 @@ struct versions {
     void *user;
     size_t inst;
     uint32_t operand; /* 1-based, for the messages */
+    uint8_t plain[SPVCOND_GRAMMAR_KIND_COUNT]; /* kinds without a version rule (plain_kinds) */
+    uint64_t low_allowed[SPVCOND_GRAMMAR_KIND_COUNT]; /* per value enum, bit k: value k has no version rule
+                                                         (the common values, decided without a look-up) */
 };
 
 /* Whether the module declares one of the grammar's extensions [first, first + count). */
@@ -96,22 +99,42 @@ check_enumerant(struct versions *v, const struct spvcond_grammar_enumerant *e, u
     bool reserved = e->version == SPVCOND_VERSION_NONE;
     if (!reserved && e->version <= v->version && v->version <= e->last_version)
         return SPVCOND_OK;
+    /* Reserved and no extension listed: its capabilities alone enable it (SPIRV-Tools: an empty set of
+     * extensions is always met). ConditionalINTEL is one. */
+    if (reserved && e->last_version >= v->version && (!e->ext_count || declared(v, e->first_ext, e->ext_count)))
+        return SPVCOND_OK;
     const char *opname = spvcond_grammar_opcode_name(spvcond_inst_opcode(v->m, v->inst));
     const char *kind_name = spvcond_grammar_kinds[kind].name;
     if (e->last_version < v->version)
         return report(v, "operand %u of %s: %s %s requires SPIR-V version %u.%u or earlier", v->operand, opname,
                       kind_name, e->name, MAJOR(e->last_version), MINOR(e->last_version));
-    if (!reserved && !e->ext_count)
+    if (!e->ext_count)
         return report(v, "operand %u of %s: %s %s requires SPIR-V version %u.%u or later", v->operand, opname,
                       kind_name, e->name, MAJOR(e->version), MINOR(e->version));
-    /* No extension listed and reserved: enabled by its capabilities alone (SPIRV-Tools: an empty set is
-     * always met). */
-    if (!e->ext_count || declared(v, e->first_ext, e->ext_count))
+    if (declared(v, e->first_ext, e->ext_count))
         return SPVCOND_OK;
     char exts[256];
     extension_list(exts, sizeof(exts), e->first_ext, e->ext_count);
     return report(v, "operand %u of %s: %s %s requires one of these extensions: %s", v->operand, opname, kind_name,
                   e->name, exts);
+}
+
+/* An enumerant operand's value (a value enum's, or each set bit of a mask) against its versions. */
+static inline spvcond_result
+check_value(struct versions *v, uint16_t kind, uint32_t value)
+{
+    if (v->plain[kind] || (value < 64 && (v->low_allowed[kind] >> value & 1)))
+        return SPVCOND_OK;
+    if (spvcond_grammar_kinds[kind].operand_class == SPVCOND_OC_VALUE_ENUM) {
+        const struct spvcond_grammar_enumerant *e = spvcond_grammar_enumerant(kind, value);
+        return e ? check_enumerant(v, e, kind) : SPVCOND_OK;
+    }
+    spvcond_result r = SPVCOND_OK;
+    for (; value && r == SPVCOND_OK; value &= value - 1) {
+        const struct spvcond_grammar_enumerant *e = spvcond_grammar_enumerant(kind, value & -value);
+        r = e ? check_enumerant(v, e, kind) : SPVCOND_OK;
+    }
+    return r;
 }
 
 static spvcond_result
@@ -124,51 +147,98 @@ operand_versions(void *user, const uint32_t *words, const struct spvcond_operand
     if ((op->operand_class != SPVCOND_OC_VALUE_ENUM && op->operand_class != SPVCOND_OC_BIT_ENUM) ||
         op->quantifier != SPVCOND_Q_ONE)
         return SPVCOND_OK;
-    uint32_t value = words[op->word];
-    if (op->operand_class == SPVCOND_OC_VALUE_ENUM) {
-        const struct spvcond_grammar_enumerant *e = spvcond_grammar_enumerant(op->kind, value);
-        return e ? check_enumerant(v, e, op->kind) : SPVCOND_OK;
-    }
-    spvcond_result r = SPVCOND_OK;
-    for (; value && r == SPVCOND_OK; value &= value - 1) {
-        const struct spvcond_grammar_enumerant *e = spvcond_grammar_enumerant(op->kind, value & -value);
-        r = e ? check_enumerant(v, e, op->kind) : SPVCOND_OK;
-    }
-    return r;
+    return check_value(v, op->kind, words[op->word]);
 }
 
-/* Whether an instruction may have enumerant operands at all. */
-static bool
-may_have_enum_operands(const struct spvcond_grammar_instruction *gi, uint32_t opcode)
-{
-    return gi->has_enum_operands || gi->tail == SPVCOND_TAIL_OPTIONAL_MASK || gi->tail == SPVCOND_TAIL_ENUM ||
-           opcode == SPVCOND_OP_EXT_INST || opcode == SPVCOND_OP_SPEC_CONSTANT_OP;
-}
-
-/* A value enumerant or mask bit that every version 1.0 and later allows without anything declared. */
-static bool
-always_allowed(const struct spvcond_grammar_enumerant *e)
-{
-    return e->version == 0x0100u && e->last_version == SPVCOND_VERSION_NONE;
-}
-
-/* Kinds none of whose enumerants has a version rule: their operands need no look-up (computed per call:
- * a few hundred kinds, against a walk of the module). */
+/* Kinds none of whose enumerants has a version rule (their operands need no look-up), and a value
+ * enum's values below 64 that have none. */
 static void
-plain_kinds(uint8_t *plain)
+plain_kinds(struct versions *v)
 {
     for (unsigned k = 0; k < SPVCOND_GRAMMAR_KIND_COUNT; k++) {
         const struct spvcond_grammar_kind *kind = &spvcond_grammar_kinds[k];
-        plain[k] = 1;
-        for (uint16_t n = 0; n < kind->enumerant_count && plain[k]; n++)
-            plain[k] = always_allowed(&spvcond_grammar_enumerants[kind->first_enumerant + n]);
+        bool value_enum = kind->operand_class == SPVCOND_OC_VALUE_ENUM;
+        v->plain[k] = 1;
+        v->low_allowed[k] = 0;
+        for (uint16_t n = 0; n < kind->enumerant_count; n++) {
+            const struct spvcond_grammar_enumerant *e = &spvcond_grammar_enumerants[kind->first_enumerant + n];
+            bool allowed = e->version == 0x0100u && e->last_version == SPVCOND_VERSION_NONE;
+            v->plain[k] &= allowed;
+            if (value_enum && allowed && e->value < 64)
+                v->low_allowed[k] |= UINT64_C(1) << e->value;
+        }
     }
+}
+
+/* What an opcode needs checked, worked out when the walk first meets it (enum opcode_state). */
+enum opcode_state { UNSEEN = 0, NOTHING = 1, INSTRUCTION = 2, OPERANDS = 4 };
+
+static uint8_t
+opcode_state(const struct versions *v, uint32_t opcode, const struct spvcond_grammar_instruction *gi)
+{
+    uint8_t st = NOTHING;
+    if (gi->version > 0x0100u || gi->last_version != SPVCOND_VERSION_NONE)
+        st |= INSTRUCTION;
+    if (opcode == SPVCOND_OP_SPEC_CONSTANT_OP) /* its operation's operands */
+        return st | OPERANDS;
+    if (opcode == SPVCOND_OP_EXT_INST) /* extended instructions have no versions */
+        return st;
+    for (uint16_t k = 0; k < gi->operand_count; k++) {
+        const struct spvcond_grammar_operand *o = &spvcond_grammar_operands[gi->first_operand + k];
+        if (o->quantifier == SPVCOND_Q_ONE && !v->plain[o->kind])
+            return st | OPERANDS; /* a decoration's or mode's parameters: with their enumerant */
+    }
+    return st;
+}
+
+/* The operands of instruction i: in place where its fast layout fits (the enumerants among its fixed
+ * operands, a trailing decoration or mode and its one-word parameters, a linkage decoration's type),
+ * through the operand walker otherwise. */
+static spvcond_result
+check_operands(struct versions *v, size_t i, const struct spvcond_grammar_instruction *gi)
+{
+    const struct spvcond_module *m = v->m;
+    const uint32_t *w = spvcond_inst_words(m, i);
+    uint32_t wc = spvcond_word_count_of(w[0]);
+    spvcond_result r = SPVCOND_OK;
+    v->operand = 0;
+    if (w[0] >> 16 >= 5 && spvcond_opcode_of(w[0]) == SPVCOND_OP_DECORATE && w[2] == SPVCOND_DECORATION_LINKAGE_ATTRIBUTES) {
+        /* The reader checked the operands: the name, then the linkage type in the last word. */
+        v->operand = 2;
+        if ((r = check_value(v, SPVCOND_KIND_Decoration, w[2])) == SPVCOND_OK) {
+            v->operand = 4;
+            r = check_value(v, SPVCOND_KIND_LinkageType, w[wc - 1]);
+        }
+        return r;
+    }
+    if (spvcond_inst_opcode(m, i) == SPVCOND_OP_SPEC_CONSTANT_OP || !spvcond_grammar_fits_fast(gi, w, wc))
+        return spvcond_walk_operands(m, i, operand_versions, v);
+    for (uint32_t bits = gi->enum_mask; bits && r == SPVCOND_OK; bits &= bits - 1) {
+        uint32_t n = (uint32_t)__builtin_ctz(bits);
+        v->operand = n + 1;
+        r = check_value(v, spvcond_grammar_operands[gi->first_operand + n].kind, w[1 + n]);
+    }
+    if (r != SPVCOND_OK || gi->tail != SPVCOND_TAIL_ENUM)
+        return r;
+    uint16_t kind = (uint16_t)gi->mask_allowed;
+    v->operand = gi->fixed + 1u;
+    if ((r = check_value(v, kind, w[1u + gi->fixed])) != SPVCOND_OK)
+        return r;
+    const struct spvcond_grammar_enumerant *e = spvcond_grammar_enumerant(kind, w[1u + gi->fixed]);
+    for (uint16_t p = 0; e && p < e->param_count && r == SPVCOND_OK; p++) {
+        uint16_t pk = spvcond_grammar_operands[e->first_param + p].kind;
+        uint8_t cls = spvcond_grammar_kinds[pk].operand_class;
+        v->operand = gi->fixed + 2u + p;
+        if (cls == SPVCOND_OC_VALUE_ENUM || cls == SPVCOND_OC_BIT_ENUM)
+            r = check_value(v, pk, w[2u + gi->fixed + p]);
+    }
+    return r;
 }
 
 spvcond_result
 spvcond_check_versions(const struct spvcond_module *m, spvcond_version_fn fn, void *user)
 {
-    struct versions v = {m, spvcond_version_of(m->version), NULL, 0, fn, user, 0, 0};
+    struct versions v = {m, spvcond_version_of(m->version), NULL, 0, fn, user, 0, 0, {0}, {0}};
     size_t cap = 0;
     spvcond_result r = SPVCOND_OK;
     for (size_t i = m->section[SPVCOND_SECTION_EXTENSION]; i < m->section[SPVCOND_SECTION_EXTENSION + 1]; i++) {
@@ -180,30 +250,28 @@ spvcond_check_versions(const struct spvcond_module *m, spvcond_version_fn fn, vo
             break;
         v.extensions[v.extension_count++] = spvcond_inst_string(m, i, op == SPVCOND_OP_EXTENSION ? 1 : 2);
     }
-    uint8_t plain[SPVCOND_GRAMMAR_KIND_COUNT];
-    plain_kinds(plain);
+    plain_kinds(&v);
+    uint8_t *state = r == SPVCOND_OK ? spvcond_alloc_array(m->ctx, SPVCOND_GRAMMAR_MAX_OPCODE + 1, 1) : NULL;
+    if (r == SPVCOND_OK && !state)
+        r = spvcond_oom(m->ctx);
     for (size_t i = 0; i < m->inst_count && r == SPVCOND_OK; i++) {
         uint32_t op = spvcond_inst_opcode(m, i);
+        if (op > SPVCOND_GRAMMAR_MAX_OPCODE || state[op] == NOTHING)
+            continue;
         const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
-        if (!gi || spvcond_edit_is_deleted(m, i)) /* the grammar cannot see into it (the reader has said so),
-                                                    or a pass removed it */
+        if (!gi) /* the grammar cannot see into it: the reader has said so */
+            continue;
+        if (state[op] == UNSEEN)
+            state[op] = opcode_state(&v, op, gi);
+        if (state[op] == NOTHING || spvcond_edit_is_deleted(m, i)) /* or a pass removed it */
             continue;
         v.inst = i;
-        if ((gi->version > 0x0100u || gi->last_version != SPVCOND_VERSION_NONE) &&
-            (r = check_instruction(&v, op, gi)) != SPVCOND_OK)
+        if ((state[op] & INSTRUCTION) && (r = check_instruction(&v, op, gi)) != SPVCOND_OK)
             break;
-        if (!may_have_enum_operands(gi, op))
-            continue;
-        /* The operand walk only where some operand is of a kind with version rules. */
-        bool walk = op == SPVCOND_OP_EXT_INST || op == SPVCOND_OP_SPEC_CONSTANT_OP;
-        for (uint16_t k = 0; k < gi->operand_count && !walk; k++) {
-            const struct spvcond_grammar_operand *o = &spvcond_grammar_operands[gi->first_operand + k];
-            walk = o->quantifier == SPVCOND_Q_ONE && !plain[o->kind];
-        }
-        v.operand = 0;
-        if (walk)
-            r = spvcond_walk_operands(m, i, operand_versions, &v);
+        if (state[op] & OPERANDS)
+            r = check_operands(&v, i, gi);
     }
+    spvcond_dealloc(m->ctx, state);
     spvcond_dealloc(m->ctx, v.extensions);
     return r;
 }

@@ -11,8 +11,10 @@ static const char validate_usage[] =
     "Check the module's use of SPV_INTEL_function_variants, more strictly than spirv-val: every\n"
     "condition is a boolean specialization-constant tree of allowed operations; ConditionalINTEL targets\n"
     "are of allowed kinds, at most one per id; the capability and extension are declared and in order;\n"
-    "OpConditionalCopyObjectINTEL is well formed; and no assignment of the spec constants can leave a use\n"
-    "of a removed id. Prints every violation; exit 1 if there is any.\n"
+    "OpConditionalCopyObjectINTEL is well formed; at most one OpDeviceRegistryVersion, in its place; no\n"
+    "assignment of the spec constants can leave a use of a removed id. Also SPIR-V's version rules, as\n"
+    "SPIRV-Tools checks them: every instruction and enumerant operand against the module's version and\n"
+    "the extensions that enable it. Prints every violation; exit 1 if there is any.\n"
     "\n"
     "  -h, --help         Print this help and exit.\n";
 
