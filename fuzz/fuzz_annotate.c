@@ -131,6 +131,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (spvcond_context_create(NULL, NULL, NULL, &ctx) != SPVCOND_OK)
         return 0;
     spvcond_module *m;
+    fuzz_keep_input(data, size);
     if (spvcond_module_parse_bytes(ctx, data, size, &m) == SPVCOND_OK) {
         /* A module that breaks SPIR-V's version rules still breaks them annotated: what annotate must not
          * do is add a violation. */
@@ -148,6 +149,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             uint32_t *w;
             size_t n;
             FUZZ_ASSERT(spvcond_module_emit(m, &w, &n) == SPVCOND_OK, "emit after annotate");
+            fuzz_keep("annotated", w, n);
             annotate_read_for_it(ctx, data, size, &o, r, w, n);
             spvcond_module *a;
             FUZZ_ASSERT(spvcond_module_parse(ctx, w, n, 0, &a) == SPVCOND_OK, "annotated output parses");

@@ -53,4 +53,51 @@ fuzz_check_emit_to(spvcond_module *m, const uint32_t *w, size_t n)
                 "emitted as pieces, the module is what emit gives");
 }
 
+/* Replaying (replay.c, -DFUZZ_REPLAY) with $SPVCOND_FUZZ_KEEP naming a folder: each input and the modules
+ * a target writes from it are kept there as NNNN-input.spv and NNNN-KIND.spv, for tests/fuzz_outputs.py to
+ * judge with today's validator. Nothing is kept while fuzzing. */
+#ifdef FUZZ_REPLAY
+static unsigned fuzz_kept_case;
+
+static inline void
+fuzz_keep_file(const char *kind, const void *data, size_t bytes)
+{
+    const char *dir = getenv("SPVCOND_FUZZ_KEEP");
+    if (!dir)
+        return;
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/%04u-%s.spv", dir, fuzz_kept_case, kind);
+    FILE *f = fopen(path, "wb");
+    FUZZ_ASSERT(f && fwrite(data, 1, bytes, f) == bytes && fclose(f) == 0, "a kept module is written");
+}
+
+static inline void
+fuzz_keep_input(const uint8_t *data, size_t size)
+{
+    fuzz_kept_case++;
+    fuzz_keep_file("input", data, size);
+}
+
+static inline void
+fuzz_keep(const char *kind, const uint32_t *words, size_t count)
+{
+    fuzz_keep_file(kind, words, count * 4);
+}
+#else
+static inline void
+fuzz_keep_input(const uint8_t *data, size_t size)
+{
+    (void)data;
+    (void)size;
+}
+
+static inline void
+fuzz_keep(const char *kind, const uint32_t *words, size_t count)
+{
+    (void)kind;
+    (void)words;
+    (void)count;
+}
+#endif
+
 #endif

@@ -22,6 +22,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (spvcond_context_create(NULL, NULL, NULL, &ctx) != SPVCOND_OK)
         return 0;
     spvcond_module *m;
+    fuzz_keep_input(data + 16, (size - 16) & ~(size_t)3);
     if (spvcond_module_parse_bytes(ctx, data + 16, (size - 16) & ~(size_t)3, &m) == SPVCOND_OK) {
         static const uint32_t features[1] = {1};
         spvcond_fnvar_device d = {.has_target = true, .target = data[0] & 15, .features = features,
@@ -31,6 +32,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             uint32_t *w;
             size_t n;
             FUZZ_ASSERT(spvcond_module_emit(m, &w, &n) == SPVCOND_OK, "emit after specialize");
+            fuzz_keep("specialized", w, n);
             fuzz_check_emit_to(m, w, n);
             spvcond_module *s;
             FUZZ_ASSERT(spvcond_module_parse(ctx, w, n, 0, &s) == SPVCOND_OK, "specialized output parses");

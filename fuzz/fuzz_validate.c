@@ -16,6 +16,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (spvcond_context_create(NULL, NULL, NULL, &ctx) != SPVCOND_OK)
         return 0;
     spvcond_module *m;
+    fuzz_keep_input(data, size);
     if (spvcond_module_parse_bytes(ctx, data, size, &m) == SPVCOND_OK) {
         size_t violations = 0;
         uint32_t registry;
@@ -36,6 +37,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_ASSERT(r == SPVCOND_OK || same, "a failed repair leaves the module as it was read");
             FUZZ_ASSERT(valid != SPVCOND_OK || r != SPVCOND_OK || same, "a module that validates is not changed");
             if (r == SPVCOND_OK) {
+                if (!same)
+                    fuzz_keep("repaired", w, n);
                 spvcond_module *out;
                 FUZZ_ASSERT(spvcond_module_parse(ctx, w, n, 0, &out) == SPVCOND_OK, "repaired output parses");
                 size_t left = 0;
