@@ -764,7 +764,8 @@ drop_orphaned_imports(struct spec *s)
  * nothing uses it, and the bound comes back when none of annotate's ids is left, so that a module
  * specialized with every condition true is the module annotated, byte for byte. spirv-link's record of
  * the device registry's version ("SPV_INTEL_function_variants registry version 0") goes too: it
- * describes the extension, which is gone. */
+ * describes the extension, which is gone; so does any OpModuleProcessed of a SPIR-V 1.0 module, which
+ * that version does not have (the output must be valid for its version). */
 static spvcond_result
 give_back_record(void *user, size_t i, const char *text)
 {
@@ -774,7 +775,8 @@ give_back_record(void *user, size_t i, const char *text)
     unsigned bound = 0, bool_type = 0;
     if (spvcond_edit_is_deleted(m, i))
         return SPVCOND_OK;
-    if (strncmp(text, SPVCOND_EXTENSION_NAME " registry version", registry) == 0)
+    if (strncmp(text, SPVCOND_EXTENSION_NAME " registry version", registry) == 0 ||
+        (m->version < SPVCOND_VERSION_1_1 && spvcond_inst_opcode(m, i) == SPVCOND_OP_MODULE_PROCESSED))
         return spvcond_spec_delete(s, i);
     if (strncmp(text, SPVCOND_ANNOTATE_RECORD, len) != 0)
         return SPVCOND_OK;

@@ -413,3 +413,34 @@ Test(specialize, revision_0_13)
         done(&r);
     }
 }
+
+/* A SPIR-V 1.0 module has no OpModuleProcessed: specialize's output never keeps one there (spirv-link and
+ * other tools write them whatever the version), and keeps one from 1.1 on. */
+Test(specialize, no_module_processed_before_1_1)
+{
+    for (int v = 0; v < 2; v++) {
+        size_t n;
+        uint32_t *w = read_words(fixture("fnvar_registry"), &n);
+        w[1] = v ? 0x00010100u : 0x00010000u;
+        spvcond_context *ctx;
+        cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+        spvcond_module *m = parse_or_die(ctx, w, n);
+        static const uint32_t both[2] = {10, 11};
+        spvcond_fnvar_device d = {.has_capabilities = true, .capabilities = both, .capability_count = 2};
+        spvcond_specialize_options o = {NULL, 0, &d, 0};
+        cr_assert_eq(spvcond_specialize(m, &o, NULL), SPVCOND_OK);
+        uint32_t *out;
+        size_t count;
+        cr_assert_eq(spvcond_module_emit(m, &out, &count), SPVCOND_OK);
+        spvcond_module *s = parse_or_die(ctx, out, count);
+        cr_assert_eq(count_opcode(s, SPVCOND_OP_MODULE_PROCESSED), (size_t)v, "version 1.%d", v);
+        char *val = NULL;
+        cr_assert_eq(spirv_val(out, count, v ? "spv1.1" : "spv1.0", &val), 0, "version 1.%d: %s", v, val);
+        free(val);
+        spvcond_module_destroy(s);
+        spvcond_free(ctx, out);
+        spvcond_module_destroy(m);
+        spvcond_context_destroy(ctx);
+        free(w);
+    }
+}
