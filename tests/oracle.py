@@ -13,6 +13,7 @@ The translator's function-variants consumer: $SPVCOND_TRANSLATOR, else
 ../shared/tools/llvm-spirv-fnvar/bin/llvm-spirv beside the source tree; None in a lone clone."""
 import os
 import struct
+import tempfile
 import subprocess
 
 SRC = os.environ.get("SPVCOND_TEST_SRC", os.path.dirname(os.path.abspath(__file__)))
@@ -106,11 +107,14 @@ def translate(path, out, args=()):
 _tally = {}
 
 
+def _count(kind, what):
+    _tally[(kind, what)] = _tally.get((kind, what), 0) + 1
+
+
 def judge(path, kind, env=None):
     """val(path) counted under `kind` ("annotated", "specialized"...) for report(); (ok, output)."""
     ok, out, judged = val(path, env)
-    key = (kind, "spirv-val" if judged else "unjudged")
-    _tally[key] = _tally.get(key, 0) + 1
+    _count(kind, "spirv-val" if judged else "unjudged")
     return ok, out
 
 
@@ -121,11 +125,12 @@ def judge_like(original, path, kind):
     """judge(path) when the validator accepts `original`, the module the pass was given; an input it
     rejects (llvm-spirv-15's debug information under Debian's validator, say) says nothing of the pass and
     is counted apart. (ok, output)."""
-    if original not in _input_ok:
-        _input_ok[original] = val(original)[0]
-    if not _input_ok[original]:
-        key = (kind, "input invalid")
-        _tally[key] = _tally.get(key, 0) + 1
+    st = os.stat(original)
+    key = (original, st.st_mtime_ns, st.st_size)  # a path a test writes again is another input
+    if key not in _input_ok:
+        _input_ok[key] = val(original)[0]
+    if not _input_ok[key]:
+        _count(kind, "input invalid")
         return True, ""
     return judge(path, kind)
 
@@ -133,12 +138,11 @@ def judge_like(original, path, kind):
 def translated(path, kind="annotated", args=()):
     """The translator's consumer reads `path`: (ok, output), counted; (True, "") without a translator."""
     if TRANSLATOR is None:
-        _tally[(kind, "untranslated")] = _tally.get((kind, "untranslated"), 0) + 1
+        _count(kind, "untranslated")
         return True, ""
-    import tempfile
     with tempfile.TemporaryDirectory() as tmp:
         ok, out = translate(path, os.path.join(tmp, "out.bc"), args)
-    _tally[(kind, "translator")] = _tally.get((kind, "translator"), 0) + 1
+    _count(kind, "translator")
     return ok, out
 
 
@@ -147,34 +151,26 @@ def translated_like(original, annotated, kind="annotated"):
     given (an input it cannot read, a set of extended instructions it does not know say, says nothing of
     annotate): (ok, output), counted."""
     if TRANSLATOR is not None:
-        import tempfile
         with tempfile.TemporaryDirectory() as tmp:
             p = subprocess.run([TRANSLATOR, "-r", original, "-o", os.path.join(tmp, "in.bc")], capture_output=True,
                                text=True)
         if p.returncode != 0:
-            _tally[(kind, "input unreadable by the translator")] = \
-                _tally.get((kind, "input unreadable by the translator"), 0) + 1
+            _count(kind, "input unreadable by the translator")
             return True, ""
     return translated(annotated, kind)
 
 
+# How each tally reads in report(), in its order.
+_PHRASES = (("spirv-val", "%d by spirv-val"), ("input invalid", "%d whose input this spirv-val rejects"),
+            ("unjudged", "%d not readable by this spirv-val"), ("translator", "%d read by the translator"),
+            ("input unreadable by the translator", "%d whose input the translator cannot read"),
+            ("untranslated", "%d not given to a translator (none here)"))
+
+
 def report():
     """The counts per kind of module and judge, one line, for the test output and the closing note."""
-    kinds = sorted({k for k, _ in _tally})
     parts = []
-    for kind in kinds:
-        bits = []
-        if _tally.get((kind, "spirv-val")):
-            bits.append("%d by spirv-val" % _tally[(kind, "spirv-val")])
-        if _tally.get((kind, "input invalid")):
-            bits.append("%d whose input this spirv-val rejects" % _tally[(kind, "input invalid")])
-        if _tally.get((kind, "unjudged")):
-            bits.append("%d not readable by this spirv-val" % _tally[(kind, "unjudged")])
-        if _tally.get((kind, "translator")):
-            bits.append("%d read by the translator" % _tally[(kind, "translator")])
-        if _tally.get((kind, "input unreadable by the translator")):
-            bits.append("%d whose input the translator cannot read" % _tally[(kind, "input unreadable by the translator")])
-        if _tally.get((kind, "untranslated")):
-            bits.append("%d not given to a translator (none here)" % _tally[(kind, "untranslated")])
+    for kind in sorted({k for k, _ in _tally}):
+        bits = [phrase % _tally[(kind, key)] for key, phrase in _PHRASES if _tally.get((kind, key))]
         parts.append("%s: %s" % (kind, ", ".join(bits)))
     return "judged (%s): %s" % (VAL_NAME, "; ".join(parts) if parts else "nothing")
