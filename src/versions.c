@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 #include "versions.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "edit.h"
 #include "operands.h"
 
-/* The extensions a module declares: OpExtension, and OpConditionalExtensionINTEL (SPIRV-Tools registers
- * those alike, whatever the condition). */
+/* The walk's state. The extensions a module declares are those of OpExtension and of
+ * OpConditionalExtensionINTEL (SPIRV-Tools registers them alike, whatever the condition). */
 struct versions {
     const struct spvcond_module *m;
     uint16_t version;
