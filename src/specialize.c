@@ -125,13 +125,58 @@ strip_conditional_targets(struct spec *s)
     return SPVCOND_OK;
 }
 
+/* A kept entry point, for the check that no two share a name and an execution model. */
+struct kept_entry {
+    uint32_t model;
+    const char *name;
+    size_t inst;
+};
+
+static int
+compare_kept_entry(const void *a, const void *b)
+{
+    const struct kept_entry *x = a, *y = b;
+    if (x->model != y->model)
+        return x->model < y->model ? -1 : 1;
+    int c = strcmp(x->name, y->name);
+    return c ? c : x->inst < y->inst ? -1 : x->inst > y->inst;
+}
+
+/* SPIR-V allows one entry point per name and execution model; conditional ones may share them (the
+ * extension's rule 3), so long as at most one survives. Two that survive together are refused, naming
+ * both: the output would be invalid. */
+static spvcond_result
+refuse_duplicate_entry_points(struct spec *s, struct kept_entry *kept, size_t n)
+{
+    struct spvcond_module *m = s->m;
+    if (n > 1)
+        qsort(kept, n, sizeof(*kept), compare_kept_entry);
+    for (size_t k = 1; k < n; k++) {
+        if (kept[k].model != kept[k - 1].model || strcmp(kept[k].name, kept[k - 1].name) != 0)
+            continue;
+        char model[64];
+        const struct spvcond_grammar_enumerant *e = spvcond_grammar_enumerant(SPVCOND_KIND_ExecutionModel, kept[k].model);
+        snprintf(model, sizeof(model), "%s", e ? e->name : "?");
+        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_BINARY, kept[k].inst, 0,
+                                 "this entry point and instruction %zu's both survive as %s \"%s\": SPIR-V allows "
+                                 "one entry point per name and execution model, so their conditions must not both be "
+                                 "true", kept[k - 1].inst, model, kept[k].name);
+    }
+    return SPVCOND_OK;
+}
+
 /* Entry points: conditional ones become plain or go; plain ones go with their function. */
 static spvcond_result
 resolve_entry_points(struct spec *s)
 {
     struct spvcond_module *m = s->m;
     uint32_t buf[256];
-    for (size_t k = 0; k < m->entry_point_count; k++) {
+    struct kept_entry *kept = spvcond_alloc_array(m->ctx, m->entry_point_count + 1, sizeof(*kept));
+    size_t kept_count = 0;
+    if (!kept)
+        return spvcond_oom(m->ctx);
+    spvcond_result r = SPVCOND_OK;
+    for (size_t k = 0; k < m->entry_point_count && r == SPVCOND_OK; k++) {
         size_t i = m->entry_points[k];
         const uint32_t *w = spvcond_inst_words(m, i);
         uint32_t wc = spvcond_word_count_of(w[0]);
@@ -139,17 +184,16 @@ resolve_entry_points(struct spec *s)
         uint32_t base = conditional ? 2 : 1; /* word of the execution model */
         uint32_t fn = w[base + 1];
         bool keep = !s->removed[fn];
-        spvcond_result r;
         if (conditional && (r = condition(s, i, w[1], &keep)) != SPVCOND_OK)
-            return r;
+            break;
         if (!keep) {
             s->stats.entry_points_removed++;
-            if ((r = spvcond_spec_delete(s, i)) != SPVCOND_OK)
-                return r;
+            r = spvcond_spec_delete(s, i);
             continue;
         }
         s->stats.entry_points_kept++;
         s->entry_functions[s->entry_function_count++] = fn;
+        kept[kept_count++] = (struct kept_entry){w[base], spvcond_inst_string(m, i, base + 2), i};
         /* Rewrite as a plain OpEntryPoint without interface variables that were removed. */
         bool drops = false;
         uint32_t name_words = spvcond_string_words(m, i, base + 2);
@@ -158,8 +202,10 @@ resolve_entry_points(struct spec *s)
         if (!conditional && !drops)
             continue;
         uint32_t *out = wc <= 256 ? buf : spvcond_alloc(m->ctx, wc * sizeof(uint32_t));
-        if (!out)
-            return spvcond_oom(m->ctx);
+        if (!out) {
+            r = spvcond_oom(m->ctx);
+            break;
+        }
         uint32_t n = 1;
         for (uint32_t x = base; x < wc; x++)
             if (x < base + 2 + name_words || !s->removed[w[x]])
@@ -168,9 +214,12 @@ resolve_entry_points(struct spec *s)
         r = spvcond_edit_replace(m, i, out, n);
         if (out != buf)
             spvcond_dealloc(m->ctx, out);
-        if (r != SPVCOND_OK)
-            return r;
     }
+    if (r == SPVCOND_OK)
+        r = refuse_duplicate_entry_points(s, kept, kept_count);
+    spvcond_dealloc(m->ctx, kept);
+    if (r != SPVCOND_OK)
+        return r;
     /* Execution modes of functions left without an entry point. */
     if (s->entry_function_count > 1)
         qsort(s->entry_functions, s->entry_function_count, sizeof(uint32_t), spvcond_compare_u32);
@@ -180,11 +229,9 @@ resolve_entry_points(struct spec *s)
         uint32_t op = spvcond_opcode_of(w[0]);
         if (op != SPVCOND_OP_EXECUTION_MODE && op != SPVCOND_OP_EXECUTION_MODE_ID) /* OpNop may stand anywhere */
             continue;
-        if (!bsearch(&w[1], s->entry_functions, s->entry_function_count, sizeof(uint32_t), spvcond_compare_u32)) {
-            spvcond_result r = spvcond_spec_delete(s, i);
-            if (r != SPVCOND_OK)
-                return r;
-        }
+        if (!bsearch(&w[1], s->entry_functions, s->entry_function_count, sizeof(uint32_t), spvcond_compare_u32) &&
+            (r = spvcond_spec_delete(s, i)) != SPVCOND_OK)
+            return r;
     }
     return SPVCOND_OK;
 }

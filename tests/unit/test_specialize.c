@@ -444,3 +444,22 @@ Test(specialize, no_module_processed_before_1_1)
         free(w);
     }
 }
+
+/* Conditional entry points may share a name and model, but at most one may survive: both true is refused,
+ * naming both, and nothing is written; any other assignment keeps at most one "foo". */
+Test(specialize, duplicate_entry_points_are_refused)
+{
+    for (unsigned bits = 0; bits < 4; bits++) {
+        spvcond_spec_value v[2] = {{1, bits & 1, false}, {2, bits >> 1 & 1, false}};
+        struct result r = specialize("duplicate_entry_points", v, 2, NULL, 0);
+        if (bits == 3) {
+            cr_assert_eq(r.code, SPVCOND_ERROR_INVALID_BINARY);
+            cr_assert(strstr(r.message, "this entry point and instruction 6's both survive as Kernel \"foo\"") != NULL,
+                      "%s", r.message);
+        } else {
+            cr_assert_eq(r.code, SPVCOND_OK, "%u: %s", bits, r.message);
+            cr_assert_eq(r.stats.entry_points_kept, (size_t)(bits ? 1 : 0), "%u", bits);
+        }
+        done(&r);
+    }
+}
