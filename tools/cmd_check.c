@@ -111,7 +111,12 @@ cmd_check(struct cli *cli, int argc, char **argv)
         fnvar_options_fini(&fnvar);
         return rc;
     }
-    fnvar_options_finish(&fnvar, &d);
+    if ((rc = fnvar_options_finish(&fnvar, &d)) != EXIT_OK) {
+        spvcond_module_destroy(m);
+        device_options_fini(&d);
+        fnvar_options_fini(&fnvar);
+        return rc;
+    }
     struct json j;
     json_init(&j, stdout);
     if (json) {

@@ -107,7 +107,8 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
     }
     if (dev.name && (rc = device_options_resolve(cli, &dev)) != EXIT_OK)
         goto done;
-    fnvar_options_finish(&fnvar, &dev);
+    if ((rc = fnvar_options_finish(&fnvar, &dev)) != EXIT_OK)
+        goto done;
     spvcond_fnvar_device device = fnvar.device;
     spvcond_module *m;
     if ((rc = cli_load_module(cli, optind < argc ? argv[optind] : "-", &m)) != EXIT_OK)

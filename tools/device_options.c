@@ -47,9 +47,9 @@ fnvar_option(struct fnvar_options *f, int opt, const char *arg, int *rc)
     switch (opt) {
     case OPT_TARGET: d->has_target = true; *rc = parse_u32(arg, "--target", &d->target); break;
     case OPT_FEATURES: *rc = u32_list_parse(&f->features, arg, "--features", NULL); break;
-    case OPT_CATEGORY: d->has_architecture = true; *rc = parse_u32(arg, "--category", &d->category); break;
-    case OPT_FAMILY: *rc = parse_u32(arg, "--family", &d->family); break;
-    case OPT_ARCH: *rc = parse_u32(arg, "--arch", &d->architecture); break;
+    case OPT_CATEGORY: f->architecture_parts |= 1; *rc = parse_u32(arg, "--category", &d->category); break;
+    case OPT_FAMILY: f->architecture_parts |= 2; *rc = parse_u32(arg, "--family", &d->family); break;
+    case OPT_ARCH: f->architecture_parts |= 4; *rc = parse_u32(arg, "--arch", &d->architecture); break;
     case OPT_CAPABILITIES:
         d->has_capabilities = true;
         *rc = u32_list_parse(&f->caps, arg, "--capabilities", capability_value);
@@ -60,9 +60,23 @@ fnvar_option(struct fnvar_options *f, int opt, const char *arg, int *rc)
     return true;
 }
 
-void
+int
 fnvar_options_finish(struct fnvar_options *f, const struct device_options *d)
 {
+    static const char *const parts[3] = {"--category", "--family", "--arch"};
+    if (f->architecture_parts && f->architecture_parts != 7) {
+        for (int k = 0; k < 3; k++)
+            if (!(f->architecture_parts >> k & 1)) {
+                cli_error("%s is missing: --category, --family and --arch describe the device's architecture "
+                          "together (none is taken as 0)", parts[k]);
+                return EXIT_USAGE;
+            }
+    }
+    if (f->features.count && !f->device.has_target) {
+        cli_error("--features needs --target: features belong to a target");
+        return EXIT_USAGE;
+    }
+    f->device.has_architecture = f->architecture_parts == 7;
     f->device.features = f->features.items;
     f->device.feature_count = f->features.count;
     f->device.capabilities = f->caps.items;
@@ -73,6 +87,7 @@ fnvar_options_finish(struct fnvar_options *f, const struct device_options *d)
         f->device.family = d->info.family;
         f->device.architecture = d->info.architecture;
     }
+    return EXIT_OK;
 }
 
 void

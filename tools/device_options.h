@@ -37,12 +37,15 @@ struct fnvar_options {
     spvcond_fnvar_device device;
     struct u32_list features, caps;
     bool given;
+    uint8_t architecture_parts; /* bits: 1 --category, 2 --family, 4 --arch */
 };
 
 /* Option `opt` if it is one of FNVAR_LONG_OPTIONS (true), its exit code in *rc. */
 bool fnvar_option(struct fnvar_options *f, int opt, const char *arg, int *rc);
-/* The device once the options are read; the architecture from --device's (d, may be NULL) unless given. */
-void fnvar_options_finish(struct fnvar_options *f, const struct device_options *d);
+/* The device once the options are read; the architecture from --device's (d, may be NULL) unless given.
+ * EXIT_USAGE, said, for a part of the architecture without the rest (--category, --family and --arch go
+ * together: no part is taken as 0) or --features without --target. */
+int fnvar_options_finish(struct fnvar_options *f, const struct device_options *d);
 void fnvar_options_fini(struct fnvar_options *f);
 
 #endif

@@ -434,3 +434,29 @@ Test(cli, devices_and_validate)
     cr_assert(strstr(out, "unknown device 'no_such_device'") != NULL, "%s", out);
     free(out);
 }
+
+/* A part of the device's architecture without the rest, or features without a target, is a usage error
+ * naming what is missing: no part is taken as 0 and none is dropped without a word. */
+Test(cli, device_facts_come_whole)
+{
+    const struct {
+        const char *options, *message;
+    } cases[] = {
+        {"--category 1", "--family is missing"},
+        {"--category 1 --family 1", "--arch is missing"},
+        {"--arch 12 --family 1", "--category is missing"},
+        {"--features 10", "--features needs --target"},
+    };
+    char args[1024], *out;
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        for (int command = 0; command < 2; command++) {
+            snprintf(args, sizeof(args), "%s %s %s %s 2>&1", command ? "check" : "specialize -o /dev/null",
+                     cases[k].options, fixture("fnvar_device"), "");
+            cr_assert_eq(cli(args, &out), 2, "%s", args);
+            cr_assert(strstr(out, cases[k].message) != NULL, "%s: %s", args, out);
+            free(out);
+        }
+    }
+    snprintf(args, sizeof(args), "specialize -q --category 1 --family 1 --arch 12 %s -o /dev/null", fixture("fnvar_device"));
+    cr_assert_eq(cli(args, NULL), 0);
+}
