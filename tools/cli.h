@@ -40,7 +40,8 @@ enum { CLI_OPT_SYNC = 1000, CLI_OPT_NO_SYNC };
 #define CLI_SYNC_HELP                                                                                               \
     "  --sync             Flush each output to the disk (the file, then its directory) before exiting.\n"         \
     "  --no-sync          Leave that to the system, as cp and compilers do (the default). Either way an\n"      \
-    "                     output replaces the old file whole, by rename, or not at all.\n"
+    "                     output replaces the old file whole, by rename, or not at all (a device or a\n"  \
+    "                     pipe, such as /dev/null, is written in place).\n"
 
 
 int cli_init(struct cli *cli);

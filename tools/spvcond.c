@@ -277,19 +277,30 @@ cli_sync_directory_of(const char *path)
     return rc;
 }
 
-/* An output being written: standard output, or a temporary file beside the target. */
+/* An output being written: standard output, a temporary file beside the target, or a target that is no
+ * regular file (a device such as /dev/null, a pipe), written in place: a rename would replace it. */
 struct output {
     const char *path;
-    char *tmp; /* NULL for standard output */
+    char *tmp; /* NULL for standard output and in place */
     int fd;
+    bool in_place;
 };
 
 static int
 output_open(const char *path, struct output *out)
 {
-    *out = (struct output){path, NULL, STDOUT_FILENO};
+    *out = (struct output){path, NULL, STDOUT_FILENO, false};
     if (strcmp(path, "-") == 0)
         return EXIT_OK;
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        if ((out->fd = open(path, O_WRONLY)) < 0) {
+            cli_error("could not open '%s': %s", path, strerror(errno));
+            return EXIT_IO;
+        }
+        out->in_place = true;
+        return EXIT_OK;
+    }
     size_t n = strlen(path);
     if (!(out->tmp = malloc(n + 16)))
         return EXIT_NOMEM;
@@ -308,6 +319,13 @@ output_open(const char *path, struct output *out)
 static int
 output_close(const struct cli *cli, struct output *out, int err)
 {
+    if (out->in_place) {
+        if (close(out->fd) != 0 && !err)
+            err = errno;
+        if (err > 0)
+            cli_error("could not write '%s': %s", out->path, strerror(err));
+        return err ? (err > 0 ? EXIT_IO : EXIT_INVALID) : EXIT_OK;
+    }
     if (!out->tmp) {
         if (err > 0)
             cli_error("could not write to standard output: %s", strerror(err));
