@@ -95,6 +95,18 @@ device_capabilities(const spvcond_fnvar_device *d, const uint32_t *w, uint32_t w
     return true;
 }
 
+bool
+spvcond_device_constant_value(const spvcond_fnvar_device *d, const uint32_t *w)
+{
+    uint32_t wc = spvcond_word_count_of(w[0]);
+    switch (spvcond_opcode_of(w[0])) {
+    case SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL: return wc >= 4 && device_target(d, w, wc);
+    case SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE_INTEL: return wc >= 7 && device_architecture(d, w);
+    case SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL: return device_capabilities(d, w, wc);
+    default: return false;
+    }
+}
+
 /* Evaluate OpSpecConstantOp on scalar integers and booleans. */
 static void
 eval_op(struct eval *e, const uint32_t *w, uint32_t wc, uint32_t width)

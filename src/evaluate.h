@@ -35,6 +35,10 @@ spvcond_result spvcond_condition_value(const struct spvcond_module *m, const str
 
 bool spvcond_is_spec_constant_opcode(uint32_t opcode);
 
+/* The value of a device constant (OpSpecConstantTargetINTEL, ...ArchitectureINTEL, ...CapabilitiesINTEL,
+ * words w) for device d: what the device does not state never matches (extension.md 2.3). */
+bool spvcond_device_constant_value(const spvcond_fnvar_device *d, const uint32_t *w);
+
 /* Mark (per id, non-zero) everything the marked conditions reach through OpSpecConstantOp operands.
  * Operands precede their users among the constants, so one backward pass closes the set. */
 void spvcond_close_condition_trees(const struct spvcond_module *m, uint8_t *mark);

@@ -10,12 +10,8 @@
 #include "validate.h"
 #include "versions.h"
 
-static void
-violation(struct check *c, size_t inst, uint32_t id, spvcond_result code, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-
-static void
-violation(struct check *c, size_t inst, uint32_t id, spvcond_result code, const char *fmt, ...)
+void
+spvcond_validate_violation(struct check *c, size_t inst, uint32_t id, spvcond_result code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -63,7 +59,7 @@ check_condition(struct check *c, size_t user, uint32_t id)
     c->cond_ok[id] = ok ? 1 : 2;
 report:
     if (c->cond_ok[id] == 2)
-        violation(c, user, id, SPVCOND_ERROR_INVALID_ID,
+        spvcond_validate_violation(c, user, id, SPVCOND_ERROR_INVALID_ID,
                   "condition %%%u is not a boolean scalar specialization constant (it is defined by %s)", id,
                   spvcond_grammar_opcode_name(spvcond_def_opcode(m, id)));
 }
@@ -83,7 +79,7 @@ collect_trees(struct check *c)
             continue;
         if (op == SPVCOND_OP_SPEC_CONSTANT_OP) {
             if (!allowed_tree_op(w[3])) {
-                violation(c, i, w[2], SPVCOND_ERROR_UNSUPPORTED,
+                spvcond_validate_violation(c, i, w[2], SPVCOND_ERROR_UNSUPPORTED,
                           "condition tree node %%%u uses %s, which is not an operation on scalar booleans or integers",
                           w[2], spvcond_grammar_opcode_name(w[3]));
                 c->enumerable = false;
@@ -153,6 +149,12 @@ guard_of(struct check *c, size_t inst, uint32_t id)
     return g;
 }
 
+struct guard
+spvcond_validate_guard_of(struct check *c, size_t inst, uint32_t id)
+{
+    return guard_of(c, inst, id);
+}
+
 struct use_state {
     struct check *c;
     struct guard user;
@@ -214,7 +216,7 @@ report_failed_pairs(struct check *c)
         char u[64], d[64];
         describe_guard(p->user, u, sizeof(u));
         describe_guard(p->def, d, sizeof(d));
-        violation(c, p->inst, p->id, SPVCOND_ERROR_INVALID_ID,
+        spvcond_validate_violation(c, p->inst, p->id, SPVCOND_ERROR_INVALID_ID,
                   "%s uses %%%u under condition %s, which does not imply %%%u's condition %s: some specialization "
                   "would remove %%%u and keep this use%s",
                   spvcond_grammar_opcode_name(spvcond_inst_opcode(m, p->inst)), p->id, u, p->id, d, p->id,
@@ -244,7 +246,7 @@ check_declarations(struct check *c, size_t first_use, size_t first_fv)
             fv |= w[1] == SPVCOND_CAPABILITY_FUNCTION_VARIANTS_INTEL;
         }
         if (op == SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL && !cap && first_cap != SIZE_MAX)
-            violation(c, i, 0, SPVCOND_ERROR_INVALID_LAYOUT,
+            spvcond_validate_violation(c, i, 0, SPVCOND_ERROR_INVALID_LAYOUT,
                       "OpConditionalCapabilityINTEL before the OpCapability that declares SpecConditionalINTEL "
                       "(instruction %zu)", first_cap);
         if (op == SPVCOND_OP_EXTENSION && (strcmp(spvcond_inst_string(m, i, 1), SPVCOND_EXTENSION_NAME) == 0 ||
@@ -252,7 +254,7 @@ check_declarations(struct check *c, size_t first_use, size_t first_fv)
             ext = true;
     }
     if (first_use != SIZE_MAX && !cap)
-        violation(c, first_use, 0, SPVCOND_ERROR_INVALID_BINARY,
+        spvcond_validate_violation(c, first_use, 0, SPVCOND_ERROR_INVALID_BINARY,
                   "%s uses SPV_INTEL_function_variants, but the module declares neither OpCapability "
                   "SpecConditionalINTEL nor FunctionVariantsINTEL", spvcond_grammar_opcode_name(spvcond_inst_opcode(m, first_use)));
     if (first_fv != SIZE_MAX && !fv) {
@@ -261,13 +263,13 @@ check_declarations(struct check *c, size_t first_use, size_t first_fv)
         char what[32] = "";
         if (constant)
             snprintf(what, sizeof(what), " %%%u", id);
-        violation(c, first_fv, id, SPVCOND_ERROR_INVALID_BINARY,
+        spvcond_validate_violation(c, first_fv, id, SPVCOND_ERROR_INVALID_BINARY,
                   "%s%s needs OpCapability FunctionVariantsINTEL, which the module does not declare",
                   spvcond_grammar_opcode_name(spvcond_inst_opcode(m, first_fv)), what);
     }
     size_t user = first_cap != SIZE_MAX ? first_cap : first_use;
     if (user != SIZE_MAX && !ext)
-        violation(c, user, 0, SPVCOND_ERROR_INVALID_BINARY,
+        spvcond_validate_violation(c, user, 0, SPVCOND_ERROR_INVALID_BINARY,
                   "%s of SPV_INTEL_function_variants without OpExtension \"SPV_INTEL_function_variants\"",
                   spvcond_grammar_opcode_name(spvcond_inst_opcode(m, user)));
 }
@@ -279,17 +281,17 @@ check_copy_object(struct check *c, size_t i)
     const uint32_t *w = spvcond_inst_words(m, i);
     uint32_t wc = spvcond_word_count_of(w[0]);
     if (wc < 5 || (wc - 3) % 2)
-        violation(c, i, w[2], SPVCOND_ERROR_INVALID_BINARY,
+        spvcond_validate_violation(c, i, w[2], SPVCOND_ERROR_INVALID_BINARY,
                   "OpConditionalCopyObjectINTEL %%%u needs one or more (condition, operand) pairs", w[2]);
     if (spvcond_def_opcode(m, w[1]) == SPVCOND_OP_TYPE_VOID)
-        violation(c, i, w[2], SPVCOND_ERROR_INVALID_ID, "OpConditionalCopyObjectINTEL %%%u has a void result type",
+        spvcond_validate_violation(c, i, w[2], SPVCOND_ERROR_INVALID_ID, "OpConditionalCopyObjectINTEL %%%u has a void result type",
                   w[2]);
     for (uint32_t k = 3; k + 1 < wc; k += 2) {
         check_condition(c, i, w[k]);
         size_t d = spvcond_def(m, w[k + 1]);
         const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(spvcond_inst_opcode(m, d));
         if (!gi || !gi->has_type || spvcond_inst_words(m, d)[1] != w[1])
-            violation(c, i, w[k + 1], SPVCOND_ERROR_INVALID_ID,
+            spvcond_validate_violation(c, i, w[k + 1], SPVCOND_ERROR_INVALID_ID,
                       "operand %%%u of OpConditionalCopyObjectINTEL %%%u does not have its result type %%%u",
                       w[k + 1], w[2], w[1]);
     }
@@ -301,7 +303,7 @@ static spvcond_result walk_uses(struct check *c, spvcond_id_fn visit);
 static spvcond_result
 version_violation(void *user, size_t inst, const char *message)
 {
-    violation(user, inst, 0, SPVCOND_ERROR_INVALID_BINARY, "%s", message);
+    spvcond_validate_violation(user, inst, 0, SPVCOND_ERROR_INVALID_BINARY, "%s", message);
     return SPVCOND_OK;
 }
 
@@ -318,16 +320,16 @@ run(struct check *c)
             continue;
         first_use = first_use == SIZE_MAX ? i : first_use;
         if (op == SPVCOND_OP_DECORATE_ID)
-            violation(c, i, w[1], SPVCOND_ERROR_INVALID_BINARY,
+            spvcond_validate_violation(c, i, w[1], SPVCOND_ERROR_INVALID_BINARY,
                       "ConditionalINTEL through OpDecorateId: SPIRV-Tools rejects it; use OpDecorate");
         if (c->decorated[w[1]])
-            violation(c, i, w[1], SPVCOND_ERROR_INVALID_ID, "%%%u carries more than one ConditionalINTEL", w[1]);
+            spvcond_validate_violation(c, i, w[1], SPVCOND_ERROR_INVALID_ID, "%%%u carries more than one ConditionalINTEL", w[1]);
         uint32_t target_op = spvcond_def_opcode(m, w[1]);
         if (!spvcond_may_carry_condition(target_op))
-            violation(c, i, w[1], SPVCOND_ERROR_INVALID_ID, "ConditionalINTEL may not decorate %s %%%u",
+            spvcond_validate_violation(c, i, w[1], SPVCOND_ERROR_INVALID_ID, "ConditionalINTEL may not decorate %s %%%u",
                       spvcond_grammar_opcode_name(target_op), w[1]);
         if (target_op == SPVCOND_OP_VARIABLE && spvcond_def(m, w[1]) >= m->section[SPVCOND_SECTION_FUNCTION])
-            violation(c, i, w[1], SPVCOND_ERROR_INVALID_ID,
+            spvcond_validate_violation(c, i, w[1], SPVCOND_ERROR_INVALID_ID,
                       "ConditionalINTEL may decorate only module-scope variables, not %%%u", w[1]);
         c->decorated[w[1]] = w[3];
         c->node[w[3]] = 1;
@@ -365,7 +367,7 @@ run(struct check *c)
             if (cmp != SPVCOND_OP_I_EQUAL && cmp != SPVCOND_OP_I_NOT_EQUAL && cmp != SPVCOND_OP_U_GREATER_THAN &&
                 cmp != SPVCOND_OP_U_GREATER_THAN_EQUAL && cmp != SPVCOND_OP_U_LESS_THAN &&
                     cmp != SPVCOND_OP_U_LESS_THAN_EQUAL)
-                violation(c, i, w[2], SPVCOND_ERROR_INVALID_BINARY,
+                spvcond_validate_violation(c, i, w[2], SPVCOND_ERROR_INVALID_BINARY,
                           "OpSpecConstantArchitectureINTEL %%%u compares with opcode %u; only IEqual, INotEqual, "
                           "UGreaterThan, UGreaterThanEqual, ULessThan and ULessThanEqual are allowed", w[2], cmp);
             break;
@@ -380,10 +382,10 @@ run(struct check *c)
     for (size_t i = registry, seen = 0; i != SIZE_MAX; i = spvcond_registry_version_inst(m, i + 1), seen++) {
         first_use = first_use < i ? first_use : i;
         if (seen)
-            violation(c, i, 0, SPVCOND_ERROR_INVALID_BINARY,
+            spvcond_validate_violation(c, i, 0, SPVCOND_ERROR_INVALID_BINARY,
                       "a second OpDeviceRegistryVersion (the first is instruction %zu); a module states one", registry);
         if (i >= m->section[SPVCOND_SECTION_DEBUG_PROCESSED + 1])
-            violation(c, i, 0, SPVCOND_ERROR_INVALID_LAYOUT,
+            spvcond_validate_violation(c, i, 0, SPVCOND_ERROR_INVALID_LAYOUT,
                       "OpDeviceRegistryVersion belongs beside OpModuleProcessed (layout section 7c), before the "
                       "annotations, types, constants and global variables");
     }
@@ -395,7 +397,7 @@ run(struct check *c)
     /* Condition trees themselves must never be guarded. */
     for (size_t n = 0; n < c->node_count; n++)
         if (c->decorated[c->nodes[n]])
-            violation(c, spvcond_def(m, c->nodes[n]), c->nodes[n], SPVCOND_ERROR_INVALID_ID,
+            spvcond_validate_violation(c, spvcond_def(m, c->nodes[n]), c->nodes[n], SPVCOND_ERROR_INVALID_ID,
                       "condition node %%%u carries a ConditionalINTEL itself", c->nodes[n]);
     /* Every use must be guarded at least as strongly as its definition. */
     spvcond_result r = walk_uses(c, note_use);
@@ -405,7 +407,8 @@ run(struct check *c)
         else
             report_failed_pairs(c);
     }
-    return r;
+    /* Over every device: entry points that share a name stay one, copies keep exactly one operand. */
+    return r == SPVCOND_OK ? spvcond_validate_devices(c) : r;
 }
 
 /* Every use and the guards it is under, to `visit` (note_use, report_use). */

@@ -65,6 +65,18 @@ struct check {
     struct proof *proofs;  /* direct-mapped cache of quick proofs */
 };
 
+/* Report a violation at instruction `inst` (id: the one it concerns, or 0); the first one's code is the
+ * result of validation. */
+void spvcond_validate_violation(struct check *c, size_t inst, uint32_t id, spvcond_result code, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* What instruction `inst`, which defines `id` (or 0), survives under: its own ConditionalINTEL and its
+ * function's. */
+struct guard spvcond_validate_guard_of(struct check *c, size_t inst, uint32_t id);
+/* validate_devices.c: over every device the module's constants tell apart, at most one entry point per
+ * name and execution model survives and every surviving OpConditionalCopyObjectINTEL has exactly one true
+ * condition; a copy with none on some device is a warning naming the device (spec/validate.md). */
+spvcond_result spvcond_validate_devices(struct check *c);
+
 /* Prove the pair now if a few steps do, else keep it for spvcond_validate_prove (once per pair). */
 spvcond_result spvcond_validate_note_pair(struct check *c, struct guard user, struct guard def, size_t inst,
                                           uint32_t id);

@@ -217,8 +217,9 @@ Test(limits, many_kernels_with_distinct_requirements, .timeout = 120)
     const uint32_t kernels = 20000;
     struct words b = {0};
     header(&b);
-    for (uint32_t k = 0; k < kernels; k++)
-        PUT(&b, 15, 6, FIRST + 2 * k, 0x0000006b | (k % 26 + 'a') << 8);
+    for (uint32_t k = 0; k < kernels; k++) /* "k" and four letters: one name per kernel, as SPIR-V requires */
+        PUT(&b, 15, 6, FIRST + 2 * k, 0x6bu | (k / 17576 % 26 + 'a') << 8 | (k / 676 % 26 + 'a') << 16 |
+                                          (k / 26 % 26 + 'a') << 24, k % 26 + 'a');
     for (uint32_t k = 0; k < kernels; k++)
         PUT(&b, 16, FIRST + 2 * k, 17, k + 1, 1, 1);
     types(&b);

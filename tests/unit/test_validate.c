@@ -41,7 +41,7 @@ validate_file(const char *path, struct collected *c, size_t *violations)
 
 Test(validate, clean_modules)
 {
-    const char *names[] = {"conditional_capability", "fnvar_link", "eval_conditions", "kernels_fp64"};
+    const char *names[] = {"fnvar_link", "eval_conditions", "kernels_fp64", "fnvar_registry"};
     for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
         struct collected c;
         size_t v = 99;
@@ -274,5 +274,27 @@ Test(validate, device_registry_version_rules)
         spvcond_module_destroy(m);
         spvcond_context_destroy(ctx);
         free(w);
+    }
+}
+
+/* Over every device (spec/validate.md): conditional_capability's copy has two independent conditions, so
+ * some device gets both true; duplicate_entry_points' two "foo" both survive on some device. Each is named
+ * with the device. */
+Test(validate, what_no_device_may_get)
+{
+    const struct {
+        const char *fixture, *message;
+    } cases[] = {
+        {"conditional_capability", "a device with SpecId 1 true, SpecId 2 true gets 2 true conditions of "
+                                   "OpConditionalCopyObjectINTEL %17 in kernel; exactly one must be true"},
+        {"duplicate_entry_points", "a device with SpecId 1 true, SpecId 2 true keeps this entry point and "
+                                   "instruction 6's, both \"foo\""},
+    };
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        struct collected c;
+        size_t v;
+        cr_assert_eq(validate_file(fixture(cases[k].fixture), &c, &v), SPVCOND_ERROR_INVALID_ID, "%s", c.text);
+        cr_assert_eq(v, 1, "%s: %s", cases[k].fixture, c.text);
+        cr_assert(strstr(c.text, cases[k].message) != NULL, "%s: %s", cases[k].fixture, c.text);
     }
 }
