@@ -405,8 +405,8 @@ run(struct repair *rp)
         r = spvcond_validate_dangling(m, dangling, rp, &violations);
     if (r == SPVCOND_OK && violations)
         return spvcond_report(ctx, SPVCOND_ERROR_INVALID_BINARY, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
-                              "%zu violation%s of the extension's rules that repair cannot mend (above)", violations,
-                              violations == 1 ? "" : "s");
+                              "%zu violation%s that repair cannot mend (above: the extension's rules or SPIR-V's)",
+                              violations, violations == 1 ? "" : "s");
     if (r == SPVCOND_OK && rp->add_count)
         r = spread(rp);
     if (r == SPVCOND_OK && (rp->add_count || rp->rewrites) && (r = apply(rp)) == SPVCOND_OK)
