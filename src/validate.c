@@ -10,17 +10,6 @@
 #include "validate.h"
 #include "versions.h"
 
-void
-spvcond_validate_violation(struct check *c, size_t inst, uint32_t id, spvcond_result code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    spvcond_vreport(c->m->ctx, code, SPVCOND_SEVERITY_ERROR, spvcond_where_inst(c->m, inst, id), fmt, ap);
-    va_end(ap);
-    if (c->violations++ == 0)
-        c->first = code;
-}
-
 static bool
 allowed_tree_op(uint32_t op)
 {
@@ -113,48 +102,6 @@ collect_trees(struct check *c)
         c->enumerable = false;
 }
 
-/* The function holding instruction inst: most questions are about the function last asked about
- * (an instruction and the local ids it uses), so that one is tried before a binary search. */
-static const struct spvcond_function *
-function_holding(struct check *c, size_t inst)
-{
-    const struct spvcond_module *m = c->m;
-    if (inst < m->section[SPVCOND_SECTION_FUNCTION])
-        return NULL;
-    const struct spvcond_function *f = c->last_function;
-    if (f && f->begin <= inst && inst <= f->end)
-        return f;
-    f = spvcond_function_of_inst(m, inst);
-    if (f)
-        c->last_function = f;
-    return f;
-}
-
-/* The guard of instruction inst, whose result is id (0: none): its own condition and its function's. */
-static inline __attribute__((always_inline)) struct guard
-guard_of(struct check *c, size_t inst, uint32_t id)
-{
-    struct guard g = {id ? c->decorated[id] : 0, 0};
-    /* An OpFunction, which its function is: no look-up of the function holding it (a binary search per
-     * call, which also lost the memory of the function being read). */
-    if (spvcond_is_function_id(c->m, id))
-        return g;
-    const struct spvcond_function *f = function_holding(c, inst);
-    if (f && f->id != id)
-        g.b = c->decorated[f->id];
-    if (!g.a) {
-        g.a = g.b;
-        g.b = 0;
-    }
-    return g;
-}
-
-struct guard
-spvcond_validate_guard_of(struct check *c, size_t inst, uint32_t id)
-{
-    return guard_of(c, inst, id);
-}
-
 struct use_state {
     struct check *c;
     struct guard user;
@@ -168,7 +115,7 @@ static inline __attribute__((always_inline)) struct guard
 def_guard(struct check *c, uint32_t id)
 {
     size_t d = spvcond_def(c->m, id);
-    return d == SIZE_MAX ? (struct guard){0, 0} : guard_of(c, d, id);
+    return d == SIZE_MAX ? (struct guard){0, 0} : spvcond_validate_guard_of(c, d, id);
 }
 
 static spvcond_result
@@ -428,7 +375,7 @@ walk_uses(struct check *c, spvcond_id_fn visit)
             (i >= m->section[SPVCOND_SECTION_ANNOTATION] && i < m->section[SPVCOND_SECTION_ANNOTATION + 1]))
             continue; /* they go with their targets, or name no ids that can go */
         uint32_t own = spvcond_result_id(m, i);
-        struct use_state s = {c, guard_of(c, i, own), i};
+        struct use_state s = {c, spvcond_validate_guard_of(c, i, own), i};
         if (op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL) {
             s.user = (struct guard){w[1], 0};
             r = visit(&s, i, 3, w[3]);

@@ -65,13 +65,46 @@ struct check {
     struct proof *proofs;  /* direct-mapped cache of quick proofs */
 };
 
-/* Report a violation at instruction `inst` (id: the one it concerns, or 0); the first one's code is the
- * result of validation. */
+/* validate_report.c: report a violation at instruction `inst` (id: the one it concerns, or 0); the first
+ * one's code is the result of validation. */
 void spvcond_validate_violation(struct check *c, size_t inst, uint32_t id, spvcond_result code, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+/* The function holding instruction inst: most questions are about the function last asked about
+ * (an instruction and the local ids it uses), so that one is tried before a binary search. */
+static inline const struct spvcond_function *
+spvcond_validate_function_holding(struct check *c, size_t inst)
+{
+    const struct spvcond_module *m = c->m;
+    if (inst < m->section[SPVCOND_SECTION_FUNCTION])
+        return NULL;
+    const struct spvcond_function *f = c->last_function;
+    if (f && f->begin <= inst && inst <= f->end)
+        return f;
+    f = spvcond_function_of_inst(m, inst);
+    if (f)
+        c->last_function = f;
+    return f;
+}
+
 /* What instruction `inst`, which defines `id` (or 0), survives under: its own ConditionalINTEL and its
- * function's. */
-struct guard spvcond_validate_guard_of(struct check *c, size_t inst, uint32_t id);
+ * function's. Inline: every use of every instruction asks. */
+static inline __attribute__((always_inline)) struct guard
+spvcond_validate_guard_of(struct check *c, size_t inst, uint32_t id)
+{
+    struct guard g = {id ? c->decorated[id] : 0, 0};
+    /* An OpFunction, which its function is: no look-up of the function holding it (a binary search per
+     * call, which also lost the memory of the function being read). */
+    if (spvcond_is_function_id(c->m, id))
+        return g;
+    const struct spvcond_function *f = spvcond_validate_function_holding(c, inst);
+    if (f && f->id != id)
+        g.b = c->decorated[f->id];
+    if (!g.a) {
+        g.a = g.b;
+        g.b = 0;
+    }
+    return g;
+}
 /* validate_devices.c: over every device the module's constants tell apart, at most one entry point per
  * name and execution model survives and every surviving OpConditionalCopyObjectINTEL has exactly one true
  * condition; a copy with none on some device is a warning naming the device (spec/validate.md). */
