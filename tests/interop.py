@@ -76,6 +76,9 @@ def main():
                 groups = set(re.findall(r"^(kernel|function) (\S+) %\d+:", said, re.M))
                 check(len(kept) == len(set(kept)) and (want is None or not want[2] or set(kept) == groups),
                       "%s for the %s device: check names one variant of each" % (name, label), said)
+                uncovered = set(re.findall(r"^(?:kernel|function) (\S+): no variant for this device$", said, re.M))
+                check(uncovered == ({g[1] for g in groups} - {k[1] for k in kept}),
+                      "%s for the %s device: check names the groups it gets no variant of" % (name, label), said)
                 p = run([CLI, "specialize", "-q", *flags, rep, "-o", out])
                 if want is None:
                     check(p.returncode == 1 and "0 true conditions" in p.stderr and not os.path.exists(out),

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* spvcond check: DPC++'s kernel_not_supported check for a device, kernel by kernel. */
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +27,30 @@ static const char check_usage[] =
 
 struct verdicts {
     struct json *json; /* NULL: text */
+    /* The variant group being listed (variants come by name): its name, whether the device keeps one;
+     * the names of groups it keeps none of, for the JSON's "uncovered". */
+    char group[256];
+    bool group_kept, group_entry;
+    char **uncovered;
+    size_t uncovered_count;
 };
+
+/* The group listed so far is done: a device that keeps none of its variants is told so (specialize
+ * refuses it wherever a kept function calls the name through a conditional copy). */
+static void
+end_group(struct verdicts *out)
+{
+    if (!out->group[0] || out->group_kept)
+        return;
+    if (!out->json) {
+        printf("%s %s: no variant for this device\n", out->group_entry ? "kernel" : "function", out->group);
+        return;
+    }
+    char **grown = realloc(out->uncovered, (out->uncovered_count + 1) * sizeof(*grown));
+    if (grown && (grown[out->uncovered_count] = strdup(out->group)) != NULL)
+        out->uncovered_count++;
+    out->uncovered = grown ? grown : out->uncovered;
+}
 
 static void
 print_verdict(void *user, const char *kernel, bool supported, const char *reason)
@@ -49,6 +73,13 @@ static void
 print_variant(void *user, const spvcond_variant *v)
 {
     struct verdicts *out = user;
+    if (strcmp(out->group, v->name) != 0 || out->group_entry != v->entry_point) {
+        end_group(out);
+        snprintf(out->group, sizeof(out->group), "%s", v->name);
+        out->group_kept = false;
+        out->group_entry = v->entry_point;
+    }
+    out->group_kept |= v->kept;
     if (out->json) {
         json_object_begin(out->json);
         json_kv_string(out->json, "name", v->name);
@@ -149,7 +180,7 @@ cmd_check(struct cli *cli, int argc, char **argv)
         }
     }
     /* The kernels: the ones named, or every entry point (in one pass over the module). */
-    struct verdicts out = {json ? &j : NULL};
+    struct verdicts out = {json ? &j : NULL, "", false, false, NULL, 0};
     size_t named = (size_t)(argc - optind - 1);
     if (d.name && !named && r == SPVCOND_OK)
         r = spvcond_kernels_supported(m, &d.info, print_verdict, &out);
@@ -170,10 +201,20 @@ cmd_check(struct cli *cli, int argc, char **argv)
     spvcond_specialize_options o = {values, count, &fnvar.device, 0};
     if (r == SPVCOND_OK)
         r = spvcond_function_variants(m, &o, print_variant, &out);
+    if (r == SPVCOND_OK)
+        end_group(&out);
     if (json && r == SPVCOND_OK) {
+        json_array_end(&j);
+        json_key(&j, "uncovered"); /* names the device gets no variant of */
+        json_array_begin(&j);
+        for (size_t k = 0; k < out.uncovered_count; k++)
+            json_string(&j, out.uncovered[k]);
         json_array_end(&j);
         json_object_end(&j);
     }
+    for (size_t k = 0; k < out.uncovered_count; k++)
+        free(out.uncovered[k]);
+    free(out.uncovered);
     spvcond_free(cli->ctx, values);
     spvcond_module_destroy(m);
     device_options_fini(&d);
