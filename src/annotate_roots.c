@@ -153,6 +153,10 @@ find_roots(struct annotate *a, struct exports *x)
         size_t f = spvcond_callgraph_function(&a->g, m, w[1]);
         if (spvcond_opcode_of(w[0]) != SPVCOND_OP_EXECUTION_MODE || f == SIZE_MAX)
             continue;
+        if (w[2] == SPVCOND_EXECUTION_MODE_LOCAL_SIZE && wc == 6 && (!w[3] || !w[4] || !w[5]))
+            /* found by fuzzing: a size of 0 is no work-group, and DPC++'s property readers refuse it */
+            return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_BINARY, i, w[1],
+                                     "LocalSize %u %u %u: a work-group size cannot be 0", w[3], w[4], w[5]);
         if (w[2] == SPVCOND_EXECUTION_MODE_LOCAL_SIZE && wc == 6 && !(a->wg[f][0] | a->wg[f][1] | a->wg[f][2]))
             memcpy(a->wg[f], w + 3, sizeof(a->wg[f]));
         else if (w[2] == SPVCOND_EXECUTION_MODE_SUBGROUP_SIZE && wc == 4 && !a->sg[f])
