@@ -354,6 +354,24 @@ spvcond_module_registry_version(const spvcond_module *m, uint32_t *version)
     return SPVCOND_OK;
 }
 
+struct spvcond_entry_key
+spvcond_entry_key_of(const struct spvcond_module *m, size_t inst)
+{
+    const uint32_t *w = spvcond_inst_words(m, inst);
+    uint32_t base = spvcond_opcode_of(w[0]) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL ? 2 : 1;
+    return (struct spvcond_entry_key){w[base], spvcond_inst_string(m, inst, base + 2), inst};
+}
+
+int
+spvcond_compare_entry_keys(const void *a, const void *b)
+{
+    const struct spvcond_entry_key *x = a, *y = b;
+    if (x->model != y->model)
+        return x->model < y->model ? -1 : 1;
+    int c = strcmp(x->name, y->name);
+    return c ? c : x->inst < y->inst ? -1 : x->inst > y->inst;
+}
+
 size_t
 spvcond_registry_version_inst(const struct spvcond_module *m, size_t from)
 {

@@ -3,6 +3,8 @@
 #ifndef SPVCOND_INDEX_H
 #define SPVCOND_INDEX_H
 
+#include <string.h>
+
 #include "module.h"
 
 struct spvcond_index_builder;
@@ -33,6 +35,21 @@ bool spvcond_is_debug_info(const struct spvcond_module *m, size_t i);
 /* May an instruction with this opcode carry ConditionalINTEL? Rev 0.13's list (extension.md 2.1) plus
  * OpUndef (spec/extension.md says why) and the function-pointer and inline-assembly instructions. */
 bool spvcond_may_carry_condition(uint32_t opcode);
+
+/* An entry point (plain or conditional) by what SPIR-V allows one of: execution model and name. */
+struct spvcond_entry_key {
+    uint32_t model;
+    const char *name;
+    size_t inst;
+};
+struct spvcond_entry_key spvcond_entry_key_of(const struct spvcond_module *m, size_t inst);
+/* qsort order: model, name, then instruction. */
+int spvcond_compare_entry_keys(const void *a, const void *b);
+static inline bool
+spvcond_same_entry_key(const struct spvcond_entry_key *a, const struct spvcond_entry_key *b)
+{
+    return a->model == b->model && strcmp(a->name, b->name) == 0;
+}
 
 /* The first OpDeviceRegistryVersion at or after instruction `from`, or SIZE_MAX. */
 size_t spvcond_registry_version_inst(const struct spvcond_module *m, size_t from);

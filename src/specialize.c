@@ -125,34 +125,17 @@ strip_conditional_targets(struct spec *s)
     return SPVCOND_OK;
 }
 
-/* A kept entry point, for the check that no two share a name and an execution model. */
-struct kept_entry {
-    uint32_t model;
-    const char *name;
-    size_t inst;
-};
-
-static int
-compare_kept_entry(const void *a, const void *b)
-{
-    const struct kept_entry *x = a, *y = b;
-    if (x->model != y->model)
-        return x->model < y->model ? -1 : 1;
-    int c = strcmp(x->name, y->name);
-    return c ? c : x->inst < y->inst ? -1 : x->inst > y->inst;
-}
-
 /* SPIR-V allows one entry point per name and execution model; conditional ones may share them (the
  * extension's rule 3), so long as at most one survives. Two that survive together are refused, naming
  * both: the output would be invalid. */
 static spvcond_result
-refuse_duplicate_entry_points(struct spec *s, struct kept_entry *kept, size_t n)
+refuse_duplicate_entry_points(struct spec *s, struct spvcond_entry_key *kept, size_t n)
 {
     struct spvcond_module *m = s->m;
     if (n > 1)
-        qsort(kept, n, sizeof(*kept), compare_kept_entry);
+        qsort(kept, n, sizeof(*kept), spvcond_compare_entry_keys);
     for (size_t k = 1; k < n; k++) {
-        if (kept[k].model != kept[k - 1].model || strcmp(kept[k].name, kept[k - 1].name) != 0)
+        if (!spvcond_same_entry_key(&kept[k], &kept[k - 1]))
             continue;
         char model[64];
         const struct spvcond_grammar_enumerant *e = spvcond_grammar_enumerant(SPVCOND_KIND_ExecutionModel, kept[k].model);
@@ -171,7 +154,7 @@ resolve_entry_points(struct spec *s)
 {
     struct spvcond_module *m = s->m;
     uint32_t buf[256];
-    struct kept_entry *kept = spvcond_alloc_array(m->ctx, m->entry_point_count + 1, sizeof(*kept));
+    struct spvcond_entry_key *kept = spvcond_alloc_array(m->ctx, m->entry_point_count + 1, sizeof(*kept));
     size_t kept_count = 0;
     if (!kept)
         return spvcond_oom(m->ctx);
@@ -193,7 +176,7 @@ resolve_entry_points(struct spec *s)
         }
         s->stats.entry_points_kept++;
         s->entry_functions[s->entry_function_count++] = fn;
-        kept[kept_count++] = (struct kept_entry){w[base], spvcond_inst_string(m, i, base + 2), i};
+        kept[kept_count++] = spvcond_entry_key_of(m, i);
         /* Rewrite as a plain OpEntryPoint without interface variables that were removed. */
         bool drops = false;
         uint32_t name_words = spvcond_string_words(m, i, base + 2);

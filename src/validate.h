@@ -65,6 +65,24 @@ struct check {
     struct proof *proofs;  /* direct-mapped cache of quick proofs */
 };
 
+/* The value of a logical OpSpecConstantOp node (words w) from its operands' values (per node index, as
+ * c->node numbers them): LogicalOr/And/Not/Equal/NotEqual and Select, on booleans. */
+static inline uint8_t
+spvcond_validate_logical(const struct check *c, const uint32_t *w, const uint8_t *value)
+{
+    uint8_t x = value[c->node[w[4]] - 1];
+    uint8_t y = spvcond_word_count_of(w[0]) > 5 ? value[c->node[w[5]] - 1] : 0;
+    uint8_t z = spvcond_word_count_of(w[0]) > 6 ? value[c->node[w[6]] - 1] : 0;
+    switch (w[3]) {
+    case SPVCOND_OP_LOGICAL_OR: return x | y;
+    case SPVCOND_OP_LOGICAL_AND: return x & y;
+    case SPVCOND_OP_LOGICAL_NOT: return !x;
+    case SPVCOND_OP_LOGICAL_EQUAL: return x == y;
+    case SPVCOND_OP_LOGICAL_NOT_EQUAL: return x != y;
+    default: return x ? y : z; /* Select */
+    }
+}
+
 /* validate_report.c: report a violation at instruction `inst` (id: the one it concerns, or 0); the first
  * one's code is the result of validation. */
 void spvcond_validate_violation(struct check *c, size_t inst, uint32_t id, spvcond_result code, const char *fmt, ...)

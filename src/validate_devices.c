@@ -194,20 +194,9 @@ evaluate_device(const struct space *s, const struct device *dev, uint8_t *value)
         case SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL:
             value[n] = spvcond_device_constant_value(&dev->d, w);
             break;
-        case SPVCOND_OP_SPEC_CONSTANT_OP: {
-            uint8_t x = value[c->node[w[4]] - 1];
-            uint8_t y = spvcond_word_count_of(w[0]) > 5 ? value[c->node[w[5]] - 1] : 0;
-            uint8_t z = spvcond_word_count_of(w[0]) > 6 ? value[c->node[w[6]] - 1] : 0;
-            switch (w[3]) {
-            case SPVCOND_OP_LOGICAL_OR: value[n] = x | y; break;
-            case SPVCOND_OP_LOGICAL_AND: value[n] = x & y; break;
-            case SPVCOND_OP_LOGICAL_NOT: value[n] = !x; break;
-            case SPVCOND_OP_LOGICAL_EQUAL: value[n] = x == y; break;
-            case SPVCOND_OP_LOGICAL_NOT_EQUAL: value[n] = x != y; break;
-            default: value[n] = x ? y : z; break; /* Select */
-            }
+        case SPVCOND_OP_SPEC_CONSTANT_OP:
+            value[n] = spvcond_validate_logical(c, w, value);
             break;
-        }
         default:
             value[n] = (dev->free_bits >> free_leaf++) & 1;
             break;
@@ -273,24 +262,6 @@ describe_device(const struct space *s, const struct device *dev, char *buf, size
 #undef PART
 }
 
-/* An entry point by execution model and name, for grouping those that share both. */
-struct entry {
-    uint32_t model;
-    const char *name;
-    size_t inst;
-    struct guard guard;
-};
-
-static int
-compare_entry(const void *a, const void *b)
-{
-    const struct entry *x = a, *y = b;
-    if (x->model != y->model)
-        return x->model < y->model ? -1 : 1;
-    int c = strcmp(x->name, y->name);
-    return c ? c : x->inst < y->inst ? -1 : x->inst > y->inst;
-}
-
 static spvcond_result
 add_member(struct space *s, size_t *cap, struct member mb)
 {
@@ -311,6 +282,16 @@ add_group(struct space *s, size_t *cap, size_t inst, size_t first, bool copy)
     return r;
 }
 
+/* An entry point survives when its condition (a conditional one's) and its function's hold. */
+static struct guard
+entry_guard(const struct check *c, size_t inst)
+{
+    const uint32_t *w = spvcond_inst_words(c->m, inst);
+    bool conditional = spvcond_opcode_of(w[0]) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL;
+    uint32_t fn = w[conditional ? 3 : 2];
+    return conditional ? (struct guard){w[1], c->decorated[fn]} : (struct guard){c->decorated[fn], 0};
+}
+
 /* What to count per device: entry points that share a model and a name (two or more), and the
  * conditions of every OpConditionalCopyObjectINTEL. */
 static spvcond_result
@@ -319,29 +300,21 @@ collect_groups(struct space *s)
     struct check *c = s->c;
     struct spvcond_module *m = c->m;
     size_t group_cap = 0, member_cap = 0;
-    struct entry *entries = spvcond_alloc_array(m->ctx, m->entry_point_count + 1, sizeof(*entries));
+    struct spvcond_entry_key *entries = spvcond_alloc_array(m->ctx, m->entry_point_count + 1, sizeof(*entries));
     if (!entries)
         return spvcond_oom(m->ctx);
-    for (size_t k = 0; k < m->entry_point_count; k++) {
-        size_t i = m->entry_points[k];
-        const uint32_t *w = spvcond_inst_words(m, i);
-        bool conditional = spvcond_opcode_of(w[0]) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL;
-        uint32_t base = conditional ? 2 : 1, fn = w[base + 1];
-        /* It survives when its condition and its function's hold. */
-        struct guard g = {conditional ? w[1] : c->decorated[fn], conditional ? c->decorated[fn] : 0};
-        entries[k] = (struct entry){w[base], spvcond_inst_string(m, i, base + 2), i, g};
-    }
-    qsort(entries, m->entry_point_count, sizeof(*entries), compare_entry);
+    for (size_t k = 0; k < m->entry_point_count; k++)
+        entries[k] = spvcond_entry_key_of(m, m->entry_points[k]);
+    qsort(entries, m->entry_point_count, sizeof(*entries), spvcond_compare_entry_keys);
     spvcond_result r = SPVCOND_OK;
     for (size_t k = 0; k < m->entry_point_count && r == SPVCOND_OK;) {
         size_t end = k + 1;
-        while (end < m->entry_point_count && entries[end].model == entries[k].model &&
-               strcmp(entries[end].name, entries[k].name) == 0)
+        while (end < m->entry_point_count && spvcond_same_entry_key(&entries[end], &entries[k]))
             end++;
         if (end - k > 1) {
             size_t first = s->member_count;
             for (size_t e = k; e < end && r == SPVCOND_OK; e++)
-                r = add_member(s, &member_cap, (struct member){entries[e].inst, entries[e].guard, 0});
+                r = add_member(s, &member_cap, (struct member){entries[e].inst, entry_guard(c, entries[e].inst), 0});
             if (r == SPVCOND_OK)
                 r = add_group(s, &group_cap, entries[k].inst, first, false);
         }

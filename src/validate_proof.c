@@ -27,17 +27,7 @@ evaluate_nodes(const struct check *c, uint32_t bits, uint8_t *value)
         } else if (op != SPVCOND_OP_SPEC_CONSTANT_OP) {
             value[n] = (bits >> leaf++) & 1;
         } else {
-            uint8_t x = value[c->node[w[4]] - 1];
-            uint8_t y = spvcond_word_count_of(w[0]) > 5 ? value[c->node[w[5]] - 1] : 0;
-            uint8_t z = spvcond_word_count_of(w[0]) > 6 ? value[c->node[w[6]] - 1] : 0;
-            switch (w[3]) {
-            case SPVCOND_OP_LOGICAL_OR: value[n] = x | y; break;
-            case SPVCOND_OP_LOGICAL_AND: value[n] = x & y; break;
-            case SPVCOND_OP_LOGICAL_NOT: value[n] = !x; break;
-            case SPVCOND_OP_LOGICAL_EQUAL: value[n] = x == y; break;
-            case SPVCOND_OP_LOGICAL_NOT_EQUAL: value[n] = x != y; break;
-            default: value[n] = x ? y : z; break; /* Select */
-            }
+            value[n] = spvcond_validate_logical(c, w, value);
         }
     }
 }
