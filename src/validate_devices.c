@@ -17,13 +17,14 @@
 #define MAX_VALUES 64    /* targets, architectures */
 #define NO_VALUE UINT32_MAX
 
-/* A survivor to count: an entry point or a copy's condition, under a guard. */
+/* What is counted per device: the entry points that share an execution model and a name, or one
+ * copy's conditions (members [first, first + count)). */
 struct group {
     size_t inst;         /* the copy, or the group's first entry point */
     size_t first, count; /* into members */
     bool copy;
     bool reported, gap;  /* an error given; a device without any (copies) noted */
-    char gap_device[160];
+    char gap_device[256];
 };
 
 struct member {
@@ -275,10 +276,8 @@ static spvcond_result
 add_group(struct space *s, size_t *cap, size_t inst, size_t first, bool copy)
 {
     spvcond_result r = spvcond_grow(s->c->m->ctx, (void **)&s->groups, cap, s->group_count + 1, sizeof(*s->groups));
-    if (r == SPVCOND_OK) {
-        memset(&s->groups[s->group_count], 0, sizeof(*s->groups));
+    if (r == SPVCOND_OK)
         s->groups[s->group_count++] = (struct group){inst, first, s->member_count - first, copy, false, false, {0}};
-    }
     return r;
 }
 
