@@ -358,15 +358,13 @@ check_device(struct space *s, const struct device *dev, const uint8_t *value)
         struct group *g = &s->groups[k];
         if (g->reported)
             continue;
-        size_t live = 0, applies = 0, second = SIZE_MAX;
+        size_t live = 0, applies = 0, survivors[2] = {SIZE_MAX, SIZE_MAX}; /* the first two that survive */
         for (size_t e = g->first; e < g->first + g->count; e++) {
             const struct member *mb = &s->members[e];
             bool on = holds(c, value, mb->guard);
             applies += on;
-            if (on && (!g->copy || value[c->node[mb->condition] - 1])) {
-                if (live++ == 1)
-                    second = mb->inst;
-            }
+            if (on && (!g->copy || value[c->node[mb->condition] - 1]) && live++ < 2)
+                survivors[live - 1] = mb->inst;
         }
         char device[512];
         if (live > 1) {
@@ -378,10 +376,10 @@ check_device(struct space *s, const struct device *dev, const uint8_t *value)
                                            "exactly one must be true", device, live,
                                            spvcond_inst_words(m, g->inst)[2], label_of(m, g));
             else
-                spvcond_validate_violation(c, second, 0, SPVCOND_ERROR_INVALID_ID,
+                spvcond_validate_violation(c, survivors[1], 0, SPVCOND_ERROR_INVALID_ID,
                                            "%s keeps this entry point and instruction %zu's, both \"%s\": SPIR-V "
                                            "allows one entry point per name and execution model",
-                                           device, g->inst, label_of(m, g));
+                                           device, survivors[0], label_of(m, g));
         } else if (g->copy && applies && live == 0 && !g->gap) {
             g->gap = true;
             describe_device(s, dev, g->gap_device, sizeof(g->gap_device));

@@ -298,3 +298,37 @@ Test(validate, what_no_device_may_get)
         cr_assert(strstr(c.text, cases[k].message) != NULL, "%s: %s", cases[k].fixture, c.text);
     }
 }
+
+/* Of three entry points "foo" (duplicate_entry_points with its second, %2 Kernel %11, twice), the two a
+ * device keeps are the ones named, not the group's first: SpecId 1 false, SpecId 2 true keeps the second
+ * and the third. */
+Test(validate, the_two_entry_points_that_survive_are_named)
+{
+    size_t n;
+    uint32_t *in = read_words(fixture("duplicate_entry_points"), &n);
+    uint32_t *w = malloc((n + 5) * sizeof(uint32_t));
+    cr_assert_not_null(w);
+    size_t o = 0, second = 0;
+    for (size_t i = 0; i < n;) {
+        size_t wc = i < SPVCOND_HEADER_WORDS ? 1 : in[i] >> 16;
+        memcpy(w + o, in + i, wc * sizeof(uint32_t));
+        o += wc;
+        if (i >= SPVCOND_HEADER_WORDS && in[i] == 0x00051869u && ++second == 2) {
+            memcpy(w + o, in + i, 5 * sizeof(uint32_t)); /* %2 Kernel %11 "foo" again */
+            o += 5;
+        }
+        i += wc;
+    }
+    spvcond_context *ctx;
+    struct collected c;
+    memset(&c, 0, sizeof(c));
+    cr_assert_eq(spvcond_context_create(NULL, collect, &c, &ctx), SPVCOND_OK);
+    spvcond_module *m = parse_or_die(ctx, w, o);
+    cr_assert_neq(spvcond_validate(m, NULL), SPVCOND_OK);
+    cr_assert(strstr(c.text, "a device with SpecId 1 false, SpecId 2 true keeps this entry point and instruction 7's") !=
+                  NULL, "%s", c.text);
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+    free(w);
+    free(in);
+}
