@@ -22,6 +22,14 @@ spvcond_record_section(const struct spvcond_module *m)
     return m->version >= SPVCOND_VERSION_1_1 ? SPVCOND_SECTION_DEBUG_PROCESSED : SPVCOND_SECTION_DEBUG_SOURCE;
 }
 
+/* Whether instruction i is an OpModuleProcessed its module's version does not have (SPIR-V 1.0; other
+ * tools, spirv-link among them, write them whatever the version): specialize and repair remove them. */
+static inline bool
+spvcond_record_unversioned(const struct spvcond_module *m, size_t i)
+{
+    return m->version < SPVCOND_VERSION_1_1 && spvcond_inst_opcode(m, i) == SPVCOND_OP_MODULE_PROCESSED;
+}
+
 /* The text instruction `i` records: any OpModuleProcessed's (other tools' records too), or an OpString's
  * that begins with SPVCOND_ANNOTATE_RECORD; NULL otherwise. */
 const char *spvcond_record_text(const struct spvcond_module *m, size_t i);

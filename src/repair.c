@@ -364,10 +364,8 @@ drop_unversioned_records(struct repair *rp, bool *dropped)
 {
     struct spvcond_module *m = rp->m;
     *dropped = false;
-    if (m->version >= SPVCOND_VERSION_1_1)
-        return SPVCOND_OK;
     for (size_t i = m->section[SPVCOND_SECTION_DEBUG_PROCESSED]; i < m->section[SPVCOND_SECTION_DEBUG_PROCESSED + 1]; i++) {
-        if (spvcond_inst_opcode(m, i) != SPVCOND_OP_MODULE_PROCESSED)
+        if (!spvcond_record_unversioned(m, i))
             continue;
         spvcond_result r = spvcond_edit_delete(m, i);
         if (r != SPVCOND_OK)

@@ -790,6 +790,12 @@ drop_orphaned_imports(struct spec *s)
     return SPVCOND_OK;
 }
 
+/* What the records say to give back, as they are read. */
+struct give_back {
+    struct spec *s;
+    uint32_t bound; /* the bound annotate found, 0 if no record says */
+};
+
 /* Annotate's records (spec/annotate.md, records.h) go; so does the OpTypeBool annotate added once
  * nothing uses it, and the bound comes back when none of annotate's ids is left, so that a module
  * specialized with every condition true is the module annotated, byte for byte. spirv-link's record of
@@ -799,14 +805,15 @@ drop_orphaned_imports(struct spec *s)
 static spvcond_result
 give_back_record(void *user, size_t i, const char *text)
 {
-    struct spec *s = user;
+    struct give_back *g = user;
+    struct spec *s = g->s;
     struct spvcond_module *m = s->m;
     size_t len = strlen(SPVCOND_ANNOTATE_RECORD), registry = strlen(SPVCOND_EXTENSION_NAME " registry version");
     unsigned bound = 0, bool_type = 0;
     if (spvcond_edit_is_deleted(m, i))
         return SPVCOND_OK;
     if (strncmp(text, SPVCOND_EXTENSION_NAME " registry version", registry) == 0 ||
-        (m->version < SPVCOND_VERSION_1_1 && spvcond_inst_opcode(m, i) == SPVCOND_OP_MODULE_PROCESSED))
+        spvcond_record_unversioned(m, i))
         return spvcond_spec_delete(s, i);
     if (strncmp(text, SPVCOND_ANNOTATE_RECORD, len) != 0)
         return SPVCOND_OK;
@@ -818,7 +825,7 @@ give_back_record(void *user, size_t i, const char *text)
         r = spvcond_spec_remove_defining(s, d, 0);
     if (r != SPVCOND_OK || got < 1 || bound == 0 || bound >= m->header_bound)
         return r;
-    s->restore_bound = bound; /* once every record is gone: give_back_annotation */
+    g->bound = bound; /* given back once every record is gone: give_back_annotation */
     return SPVCOND_OK;
 }
 
@@ -837,17 +844,17 @@ static spvcond_result
 give_back_annotation(struct spec *s)
 {
     struct spvcond_module *m = s->m;
-    s->restore_bound = 0;
-    spvcond_result r = spvcond_records_each(m, give_back_record, s);
-    if (r != SPVCOND_OK || !s->restore_bound)
+    struct give_back g = {s, 0};
+    spvcond_result r = spvcond_records_each(m, give_back_record, &g);
+    if (r != SPVCOND_OK || !g.bound)
         return r;
     bool left = false;
-    for (uint32_t id = s->restore_bound; id < m->bound && !left; id++) {
+    for (uint32_t id = g.bound; id < m->bound && !left; id++) {
         size_t def = spvcond_def(m, id);
         left = def != SIZE_MAX && !spvcond_edit_is_deleted(m, def);
     }
     if (!left)
-        m->edits.restored_bound = s->restore_bound;
+        m->edits.restored_bound = g.bound;
     return SPVCOND_OK;
 }
 

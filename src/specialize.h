@@ -33,7 +33,6 @@ struct spec {
     uint8_t cap_declared[CAPABILITY_SET_BITS / 8];
     spvcond_specialize_stats stats;
     uint32_t flags;
-    uint32_t restore_bound; /* annotate's record: the bound to give back, 0 if none */
 };
 
 /* Delete instruction i (once; counted). */

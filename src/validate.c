@@ -171,6 +171,13 @@ report_failed_pairs(struct check *c)
     }
 }
 
+/* Keep in *first the earliest instruction seen (SIZE_MAX: none yet). */
+static inline void
+note_first(size_t *first, size_t i)
+{
+    *first = i < *first ? i : *first;
+}
+
 /* The extension's declarations. first_use: the first instruction that uses the extension, first_fv the
  * first device constant (OpSpecConstant{Target,Architecture,Capabilities}INTEL); SIZE_MAX if none. */
 static void
@@ -265,7 +272,7 @@ run(struct check *c)
         uint32_t op = spvcond_opcode_of(w[0]);
         if (!spvcond_is_condition_decoration(w))
             continue;
-        first_use = first_use == SIZE_MAX ? i : first_use;
+        note_first(&first_use, i);
         if (op == SPVCOND_OP_DECORATE_ID)
             spvcond_validate_violation(c, i, w[1], SPVCOND_ERROR_INVALID_BINARY,
                       "ConditionalINTEL through OpDecorateId: SPIRV-Tools rejects it; use OpDecorate");
@@ -292,24 +299,24 @@ run(struct check *c)
         case SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL:
         case SPVCOND_OP_CONDITIONAL_EXTENSION_INTEL:
         case SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL:
-            first_use = first_use < i ? first_use : i;
+            note_first(&first_use, i);
             c->node[w[1]] = 1;
             check_condition(c, i, w[1]);
             break;
         case SPVCOND_OP_CONDITIONAL_COPY_OBJECT_INTEL:
-            first_use = first_use < i ? first_use : i;
+            note_first(&first_use, i);
             for (uint32_t k = 3; k < spvcond_word_count_of(w[0]); k += 2)
                 c->node[w[k]] = 1;
             check_copy_object(c, i);
             break;
         case SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL:
         case SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL:
-            first_use = first_use < i ? first_use : i;
-            first_fv = first_fv < i ? first_fv : i;
+            note_first(&first_use, i);
+            note_first(&first_fv, i);
             break;
         case SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE_INTEL: {
-            first_use = first_use < i ? first_use : i;
-            first_fv = first_fv < i ? first_fv : i;
+            note_first(&first_use, i);
+            note_first(&first_fv, i);
             uint32_t cmp = w[5];
             if (cmp != SPVCOND_OP_I_EQUAL && cmp != SPVCOND_OP_I_NOT_EQUAL && cmp != SPVCOND_OP_U_GREATER_THAN &&
                 cmp != SPVCOND_OP_U_GREATER_THAN_EQUAL && cmp != SPVCOND_OP_U_LESS_THAN &&
@@ -327,7 +334,7 @@ run(struct check *c)
      * FunctionVariantsINTEL as the device constants do. */
     size_t registry = spvcond_registry_version_inst(m, 0);
     for (size_t i = registry, seen = 0; i != SIZE_MAX; i = spvcond_registry_version_inst(m, i + 1), seen++) {
-        first_use = first_use < i ? first_use : i;
+        note_first(&first_use, i);
         if (seen)
             spvcond_validate_violation(c, i, 0, SPVCOND_ERROR_INVALID_BINARY,
                       "a second OpDeviceRegistryVersion (the first is instruction %zu); a module states one", registry);
@@ -336,7 +343,8 @@ run(struct check *c)
                       "OpDeviceRegistryVersion belongs beside OpModuleProcessed (layout section 7c), before the "
                       "annotations, types, constants and global variables");
     }
-    check_declarations(c, first_use, first_fv < registry ? first_fv : registry);
+    note_first(&first_fv, registry);
+    check_declarations(c, first_use, first_fv);
     spvcond_result vr = spvcond_check_versions(m, version_violation, c);
     if (vr != SPVCOND_OK)
         return vr;
