@@ -21,6 +21,8 @@ struct entry {
     uint64_t max_work_group_size;
     bool has_architecture;
     struct spvcond_architecture architecture;
+    bool has_target;
+    uint32_t target;
 };
 
 struct spvcond_device_config {
@@ -71,7 +73,8 @@ spvcond_device_config_get(const spvcond_device_config *c, size_t index, spvcond_
                                  .sub_group_sizes = e->sub_group_sizes, .sub_group_size_count = e->sub_group_size_count,
                                  .max_work_group_size = e->max_work_group_size, .has_architecture = e->has_architecture,
                                  .category = e->architecture.category, .family = e->architecture.family,
-                                 .architecture = e->architecture.architecture};
+                                 .architecture = e->architecture.architecture, .has_target = e->has_target,
+                                 .target = e->target};
     return true;
 }
 
@@ -153,9 +156,16 @@ read_entry(struct spvcond_yaml *r, const char *name, yaml_node_t *n, struct entr
                 res = spvcond_yaml_fail(r, v, "max-work-group-size must be a number", spvcond_yaml_scalar(v));
         } else if (strcmp(key, "architecture") == 0) { /* ours: the device registry's, by name */
             const char *s = spvcond_yaml_scalar(v);
-            e->has_architecture = s && spvcond_architecture_by_name(s, &e->architecture);
+            struct spvcond_architecture *a = &e->architecture;
+            e->has_architecture = s && spvcond_registry_architecture_path(s, &a->category, &a->family, &a->architecture);
             if (!e->has_architecture)
-                res = spvcond_yaml_fail(r, v, "unknown architecture (intel_gpu_pvc, nvidia_gpu_sm_80, ...)", s);
+                res = spvcond_yaml_fail(r, v, "unknown architecture (intel_gpu_pvc, gpu/nvidia/sm80, cpu/amd/zen4, ...)",
+                                        s);
+        } else if (strcmp(key, "target") == 0) { /* ours: the device registry's target, by name or number */
+            const char *s = spvcond_yaml_scalar(v);
+            e->has_target = s && spvcond_registry_target(s, &e->target);
+            if (!e->has_target)
+                res = spvcond_yaml_fail(r, v, "unknown target (x86_64, nvptx64, amdgcn, a number, ...)", s);
         }
         /* Other keys (aot-toolchain, aot-toolchain-*) are DPC++'s and mean nothing here. */
     }

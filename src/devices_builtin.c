@@ -117,13 +117,21 @@ static const struct group hardware_intel[] = {
 };
 #define CR_DEVICE "compute-runtime opencl/source/cl_device/cl_device_caps.cpp"
 
-static const struct group other_gpus[] = {
-    {"nvidia_gpu_sm_50 nvidia_gpu_sm_52", N(cuda_sm50), N(sg_32), true, NULL},
-    {"nvidia_gpu_sm_53", N(cuda_sm53), N(sg_32), true, NULL},
-    {"nvidia_gpu_sm_60 nvidia_gpu_sm_61 nvidia_gpu_sm_62 nvidia_gpu_sm_70 nvidia_gpu_sm_72 nvidia_gpu_sm_75",
-     N(cuda_sm60), N(sg_32), true, NULL},
-    {"nvidia_gpu_sm_80 nvidia_gpu_sm_86 nvidia_gpu_sm_87 nvidia_gpu_sm_89", N(cuda_sm80), N(sg_32), true, NULL},
-    {"nvidia_gpu_sm_90 nvidia_gpu_sm_90a", N(cuda_sm90), N(sg_32), true, NULL},
+/* NVIDIA GPUs as DPC++'s table has them; DPC++ marks them "may support other aspects", the hardware
+ * table does not: CUDA's compute capabilities fix what each has. */
+#define NVIDIA_ROWS(others)                                                                                      \
+    {"nvidia_gpu_sm_50 nvidia_gpu_sm_52", N(cuda_sm50), N(sg_32), others, NULL},                                \
+    {"nvidia_gpu_sm_53", N(cuda_sm53), N(sg_32), others, NULL},                                                 \
+    {"nvidia_gpu_sm_60 nvidia_gpu_sm_61 nvidia_gpu_sm_62 nvidia_gpu_sm_70 nvidia_gpu_sm_72 nvidia_gpu_sm_75",   \
+     N(cuda_sm60), N(sg_32), others, NULL},                                                                     \
+    {"nvidia_gpu_sm_80 nvidia_gpu_sm_86 nvidia_gpu_sm_87 nvidia_gpu_sm_89", N(cuda_sm80), N(sg_32), others, NULL}, \
+    {"nvidia_gpu_sm_90 nvidia_gpu_sm_90a", N(cuda_sm90), N(sg_32), others, NULL}
+static const struct group nvidia_dpcpp[] = {NVIDIA_ROWS(true)};
+static const struct group nvidia_hardware[] = {NVIDIA_ROWS(false)};
+
+/* AMD GPUs as DPC++'s table has them (no fp16, no atomic64; gfx941, gfx942, gfx1200, gfx1201 without
+ * aspects or sub-group sizes), */
+static const struct group amd_dpcpp[] = {
     {"amd_gpu_gfx908 amd_gpu_gfx940", N(hip_graph), N(sg_64), false, NULL},
     {"amd_gpu_gfx90a", N(hip_graph_assert), N(sg_64), false, NULL},
     {"amd_gpu_gfx1030 amd_gpu_gfx1100", N(hip_graph), N(sg_32_64), false, NULL},
@@ -138,18 +146,64 @@ static const struct group other_gpus[] = {
     {"amd_gpu_gfx941 amd_gpu_gfx942 amd_gpu_gfx1200 amd_gpu_gfx1201", NONE, NONE, false, NULL},
 };
 
-#define COUNT(a) (sizeof(a) / sizeof(a[0]))
-
-/* A table: the generic targets, the Intel GPUs (as the hardware is, or as DPC++ lists them), the others. */
-struct table {
-    const struct group *part[3];
-    size_t count[3];
+/* and as the hardware is: fp16 from gfx8 on (half arithmetic instructions) and atomic64 everywhere
+ * (64-bit global atomics), as AMD's LLVM backend generates code for each processor (AMD_LLVM below,
+ * measured with Debian's llc-15); gfx941 and gfx942 are gfx940's architecture (CDNA 3, the registry gives
+ * them its value) and get its entry; gfx1200 and gfx1201 (RDNA 4) get the RDNA entries' aspects and both
+ * wave sizes (AMDGPUUsage's processor table: wavefrontsize64). */
+static const uint32_t hip_graph_hw[] = {HIP_MIN, ALL_USM, UUID, GRAPH, LIMITED_GRAPH, FP16, ATOMIC64};
+static const uint32_t hip_graph_assert_hw[] = {HIP_MIN, ALL_USM, UUID, GRAPH, LIMITED_GRAPH, NATIVE_ASSERT, FP16,
+                                               ATOMIC64};
+static const uint32_t hip_usm_hw[] = {HIP_MIN, ALL_USM, FP16, ATOMIC64};
+static const uint32_t hip_usm_no_free_memory_hw[] = {HIP_MIN_BUT_FREE_MEMORY, ALL_USM, FP16, ATOMIC64};
+static const uint32_t hip_min_hw[] = {HIP_MIN, FP16, ATOMIC64};
+static const uint32_t hip_min_gfx7_hw[] = {HIP_MIN, ATOMIC64};
+#define AMD_LLVM "AMD's LLVM backend (llvm/lib/Target/AMDGPU), Debian llc-15 -mcpu=<processor>: "
+#define AMDGPU_USAGE "LLVM AMDGPUUsage, processor table: gfx1200, gfx1201 have target feature wavefrontsize64"
+static const struct group amd_hardware[] = {
+    {"amd_gpu_gfx908 amd_gpu_gfx940 amd_gpu_gfx941 amd_gpu_gfx942", N(hip_graph_hw), N(sg_64), false, AMD_LLVM},
+    {"amd_gpu_gfx90a", N(hip_graph_assert_hw), N(sg_64), false, AMD_LLVM},
+    {"amd_gpu_gfx1030 amd_gpu_gfx1100", N(hip_graph_hw), N(sg_32_64), false, AMD_LLVM},
+    {"amd_gpu_gfx906 amd_gpu_gfx90c", N(hip_usm_hw), N(sg_64), false, AMD_LLVM},
+    {"amd_gpu_gfx1010 amd_gpu_gfx1011 amd_gpu_gfx1012 amd_gpu_gfx1013 amd_gpu_gfx1032 amd_gpu_gfx1033 "
+     "amd_gpu_gfx1034 amd_gpu_gfx1035 amd_gpu_gfx1036 amd_gpu_gfx1101 amd_gpu_gfx1102 amd_gpu_gfx1103 "
+     "amd_gpu_gfx1150 amd_gpu_gfx1151", N(hip_usm_hw), N(sg_32_64), false, AMD_LLVM},
+    {"amd_gpu_gfx1200 amd_gpu_gfx1201", N(hip_usm_hw), N(sg_32_64), false, AMDGPU_USAGE},
+    {"amd_gpu_gfx1031", N(hip_usm_no_free_memory_hw), N(sg_32_64), false, AMD_LLVM},
+    {"amd_gpu_gfx700 amd_gpu_gfx701 amd_gpu_gfx702", N(hip_min_gfx7_hw), N(sg_16), false, AMD_LLVM},
+    {"amd_gpu_gfx801 amd_gpu_gfx802 amd_gpu_gfx803 amd_gpu_gfx805 amd_gpu_gfx810", N(hip_min_hw), N(sg_16), false,
+     AMD_LLVM},
+    {"amd_gpu_gfx900 amd_gpu_gfx902 amd_gpu_gfx904 amd_gpu_gfx909", N(hip_min_hw), N(sg_64), false, AMD_LLVM},
 };
 
-static const struct table hardware = {{generic, hardware_intel, other_gpus},
-                                      {COUNT(generic), COUNT(hardware_intel), COUNT(other_gpus)}};
-static const struct table dpcpp = {{generic, dpcpp_intel, other_gpus},
-                                   {COUNT(generic), COUNT(dpcpp_intel), COUNT(other_gpus)}};
+#define COUNT(a) (sizeof(a) / sizeof(a[0]))
+
+/* The SPIR-V capabilities of a GPU for OpSpecConstantCapabilitiesINTEL (spec/devices.md): what the
+ * OpenCL SPIR-V environment requires of every full-profile device (Addresses, Linkage, Kernel, Vector16,
+ * Float16Buffer, Int64, Int16, Int8), and those its aspects give: Float16 (fp16), Float64 (fp64),
+ * Int64Atomics (atomic64), ImageBasic, LiteralSampler, Sampled1D, SampledBuffer (image). */
+enum { CAP_FP16 = 1, CAP_FP64 = 2, CAP_ATOMIC64 = 4, CAP_IMAGE = 8 };
+#define BASE_CAPS 4, 5, 6, 7, 8, 11, 22, 39
+#define P0 BASE_CAPS /* row m: the base, then what the aspects in mask m give, in order */
+static const uint32_t caps_packed[16][15] = {
+    {P0},          {P0, 9},          {P0, 10},          {P0, 9, 10},
+    {P0, 12},      {P0, 9, 12},      {P0, 10, 12},      {P0, 9, 10, 12},
+    {P0, 13, 20, 43, 46},      {P0, 9, 13, 20, 43, 46},      {P0, 10, 13, 20, 43, 46},      {P0, 9, 10, 13, 20, 43, 46},
+    {P0, 12, 13, 20, 43, 46},  {P0, 9, 12, 13, 20, 43, 46},  {P0, 10, 12, 13, 20, 43, 46},  {P0, 9, 10, 12, 13, 20, 43, 46},
+};
+
+/* A table: the generic targets, the Intel GPUs (as the hardware is, or as DPC++ lists them), NVIDIA, AMD. */
+#define PARTS 4
+struct table {
+    const struct group *part[PARTS];
+    size_t count[PARTS];
+};
+
+static const struct table hardware = {{generic, hardware_intel, nvidia_hardware, amd_hardware},
+                                      {COUNT(generic), COUNT(hardware_intel), COUNT(nvidia_hardware),
+                                       COUNT(amd_hardware)}};
+static const struct table dpcpp = {{generic, dpcpp_intel, nvidia_dpcpp, amd_dpcpp},
+                                   {COUNT(generic), COUNT(dpcpp_intel), COUNT(nvidia_dpcpp), COUNT(amd_dpcpp)}};
 
 #define DPCPP_PREFIX "dpcpp:"
 
@@ -179,7 +233,7 @@ nth_name(const char *list, size_t n, char *buf, size_t size)
 static const struct group *
 nth_device(const struct table *t, size_t index, char *buf, size_t size)
 {
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < PARTS; k++)
         for (size_t g = 0; g < t->count[k]; g++)
             for (size_t n = 0; nth_name(t->part[k][g].names, n, buf, size); n++)
                 if (index-- == 0)
@@ -225,6 +279,44 @@ find_group(const char *name)
     return NULL;
 }
 
+static size_t
+caps_count(unsigned mask)
+{
+    return 8 + (mask & 1) + (mask >> 1 & 1) + (mask >> 2 & 1) + 4 * (mask >> 3 & 1);
+}
+
+/* The registry target and the capabilities (spec/devices.md "Built-in devices"): GPUs by vendor, the
+ * x86_64 CPU targets with their target alone (features and capabilities depend on the processor). */
+static void
+fill_function_variants_facts(const char *bare, const struct group *g, spvcond_device_info *out)
+{
+    static const struct {
+        const char *prefix;
+        uint32_t target;
+    } vendors[] = {{"intel_gpu_", 0 /* unknown: the registry names no Intel GPU ISA */}, {"nvidia_gpu_", 8 /* nvptx64 */},
+                   {"amd_gpu_", 9 /* amdgcn */}};
+    if (strcmp(bare, "x86_64") == 0 || strcmp(bare, "spir64_x86_64") == 0) {
+        out->has_target = true;
+        out->target = 4; /* x86_64 */
+        return;
+    }
+    for (size_t v = 0; v < COUNT(vendors); v++) {
+        if (strncmp(bare, vendors[v].prefix, strlen(vendors[v].prefix)) != 0)
+            continue;
+        unsigned mask = 0;
+        for (size_t k = 0; k < g->aspect_count; k++)
+            mask |= g->aspects[k] == FP16 ? CAP_FP16 : g->aspects[k] == FP64 ? CAP_FP64
+                    : g->aspects[k] == ATOMIC64 ? CAP_ATOMIC64 : g->aspects[k] == IMAGE ? CAP_IMAGE : 0;
+        out->has_target = true;
+        out->target = vendors[v].target;
+        out->has_features = true; /* the registry lists no features of these targets */
+        out->has_capabilities = true;
+        out->capabilities = caps_packed[mask];
+        out->capability_count = caps_count(mask);
+        return;
+    }
+}
+
 bool
 spvcond_builtin_device_find(const char *name, spvcond_device_info *out)
 {
@@ -237,6 +329,7 @@ spvcond_builtin_device_find(const char *name, spvcond_device_info *out)
     out->sub_group_sizes = g->sub_group_sizes;
     out->sub_group_size_count = g->sub_group_size_count;
     out->may_support_other_aspects = g->may_support_other_aspects;
+    fill_function_variants_facts(bare_name(name), g, out);
     struct spvcond_architecture a; /* a GPU target's name is its architecture's */
     if (spvcond_architecture_by_name(bare_name(name), &a)) {
         out->has_architecture = true;
@@ -256,8 +349,28 @@ spvcond_builtin_device_aspect_source(const char *name, uint32_t aspect)
         listed |= g->aspects[k] == aspect;
     if (!listed)
         return NULL;
+    static const char dpcpp_td[] = "DPC++ llvm/include/llvm/SYCLLowerIR/DeviceConfigFile.td (intel/llvm 89110f9e)";
+    if (strncmp(bare_name(name), "nvidia_gpu_", 11) == 0) /* DPC++'s CUDA entries, by compute capability */
+        return aspect == FP16 ? "CUDA C++ Programming Guide, arithmetic instructions: half precision from "
+                                "compute capability 5.3 (DPC++ DeviceConfigFile.td lists it from sm_53)"
+               : aspect == ATOMIC64 ? "CUDA C++ Programming Guide, atomicAdd() on 64-bit floating point from "
+                                      "compute capability 6.0 (DPC++ DeviceConfigFile.td lists atomic64 from sm_60)"
+                                    : dpcpp_td;
+    const char *bare = bare_name(name);
+    if (g->source && strncmp(bare, "amd_gpu_", 8) == 0) {
+        if (aspect == FP16)
+            return AMD_LLVM "half arithmetic in v_mul_f16 / v_pk_mul_f16 (gfx8 on; gfx7 converts to float)";
+        if (aspect == ATOMIC64)
+            return AMD_LLVM "64-bit global atomics (global_atomic_add_x2, flat_atomic_add_x2, "
+                            "global_atomic_add_u64) on every processor";
+        if (strcmp(g->source, AMDGPU_USAGE) == 0)
+            return "DPC++ DeviceConfigFile.td's RDNA entries (gfx1101...gfx1151); " AMDGPU_USAGE;
+        if (strcmp(bare, "amd_gpu_gfx941") == 0 || strcmp(bare, "amd_gpu_gfx942") == 0)
+            return "DPC++ DeviceConfigFile.td's gfx940 entry (the registry gives gfx941 and gfx942 its value)";
+        return dpcpp_td;
+    }
     if (!g->source || aspect == ESIMD || aspect == FP16)
-        return "DPC++ llvm/include/llvm/SYCLLowerIR/DeviceConfigFile.td (intel/llvm 89110f9e)";
+        return dpcpp_td;
     if (aspect == GPU || aspect == ONLINE_COMPILER || aspect == ONLINE_LINKER || aspect == QUEUE_PROFILING ||
         aspect == USM_DEVICE || aspect == USM_HOST || aspect == USM_SHARED)
         return CR_DEVICE;

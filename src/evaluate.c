@@ -3,6 +3,7 @@
  * use, so every operand is evaluated before its user and no recursion is needed. */
 #include "evaluate.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,25 +58,58 @@ contains(const uint32_t *list, size_t n, uint32_t x)
     return false;
 }
 
-/* SPV_INTEL_function_variants device constants (extension.md 2.3), unknown values never match. */
-static bool
-device_target(const spvcond_fnvar_device *d, const uint32_t *w, uint32_t wc)
+/* SPV_INTEL_function_variants device constants (extension.md 2.3; spec/devices.md "Facts not given"):
+ * each gives FACT_TRUE or FACT_FALSE, or FACT_MISSING when its value needs a fact the device does not
+ * give and the device says a fact not given is an error (*missing then names it). */
+enum { FACT_FALSE, FACT_TRUE, FACT_MISSING };
+
+static const spvcond_fnvar_device no_device = {0};
+
+/* A fact not given: FACT_MISSING under ERROR, otherwise `unknown` under UNKNOWN and `any` under ANY. */
+static int
+not_given(const spvcond_fnvar_device *d, const char *fact, const char **missing, bool unknown, bool any)
 {
-    if (!d || !d->has_target || w[3] != d->target)
-        return false;
-    for (uint32_t k = 4; k < wc; k++)
-        if (!contains(d->features, d->feature_count, w[k]))
-            return false;
-    return true;
+    switch (d->unspecified) {
+    case SPVCOND_UNSPECIFIED_UNKNOWN: return unknown;
+    case SPVCOND_UNSPECIFIED_ANY: return any;
+    default:
+        *missing = fact;
+        return FACT_MISSING;
+    }
 }
 
 static bool
-device_architecture(const spvcond_fnvar_device *d, const uint32_t *w)
+features_given(const spvcond_fnvar_device *d)
 {
-    if (!d || !d->has_architecture || w[3] != d->category || w[4] != d->family)
-        return false;
-    uint32_t a = d->architecture, b = w[6];
-    switch (w[5]) {
+    return d->has_features || d->feature_count;
+}
+
+static int
+device_target(const spvcond_fnvar_device *d, const uint32_t *w, uint32_t wc, const char **missing)
+{
+    if (d->has_target && w[3] != d->target)
+        return FACT_FALSE;
+    if (!d->has_target) {
+        int r = not_given(d, "target", missing, FACT_FALSE, FACT_TRUE);
+        if (r != FACT_TRUE)
+            return r;
+    }
+    if (wc == 4)
+        return FACT_TRUE;
+    if (!features_given(d))
+        return not_given(d, "features", missing, FACT_FALSE, FACT_TRUE);
+    if (!d->feature_count && d->unspecified == SPVCOND_UNSPECIFIED_ANY)
+        return FACT_TRUE; /* the translator: an empty list is every feature */
+    for (uint32_t k = 4; k < wc; k++)
+        if (!contains(d->features, d->feature_count, w[k]))
+            return FACT_FALSE;
+    return FACT_TRUE;
+}
+
+static bool
+compare_architecture(uint32_t opcode, uint32_t a, uint32_t b)
+{
+    switch (opcode) {
     case SPVCOND_OP_I_EQUAL: return a == b;
     case SPVCOND_OP_I_NOT_EQUAL: return a != b;
     case SPVCOND_OP_U_GREATER_THAN: return a > b;
@@ -86,25 +120,130 @@ device_architecture(const spvcond_fnvar_device *d, const uint32_t *w)
     }
 }
 
-static bool
-device_capabilities(const spvcond_fnvar_device *d, const uint32_t *w, uint32_t wc)
+static int
+device_architecture(const spvcond_fnvar_device *d, const uint32_t *w, const char **missing)
 {
+    bool category = d->has_architecture || d->has_family || d->has_category;
+    bool family = d->has_architecture || d->has_family;
+    if ((category && w[3] != d->category) || (family && w[4] != d->family))
+        return FACT_FALSE;
+    if (!compare_architecture(w[5], 0, 0) && !compare_architecture(w[5], 1, 0))
+        return FACT_FALSE; /* not one of the six comparisons: validate reports it */
+    if (d->has_architecture)
+        return compare_architecture(w[5], d->architecture, w[6]) ? FACT_TRUE : FACT_FALSE;
+    if (family) { /* the number alone not given: under UNKNOWN, older than any (the extension's table) */
+        bool older = w[5] == SPVCOND_OP_I_NOT_EQUAL || w[5] == SPVCOND_OP_U_LESS_THAN ||
+                     w[5] == SPVCOND_OP_U_LESS_THAN_EQUAL;
+        return not_given(d, "architecture", missing, older ? FACT_TRUE : FACT_FALSE, FACT_TRUE);
+    }
+    return not_given(d, category ? "architecture family" : "architecture", missing, FACT_FALSE, FACT_TRUE);
+}
+
+static int
+device_capabilities(const spvcond_fnvar_device *d, const uint32_t *w, uint32_t wc, const char **missing)
+{
+    if (wc <= 3)
+        return FACT_TRUE;
+    if (!d->has_capabilities)
+        return not_given(d, "capabilities", missing, FACT_FALSE, FACT_TRUE);
+    if (!d->capability_count && d->unspecified == SPVCOND_UNSPECIFIED_ANY)
+        return FACT_TRUE; /* the translator: an empty list is every capability */
     for (uint32_t k = 3; k < wc; k++)
-        if (!d || !d->has_capabilities || !contains(d->capabilities, d->capability_count, w[k]))
-            return false;
-    return true;
+        if (!contains(d->capabilities, d->capability_count, w[k]))
+            return FACT_FALSE;
+    return FACT_TRUE;
+}
+
+static int
+device_constant(const spvcond_fnvar_device *d, const uint32_t *w, const char **missing)
+{
+    uint32_t wc = spvcond_word_count_of(w[0]);
+    if (!d)
+        d = &no_device;
+    switch (spvcond_opcode_of(w[0])) {
+    case SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL: return wc >= 4 ? device_target(d, w, wc, missing) : FACT_FALSE;
+    case SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE_INTEL: return wc >= 7 ? device_architecture(d, w, missing) : FACT_FALSE;
+    case SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL: return device_capabilities(d, w, wc, missing);
+    default: return FACT_FALSE;
+    }
 }
 
 bool
 spvcond_device_constant_value(const spvcond_fnvar_device *d, const uint32_t *w)
 {
+    const char *missing = NULL;
+    return device_constant(d, w, &missing) == FACT_TRUE;
+}
+
+bool
+spvcond_fnvar_device_check(const spvcond_fnvar_device *d, char *why, size_t why_size)
+{
+    const char *problem = NULL;
+    if (!d)
+        return true;
+    if (d->unspecified != SPVCOND_UNSPECIFIED_ERROR && d->unspecified != SPVCOND_UNSPECIFIED_UNKNOWN &&
+        d->unspecified != SPVCOND_UNSPECIFIED_ANY)
+        problem = "`unspecified` is none of ERROR, UNKNOWN and ANY";
+    else if (d->unspecified == SPVCOND_UNSPECIFIED_ERROR && !d->has_architecture && d->has_family)
+        problem = "the architecture's category and family are given without its number";
+    else if (d->unspecified == SPVCOND_UNSPECIFIED_ERROR && !d->has_architecture && d->has_category)
+        problem = "the architecture's category is given without its family and number";
+    else if ((d->feature_count && !d->features) || (d->capability_count && !d->capabilities))
+        problem = "a list has a count but no items";
+    if (problem && why && why_size)
+        snprintf(why, why_size, "%s", problem);
+    return !problem;
+}
+
+/* The fact a device constant needs and the device does not give, in words, for the diagnostic. */
+static void
+describe_fact(const uint32_t *w, const char *fact, char *buf, size_t n)
+{
     uint32_t wc = spvcond_word_count_of(w[0]);
     switch (spvcond_opcode_of(w[0])) {
-    case SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL: return wc >= 4 && device_target(d, w, wc);
-    case SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE_INTEL: return wc >= 7 && device_architecture(d, w);
-    case SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL: return device_capabilities(d, w, wc);
-    default: return false;
+    case SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL: {
+        char t[32];
+        const char *name = spvcond_registry_target_name(w[3], t, sizeof(t));
+        if (strcmp(fact, "features") == 0)
+            snprintf(buf, n, "features (it tests %u of target %s)", wc - 4, name ? name : "?");
+        else
+            snprintf(buf, n, "target (it tests target %s%s)", name ? name : "?", wc > 4 ? " and features" : "");
+        break;
     }
+    case SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE_INTEL: {
+        char a[64];
+        spvcond_registry_describe_architecture(w[3], w[4], w[6], a, sizeof(a));
+        snprintf(buf, n, "%s (it compares with %s)", fact, a);
+        break;
+    }
+    default:
+        snprintf(buf, n, "%s (it tests %u)", fact, wc - 3);
+        break;
+    }
+}
+
+spvcond_result
+spvcond_device_facts_check(const struct spvcond_module *m, const spvcond_fnvar_device *d)
+{
+    char why[160];
+    if (!spvcond_fnvar_device_check(d, why, sizeof(why)))
+        return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                              "the device description is not well formed: %s", why);
+    for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = spvcond_opcode_of(w[0]);
+        const char *missing = NULL;
+        if (op < SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL || op > SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL ||
+            spvcond_word_count_of(w[0]) < 3 || device_constant(d, w, &missing) != FACT_MISSING)
+            continue;
+        char fact[128];
+        describe_fact(w, missing, fact, sizeof(fact));
+        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ARGUMENT, i, w[2],
+                                 "%%%u needs the device's %s, which is not given; a fact not given is an error "
+                                 "unless the device says what it means (--unspecified unknown or any)",
+                                 w[2], fact);
+    }
+    return SPVCOND_OK;
 }
 
 /* Evaluate OpSpecConstantOp on scalar integers and booleans. */
@@ -291,13 +430,9 @@ spvcond_evaluate(const struct spvcond_module *m, spvcond_spec_value *values, siz
             eval_op(&e, w, wc, width);
             break;
         case SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL:
-            set_known(&e, id, device_target(device, w, wc), 1);
-            break;
         case SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE_INTEL:
-            set_known(&e, id, device_architecture(device, w), 1);
-            break;
         case SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL:
-            set_known(&e, id, device_capabilities(device, w, wc), 1);
+            set_known(&e, id, spvcond_device_constant_value(device, w), 1);
             break;
         default: break;
         }

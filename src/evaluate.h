@@ -36,8 +36,12 @@ spvcond_result spvcond_condition_value(const struct spvcond_module *m, const str
 bool spvcond_is_spec_constant_opcode(uint32_t opcode);
 
 /* The value of a device constant (OpSpecConstantTargetINTEL, ...ArchitectureINTEL, ...CapabilitiesINTEL,
- * words w) for device d: what the device does not state never matches (extension.md 2.3). */
+ * words w) for device d (NULL: nothing given), a fact not given meaning what d->unspecified says
+ * (false where it is an error: spvcond_device_facts_check() refuses those first). */
 bool spvcond_device_constant_value(const spvcond_fnvar_device *d, const uint32_t *w);
+/* Fail, naming the constant and the fact, when the device is not well formed or when, under
+ * SPVCOND_UNSPECIFIED_ERROR, one of the module's device constants needs a fact it does not give. */
+spvcond_result spvcond_device_facts_check(const struct spvcond_module *m, const spvcond_fnvar_device *d);
 
 /* Mark (per id, non-zero) everything the marked conditions reach through OpSpecConstantOp operands.
  * Operands precede their users among the constants, so one backward pass closes the set. */

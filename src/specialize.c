@@ -375,7 +375,7 @@ resolve_copies(struct spec *s)
                 if (v && trues++ == 0)
                     chosen = w[k + 1];
             }
-            if (trues != 1)
+            if (trues != 1 && !(trues > 1 && s->first_true_wins))
                 return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, i, w[2],
                                          "OpConditionalCopyObjectINTEL %%%u has %u true conditions; exactly one must be "
                                          "true", w[2], trues);
@@ -1034,6 +1034,7 @@ spvcond_specialize(spvcond_module *m, const spvcond_specialize_options *o, spvco
     memset(&s, 0, sizeof(s));
     s.m = m;
     s.flags = o->flags;
+    s.first_true_wins = o->device && o->device->unspecified == SPVCOND_UNSPECIFIED_ANY;
     spvcond_context *ctx = m->ctx;
     s.removed = spvcond_alloc_array(ctx, m->bound, 1);
     s.cond_tree = spvcond_alloc_array(ctx, m->bound, 1);
@@ -1045,6 +1046,8 @@ spvcond_specialize(spvcond_module *m, const spvcond_specialize_options *o, spvco
     if (!s.removed || !s.cond_tree || !s.frozen || !s.uses || !s.has_condition || !s.fn_reason ||
         !s.entry_functions)
         r = spvcond_oom(ctx);
+    if (r == SPVCOND_OK)
+        r = spvcond_device_facts_check(m, o->device);
     if (r == SPVCOND_OK)
         r = spvcond_evaluate(m, o->values, o->value_count, o->device, &s.v);
     for (size_t k = 0; r == SPVCOND_OK && k < o->value_count; k++) {

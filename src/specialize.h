@@ -33,6 +33,7 @@ struct spec {
     uint8_t cap_declared[CAPABILITY_SET_BITS / 8];
     spvcond_specialize_stats stats;
     uint32_t flags;
+    bool first_true_wins;  /* --unspecified any: a copy takes its first true operand, as the translator does */
 };
 
 /* Delete instruction i (once; counted). */

@@ -163,6 +163,8 @@ decode(const struct space *s, uint64_t index, struct device *dev)
         if (index & 1)
             dev->caps[dev->d.capability_count++] = s->caps[k];
     dev->d.has_capabilities = true;
+    dev->d.has_features = true;
+    dev->d.unspecified = SPVCOND_UNSPECIFIED_UNKNOWN; /* a target or family not named: one no constant names */
     dev->free_bits = (uint32_t)(index & ((UINT64_C(1) << s->free_count) - 1));
     index >>= s->free_count;
     for (size_t p = 0; p < s->pair_count; p++) {

@@ -194,6 +194,9 @@ spvcond_function_variants(spvcond_module *m, const spvcond_specialize_options *o
         if (!shared)
             continue;
         if (!evaluated) {
+            r = o ? spvcond_device_facts_check(m, o->device) : SPVCOND_OK;
+            if (r != SPVCOND_OK)
+                break;
             r = spvcond_evaluate(m, o ? o->values : NULL, o ? o->value_count : 0, o ? o->device : NULL, &values);
             evaluated = true;
             if (r != SPVCOND_OK)

@@ -159,20 +159,72 @@ typedef struct spvcond_spec_value {
     bool found;
 } spvcond_spec_value;
 
+/* What a fact of the device that is not given means when a device constant needs it (spec/devices.md,
+ * "Facts not given"). */
+typedef enum spvcond_unspecified {
+    SPVCOND_UNSPECIFIED_ERROR = 0, /* refuse: the diagnostic names the constant and the fact */
+    SPVCOND_UNSPECIFIED_UNKNOWN = 1, /* the extension's rule for a value the consumer does not recognise: a
+                                        target, feature, category, family or capability not given matches
+                                        nothing; an architecture number not given (category and family given)
+                                        counts as older than any: IEqual, UGreaterThan(Equal) false, INotEqual,
+                                        ULessThan(Equal) true */
+    SPVCOND_UNSPECIFIED_ANY = 2,   /* the translator's (llvm-spirv --fnvar-*): a target, category, family or
+                                      architecture not given matches any; features or capabilities not given
+                                      are every one */
+    SPVCOND_UNSPECIFIED_FORCE_32_BIT = 0x7fffffff
+} spvcond_unspecified;
+
 /* The device, for SPV_INTEL_function_variants' OpSpecConstant{Target,Architecture,Capabilities}INTEL.
- * A part that is not given (has_* false) makes every constant that tests it false: unknown is never a
- * wildcard. */
+ * Each has_* says a fact is given; `unspecified` says what a fact not given means. The architecture is
+ * given whole (has_architecture: category, family and number) or in part (has_family: category and
+ * family; has_category: the category alone), the latter under UNKNOWN and ANY only. The values are the
+ * device registry's (spvcond_registry_*). */
 typedef struct spvcond_fnvar_device {
     bool has_target;
     uint32_t target;
-    const uint32_t *features;
+    const uint32_t *features;     /* the target's features the device has: all of them, when has_features */
     size_t feature_count;
     bool has_architecture;
     uint32_t category, family, architecture;
     bool has_capabilities;
     const uint32_t *capabilities; /* SPIR-V capability values the device supports */
     size_t capability_count;
+    bool has_features;
+    bool has_category, has_family;
+    spvcond_unspecified unspecified;
 } spvcond_fnvar_device;
+
+/* Whether a device description is well formed: under ERROR, an architecture given in part is not; when
+ * not, what is missing is written into why. */
+SPVCOND_API bool spvcond_fnvar_device_check(const spvcond_fnvar_device *device, char *why, size_t why_size);
+
+/* ---- the device registry ------------------------------------------------------------------ */
+
+/* SPV_INTEL_function_variants' device registry, version 0 (intel/llvm
+ * sycl/doc/design/spirv-extensions/targets/core.json; spec/devices.md): names and values of targets,
+ * each target's features, architecture categories, families within a category and architectures within a
+ * family. The lookups take a registry name or a decimal number; the *_name calls write the first name
+ * of a value into buf and return buf, or NULL when the registry has none (or buf is too small). */
+SPVCOND_API bool spvcond_registry_target(const char *name, uint32_t *value);
+SPVCOND_API const char *spvcond_registry_target_name(uint32_t value, char *buf, size_t size);
+SPVCOND_API bool spvcond_registry_feature(uint32_t target, const char *name, uint32_t *value);
+SPVCOND_API const char *spvcond_registry_feature_name(uint32_t target, uint32_t value, char *buf, size_t size);
+SPVCOND_API bool spvcond_registry_category(const char *name, uint32_t *value);
+SPVCOND_API const char *spvcond_registry_category_name(uint32_t value, char *buf, size_t size);
+SPVCOND_API bool spvcond_registry_family(uint32_t category, const char *name, uint32_t *value);
+SPVCOND_API const char *spvcond_registry_family_name(uint32_t category, uint32_t family, char *buf, size_t size);
+SPVCOND_API bool spvcond_registry_architecture(uint32_t category, uint32_t family, const char *name,
+                                               uint32_t *value);
+SPVCOND_API const char *spvcond_registry_architecture_name(uint32_t category, uint32_t family,
+                                                           uint32_t architecture, char *buf, size_t size);
+/* An architecture as a path, "gpu/intel/pvc" or "cpu/amd/zen4" ("gpu/intel": the family's "any"), or by
+ * DPC++'s name ("intel_gpu_pvc", "nvidia_gpu_sm_80", "amd_gpu_gfx90a"). */
+SPVCOND_API bool spvcond_registry_architecture_path(const char *path, uint32_t *category, uint32_t *family,
+                                                    uint32_t *architecture);
+/* An architecture in words ("gpu/intel/pvc", or numbers where the registry has no name) into buf;
+ * returns the length it needed, as snprintf. */
+SPVCOND_API size_t spvcond_registry_describe_architecture(uint32_t category, uint32_t family,
+                                                          uint32_t architecture, char *buf, size_t size);
 
 #define SPVCOND_SPECIALIZE_FREEZE_ALL 0x1u /* also freeze spec constants unrelated to conditions */
 #define SPVCOND_SPECIALIZE_STRICT 0x2u     /* a value whose SpecId the module lacks is an error */
@@ -267,6 +319,17 @@ typedef struct spvcond_device_info {
                                         a configuration's `architecture:`): spvcond specialize --device
                                         evaluates OpSpecConstantArchitectureINTEL with it */
     uint32_t category, family, architecture;
+    /* The device for SPV_INTEL_function_variants' target and capability constants (spec/devices.md):
+     * its registry target (0, "unknown", for a GPU whose ISA the registry does not name), that target's
+     * features when known, and the SPIR-V capabilities it supports when known. */
+    bool has_target;
+    uint32_t target;
+    bool has_features;
+    const uint32_t *features;
+    size_t feature_count;
+    bool has_capabilities;
+    const uint32_t *capabilities;
+    size_t capability_count;
 } spvcond_device_info;
 
 /* DPC++'s targets (dpcpp.md section 2), compiled in, with the aspects the hardware has (spec/devices.md):
