@@ -24,9 +24,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     spvcond_module *m;
     fuzz_keep_input(data + 16, (size - 16) & ~(size_t)3);
     if (spvcond_module_parse_bytes(ctx, data + 16, (size - 16) & ~(size_t)3, &m) == SPVCOND_OK) {
-        static const uint32_t features[1] = {1};
-        spvcond_fnvar_device d = {.has_target = true, .target = data[0] & 15, .features = features,
-                                  .feature_count = 1};
+        static const uint32_t features[1] = {1}, caps[2] = {6, 11};
+        /* The device's facts from the header bytes: each given or not, and what one not given means. */
+        uint8_t facts = data[5];
+        spvcond_fnvar_device d = {.has_target = facts & 1, .target = data[0] & 15, .features = features,
+                                  .feature_count = (facts >> 1) & 1, .has_features = (facts >> 2) & 1,
+                                  .has_architecture = (facts >> 3) & 1, .has_family = (facts >> 4) & 1,
+                                  .has_category = (facts >> 5) & 1, .category = data[6] & 3, .family = data[7] & 3,
+                                  .architecture = data[9] & 31, .has_capabilities = (facts >> 6) & 1,
+                                  .capabilities = caps, .capability_count = data[10] % 3,
+                                  .unspecified = (spvcond_unspecified)(data[11] % 4)};
         spvcond_specialize_options o = {v, 4, (data[1] & 1) ? &d : NULL, data[2] & 7};
         if (spvcond_specialize(m, &o, NULL) == SPVCOND_OK) {
             uint32_t *w;

@@ -17,6 +17,23 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     const char *text = (const char *)data + 1;
     size_t n = size - 1;
+    /* The device registry's lookups take any string: a name found has a name back, which finds it again. */
+    char name[64], buf[64];
+    size_t len = n < sizeof(name) - 1 ? n : sizeof(name) - 1;
+    memcpy(name, text, len);
+    name[len] = 0;
+    uint32_t v, c, f, a;
+    if (spvcond_registry_target(name, &v) && spvcond_registry_target_name(v, buf, sizeof(buf)))
+        FUZZ_ASSERT(spvcond_registry_target(buf, &c) && c == v, "a target's name finds it");
+    if (spvcond_registry_feature(data[0] & 7, name, &v) && spvcond_registry_feature_name(data[0] & 7, v, buf, sizeof(buf)))
+        FUZZ_ASSERT(spvcond_registry_feature(data[0] & 7, buf, &c) && c == v, "a feature's name finds it");
+    if (spvcond_registry_architecture_path(name, &c, &f, &a)) {
+        FUZZ_ASSERT(spvcond_registry_describe_architecture(c, f, a, buf, sizeof(buf)) < sizeof(buf), "short");
+        uint32_t c2, f2, a2;
+        if (spvcond_registry_architecture_name(c, f, a, name, sizeof(name)))
+            FUZZ_ASSERT(spvcond_registry_architecture_path(buf, &c2, &f2, &a2) && c2 == c && f2 == f && a2 == a,
+                        "an architecture's path finds it");
+    }
     switch (data[0] % 4) {
     case 0: {
         spvcond_device_config *c;

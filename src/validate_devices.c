@@ -223,7 +223,11 @@ describe_device(const struct space *s, const struct device *dev, char *buf, size
     const char *sep = " ";
 #define PART(...) (o < n ? (o += (size_t)snprintf(buf + o, n - o, __VA_ARGS__)) : o)
     if (s->target_count) {
-        if (dev->d.has_target)
+        char tname[32];
+        const char *tn = dev->d.has_target ? spvcond_registry_target_name(dev->d.target, tname, sizeof(tname)) : NULL;
+        if (tn)
+            PART("%starget %s", sep, tn);
+        else if (dev->d.has_target)
             PART("%starget %u", sep, dev->d.target);
         else
             PART("%sa target no constant names", sep);
@@ -231,14 +235,22 @@ describe_device(const struct space *s, const struct device *dev, char *buf, size
     }
     if (s->feature_count) {
         PART("%s%s", sep, dev->d.feature_count ? "features" : "no feature the module tests");
-        for (size_t k = 0; k < dev->d.feature_count; k++)
-            PART("%s%u", k ? "," : " ", dev->features[k]);
+        for (size_t k = 0; k < dev->d.feature_count; k++) {
+            char fname[32];
+            const char *fn = spvcond_registry_feature_name(dev->d.target, dev->features[k], fname, sizeof(fname));
+            if (fn)
+                PART("%s%s", k ? "," : " ", fn);
+            else
+                PART("%s%u", k ? "," : " ", dev->features[k]);
+        }
         sep = ", ";
     }
     if (s->pair_count) {
+        char arch[64];
+        spvcond_registry_describe_architecture(dev->d.category, dev->d.family, dev->d.architecture, arch,
+                                               sizeof(arch));
         if (dev->d.has_architecture)
-            PART("%sarchitecture %u of category %u, family %u", sep, dev->d.architecture, dev->d.category,
-                 dev->d.family);
+            PART("%sarchitecture %s", sep, arch);
         else
             PART("%san architecture family no constant names", sep);
         sep = ", ";

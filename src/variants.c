@@ -64,19 +64,30 @@ describe(const struct spvcond_module *m, uint32_t id, int depth, bool top, struc
     const uint32_t *w = spvcond_inst_words(m, d);
     uint32_t op = spvcond_opcode_of(w[0]), wc = spvcond_word_count_of(w[0]);
     switch (op) {
-    case SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL:
-        put(t, "target %u", wc > 3 ? w[3] : 0);
-        if (wc > 4) {
-            put(t, " features ");
-            put_list(t, w, 4, wc, "/", false);
+    case SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL: {
+        char buf[32];
+        uint32_t target = wc > 3 ? w[3] : 0;
+        const char *tn = spvcond_registry_target_name(target, buf, sizeof(buf));
+        if (tn)
+            put(t, "target %s", tn);
+        else
+            put(t, "target %u", target);
+        for (uint32_t k = 4; k < wc; k++) {
+            const char *fname = spvcond_registry_feature_name(target, w[k], buf, sizeof(buf));
+            put(t, "%s", k == 4 ? " features " : "/");
+            if (fname)
+                put(t, "%s", fname);
+            else
+                put(t, "%u", w[k]);
         }
         return;
+    }
     case SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE_INTEL: {
-        struct spvcond_architecture a = {wc > 3 ? w[3] : 0, wc > 4 ? w[4] : 0, wc > 6 ? w[6] : 0};
-        const char *arch = spvcond_architecture_name(a);
+        char arch[64];
+        spvcond_registry_describe_architecture(wc > 3 ? w[3] : 0, wc > 4 ? w[4] : 0, wc > 6 ? w[6] : 0, arch,
+                                               sizeof(arch));
         const char *cmp = wc > 5 ? spvcond_grammar_opcode_name(w[5]) : "?";
-        put(t, "architecture %s %u.%u.%u%s%s%s", cmp, a.category, a.family, a.architecture, arch ? " (" : "",
-            arch ? arch : "", arch ? ")" : "");
+        put(t, "architecture %s %s", cmp ? cmp : "?", arch);
         return;
     }
     case SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL:

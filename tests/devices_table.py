@@ -83,6 +83,19 @@ for gfx, aspects, sg in (("908 940 1030 1100", HIP_GRAPH, None), ("90a", HIP_GRA
     for n in gfx.split():
         sizes = sg if sg is not None else ([32, 64] if n.startswith(("10", "11")) else [64])
         OTHERS["amd_gpu_gfx" + n] = (aspects, sizes, False)
+# The hardware table (spec/devices.md): NVIDIA's lists are whole; AMD adds fp16 from gfx8 on and atomic64
+# everywhere (AMD's LLVM backend), gfx941/942 take gfx940's entry and gfx1200/1201 the RDNA ones.
+HARDWARE_OTHERS = {}
+for name, (aspects, sizes, others) in OTHERS.items():
+    if name.startswith("nvidia_gpu_"):
+        HARDWARE_OTHERS[name] = (aspects, sizes, False)
+    elif name.startswith("amd_gpu_"):
+        if name in ("amd_gpu_gfx941", "amd_gpu_gfx942"):
+            aspects, sizes = OTHERS["amd_gpu_gfx940"][:2]
+        elif name in ("amd_gpu_gfx1200", "amd_gpu_gfx1201"):
+            aspects, sizes = OTHERS["amd_gpu_gfx1101"][:2]
+        gfx7 = name[len("amd_gpu_gfx"):] in ("700", "701", "702")
+        HARDWARE_OTHERS[name] = (aspects | {"atomic64"} | (set() if gfx7 else {"fp16"}), sizes, False)
 for n in ("x86_64", "spir64", "spir64_gen", "spir64_x86_64", "spir64_fpga"):
     OTHERS[n] = (set(), [], True)
 
@@ -99,7 +112,9 @@ def expected(name):
         _, fp64, atomic64, images, ocl21, extra = HARDWARE_INTEL[target]
         return (DRIVER | (USM if ocl21 else set()) | (IMAGES if images else set()) | ({"fp64"} if fp64 else set()) |
                 ({"atomic64"} if atomic64 else set()) | extra), sizes, False
-    return OTHERS[bare]
+    if dpcpp:
+        return OTHERS[bare]
+    return HARDWARE_OTHERS.get(bare, OTHERS[bare])
 
 
 def main():

@@ -33,13 +33,13 @@ NONE = ["--target", "5", "--capabilities", CAPS]
 # None for a refusal).
 MODULES = {
     "targets-multi": [
-        ("base (float scale)", ["--target", "4", "--capabilities", CAPS], (False, False, 1)),
+        ("base (float scale)", ["--target", "4", "--features", "", "--capabilities", CAPS], (False, False, 1)),
         ("variant (double scale)", ["--target", "4", "--features", "12", "--capabilities", CAPS + ",Float64"],
          (True, False, 1)),
         ("no module's", NONE, None),
     ],
     "dot4-multi": [
-        ("float (d32)", ["--target", "4", "--capabilities", CAPS], (False, False, 1)),
+        ("float (d32)", ["--target", "4", "--features", "", "--capabilities", CAPS], (False, False, 1)),
         ("half (d16)", ["--target", "4", "--features", "12", "--capabilities", CAPS + ",Float16Buffer"],
          (False, True, 1)),
         ("no module's", NONE, (False, False, 0)),

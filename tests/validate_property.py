@@ -27,7 +27,7 @@ SRC = os.environ["SPVCOND_TEST_SRC"]
 INTEROP = os.environ.get("SPVCOND_INTEROP", os.path.join(SRC, "..", "..", "shared", "interop", "spirv-link"))
 FIXTURES = ["conditional_capability", "duplicate_entry_points", "eval_conditions", "fnvar_defect_b",
             "fnvar_defect_c", "fnvar_device", "fnvar_link", "fnvar_registry", "guard_device_constants", "tree_users",
-            "trim", "trim_storage_class"]  # or_cases' 17 SpecIds are the random suite's kind of module
+            "trim", "trim_storage_class", "three_ops", "dot_two_widths"]  # or_cases' 17 SpecIds are the random suite's kind of module
 OTHER_TARGET, OTHER_FAMILY = 4000, 4000
 MAX_DEVICES = 4096
 
@@ -54,7 +54,9 @@ def devices(module):
             spec_ids.append(c["spec_id"])
     target_options = [["--target", str(t)] for t in sorted(targets)] + ([["--target", str(OTHER_TARGET)]] if targets
                                                                         else [[]])
-    feature_options = [["--features", ",".join(map(str, f))] if f else [] for f in subsets(sorted(features))]
+    # A device states all its features (possibly none): a fact not given is refused (spec/devices.md).
+    feature_options = [["--features", ",".join(map(str, f))] for f in subsets(sorted(features))] if features \
+        else [[]]
     # A device states its capabilities; one the module does not test stands for "none of them".
     cap_options = [["--capabilities", ",".join(map(str, c or [5]))] for c in subsets(sorted(caps))] if caps else [[]]
     arch_options = [["--category", str(cat), "--family", str(fam), "--arch", str(a)]

@@ -31,8 +31,10 @@ enum { OPT_TARGET = 300, OPT_FEATURES, OPT_CATEGORY, OPT_FAMILY, OPT_ARCH, OPT_C
     "  --target T, --features F1,F2\n"                                                                          \
     "                     The device's target and all its features, by registry name or number\n"              \
     "                     (x86_64, avx2,avx512f; '' for none). Default: --device's.\n"                          \
-    "  --arch A           Its architecture: intel_gpu_pvc, gpu/intel/pvc, cpu/amd/zen4... or, with\n"           \
-    "  --category C --family F, a name or number within that family. Default: --device's.\n"                   \
+    "  --arch A           Its architecture: intel_gpu_pvc, gpu/intel/pvc, cpu/amd/zen4... Default:\n"          \
+    "                     --device's.\n"                                                                         \
+    "  --category C, --family F\n"                                                                              \
+    "                     Or its architecture part by part, --arch then naming one of the family.\n"           \
     "  --capabilities C1,C2\n"                                                                                  \
     "                     All the SPIR-V capabilities it supports (names or numbers).\n"                        \
     "  --unspecified error|unknown|any\n"                                                                       \

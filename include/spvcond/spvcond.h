@@ -166,8 +166,8 @@ typedef enum spvcond_unspecified {
     SPVCOND_UNSPECIFIED_UNKNOWN = 1, /* the extension's rule for a value the consumer does not recognise: a
                                         target, feature, category, family or capability not given matches
                                         nothing; an architecture number not given (category and family given)
-                                        counts as older than any: IEqual, UGreaterThan(Equal) false, INotEqual,
-                                        ULessThan(Equal) true */
+                                        takes the extension's table for an unrecognised architecture: IEqual,
+                                        UGreaterThan(Equal) false, INotEqual, ULessThan(Equal) true */
     SPVCOND_UNSPECIFIED_ANY = 2,   /* the translator's (llvm-spirv --fnvar-*): a target, category, family or
                                       architecture not given matches any; features or capabilities not given
                                       are every one */

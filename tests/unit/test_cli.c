@@ -444,8 +444,14 @@ Test(cli, device_facts_come_whole)
     } cases[] = {
         {"--category 1", "--family is missing"},
         {"--category 1 --family 1", "--arch is missing"},
-        {"--arch 12 --family 1", "--category is missing"},
-        {"--features 10", "--features needs --target"},
+        {"--arch 12 --family 1", "--family needs --category"},
+        {"--arch 12", "a number needs --category and --family"},
+        {"--features 10", "--features needs a target"},
+        {"--target x86_65", "the device registry (version 0) has no 'x86_65'"},
+        {"--target x86_64 --features avx3", "no 'avx3' among the features of target x86_64"},
+        {"--arch intel_gpu_pvd", "no 'intel_gpu_pvd'"},
+        {"--category gpu --family intel --arch pvd", "no 'pvd' in family gpu/intel"},
+        {"--unspecified some", "none of error, unknown, any"},
     };
     char args[1024], *out;
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
@@ -457,8 +463,21 @@ Test(cli, device_facts_come_whole)
             free(out);
         }
     }
-    snprintf(args, sizeof(args), "specialize -q --category 1 --family 1 --arch 12 %s -o -", fixture("fnvar_device"));
-    cr_assert_eq(cli(args, NULL), 0);
+    /* Every fact given, by number or by name, or the rest left to --unspecified. */
+    snprintf(args, sizeof(args), "specialize -q --category 1 --family 1 --arch 12 --target 4 --features 10,11 "
+             "--capabilities Int64,Float64 %s -o -", fixture("fnvar_device"));
+    cr_assert_eq(cli(args, NULL), 0, "%s", args);
+    snprintf(args, sizeof(args), "specialize -q --category cpu --family intel --arch gdc --target x86_64 --features "
+             "avx,avx2 --capabilities Int64 %s -o -", fixture("fnvar_device"));
+    cr_assert_eq(cli(args, NULL), 0, "%s", args);
+    snprintf(args, sizeof(args), "specialize -q --category 1 --family 1 --unspecified unknown %s -o -",
+             fixture("fnvar_device"));
+    cr_assert_eq(cli(args, NULL), 0, "%s", args);
+    snprintf(args, sizeof(args), "specialize --target 4 %s -o - 2>&1", fixture("fnvar_device"));
+    cr_assert_eq(cli(args, &out), 2, "%s", args);
+    cr_assert(strstr(out, "needs the device's features (it tests 2 of target x86_64), which is not given") != NULL,
+              "%s", out);
+    free(out);
 }
 
 /* An output that is no regular file (a pipe here; /dev/null likewise) is written in place: a rename

@@ -173,7 +173,7 @@ Test(devices, values_and_support_check)
     cr_assert(ok);
     cr_assert_eq(spvcond_kernel_supported(a, &d, "k_plain", &ok, reason, sizeof(reason)), SPVCOND_OK);
     cr_assert(ok);
-    cr_assert(spvcond_builtin_device_find("amd_gpu_gfx90a", &d)); /* sub-group size 64 only, no fp16 */
+    cr_assert(spvcond_builtin_device_find("dpcpp:amd_gpu_gfx90a", &d)); /* DPC++'s: size 64 only, no fp16 */
     cr_assert_eq(spvcond_kernel_supported(a, &d, "k_sg", &ok, reason, sizeof(reason)), SPVCOND_OK);
     cr_assert(!ok);
     cr_assert_str_eq(reason, "Sub-group size 16 is not supported on the device");

@@ -84,7 +84,8 @@ run(enum pass pass, const uint32_t *words, size_t count, long fail_at)
             r = spvcond_annotate(m, &o, NULL);
         } else if (pass == SPECIALIZE) {
             spvcond_spec_value v[1] = {{65536, 0, false}};
-            spvcond_specialize_options o = {v, 1, NULL, 0};
+            spvcond_fnvar_device unknown = {.unspecified = SPVCOND_UNSPECIFIED_UNKNOWN}; /* no device facts */
+            spvcond_specialize_options o = {v, 1, &unknown, 0};
             r = spvcond_specialize(m, &o, NULL);
         } else if (pass == VALIDATE) {
             r = spvcond_validate(m, NULL);

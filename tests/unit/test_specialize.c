@@ -150,7 +150,7 @@ Test(specialize, linker_output_selects_the_variant)
 
 Test(specialize, linker_output_selects_the_base)
 {
-    spvcond_fnvar_device d = {.has_target = true, .target = 8};
+    spvcond_fnvar_device d = {.has_target = true, .target = 8, .unspecified = SPVCOND_UNSPECIFIED_UNKNOWN};
     struct result r = specialize("fnvar_link", NULL, 0, &d, 0);
     cr_assert_eq(r.code, SPVCOND_OK, "%s", r.message);
     cr_assert_eq(r.out->function_count, 2);
@@ -159,11 +159,40 @@ Test(specialize, linker_output_selects_the_base)
         const uint32_t *w = spvcond_inst_words(r.out, i);
         cr_assert(!((w[0] & 0xffff) == 21 && w[2] == 8), "no 8-bit integer type is left");
     }
-    /* Unknown device parts are never wildcards: no device at all also selects the base. */
+    /* No device at all: refused by default, naming the fact; under UNKNOWN nothing matches, so the base. */
     struct result none = specialize("fnvar_link", NULL, 0, NULL, 0);
-    cr_assert_eq(none.code, SPVCOND_OK);
-    cr_assert(!has_capability(none.out, 39));
+    cr_assert_eq(none.code, SPVCOND_ERROR_INVALID_ARGUMENT);
+    cr_assert(strstr(none.message, "needs the device's target") != NULL, "%s", none.message);
     done(&none);
+    spvcond_fnvar_device unknown = {.unspecified = SPVCOND_UNSPECIFIED_UNKNOWN};
+    struct result base = specialize("fnvar_link", NULL, 0, &unknown, 0);
+    cr_assert_eq(base.code, SPVCOND_OK, "%s", base.message);
+    cr_assert(!has_capability(base.out, 39));
+    done(&base);
+    done(&r);
+}
+
+/* The default: a fact a constant needs and nobody gave is refused, naming the constant and the fact; a part
+ * of the architecture without the rest is a malformed device. */
+Test(specialize, a_fact_not_given_is_refused)
+{
+    static const uint32_t features[2] = {11, 10};
+    spvcond_fnvar_device target_only = {.has_target = true, .target = 4, .features = features, .feature_count = 2};
+    struct result r = specialize("fnvar_device", NULL, 0, &target_only, 0);
+    cr_assert_eq(r.code, SPVCOND_ERROR_INVALID_ARGUMENT);
+    cr_assert(strstr(r.message, "needs the device's architecture (it compares with cpu/intel/") != NULL, "%s",
+              r.message);
+    done(&r);
+    spvcond_fnvar_device no_features = {.has_target = true, .target = 4, .has_architecture = true, .category = 2,
+                                        .family = 1, .architecture = 1, .has_capabilities = true};
+    r = specialize("fnvar_device", NULL, 0, &no_features, 0);
+    cr_assert(strstr(r.message, "needs the device's features (it tests 2 of target x86_64)") != NULL, "%s",
+              r.message);
+    done(&r);
+    spvcond_fnvar_device part = {.has_family = true, .category = 1, .family = 1};
+    r = specialize("fnvar_device", NULL, 0, &part, 0);
+    cr_assert_eq(r.code, SPVCOND_ERROR_INVALID_ARGUMENT);
+    cr_assert(strstr(r.message, "given without its number") != NULL, "%s", r.message);
     done(&r);
 }
 
@@ -350,15 +379,28 @@ Test(specialize, function_variants_device_constants)
         spvcond_fnvar_device d;
         const char *kept; /* t target, a arch, c caps */
     } cases[] = {
-        {{.has_target = true, .target = 4, .features = features, .feature_count = 2}, "t"},
-        {{.has_target = true, .target = 4, .features = features, .feature_count = 1}, ""}, /* feature 10 missing */
-        {{.has_target = true, .target = 8, .features = features, .feature_count = 2}, ""},
-        {{.has_architecture = true, .category = 1, .family = 1, .architecture = 12}, "a"},
-        {{.has_architecture = true, .category = 1, .family = 1, .architecture = 13}, ""},
-        {{.has_architecture = true, .category = 2, .family = 1, .architecture = 3}, ""}, /* the translator's bug */
-        {{.has_capabilities = true, .capabilities = caps, .capability_count = 3}, "c"},
-        {{.has_capabilities = true, .capabilities = caps, .capability_count = 1}, ""},
-        {{0}, ""}, /* nothing known: nothing matches */
+#define UNKNOWN .unspecified = SPVCOND_UNSPECIFIED_UNKNOWN
+#define ANY .unspecified = SPVCOND_UNSPECIFIED_ANY
+        {{.has_target = true, .target = 4, .features = features, .feature_count = 2, UNKNOWN}, "t"},
+        {{.has_target = true, .target = 4, .features = features, .feature_count = 1, UNKNOWN}, ""}, /* 10 missing */
+        {{.has_target = true, .target = 8, .features = features, .feature_count = 2, UNKNOWN}, ""},
+        {{.has_architecture = true, .category = 1, .family = 1, .architecture = 12, UNKNOWN}, "a"},
+        {{.has_architecture = true, .category = 1, .family = 1, .architecture = 13, UNKNOWN}, ""},
+        {{.has_architecture = true, .category = 2, .family = 1, .architecture = 3, UNKNOWN}, ""}, /* translator's bug */
+        {{.has_capabilities = true, .capabilities = caps, .capability_count = 3, UNKNOWN}, "c"},
+        {{.has_capabilities = true, .capabilities = caps, .capability_count = 1, UNKNOWN}, ""},
+        {{UNKNOWN}, ""}, /* nothing known: nothing matches */
+        {{ANY}, "tac"},  /* the translator's reading: an omitted fact matches anything */
+        {{.has_target = true, .target = 4, ANY}, "tac"}, /* no features given: every feature */
+        {{.has_target = true, .target = 4, .has_features = true, ANY}, "tac"}, /* empty: every one, as there */
+        {{.has_category = true, .category = 1, ANY}, "tac"},
+        {{.has_category = true, .category = 2, ANY}, "tc"},
+        {{.has_family = true, .category = 1, .family = 1, UNKNOWN}, "a"}, /* ULessThanEqual: the table, true */
+        {{.has_target = true, .target = 4, .features = features, .feature_count = 2, .has_architecture = true,
+          .category = 1, .family = 1, .architecture = 12, .has_capabilities = true, .capabilities = caps,
+          .capability_count = 3}, "tac"}, /* everything given: the default needs nothing else */
+#undef UNKNOWN
+#undef ANY
     };
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
         struct result r = specialize("fnvar_device", NULL, 0, &cases[k].d, 0);
