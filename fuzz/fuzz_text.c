@@ -19,19 +19,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t n = size - 1;
     /* The device registry's lookups take any string: a name found has a name back, which finds it again. */
     char name[64], buf[64];
-    size_t len = n < sizeof(name) - 1 ? n : sizeof(name) - 1;
-    memcpy(name, text, len);
-    name[len] = 0;
-    uint32_t v, c, f, a;
+    size_t name_len = n < sizeof(name) - 1 ? n : sizeof(name) - 1;
+    memcpy(name, text, name_len);
+    name[name_len] = 0;
+    uint32_t v, w, rc, rf, ra;
     if (spvcond_registry_target(name, &v) && spvcond_registry_target_name(v, buf, sizeof(buf)))
-        FUZZ_ASSERT(spvcond_registry_target(buf, &c) && c == v, "a target's name finds it");
+        FUZZ_ASSERT(spvcond_registry_target(buf, &w) && w == v, "a target's name finds it");
     if (spvcond_registry_feature(data[0] & 7, name, &v) && spvcond_registry_feature_name(data[0] & 7, v, buf, sizeof(buf)))
-        FUZZ_ASSERT(spvcond_registry_feature(data[0] & 7, buf, &c) && c == v, "a feature's name finds it");
-    if (spvcond_registry_architecture_path(name, &c, &f, &a)) {
-        FUZZ_ASSERT(spvcond_registry_describe_architecture(c, f, a, buf, sizeof(buf)) < sizeof(buf), "short");
+        FUZZ_ASSERT(spvcond_registry_feature(data[0] & 7, buf, &w) && w == v, "a feature's name finds it");
+    if (spvcond_registry_architecture_path(name, &rc, &rf, &ra)) {
+        FUZZ_ASSERT(spvcond_registry_describe_architecture(rc, rf, ra, buf, sizeof(buf)) < sizeof(buf), "short");
         uint32_t c2, f2, a2;
-        if (spvcond_registry_architecture_name(c, f, a, name, sizeof(name)))
-            FUZZ_ASSERT(spvcond_registry_architecture_path(buf, &c2, &f2, &a2) && c2 == c && f2 == f && a2 == a,
+        if (spvcond_registry_architecture_name(rc, rf, ra, name, sizeof(name)))
+            FUZZ_ASSERT(spvcond_registry_architecture_path(buf, &c2, &f2, &a2) && c2 == rc && f2 == rf && a2 == ra,
                         "an architecture's path finds it");
     }
     switch (data[0] % 4) {
