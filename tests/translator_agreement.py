@@ -146,6 +146,15 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         one_fixture("three_ops", os.path.join(data, "three_ops.spv"), THREE_OPS, tmp, table)
         one_fixture("dot_two_widths", os.path.join(data, "dot_two_widths.spv"), DOT, tmp, table)
+        # A built-in device gives every fact itself: --device alone specializes the multi-target module.
+        out = os.path.join(tmp, "device.spv")
+        for device, expected in (("nvidia_gpu_sm_80", "half"), ("nvidia_gpu_sm_52", "float"),
+                                 ("intel_gpu_pvc", "0 kernels")):
+            p = run([CLI, "specialize", "-q", "--device", device, os.path.join(data, "dot_two_widths.spv"), "-o", out])
+            if check(p.returncode == 0, "--device %s alone specializes dot_two_widths" % device, p.stderr):
+                check(variant(out) == expected, "--device %s gets %s" % (device, expected), variant(out))
+                ok, text = oracle.judge(out, "specialized")
+                check(ok, "--device %s: spirv-val" % device, text)
     print("| fixture | device (translator's run) | its test expects | spvcond any | translator | spvcond error "
           "| spvcond unknown |")
     print("|---|---|---|---|---|---|---|")

@@ -39,8 +39,14 @@ print_device(struct json *j, const char *source, const spvcond_device_info *d, c
             printf(" %u", d->sub_group_sizes[k]);
         if (d->max_work_group_size)
             printf("; max work-group size %llu", (unsigned long long)d->max_work_group_size);
-        if (d->has_architecture)
-            printf("; architecture %u.%u.%u", d->category, d->family, d->architecture);
+        if (d->has_architecture) {
+            spvcond_registry_describe_architecture(d->category, d->family, d->architecture, buf, sizeof(buf));
+            printf("; architecture %s", buf);
+        }
+        if (d->has_target) {
+            const char *tn = spvcond_registry_target_name(d->target, buf, sizeof(buf));
+            printf("; target %s", tn ? tn : "?");
+        }
         printf("\n");
         return;
     }
@@ -68,6 +74,21 @@ print_device(struct json *j, const char *source, const spvcond_device_info *d, c
         json_uint(j, d->category);
         json_uint(j, d->family);
         json_uint(j, d->architecture);
+        json_array_end(j);
+    }
+    if (d->has_architecture) {
+        spvcond_registry_describe_architecture(d->category, d->family, d->architecture, buf, sizeof(buf));
+        json_kv_string(j, "architecture_name", buf);
+    }
+    if (d->has_target) {
+        const char *tn = spvcond_registry_target_name(d->target, buf, sizeof(buf));
+        json_kv_string(j, "target", tn ? tn : "?");
+    }
+    if (d->has_capabilities) {
+        json_key(j, "capabilities");
+        json_array_begin(j);
+        for (size_t k = 0; k < d->capability_count; k++)
+            json_uint(j, d->capabilities[k]);
         json_array_end(j);
     }
     if (!strcmp(source, "built-in")) {
