@@ -54,7 +54,8 @@ spvcond_condition_leaves(struct spvcond_leaf_walk *w, uint32_t root)
             continue;
         const uint32_t *words = spvcond_inst_words(m, d);
         uint32_t op = spvcond_opcode_of(words[0]);
-        if (op == SPVCOND_OP_SPEC_CONSTANT_TRUE || op == SPVCOND_OP_SPEC_CONSTANT_FALSE) {
+        if (op == SPVCOND_OP_SPEC_CONSTANT_TRUE || op == SPVCOND_OP_SPEC_CONSTANT_FALSE ||
+            (op >= SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL && op <= SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL)) {
             r = spvcond_grow(m->ctx, (void **)&w->leaves, &w->leaf_cap, w->leaf_count + 1, sizeof(uint32_t));
             if (r == SPVCOND_OK)
                 w->leaves[w->leaf_count++] = (uint32_t)d;

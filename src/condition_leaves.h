@@ -19,7 +19,8 @@ struct spvcond_leaf_walk {
 };
 
 spvcond_result spvcond_leaf_walk_init(const struct spvcond_module *m, struct spvcond_leaf_walk *w);
-/* Fill w->leaves with the OpSpecConstantTrue/False instructions condition `root` reaches. */
+/* Fill w->leaves with the OpSpecConstantTrue/False instructions and the function-variants device constants
+ * condition `root` reaches. */
 spvcond_result spvcond_condition_leaves(struct spvcond_leaf_walk *w, uint32_t root);
 void spvcond_leaf_walk_release(struct spvcond_leaf_walk *w);
 

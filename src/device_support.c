@@ -9,6 +9,10 @@
 #include "devices.h"
 #include "evaluate.h"
 #include "index.h"
+#include "registry.h"
+
+/* How a reason names the device constants a variant needs and the device lacks. */
+#define NOT_FOR "Not for the device: "
 
 static bool
 parse_uint_list(const char *s, uint32_t *out, size_t n)
@@ -159,6 +163,30 @@ append(char *buf, size_t size, const char *text)
     snprintf(buf + len, size - len, "%s", text);
 }
 
+void
+spvcond_device_info_facts(const spvcond_device_info *d, spvcond_unspecified unspecified, spvcond_fnvar_device *out)
+{
+    if (!out)
+        return;
+    *out = (spvcond_fnvar_device){.unspecified = unspecified};
+    if (!d)
+        return;
+    out->has_target = d->has_target;
+    out->target = d->target;
+    out->has_features = d->has_features;
+    out->features = d->features;
+    out->feature_count = d->feature_count;
+    out->has_architecture = d->has_architecture;
+    out->has_family = d->has_family;
+    out->has_category = d->has_category;
+    out->category = d->category;
+    out->family = d->family;
+    out->architecture = d->architecture;
+    out->has_capabilities = d->has_capabilities;
+    out->capabilities = d->capabilities;
+    out->capability_count = d->capability_count;
+}
+
 /* Spec values and evaluated conditions for one device: computed once, whatever number of kernels is
  * then asked about. */
 struct support {
@@ -180,7 +208,9 @@ support_begin(spvcond_module *m, const spvcond_device_info *d, struct support *s
     spvcond_result r = spvcond_device_spec_values(m, d, &values, &count);
     if (r != SPVCOND_OK)
         return r;
-    r = spvcond_evaluate(m, values, count, NULL, &s->v);
+    spvcond_fnvar_device facts;
+    spvcond_device_info_facts(d, SPVCOND_UNSPECIFIED_UNKNOWN, &facts);
+    r = spvcond_evaluate(m, values, count, &facts, &s->v);
     spvcond_dealloc(m->ctx, values);
     if (r == SPVCOND_OK)
         r = spvcond_leaf_walk_init(m, &s->walk);
@@ -215,17 +245,31 @@ support_of(struct support *s, size_t entry, bool *supported, char *reason, size_
     *supported = false;
     if ((r = spvcond_condition_leaves(&s->walk, cond)) != SPVCOND_OK)
         return r;
+    char devices[SPVCOND_REASON_MAX] = "";
     for (size_t k = 0; k < s->walk.leaf_count; k++) {
         const uint32_t *w = spvcond_inst_words(m, s->walk.leaves[k]);
         struct spvcond_requirement q;
         uint32_t op = spvcond_opcode_of(w[0]);
-        if ((op != SPVCOND_OP_SPEC_CONSTANT_TRUE && op != SPVCOND_OP_SPEC_CONSTANT_FALSE) || s->v.value[w[2]] ||
+        char msg[256];
+        if (s->v.value[w[2]])
+            continue;
+        if (op >= SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL && op <= SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL) {
+            size_t len = strlen(devices);
+            snprintf(devices + len, sizeof(devices) - len, "%s%s", len ? ", " : "",
+                     spvcond_device_constant_text(w, msg, sizeof(msg)));
+            continue;
+        }
+        if ((op != SPVCOND_OP_SPEC_CONSTANT_TRUE && op != SPVCOND_OP_SPEC_CONSTANT_FALSE) ||
             spvcond_requirement_of(m, w[2], &q) != 1)
             continue;
-        char msg[160];
         spvcond_requirement_message(&q, msg, sizeof(msg));
         if (reason_size)
             append(reason, reason_size, msg);
+    }
+    if (devices[0] && reason_size) { /* a variant for other devices: the device constants it is false for */
+        char msg[SPVCOND_REASON_MAX];
+        snprintf(msg, sizeof(msg), NOT_FOR "%s", devices);
+        append(reason, reason_size, msg);
     }
     return SPVCOND_OK;
 }
@@ -236,6 +280,81 @@ entry_name(const spvcond_module *m, size_t i)
     return spvcond_inst_string(m, i, spvcond_inst_opcode(m, i) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL ? 4 : 3);
 }
 
+/* The verdict for the entry point at `entry`, through the memo of its condition when it has one. */
+static spvcond_result
+verdict_of(struct support *s, size_t entry, bool *supported, char *reason, size_t reason_size)
+{
+    spvcond_module *m = s->m;
+    uint32_t cond = spvcond_inst_words(m, entry)[1];
+    bool conditional = spvcond_inst_opcode(m, entry) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL && cond < m->bound;
+    if (conditional && s->memo && s->memo[cond]) { /* the verdict ('y' or 'n'), then the reason */
+        const char *memo = s->reasons + s->memo[cond] - 1;
+        *supported = memo[0] == 'y';
+        snprintf(reason, reason_size, "%s", memo + 1);
+        return SPVCOND_OK;
+    }
+    spvcond_result r = support_of(s, entry, supported, reason, reason_size);
+    size_t len = strlen(reason) + 2;
+    if (r == SPVCOND_OK && conditional && s->memo && s->reasons_len + len < UINT32_MAX &&
+        (r = spvcond_grow(m->ctx, (void **)&s->reasons, &s->reasons_cap, s->reasons_len + len, 1)) == SPVCOND_OK) {
+        s->reasons[s->reasons_len] = *supported ? 'y' : 'n';
+        memcpy(s->reasons + s->reasons_len + 1, reason, len - 1);
+        s->memo[cond] = (uint32_t)s->reasons_len + 1;
+        s->reasons_len += len;
+    }
+    return r;
+}
+
+/* Add the items of list (separated by sep) to buf (separated by sep) that it does not hold yet. */
+static void
+merge_items(char *buf, size_t size, const char *list, const char *sep)
+{
+    size_t sep_len = strlen(sep);
+    for (const char *p = list; *p;) {
+        const char *end = strstr(p, sep);
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        bool held = false;
+        for (const char *q = buf; *q && !held;) {
+            const char *qe = strstr(q, sep);
+            size_t qn = qe ? (size_t)(qe - q) : strlen(q);
+            held = qn == n && memcmp(q, p, n) == 0;
+            q += qn + (qe ? sep_len : 0);
+        }
+        size_t len = strlen(buf);
+        if (!held && n && len + (len ? sep_len : 0) + n < size)
+            snprintf(buf + len, size - len, "%s%.*s", len ? sep : "", (int)n, p);
+        p += n + (end ? sep_len : 0);
+    }
+}
+
+
+/* The verdict for a kernel name over its entry points (several in a multi-target module): supported when
+ * one of them is; otherwise their reasons, each requirement and each device constant once. */
+static spvcond_result
+name_verdict(struct support *s, const size_t *entries, size_t count, bool *supported, char *reason,
+             size_t reason_size)
+{
+    char one[SPVCOND_REASON_MAX], reqs[SPVCOND_REASON_MAX] = "", devices[SPVCOND_REASON_MAX] = "";
+    spvcond_result r = SPVCOND_OK;
+    *supported = false;
+    for (size_t k = 0; k < count && r == SPVCOND_OK && !*supported; k++) {
+        r = verdict_of(s, entries[k], supported, one, sizeof(one));
+        char *not_for = strstr(one, NOT_FOR);
+        if (not_for) {
+            merge_items(devices, sizeof(devices), not_for + strlen(NOT_FOR), ", ");
+            *not_for = 0;
+        }
+        size_t len = strlen(one);
+        if (len >= 2 && strcmp(one + len - 2, "; ") == 0)
+            one[len - 2] = 0;
+        merge_items(reqs, sizeof(reqs), one, "; ");
+    }
+    if (reason_size)
+        snprintf(reason, reason_size, "%s%s%s%s", *supported ? "" : reqs, !*supported && reqs[0] && devices[0] ? "; " : "",
+                 !*supported && devices[0] ? NOT_FOR : "", *supported ? "" : devices);
+    return r;
+}
+
 spvcond_result
 spvcond_kernel_supported(spvcond_module *m, const spvcond_device_info *d, const char *kernel, bool *supported,
                          char *reason, size_t reason_size)
@@ -244,22 +363,43 @@ spvcond_kernel_supported(spvcond_module *m, const spvcond_device_info *d, const 
         return SPVCOND_ERROR_INVALID_ARGUMENT;
     if (reason_size)
         reason[0] = 0;
-    size_t entry = SIZE_MAX;
-    for (size_t k = 0; k < m->entry_point_count && entry == SIZE_MAX; k++)
+    size_t *entries = spvcond_alloc_array(m->ctx, m->entry_point_count + 1, sizeof(size_t)), count = 0;
+    if (!entries)
+        return spvcond_oom(m->ctx);
+    for (size_t k = 0; k < m->entry_point_count; k++)
         if (strcmp(entry_name(m, m->entry_points[k]), kernel) == 0)
-            entry = m->entry_points[k];
-    if (entry == SIZE_MAX)
-        return spvcond_report(m->ctx, SPVCOND_ERROR_NOT_FOUND, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
-                              "the module has no kernel named '%s'", kernel);
+            entries[count++] = m->entry_points[k];
+    spvcond_result r = SPVCOND_OK;
+    if (!count)
+        r = spvcond_report(m->ctx, SPVCOND_ERROR_NOT_FOUND, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                           "the module has no kernel named '%s'", kernel);
+    bool conditional = false;
+    for (size_t k = 0; k < count; k++)
+        conditional |= spvcond_inst_opcode(m, entries[k]) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL;
     *supported = true;
-    if (spvcond_inst_opcode(m, entry) != SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL)
-        return SPVCOND_OK;
-    struct support s;
-    spvcond_result r = support_begin(m, d, &s);
-    if (r == SPVCOND_OK)
-        r = support_of(&s, entry, supported, reason, reason_size);
-    support_end(&s);
+    if (r == SPVCOND_OK && conditional) {
+        struct support s;
+        r = support_begin(m, d, &s);
+        if (r == SPVCOND_OK)
+            r = name_verdict(&s, entries, count, supported, reason, reason_size);
+        support_end(&s);
+    }
+    spvcond_dealloc(m->ctx, entries);
     return r;
+}
+
+/* Entry points ordered by name, then by position: a name's entry points are neighbours. */
+struct named_entry {
+    const char *name;
+    size_t k; /* in m->entry_points */
+};
+
+static int
+compare_named(const void *a, const void *b)
+{
+    const struct named_entry *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->k > y->k) - (x->k < y->k);
 }
 
 spvcond_result
@@ -269,31 +409,37 @@ spvcond_kernels_supported(spvcond_module *m, const spvcond_device_info *d, spvco
         return SPVCOND_ERROR_INVALID_ARGUMENT;
     struct support s;
     spvcond_result r = support_begin(m, d, &s);
-    if (r == SPVCOND_OK && !(s.memo = spvcond_alloc_array(m->ctx, m->bound + 1, sizeof(uint32_t))))
+    size_t n = m->entry_point_count;
+    struct named_entry *sorted = spvcond_alloc_array(m->ctx, n + 1, sizeof(*sorted));
+    size_t *first = spvcond_alloc_array(m->ctx, n + 1, sizeof(size_t)); /* per entry point: its name's first, sorted */
+    size_t *members = spvcond_alloc_array(m->ctx, n + 1, sizeof(size_t));
+    if (r == SPVCOND_OK && (!(s.memo = spvcond_alloc_array(m->ctx, m->bound + 1, sizeof(uint32_t))) || !sorted ||
+                            !first || !members))
         r = spvcond_oom(m->ctx);
-    for (size_t k = 0; k < m->entry_point_count && r == SPVCOND_OK; k++) {
-        size_t entry = m->entry_points[k];
-        uint32_t cond = spvcond_inst_words(m, entry)[1];
-        bool conditional = spvcond_inst_opcode(m, entry) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL && cond < m->bound;
-        if (conditional && s.memo[cond]) { /* the verdict ('y' or 'n'), then the reason */
-            const char *memo = s.reasons + s.memo[cond] - 1;
-            fn(user, entry_name(m, entry), memo[0] == 'y', memo + 1);
+    if (r == SPVCOND_OK) {
+        for (size_t k = 0; k < n; k++)
+            sorted[k] = (struct named_entry){entry_name(m, m->entry_points[k]), k};
+        if (n > 1)
+            qsort(sorted, n, sizeof(*sorted), compare_named);
+        for (size_t p = 0; p < n; p++)
+            first[sorted[p].k] = p > 0 && strcmp(sorted[p - 1].name, sorted[p].name) == 0 ? first[sorted[p - 1].k] : p;
+    }
+    for (size_t k = 0; k < n && r == SPVCOND_OK; k++) {
+        size_t g = first[k];
+        if (sorted[g].k != k) /* the name was told at its first entry point */
             continue;
-        }
+        size_t count = 0;
+        for (size_t p = g; p < n && first[sorted[p].k] == g; p++)
+            members[count++] = m->entry_points[sorted[p].k];
         bool supported;
         char reason[SPVCOND_REASON_MAX];
-        r = support_of(&s, entry, &supported, reason, sizeof(reason));
-        size_t len = strlen(reason) + 2;
-        if (r == SPVCOND_OK && conditional && s.reasons_len + len < UINT32_MAX &&
-            (r = spvcond_grow(m->ctx, (void **)&s.reasons, &s.reasons_cap, s.reasons_len + len, 1)) == SPVCOND_OK) {
-            s.reasons[s.reasons_len] = supported ? 'y' : 'n';
-            memcpy(s.reasons + s.reasons_len + 1, reason, len - 1);
-            s.memo[cond] = (uint32_t)s.reasons_len + 1;
-            s.reasons_len += len;
-        }
+        r = name_verdict(&s, members, count, &supported, reason, sizeof(reason));
         if (r == SPVCOND_OK)
-            fn(user, entry_name(m, entry), supported, reason);
+            fn(user, sorted[g].name, supported, reason);
     }
+    spvcond_dealloc(m->ctx, members);
+    spvcond_dealloc(m->ctx, first);
+    spvcond_dealloc(m->ctx, sorted);
     support_end(&s);
     return r;
 }

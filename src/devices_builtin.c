@@ -298,6 +298,21 @@ fill_function_variants_facts(const char *bare, const struct group *g, spvcond_de
     if (strcmp(bare, "x86_64") == 0 || strcmp(bare, "spir64_x86_64") == 0) {
         out->has_target = true;
         out->target = 4; /* x86_64 */
+        out->has_category = true;
+        out->category = SPVCOND_ARCH_CATEGORY_CPU; /* a CPU, of a family no DPC++ target name says */
+        return;
+    }
+    if (strcmp(bare, "spir64_fpga") == 0) { /* an FPGA: none of the registry's categories */
+        out->has_category = true;
+        out->category = 0;
+        return;
+    }
+    if (strcmp(bare, "spir64_gen") == 0) { /* an Intel GPU, which one decided later (ocloc -device) */
+        out->has_target = true;
+        out->target = 0;
+        out->has_family = true;
+        out->category = SPVCOND_ARCH_CATEGORY_GPU;
+        out->family = 1;
         return;
     }
     for (size_t v = 0; v < COUNT(vendors); v++) {

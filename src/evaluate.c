@@ -184,10 +184,6 @@ spvcond_fnvar_device_check(const spvcond_fnvar_device *d, char *why, size_t why_
     if (d->unspecified != SPVCOND_UNSPECIFIED_ERROR && d->unspecified != SPVCOND_UNSPECIFIED_UNKNOWN &&
         d->unspecified != SPVCOND_UNSPECIFIED_ANY)
         problem = "`unspecified` is none of ERROR, UNKNOWN and ANY";
-    else if (d->unspecified == SPVCOND_UNSPECIFIED_ERROR && !d->has_architecture && d->has_family)
-        problem = "the architecture's category and family are given without its number";
-    else if (d->unspecified == SPVCOND_UNSPECIFIED_ERROR && !d->has_architecture && d->has_category)
-        problem = "the architecture's category is given without its family and number";
     else if ((d->feature_count && !d->features) || (d->capability_count && !d->capabilities))
         problem = "a list has a count but no items";
     if (problem && why && why_size)

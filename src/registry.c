@@ -4,9 +4,10 @@
  * registry"): targets and their features, architecture categories, families and architectures, by name
  * and by value. Each list below is written as the registry numbers it: the k-th word has value k, and
  * "alias=name" words give another name to a value. */
-#include "module.h"
+#include "registry.h"
 
 #include "architectures.h"
+#include "grammar.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -359,4 +360,58 @@ spvcond_registry_describe_architecture(uint32_t category, uint32_t family, uint3
     else
         w = snprintf(buf, size, "%u/%u/%u", category, family, architecture);
     return w < 0 ? 0 : (size_t)w;
+}
+
+/* Append prefix and s (or n, when s is NULL) to buf at *len; *len may pass size, nothing is written past
+ * it (snprintf's way). */
+static void
+add(char *buf, size_t size, size_t *len, const char *prefix, const char *s, uint32_t n)
+{
+    char num[16];
+    if (!s) {
+        snprintf(num, sizeof(num), "%u", n);
+        s = num;
+    }
+    if (*len < size) {
+        int w = snprintf(buf + *len, size - *len, "%s%s", prefix, s);
+        *len += w < 0 ? 0 : (size_t)w;
+    }
+}
+
+const char *
+spvcond_device_constant_text(const uint32_t *w, char *buf, size_t size)
+{
+    uint32_t wc = spvcond_word_count_of(w[0]);
+    size_t len = 0;
+    char name[64];
+    if (!size)
+        return buf;
+    buf[0] = 0;
+    switch (spvcond_opcode_of(w[0])) {
+    case SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL: {
+        uint32_t target = wc > 3 ? w[3] : 0;
+        add(buf, size, &len, "target ", spvcond_registry_target_name(target, name, sizeof(name)), target);
+        for (uint32_t k = 4; k < wc; k++)
+            add(buf, size, &len, k == 4 ? " features " : "/",
+                spvcond_registry_feature_name(target, w[k], name, sizeof(name)), w[k]);
+        break;
+    }
+    case SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE_INTEL: {
+        const char *cmp = wc > 5 ? spvcond_grammar_opcode_name(w[5]) : NULL;
+        add(buf, size, &len, "architecture ", cmp && strncmp(cmp, "Op", 2) == 0 ? cmp + 2 : cmp, wc > 5 ? w[5] : 0);
+        spvcond_registry_describe_architecture(wc > 3 ? w[3] : 0, wc > 4 ? w[4] : 0, wc > 6 ? w[6] : 0, name,
+                                               sizeof(name));
+        add(buf, size, &len, " ", name, 0);
+        break;
+    }
+    case SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL:
+        add(buf, size, &len, "", "capabilities", 0);
+        for (uint32_t k = 3; k < wc; k++)
+            add(buf, size, &len, k == 3 ? " " : ",", spvcond_grammar_enumerant_name(SPVCOND_KIND_Capability, w[k]),
+                w[k]);
+        break;
+    default:
+        break;
+    }
+    return buf;
 }

@@ -23,7 +23,8 @@ struct group {
     size_t inst;         /* the copy, or the group's first entry point */
     size_t first, count; /* into members */
     bool copy;
-    bool reported, gap;  /* an error given; a device without any (copies) noted */
+    bool reported;       /* an error given */
+    uint64_t gaps;       /* devices that get none of the group (the first described below) */
     char gap_device[256];
 };
 
@@ -291,7 +292,7 @@ add_group(struct space *s, size_t *cap, size_t inst, size_t first, bool copy)
 {
     spvcond_result r = spvcond_grow(s->c->m->ctx, (void **)&s->groups, cap, s->group_count + 1, sizeof(*s->groups));
     if (r == SPVCOND_OK)
-        s->groups[s->group_count++] = (struct group){inst, first, s->member_count - first, copy, false, false, {0}};
+        s->groups[s->group_count++] = (struct group){inst, first, s->member_count - first, copy, false, 0, {0}};
     return r;
 }
 
@@ -394,8 +395,7 @@ check_device(struct space *s, const struct device *dev, const uint8_t *value)
                                            "%s keeps this entry point and instruction %zu's, both \"%s\": SPIR-V "
                                            "allows one entry point per name and execution model",
                                            device, survivors[0], label_of(m, g));
-        } else if (g->copy && applies && live == 0 && !g->gap) {
-            g->gap = true;
+        } else if (live == 0 && (applies || !g->copy) && g->gaps++ == 0) {
             describe_device(s, dev, g->gap_device, sizeof(g->gap_device));
         }
     }
@@ -438,12 +438,23 @@ spvcond_validate_devices(struct check *c)
     spvcond_dealloc(m->ctx, value);
     for (size_t k = 0; k < s->group_count; k++) {
         const struct group *g = &s->groups[k];
-        if (g->copy && g->gap && !g->reported)
+        char others[96] = "";
+        if (!g->gaps || g->reported)
+            continue;
+        if (g->gaps > 1)
+            snprintf(others, sizeof(others), " (as do %llu more of the %llu devices its constants tell apart)",
+                     (unsigned long long)(g->gaps - 1), (unsigned long long)devices);
+        if (g->copy)
             spvcond_report(m->ctx, SPVCOND_OK, SPVCOND_SEVERITY_WARNING,
                            spvcond_where_inst(m, g->inst, spvcond_inst_words(m, g->inst)[2]),
-                           "%s gets no variant of %s: no condition of OpConditionalCopyObjectINTEL %%%u is true, so "
-                           "specialize refuses that device (the module covers only some devices)",
-                           g->gap_device, label_of(m, g), spvcond_inst_words(m, g->inst)[2]);
+                           "%s gets no variant of %s%s: no condition of OpConditionalCopyObjectINTEL %%%u is true, "
+                           "so specialize refuses that device (the module covers only some devices)",
+                           g->gap_device, label_of(m, g), others, spvcond_inst_words(m, g->inst)[2]);
+        else
+            spvcond_report(m->ctx, SPVCOND_OK, SPVCOND_SEVERITY_WARNING, spvcond_where_inst(m, g->inst, 0),
+                           "%s gets no variant of entry point \"%s\"%s: none of its %zu survives, so the "
+                           "specialized module has no such entry point (the module covers only some devices)",
+                           g->gap_device, label_of(m, g), others, g->count);
     }
 done:
     spvcond_dealloc(m->ctx, s->groups);

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "architectures.h"
 #include "evaluate.h"
 #include "grammar.h"
 #include "index.h"
+#include "registry.h"
 
 #define TEXT_MAX 1024
 #define DEPTH_MAX 12
@@ -34,18 +34,6 @@ put(struct text *t, const char *fmt, ...)
     t->len = n < 0 ? t->len : t->len + (size_t)n >= TEXT_MAX ? TEXT_MAX - 1 : t->len + (size_t)n;
 }
 
-static void
-put_list(struct text *t, const uint32_t *w, uint32_t from, uint32_t to, const char *sep, bool capabilities)
-{
-    for (uint32_t k = from; k < to; k++) {
-        const char *name = capabilities ? spvcond_grammar_enumerant_name(SPVCOND_KIND_Capability, w[k]) : NULL;
-        if (name)
-            put(t, "%s%s", k > from ? sep : "", name);
-        else
-            put(t, "%s%u", k > from ? sep : "", w[k]);
-    }
-}
-
 /* A condition in words: the linker's module conditions by their names ("var.spv"), device constants
  * by what they test, LogicalAnd / Or / Not as and / or / not. */
 static void
@@ -64,36 +52,13 @@ describe(const struct spvcond_module *m, uint32_t id, int depth, bool top, struc
     const uint32_t *w = spvcond_inst_words(m, d);
     uint32_t op = spvcond_opcode_of(w[0]), wc = spvcond_word_count_of(w[0]);
     switch (op) {
-    case SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL: {
-        char buf[32];
-        uint32_t target = wc > 3 ? w[3] : 0;
-        const char *tn = spvcond_registry_target_name(target, buf, sizeof(buf));
-        if (tn)
-            put(t, "target %s", tn);
-        else
-            put(t, "target %u", target);
-        for (uint32_t k = 4; k < wc; k++) {
-            const char *fname = spvcond_registry_feature_name(target, w[k], buf, sizeof(buf));
-            put(t, "%s", k == 4 ? " features " : "/");
-            if (fname)
-                put(t, "%s", fname);
-            else
-                put(t, "%u", w[k]);
-        }
+    case SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL:
+    case SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE_INTEL:
+    case SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL: {
+        char text[256];
+        put(t, "%s", spvcond_device_constant_text(w, text, sizeof(text)));
         return;
     }
-    case SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE_INTEL: {
-        char arch[64];
-        spvcond_registry_describe_architecture(wc > 3 ? w[3] : 0, wc > 4 ? w[4] : 0, wc > 6 ? w[6] : 0, arch,
-                                               sizeof(arch));
-        const char *cmp = wc > 5 ? spvcond_grammar_opcode_name(w[5]) : "?";
-        put(t, "architecture %s %s", cmp ? cmp : "?", arch);
-        return;
-    }
-    case SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL:
-        put(t, "capabilities ");
-        put_list(t, w, 3, wc, ",", true);
-        return;
     case SPVCOND_OP_SPEC_CONSTANT_TRUE:
     case SPVCOND_OP_SPEC_CONSTANT_FALSE:
     case SPVCOND_OP_CONSTANT_TRUE:

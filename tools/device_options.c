@@ -206,8 +206,10 @@ fnvar_options_finish(struct fnvar_options *f, const struct device_options *d)
     }
     if (rc == EXIT_OK)
         rc = resolve_architecture(f);
-    if (rc == EXIT_OK && !f->arch && !f->category && info && info->has_architecture) {
-        dev->has_architecture = true; /* the device's own, unless given */
+    if (rc == EXIT_OK && !f->arch && !f->category && info) { /* the device's own, unless given */
+        dev->has_architecture = info->has_architecture;
+        dev->has_family = info->has_family;
+        dev->has_category = info->has_category;
         dev->category = info->category;
         dev->family = info->family;
         dev->architecture = info->architecture;

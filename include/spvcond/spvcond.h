@@ -177,8 +177,9 @@ typedef enum spvcond_unspecified {
 /* The device, for SPV_INTEL_function_variants' OpSpecConstant{Target,Architecture,Capabilities}INTEL.
  * Each has_* says a fact is given; `unspecified` says what a fact not given means. The architecture is
  * given whole (has_architecture: category, family and number) or in part (has_family: category and
- * family; has_category: the category alone), the latter under UNKNOWN and ANY only. The values are the
- * device registry's (spvcond_registry_*). */
+ * family; has_category: the category alone): a constant of another category or family is then false,
+ * one that needs the rest takes what `unspecified` says. The values are the device registry's
+ * (spvcond_registry_*). */
 typedef struct spvcond_fnvar_device {
     bool has_target;
     uint32_t target;
@@ -194,8 +195,8 @@ typedef struct spvcond_fnvar_device {
     spvcond_unspecified unspecified;
 } spvcond_fnvar_device;
 
-/* Whether a device description is well formed: under ERROR, an architecture given in part is not; when
- * not, what is missing is written into why. */
+/* Whether a device description is well formed (`unspecified` one of the three, every list with items);
+ * when not, what is wrong is written into why. */
 SPVCOND_API bool spvcond_fnvar_device_check(const spvcond_fnvar_device *device, char *why, size_t why_size);
 
 /* ---- the device registry ------------------------------------------------------------------ */
@@ -330,6 +331,9 @@ typedef struct spvcond_device_info {
     bool has_capabilities;
     const uint32_t *capabilities;
     size_t capability_count;
+    /* Without has_architecture, the architecture known in part: its category (the x86_64 targets: cpu;
+     * spir64_fpga: 0, none of the registry's), or its category and family (spir64_gen: gpu/intel). */
+    bool has_category, has_family;
 } spvcond_device_info;
 
 /* DPC++'s targets (dpcpp.md section 2), compiled in, with the aspects the hardware has (spec/devices.md):
@@ -355,6 +359,12 @@ SPVCOND_API bool spvcond_device_config_get(const spvcond_device_config *config, 
 SPVCOND_API bool spvcond_device_config_find(const spvcond_device_config *config, const char *name,
                                             spvcond_device_info *out);
 
+/* The device's facts for SPV_INTEL_function_variants' device constants (target, features, architecture,
+ * capabilities, as far as `device` gives them), a fact not given meaning what `unspecified` says. The
+ * arrays stay the device's. */
+SPVCOND_API void spvcond_device_info_facts(const spvcond_device_info *device, spvcond_unspecified unspecified,
+                                           spvcond_fnvar_device *out);
+
 /* Values for every requirement constant of an annotated module (recognised by its spvcond.* OpName):
  * true iff the device supports it. *values is released with spvcond_free(). */
 SPVCOND_API spvcond_result spvcond_device_spec_values(spvcond_module *module, const spvcond_device_info *device,
@@ -362,12 +372,16 @@ SPVCOND_API spvcond_result spvcond_device_spec_values(spvcond_module *module, co
 
 /* DPC++'s kernel_not_supported check: whether `device` supports the entry point named `kernel` of an
  * annotated module, and if not, why ("Required aspect fp64 is not supported on the device"). The reason
- * lists every unmet requirement, separated by "; ". SPVCOND_ERROR_NOT_FOUND if there is no such kernel. */
+ * lists every unmet requirement, separated by "; ". A name that several conditional entry points share
+ * (a multi-target module's variants) is supported when one of them survives for the device, its
+ * function-variants facts (spvcond_device_info_facts(), UNKNOWN) deciding the device constants; the
+ * reason then also names the device constants that are false ("not for the device: target nvptx64").
+ * SPVCOND_ERROR_NOT_FOUND if there is no such kernel. */
 SPVCOND_API spvcond_result spvcond_kernel_supported(spvcond_module *module, const spvcond_device_info *device,
                                                     const char *kernel, bool *supported, char *reason,
                                                     size_t reason_size);
 
-/* The same for every kernel of the module, in module order, for the cost of one call above (which
+/* The same for every kernel name of the module, in module order, for the cost of one call above (which
  * evaluates the module's conditions each time: asking it about each of n kernels costs n times that).
  * fn gets each kernel's name and verdict, and the reason ("" when supported; at most
  * SPVCOND_REASON_MAX - 1 bytes, cut at the end); the strings live until fn returns. */

@@ -181,7 +181,7 @@ Test(repair, variants_are_explained)
     cr_assert_eq(s.count, 2);
     cr_assert_eq(s.function[0], 10);
     cr_assert_str_eq(s.text[0], "base.spv = not var.spv");
-    cr_assert_str_eq(s.text[1], "var.spv = target 4");
+    cr_assert_str_eq(s.text[1], "var.spv = target x86_64"); /* the device registry's name of 4 */
     cr_assert(s.kept[0] && !s.kept[1], "no device: the base");
     spvcond_fnvar_device d = {.has_target = true, .target = 4};
     spvcond_specialize_options o = {.device = &d};

@@ -172,6 +172,8 @@ Test(specialize, linker_output_selects_the_base)
     done(&r);
 }
 
+static bool kept(const struct result *r, const char *name);
+
 /* The default: a fact a constant needs and nobody gave is refused, naming the constant and the fact; a part
  * of the architecture without the rest is a malformed device. */
 Test(specialize, a_fact_not_given_is_refused)
@@ -189,10 +191,24 @@ Test(specialize, a_fact_not_given_is_refused)
     cr_assert(strstr(r.message, "needs the device's features (it tests 2 of target x86_64)") != NULL, "%s",
               r.message);
     done(&r);
-    spvcond_fnvar_device part = {.has_family = true, .category = 1, .family = 1};
+    /* An architecture known in part: refused where the constant needs the rest (cpu/intel here), false
+     * where its category or family already differs. */
+    spvcond_fnvar_device part = {.has_target = true, .target = 4, .features = features, .feature_count = 2,
+                                 .has_family = true, .category = 1, .family = 1, .has_capabilities = true};
     r = specialize("fnvar_device", NULL, 0, &part, 0);
     cr_assert_eq(r.code, SPVCOND_ERROR_INVALID_ARGUMENT);
-    cr_assert(strstr(r.message, "given without its number") != NULL, "%s", r.message);
+    cr_assert(strstr(r.message, "needs the device's architecture (it compares with cpu/intel/gdc)") != NULL, "%s",
+              r.message);
+    done(&r);
+    part.category = 2;
+    r = specialize("fnvar_device", NULL, 0, &part, 0);
+    cr_assert_eq(r.code, SPVCOND_OK, "%s", r.message);
+    cr_assert(!kept(&r, "by_arch"));
+    done(&r);
+    spvcond_fnvar_device bad = {.unspecified = (spvcond_unspecified)7};
+    r = specialize("fnvar_device", NULL, 0, &bad, 0);
+    cr_assert_eq(r.code, SPVCOND_ERROR_INVALID_ARGUMENT);
+    cr_assert(strstr(r.message, "none of ERROR, UNKNOWN and ANY") != NULL, "%s", r.message);
     done(&r);
 }
 
