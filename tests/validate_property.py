@@ -98,6 +98,45 @@ def one_module(name, module, tmp, totals):
     totals.append((name, "valid" if valid else "rejected", len(options), refused))
 
 
+LINK = os.environ.get("SPIRV_LINK") or os.path.join(oracle.SHARED_TOOLS, "spirv-tools-2026", "bin", "spirv-link")
+LINK_DATA = os.path.join(SRC, "data", "link")
+# Multi-target modules made here with spirv-link --fnvar-* (the linker's own test shape: a base and a
+# variant of the same kernel and helper, conditions from CSV files, --fnvar-capabilities): each module's
+# files, and the CSV files by option.
+LINKED = {
+    "linked: targets apart": (["scale", "scale_double"], {"--fnvar-targets": "disjoint.csv"}),
+    "linked: a feature's variant": (["scale", "scale_fma"], {"--fnvar-targets": "overlapping.csv"}),
+    "linked: target and architecture": (["scale", "scale_double"], {"--fnvar-targets": "mixed_targets.csv",
+                                                                     "--fnvar-architectures": "mixed_architectures.csv"}),
+}
+
+
+def linked_modules(tmp, totals):
+    """OpenCL C compiled as a user would (clang-15, llvm-spirv-15), linked into multi-target modules by
+    today's spirv-link, repaired, then held to the property like the fixtures."""
+    if not os.access(LINK, os.X_OK):
+        print("skipped: modules linked at test time (no spirv-link with --fnvar-* at %s)" % LINK)
+        return
+    for name in ("scale", "scale_fma", "scale_double"):
+        bc = os.path.join(tmp, name + ".bc")
+        run(["clang-15", "-c", "-target", "spir64", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header",
+             "-emit-llvm", "-O0", os.path.join(LINK_DATA, name + ".cl"), "-o", bc], check=True)
+        run(["llvm-spirv-15", "--spirv-max-version=1.2", bc, "-o", os.path.join(tmp, name + ".spv")], check=True)
+    for label, (files, csvs) in LINKED.items():
+        options = []
+        for option, csv in csvs.items():
+            with open(os.path.join(LINK_DATA, csv)) as f, open(os.path.join(tmp, csv), "w") as g:
+                g.write(f.read())
+            options += [option, csv]
+        multi, rep = os.path.join(tmp, "linked.spv"), os.path.join(tmp, "linked.rep.spv")
+        p = run([LINK, *options, "--fnvar-capabilities", *[f + ".spv" for f in files], "-o", multi], cwd=tmp)
+        if not check(p.returncode == 0, "%s: spirv-link" % label, p.stderr.strip()):
+            continue
+        p = run([CLI, "repair", "-q", multi, "-o", rep])
+        if check(p.returncode == 0, "%s: repair" % label, p.stderr.strip()):
+            one_module(label + " (repaired)", rep, tmp, totals)
+
+
 def main():
     data = sys.argv[1]
     print(oracle.describe())
@@ -113,8 +152,9 @@ def main():
                     one_module(name + " (repaired)", rep, tmp, totals)
         else:
             print("skipped: spirv-link's modules (no %s)" % INTEROP)
+        linked_modules(tmp, totals)
     for name, verdict, n, refused in totals:
-        print("%-28s validate: %-8s %4d devices, %4d refused by specialize" % (name, verdict, n, refused))
+        print("%-44s validate: %-8s %4d devices, %4d refused by specialize" % (name, verdict, n, refused))
     print(oracle.report())
     return summary()
 
