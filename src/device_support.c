@@ -202,7 +202,7 @@ struct support {
 static spvcond_result
 support_begin(spvcond_module *m, const spvcond_device_info *d, struct support *s)
 {
-    *s = (struct support){m, {NULL, NULL}, {0}, NULL, NULL, 0, 0};
+    *s = (struct support){m, {NULL, NULL, SIZE_MAX, NULL}, {0}, NULL, NULL, 0, 0};
     spvcond_spec_value *values;
     size_t count;
     spvcond_result r = spvcond_device_spec_values(m, d, &values, &count);

@@ -225,21 +225,21 @@ spvcond_device_facts_check(const struct spvcond_module *m, const spvcond_fnvar_d
     if (!spvcond_fnvar_device_check(d, why, sizeof(why)))
         return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
                               "the device description is not well formed: %s", why);
-    for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
-        const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = spvcond_opcode_of(w[0]);
-        const char *missing = NULL;
-        if (op < SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL || op > SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL ||
-            spvcond_word_count_of(w[0]) < 3 || device_constant(d, w, &missing) != FACT_MISSING)
-            continue;
-        char fact[128];
-        describe_fact(w, missing, fact, sizeof(fact));
-        return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ARGUMENT, i, w[2],
-                                 "%%%u needs the device's %s, which is not given; a fact not given is an error "
-                                 "unless the device says what it means (--unspecified unknown or any)",
-                                 w[2], fact);
-    }
     return SPVCOND_OK;
+}
+
+spvcond_result
+spvcond_device_facts_missing(const struct spvcond_module *m, const struct spvcond_values *v)
+{
+    if (v->missing_inst == SIZE_MAX)
+        return SPVCOND_OK;
+    const uint32_t *w = spvcond_inst_words(m, v->missing_inst);
+    char fact[128];
+    describe_fact(w, v->missing_fact, fact, sizeof(fact));
+    return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ARGUMENT, v->missing_inst, w[2],
+                             "%%%u needs the device's %s, which is not given; a fact not given is an error unless "
+                             "the device says what it means (--unspecified unknown or any)",
+                             w[2], fact);
 }
 
 /* Evaluate OpSpecConstantOp on scalar integers and booleans. */
@@ -347,6 +347,20 @@ eval_op(struct eval *e, const uint32_t *w, uint32_t wc, uint32_t width)
     set_known(e, id, r, width);
 }
 
+/* A device constant's value, the first one that needs a fact not given noted (out of line: rare, and the
+ * loop over every constant stays small). */
+static __attribute__((noinline)) void
+eval_device_constant(struct eval *e, size_t i, const uint32_t *w)
+{
+    const char *missing = NULL;
+    int fact = device_constant(e->device, w, &missing);
+    if (fact == FACT_MISSING && e->v->missing_inst == SIZE_MAX) {
+        e->v->missing_inst = i;
+        e->v->missing_fact = missing;
+    }
+    set_known(e, w[2], fact == FACT_TRUE, 1);
+}
+
 static int
 compare_spec_value(const void *a, const void *b)
 {
@@ -392,6 +406,7 @@ spvcond_evaluate(const struct spvcond_module *m, spvcond_spec_value *values, siz
     }
     qsort(sorted, value_count, sizeof(*sorted), compare_spec_value);
 
+    out->missing_inst = SIZE_MAX;
     struct eval e = {m, out, device};
     for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
@@ -428,7 +443,7 @@ spvcond_evaluate(const struct spvcond_module *m, spvcond_spec_value *values, siz
         case SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL:
         case SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE_INTEL:
         case SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL:
-            set_known(&e, id, spvcond_device_constant_value(device, w), 1);
+            eval_device_constant(&e, i, w);
             break;
         default: break;
         }

@@ -15,6 +15,9 @@ enum spvcond_value_state {
 struct spvcond_values {
     uint8_t *state;   /* per id */
     uint64_t *value;  /* per id: zero-extended to the type's width; the reason code when UNDEFINED */
+    size_t missing_inst;     /* the first device constant that needs a fact not given (under ERROR), or
+                                SIZE_MAX; the fact */
+    const char *missing_fact;
 };
 
 /* Reasons for SPVCOND_VALUE_UNDEFINED, stored in value[]. */
@@ -37,11 +40,13 @@ bool spvcond_is_spec_constant_opcode(uint32_t opcode);
 
 /* The value of a device constant (OpSpecConstantTargetINTEL, ...ArchitectureINTEL, ...CapabilitiesINTEL,
  * words w) for device d (NULL: nothing given), a fact not given meaning what d->unspecified says
- * (false where it is an error: spvcond_device_facts_check() refuses those first). */
+ * (false where it is an error: spvcond_evaluate() notes the first, spvcond_device_facts_missing() refuses). */
 bool spvcond_device_constant_value(const spvcond_fnvar_device *d, const uint32_t *w);
-/* Fail, naming the constant and the fact, when the device is not well formed or when, under
- * SPVCOND_UNSPECIFIED_ERROR, one of the module's device constants needs a fact it does not give. */
+/* Fail when the device is not well formed (before evaluating), or, after spvcond_evaluate(), when under
+ * SPVCOND_UNSPECIFIED_ERROR one of the module's device constants needs a fact it does not give (naming
+ * the constant and the fact). */
 spvcond_result spvcond_device_facts_check(const struct spvcond_module *m, const spvcond_fnvar_device *d);
+spvcond_result spvcond_device_facts_missing(const struct spvcond_module *m, const struct spvcond_values *v);
 
 /* Mark (per id, non-zero) everything the marked conditions reach through OpSpecConstantOp operands.
  * Operands precede their users among the constants, so one backward pass closes the set. */

@@ -1017,6 +1017,20 @@ release(struct spec *s)
     spvcond_dealloc(ctx, s->frozen_bools);
 }
 
+/* The conditions' values for the caller's values and device, refused where the device does not give a
+ * fact a constant needs (spec/devices.md). */
+static __attribute__((noinline)) spvcond_result
+evaluate_conditions(struct spec *s, const spvcond_specialize_options *o)
+{
+    spvcond_result r = spvcond_device_facts_check(s->m, o->device);
+    if (r == SPVCOND_OK)
+        r = spvcond_evaluate(s->m, o->values, o->value_count, o->device, &s->v);
+    if (r == SPVCOND_OK)
+        r = spvcond_device_facts_missing(s->m, &s->v);
+    s->first_true_wins = o->device && o->device->unspecified == SPVCOND_UNSPECIFIED_ANY;
+    return r;
+}
+
 spvcond_result
 spvcond_specialize(spvcond_module *m, const spvcond_specialize_options *o, spvcond_specialize_stats *stats)
 {
@@ -1034,7 +1048,6 @@ spvcond_specialize(spvcond_module *m, const spvcond_specialize_options *o, spvco
     memset(&s, 0, sizeof(s));
     s.m = m;
     s.flags = o->flags;
-    s.first_true_wins = o->device && o->device->unspecified == SPVCOND_UNSPECIFIED_ANY;
     spvcond_context *ctx = m->ctx;
     s.removed = spvcond_alloc_array(ctx, m->bound, 1);
     s.cond_tree = spvcond_alloc_array(ctx, m->bound, 1);
@@ -1047,9 +1060,7 @@ spvcond_specialize(spvcond_module *m, const spvcond_specialize_options *o, spvco
         !s.entry_functions)
         r = spvcond_oom(ctx);
     if (r == SPVCOND_OK)
-        r = spvcond_device_facts_check(m, o->device);
-    if (r == SPVCOND_OK)
-        r = spvcond_evaluate(m, o->values, o->value_count, o->device, &s.v);
+        r = evaluate_conditions(&s, o);
     for (size_t k = 0; r == SPVCOND_OK && k < o->value_count; k++) {
         if (o->values[k].found)
             continue;

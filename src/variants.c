@@ -175,6 +175,8 @@ spvcond_function_variants(spvcond_module *m, const spvcond_specialize_options *o
                 break;
             r = spvcond_evaluate(m, o ? o->values : NULL, o ? o->value_count : 0, o ? o->device : NULL, &values);
             evaluated = true;
+            if (r == SPVCOND_OK && o)
+                r = spvcond_device_facts_missing(m, &values);
             if (r != SPVCOND_OK)
                 break;
         }
