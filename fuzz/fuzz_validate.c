@@ -9,6 +9,17 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* Coverage adds up: each device keeps one variant of a group or none. */
+static void
+check_coverage(void *user, const spvcond_coverage *c)
+{
+    (void)user;
+    uint64_t sum = c->uncovered;
+    for (size_t k = 0; k < c->variant_count; k++)
+        sum += c->devices[k];
+    FUZZ_ASSERT(c->name != NULL && (c->total == 0 ? sum == 0 : sum <= c->total), "coverage adds up");
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -23,6 +34,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         spvcond_result rv = spvcond_module_registry_version(m, &registry);
         FUZZ_ASSERT(rv == SPVCOND_OK || rv == SPVCOND_ERROR_NOT_FOUND, "the registry version is read or absent");
         spvcond_result valid = spvcond_validate(m, &violations);
+        spvcond_variant_coverage(m, check_coverage, NULL);
         spvcond_module *copy;
         if (valid != SPVCOND_ERROR_OUT_OF_MEMORY && valid != SPVCOND_ERROR_LIMIT &&
             spvcond_module_parse_bytes(ctx, data, size, &copy) == SPVCOND_OK) {

@@ -412,8 +412,27 @@ spvcond_validate(spvcond_module *m, size_t *violations)
     return spvcond_validate_dangling(m, NULL, NULL, violations);
 }
 
+/* Validation set up for `fn` (dangling uses) or `coverage`; the rest as spvcond_validate_dangling. */
+static spvcond_result validate_with(struct spvcond_module *m, spvcond_dangling_fn fn, void *user,
+                                    spvcond_coverage_fn coverage, size_t *violations);
+
+spvcond_result
+spvcond_variant_coverage(spvcond_module *m, spvcond_coverage_fn fn, void *user)
+{
+    if (!m || !fn)
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    return validate_with(m, NULL, user, fn, NULL);
+}
+
 spvcond_result
 spvcond_validate_dangling(struct spvcond_module *m, spvcond_dangling_fn fn, void *user, size_t *violations)
+{
+    return validate_with(m, fn, user, NULL, violations);
+}
+
+static spvcond_result
+validate_with(struct spvcond_module *m, spvcond_dangling_fn fn, void *user, spvcond_coverage_fn coverage,
+              size_t *violations)
 {
     if (!m)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
@@ -425,6 +444,9 @@ spvcond_validate_dangling(struct spvcond_module *m, spvcond_dangling_fn fn, void
     c.m = m;
     c.dangling = fn;
     c.dangling_user = user;
+    c.coverage = coverage;
+    c.coverage_user = user;
+    c.quiet = coverage != NULL;
     spvcond_context *ctx = m->ctx;
     c.decorated = spvcond_alloc_array(ctx, m->bound, sizeof(uint32_t));
     c.cond_ok = spvcond_alloc_array(ctx, m->bound, 1);
@@ -461,5 +483,5 @@ spvcond_validate_dangling(struct spvcond_module *m, spvcond_dangling_fn fn, void
         *violations = c.violations;
     if (r != SPVCOND_OK)
         return r;
-    return c.violations ? c.first : SPVCOND_OK;
+    return c.violations && !c.quiet ? c.first : SPVCOND_OK;
 }

@@ -63,6 +63,9 @@ struct check {
     uint32_t stamp;
     uint64_t budget;       /* node visits left for proofs */
     struct proof *proofs;  /* direct-mapped cache of quick proofs */
+    bool quiet;            /* count violations, report nothing (spvcond_variant_coverage) */
+    spvcond_coverage_fn coverage; /* set: each group's coverage goes to it */
+    void *coverage_user;
 };
 
 /* The value of a logical OpSpecConstantOp node (words w) from its operands' values (per node index, as

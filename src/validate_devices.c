@@ -32,6 +32,9 @@ struct member {
     size_t inst;
     struct guard guard;  /* what must hold for it to survive (entry point) or apply (copy) */
     uint32_t condition;  /* a copy's operand condition; 0 for an entry point */
+    uint32_t variant;    /* the entry point's function, or the copy's operand */
+    uint64_t kept;       /* devices that keep it alone (coverage) */
+    char example[192];   /* the first of them */
 };
 
 struct space {
@@ -306,6 +309,14 @@ entry_guard(const struct check *c, size_t inst)
     return conditional ? (struct guard){w[1], c->decorated[fn]} : (struct guard){c->decorated[fn], 0};
 }
 
+/* The function of an entry point (conditional or not). */
+static uint32_t
+entry_function(const struct spvcond_module *m, size_t inst)
+{
+    const uint32_t *w = spvcond_inst_words(m, inst);
+    return w[spvcond_opcode_of(w[0]) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL ? 3 : 2];
+}
+
 /* What to count per device: entry points that share a model and a name (two or more), and the
  * conditions of every OpConditionalCopyObjectINTEL. */
 static spvcond_result
@@ -328,7 +339,8 @@ collect_groups(struct space *s)
         if (end - k > 1) {
             size_t first = s->member_count;
             for (size_t e = k; e < end && r == SPVCOND_OK; e++)
-                r = add_member(s, &member_cap, (struct member){entries[e].inst, entry_guard(c, entries[e].inst), 0});
+                r = add_member(s, &member_cap, (struct member){entries[e].inst, entry_guard(c, entries[e].inst), 0,
+                                                               entry_function(m, entries[e].inst), 0, {0}});
             if (r == SPVCOND_OK)
                 r = add_group(s, &group_cap, entries[k].inst, first, false);
         }
@@ -344,7 +356,7 @@ collect_groups(struct space *s)
         size_t first = s->member_count;
         struct guard g = spvcond_validate_guard_of(c, i, w[2]);
         for (uint32_t k = 3; k + 1 < wc && r == SPVCOND_OK; k += 2)
-            r = add_member(s, &member_cap, (struct member){i, g, w[k]});
+            r = add_member(s, &member_cap, (struct member){i, g, w[k], w[k + 1], 0, {0}});
         if (r == SPVCOND_OK)
             r = add_group(s, &group_cap, i, first, true);
     }
@@ -371,18 +383,23 @@ check_device(struct space *s, const struct device *dev, const uint8_t *value)
     const struct spvcond_module *m = c->m;
     for (size_t k = 0; k < s->group_count; k++) {
         struct group *g = &s->groups[k];
-        if (g->reported)
+        if (g->reported && !c->coverage) /* coverage counts on (a violation is said once, and quietly) */
             continue;
         size_t live = 0, applies = 0, survivors[2] = {SIZE_MAX, SIZE_MAX}; /* the first two that survive */
+        size_t survivor = SIZE_MAX;
         for (size_t e = g->first; e < g->first + g->count; e++) {
             const struct member *mb = &s->members[e];
             bool on = holds(c, value, mb->guard);
             applies += on;
-            if (on && (!g->copy || value[c->node[mb->condition] - 1]) && live++ < 2)
+            if (on && (!g->copy || value[c->node[mb->condition] - 1]) && live++ < 2) {
                 survivors[live - 1] = mb->inst;
+                survivor = live == 1 ? e : survivor;
+            }
         }
+        if (live == 1 && s->members[survivor].kept++ == 0 && c->coverage)
+            describe_device(s, dev, s->members[survivor].example, sizeof(s->members[survivor].example));
         char device[512];
-        if (live > 1) {
+        if (live > 1 && !g->reported) {
             describe_device(s, dev, device, sizeof(device));
             g->reported = true;
             if (g->copy)
@@ -401,6 +418,43 @@ check_device(struct space *s, const struct device *dev, const uint8_t *value)
     }
 }
 
+/* Each group's coverage to c->coverage (total 0: the devices were not counted). */
+static spvcond_result
+tell_coverage(struct space *s, uint64_t total)
+{
+    struct check *c = s->c;
+    const struct spvcond_module *m = c->m;
+    size_t most = 0;
+    for (size_t k = 0; k < s->group_count; k++)
+        most = s->groups[k].count > most ? s->groups[k].count : most;
+    uint32_t *variants = spvcond_alloc_array(m->ctx, most + 1, sizeof(uint32_t));
+    uint64_t *kept = spvcond_alloc_array(m->ctx, most + 1, sizeof(uint64_t));
+    const char **examples = spvcond_alloc_array(m->ctx, most + 1, sizeof(char *));
+    if (!variants || !kept || !examples) {
+        spvcond_dealloc(m->ctx, variants);
+        spvcond_dealloc(m->ctx, kept);
+        spvcond_dealloc(m->ctx, (void *)examples);
+        return spvcond_oom(m->ctx);
+    }
+    for (size_t k = 0; k < s->group_count; k++) {
+        const struct group *g = &s->groups[k];
+        for (size_t e = 0; e < g->count; e++) {
+            const struct member *mb = &s->members[g->first + e];
+            variants[e] = mb->variant;
+            kept[e] = total ? mb->kept : 0;
+            examples[e] = total && mb->kept ? mb->example : NULL;
+        }
+        spvcond_coverage cov = {label_of(m, g), !g->copy, g->copy ? spvcond_inst_words(m, g->inst)[2] : 0, g->count,
+                                variants, kept, examples, total ? g->gaps : 0,
+                                total && g->gaps ? g->gap_device : NULL, total};
+        c->coverage(c->coverage_user, &cov);
+    }
+    spvcond_dealloc(m->ctx, variants);
+    spvcond_dealloc(m->ctx, kept);
+    spvcond_dealloc(m->ctx, (void *)examples);
+    return SPVCOND_OK;
+}
+
 spvcond_result
 spvcond_validate_devices(struct check *c)
 {
@@ -416,7 +470,10 @@ spvcond_validate_devices(struct check *c)
     uint64_t devices = collect_facts(s) ? device_count(s) : UINT64_MAX;
     uint64_t cost = devices == UINT64_MAX ? UINT64_MAX : devices * (c->node_count + s->member_count + 1);
     if (devices == UINT64_MAX || devices > (UINT64_C(1) << 32) || cost > c->budget) {
-        spvcond_report(m->ctx, SPVCOND_OK, SPVCOND_SEVERITY_WARNING, spvcond_where_inst(m, s->groups[0].inst, 0),
+        if (c->coverage)
+            r = tell_coverage(s, 0);
+        else
+            spvcond_report(m->ctx, SPVCOND_OK, SPVCOND_SEVERITY_WARNING, spvcond_where_inst(m, s->groups[0].inst, 0),
                        "not proven: whether entry points that share a name stay one and conditional copies keep "
                        "exactly one operand over every device (%s)",
                        devices == UINT64_MAX ? "conditions over integers, or more device facts than 16 of a kind"
@@ -436,6 +493,10 @@ spvcond_validate_devices(struct check *c)
         check_device(s, &dev, value);
     }
     spvcond_dealloc(m->ctx, value);
+    if (c->coverage) {
+        r = tell_coverage(s, devices);
+        goto done;
+    }
     for (size_t k = 0; k < s->group_count; k++) {
         const struct group *g = &s->groups[k];
         char others[96] = "";

@@ -7,10 +7,12 @@
 void
 spvcond_validate_violation(struct check *c, size_t inst, uint32_t id, spvcond_result code, const char *fmt, ...)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    spvcond_vreport(c->m->ctx, code, SPVCOND_SEVERITY_ERROR, spvcond_where_inst(c->m, inst, id), fmt, ap);
-    va_end(ap);
+    if (!c->quiet) {
+        va_list ap;
+        va_start(ap, fmt);
+        spvcond_vreport(c->m->ctx, code, SPVCOND_SEVERITY_ERROR, spvcond_where_inst(c->m, inst, id), fmt, ap);
+        va_end(ap);
+    }
     if (c->violations++ == 0)
         c->first = code;
 }

@@ -163,6 +163,56 @@ print_variant(void *user, const spvcond_variant *v)
     json_object_end(o->json);
 }
 
+/* How the variants cover the devices (spvcond_variant_coverage): a line a group, or a JSON object. */
+static void
+print_coverage(void *user, const spvcond_coverage *c)
+{
+    struct variant_out *o = user;
+    o->count++;
+    const char *kind = c->entry_point ? "entry point" : "copy in";
+    if (!o->json) {
+        if (!c->total) {
+            printf("  %s %s: not counted (more devices than the proof budget covers)\n", kind, c->name);
+            return;
+        }
+        printf("  %s %s:", kind, c->name);
+        for (size_t k = 0; k < c->variant_count; k++)
+            printf("%s %%%u for %llu%s%s%s", k ? ";" : "", c->variants[k], (unsigned long long)c->devices[k],
+                   c->examples[k] ? " (" : "", c->examples[k] ? c->examples[k] : "", c->examples[k] ? ")" : "");
+        if (c->uncovered)
+            printf("; none for %llu (%s)", (unsigned long long)c->uncovered, c->uncovered_example);
+        printf("\n");
+        return;
+    }
+    json_object_begin(o->json);
+    json_kv_string(o->json, "name", c->name);
+    json_kv_bool(o->json, "entry_point", c->entry_point);
+    if (!c->entry_point)
+        json_kv_uint(o->json, "copy", c->id);
+    json_kv_uint(o->json, "devices", c->total);
+    json_key(o->json, "variants");
+    json_array_begin(o->json);
+    for (size_t k = 0; k < c->variant_count; k++) {
+        json_object_begin(o->json);
+        json_kv_uint(o->json, "id", c->variants[k]);
+        json_kv_uint(o->json, "devices", c->devices[k]);
+        json_key(o->json, "example");
+        if (c->examples[k])
+            json_string(o->json, c->examples[k]);
+        else
+            json_null(o->json);
+        json_object_end(o->json);
+    }
+    json_array_end(o->json);
+    json_kv_uint(o->json, "uncovered", c->uncovered);
+    json_key(o->json, "uncovered_example");
+    if (c->uncovered_example)
+        json_string(o->json, c->uncovered_example);
+    else
+        json_null(o->json);
+    json_object_end(o->json);
+}
+
 static void
 print_text(struct spvcond_module *m, const struct summary *s)
 {
@@ -256,8 +306,15 @@ print_text(struct spvcond_module *m, const struct summary *s)
     struct variant_out o = {NULL, 0};
     printf("variants (functions that share a name):\n");
     spvcond_function_variants(m, NULL, print_variant, &o);
-    if (!o.count)
+    if (!o.count) {
         printf("  none\n");
+        return;
+    }
+    /* Which devices keep which variant, over those the module's constants tell apart. */
+    struct variant_out cov = {NULL, 0};
+    printf("coverage (devices its constants tell apart, how many keep each variant, which keep none):\n");
+    if (spvcond_variant_coverage(m, print_coverage, &cov) != SPVCOND_OK || !cov.count)
+        printf("  %s\n", cov.count ? "(incomplete)" : "none");
 }
 
 static void
@@ -428,6 +485,12 @@ print_json(struct spvcond_module *m, const struct summary *s)
     json_array_begin(&j);
     struct variant_out o = {&j, 0};
     spvcond_function_variants(m, NULL, print_variant, &o);
+    json_array_end(&j);
+    json_key(&j, "coverage");
+    json_array_begin(&j);
+    struct variant_out cov = {&j, 0};
+    if (o.count)
+        spvcond_variant_coverage(m, print_coverage, &cov);
     json_array_end(&j);
     json_object_end(&j);
 }

@@ -265,6 +265,26 @@ SPVCOND_API spvcond_result spvcond_specialize(spvcond_module *module, const spvc
  * reported to the diagnostic callback; the result is the first one's code. `violations` may be NULL. */
 SPVCOND_API spvcond_result spvcond_validate(spvcond_module *module, size_t *violations);
 
+/* How a module's variants cover the devices its constants tell apart (spec/validate.md, "Over every
+ * device"): per group of variants (conditional entry points that share a name and execution model, or
+ * the operands of an OpConditionalCopyObjectINTEL), how many of those devices keep each variant, how
+ * many keep none, and one device of each kind in words. `total` is 0 when the devices are past the
+ * proof budget (not counted). Reads the module only; reports nothing (spvcond_validate() does). */
+typedef struct spvcond_coverage {
+    const char *name;              /* the entry points' name, or the copy's function's */
+    bool entry_point;              /* a group of entry points; else a conditional copy */
+    uint32_t id;                   /* the copy's result id; 0 for entry points */
+    size_t variant_count;
+    const uint32_t *variants;      /* per variant: the entry point's function id, or the copy's operand id */
+    const uint64_t *devices;       /* per variant: how many devices keep it */
+    const char *const *examples;   /* per variant: one such device in words, or NULL */
+    uint64_t uncovered;            /* devices that keep none of them (a copy: where its function survives) */
+    const char *uncovered_example;
+    uint64_t total;
+} spvcond_coverage;
+typedef void (*spvcond_coverage_fn)(void *user, const spvcond_coverage *coverage);
+SPVCOND_API spvcond_result spvcond_variant_coverage(spvcond_module *module, spvcond_coverage_fn fn, void *user);
+
 /* ---- repair ------------------------------------------------------------------------------- */
 
 typedef struct spvcond_repair_stats {

@@ -42,7 +42,14 @@ b_free(void *user, void *p)
     free(p);
 }
 
-enum pass { ANNOTATE, ANNOTATE_LISTED, SPECIALIZE, VALIDATE, REQUIREMENTS, SUPPORT, REPAIR, SPLIT };
+enum pass { ANNOTATE, ANNOTATE_LISTED, SPECIALIZE, VALIDATE, REQUIREMENTS, SUPPORT, REPAIR, SPLIT, COVERAGE };
+
+static void
+ignore_coverage(void *user, const spvcond_coverage *c)
+{
+    (void)user;
+    (void)c;
+}
 
 static void
 ignore_verdict(void *user, const char *kernel, bool supported, const char *reason)
@@ -89,6 +96,8 @@ run(enum pass pass, const uint32_t *words, size_t count, long fail_at)
             r = spvcond_specialize(m, &o, NULL);
         } else if (pass == VALIDATE) {
             r = spvcond_validate(m, NULL);
+        } else if (pass == COVERAGE) {
+            r = spvcond_variant_coverage(m, ignore_coverage, NULL);
         } else if (pass == REPAIR) {
             r = spvcond_repair(m, NULL);
         } else if (pass == SPLIT) {
@@ -147,8 +156,8 @@ every_allocation(enum pass pass, const char *name)
 {
     size_t count;
     uint32_t *words;
-    if (pass != ANNOTATE && pass != ANNOTATE_LISTED && pass != REPAIR && pass != SPLIT) {
-        /* These passes take the annotated module. */
+    if (pass != ANNOTATE && pass != ANNOTATE_LISTED && pass != REPAIR && pass != SPLIT && pass != COVERAGE) {
+        /* These passes take the annotated module (coverage, a multi-target one as it is). */
         spvcond_context *ctx;
         spvcond_module *m = load_module(fixture(name), &ctx);
         spvcond_annotate_options o = {0};
@@ -189,6 +198,9 @@ Test(oom, repair_defect_b) { every_allocation(REPAIR, "fnvar_defect_b"); }
 Test(oom, repair_defect_c) { every_allocation(REPAIR, "fnvar_defect_c"); }
 /* Split (spec/split.md): annotate in split mode, one specialization per image. */
 Test(oom, split) { every_allocation(SPLIT, "kernels_fp64"); }
+/* Coverage (validate's device enumeration, counted): variants of entry points and of a copy. */
+Test(oom, coverage_entry_points) { every_allocation(COVERAGE, "dot_two_widths"); }
+Test(oom, coverage_copies) { every_allocation(COVERAGE, "three_ops"); }
 
 /* The property-file readers, each allocation failed in turn: DPC++'s aspect filter on an image's
  * [SYCL/device requirements] and the [SYCL/kernel reqs] + [SYCL/virtual functions] reader. A byte array

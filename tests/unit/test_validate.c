@@ -332,3 +332,54 @@ Test(validate, the_two_entry_points_that_survive_are_named)
     free(w);
     free(in);
 }
+
+/* Coverage (spvcond_variant_coverage): per group of variants, how many of the devices the constants tell
+ * apart keep each one and how many keep none; the counts add up to the devices. */
+struct coverage_seen {
+    size_t groups;
+    uint64_t total, kept[4], uncovered;
+    size_t variants;
+    bool entry_point, examples;
+};
+
+static void
+note_coverage(void *user, const spvcond_coverage *c)
+{
+    struct coverage_seen *s = user;
+    s->groups++;
+    s->total = c->total;
+    s->variants = c->variant_count;
+    s->entry_point = c->entry_point;
+    s->uncovered = c->uncovered;
+    s->examples = c->uncovered_example != NULL;
+    for (size_t k = 0; k < c->variant_count && k < 4; k++) {
+        s->kept[k] = c->devices[k];
+        s->examples &= c->examples[k] != NULL && strstr(c->examples[k], "a device with") != NULL;
+    }
+}
+
+Test(validate, coverage_counts_every_device)
+{
+    spvcond_context *ctx;
+    spvcond_module *m = load_module(fixture("dot_two_widths"), &ctx);
+    struct coverage_seen s = {0};
+    cr_assert_eq(spvcond_variant_coverage(m, note_coverage, &s), SPVCOND_OK);
+    cr_assert_eq(s.groups, 1);
+    cr_assert(s.entry_point);
+    cr_assert_eq(s.variants, 2);
+    cr_assert_eq(s.total, 2304);
+    cr_assert_eq(s.kept[0] + s.kept[1] + s.uncovered, s.total, "each device keeps one variant or none");
+    cr_assert(s.kept[0] && s.kept[1] && s.uncovered && s.examples);
+    cr_assert_eq(spvcond_context_warning_count(ctx), 0, "coverage reports nothing");
+    destroy_module(m, ctx);
+
+    m = load_module(fixture("three_ops"), &ctx);
+    struct coverage_seen t = {0};
+    cr_assert_eq(spvcond_variant_coverage(m, note_coverage, &t), SPVCOND_OK);
+    cr_assert_eq(t.groups, 1);
+    cr_assert(!t.entry_point);
+    cr_assert_eq(t.variants, 3);
+    cr_assert_eq(t.kept[0] + t.kept[1] + t.kept[2] + t.uncovered, t.total);
+    destroy_module(m, ctx);
+    cr_assert_eq(spvcond_variant_coverage(NULL, note_coverage, &t), SPVCOND_ERROR_INVALID_ARGUMENT);
+}
