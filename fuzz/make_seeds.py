@@ -49,6 +49,12 @@ with tempfile.TemporaryDirectory() as tmp:
         if subprocess.run(["spirv-as", "--preserve-numeric-ids", "--target-env", "spv1.2", src, "-o", dst],
                           capture_output=True).returncode == 0:
             modules.append(dst)
+    # The translator-shaped multi-target fixtures, assembled as their test assembles them.
+    for src in sorted(glob.glob(os.path.join(root, "tests", "data", "translator", "*.spvasm"))):
+        dst = os.path.join(tmp, os.path.basename(src) + ".spv")
+        if subprocess.run([sys.executable, os.path.join(root, "tests", "fnvar_asm.py"), "spirv-as", src, dst],
+                          capture_output=True).returncode == 0:
+            modules.append(dst)
     # Guarded code (spec/guards.md), compiled as its test compiles it.
     for src in sorted(glob.glob(os.path.join(root, "tests", "data", "guards", "*.cl"))):
         bc, dst = (os.path.join(tmp, os.path.basename(src) + e) for e in (".bc", ".spv"))

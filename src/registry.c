@@ -215,23 +215,37 @@ spvcond_registry_target_name(uint32_t value, char *buf, size_t size)
     return buf ? list_name(targets, value, buf, size) : NULL;
 }
 
-bool
-spvcond_registry_feature(uint32_t target, const char *name, uint32_t *value)
+/* A name (or number) in the list of `lists` that belongs to (a, b). */
+static bool
+lookup_in(const struct named_list *lists, size_t n, uint32_t a, uint32_t b, const char *name, uint32_t *value)
 {
     if (!name || !value)
         return false;
     size_t len = strlen(name);
     if (parse_number(name, len, value))
         return true;
-    const struct named_list *l = find_list(features, COUNT(features), target, 0);
+    const struct named_list *l = find_list(lists, n, a, b);
     return l && list_value(l->words, l->aliases, name, len, value);
+}
+
+/* The name of `value` in the list of `lists` that belongs to (a, b), into buf. */
+static const char *
+name_in(const struct named_list *lists, size_t n, uint32_t a, uint32_t b, uint32_t value, char *buf, size_t size)
+{
+    const struct named_list *l = find_list(lists, n, a, b);
+    return l && buf ? list_name(l->words, value, buf, size) : NULL;
+}
+
+bool
+spvcond_registry_feature(uint32_t target, const char *name, uint32_t *value)
+{
+    return lookup_in(features, COUNT(features), target, 0, name, value);
 }
 
 const char *
 spvcond_registry_feature_name(uint32_t target, uint32_t value, char *buf, size_t size)
 {
-    const struct named_list *l = find_list(features, COUNT(features), target, 0);
-    return l && buf ? list_name(l->words, value, buf, size) : NULL;
+    return name_in(features, COUNT(features), target, 0, value, buf, size);
 }
 
 bool
@@ -252,20 +266,13 @@ spvcond_registry_category_name(uint32_t value, char *buf, size_t size)
 bool
 spvcond_registry_family(uint32_t category, const char *name, uint32_t *value)
 {
-    if (!name || !value)
-        return false;
-    size_t len = strlen(name);
-    if (parse_number(name, len, value))
-        return true;
-    const struct named_list *l = find_list(families, COUNT(families), category, 0);
-    return l && list_value(l->words, l->aliases, name, len, value);
+    return lookup_in(families, COUNT(families), category, 0, name, value);
 }
 
 const char *
 spvcond_registry_family_name(uint32_t category, uint32_t family, char *buf, size_t size)
 {
-    const struct named_list *l = find_list(families, COUNT(families), category, 0);
-    return l && buf ? list_name(l->words, family, buf, size) : NULL;
+    return name_in(families, COUNT(families), category, 0, family, buf, size);
 }
 
 /* A family the registry knows has "any" (0) at least. */
@@ -279,15 +286,11 @@ family_known(uint32_t category, uint32_t family)
 bool
 spvcond_registry_architecture(uint32_t category, uint32_t family, const char *name, uint32_t *value)
 {
-    if (!name || !value)
-        return false;
-    size_t len = strlen(name);
-    if (parse_number(name, len, value))
+    if (find_list(architectures, COUNT(architectures), category, family) || !name || !value)
+        return lookup_in(architectures, COUNT(architectures), category, family, name, value);
+    if (parse_number(name, strlen(name), value))
         return true;
-    const struct named_list *l = find_list(architectures, COUNT(architectures), category, family);
-    if (l)
-        return list_value(l->words, l->aliases, name, len, value);
-    if (family_known(category, family) && word_is(name, len, "any", 3)) {
+    if (family_known(category, family) && strcmp(name, "any") == 0) { /* a family without a list: "any" */
         *value = 0;
         return true;
     }

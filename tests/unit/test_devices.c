@@ -220,3 +220,95 @@ Test(devices, many_devices_in_a_configuration)
     spvcond_context_destroy(ctx);
     free(text);
 }
+
+/* The device registry (version 0, intel/llvm core.json): names to values and back, aliases, numbers. */
+Test(devices, registry_names_and_values)
+{
+    uint32_t v, c, f, a;
+    char buf[64];
+    cr_assert(spvcond_registry_target("x86_64", &v) && v == 4);
+    cr_assert(spvcond_registry_target("aarch64", &v) && v == 2, "an alias");
+    cr_assert(spvcond_registry_target("arm32", &v) && v == 1);
+    cr_assert(spvcond_registry_target("amdgcn", &v) && v == 9);
+    cr_assert(spvcond_registry_target("17", &v) && v == 17, "a number the registry does not name");
+    cr_assert(!spvcond_registry_target("x86-64", &v));
+    cr_assert(!spvcond_registry_target("", &v));
+    cr_assert(!spvcond_registry_target("99999999999", &v), "past 32 bits");
+    cr_assert_str_eq(spvcond_registry_target_name(8, buf, sizeof(buf)), "nvptx64");
+    cr_assert_str_eq(spvcond_registry_target_name(1, buf, sizeof(buf)), "arm", "the first name of a value");
+    cr_assert_null(spvcond_registry_target_name(10, buf, sizeof(buf)));
+    cr_assert_null(spvcond_registry_target_name(4, buf, 3), "a buffer too small");
+
+    cr_assert(spvcond_registry_feature(4, "avx2", &v) && v == 11);
+    cr_assert(spvcond_registry_feature(3, "sse4.1", &v) && v == 7);
+    cr_assert(spvcond_registry_feature(2, "sve", &v) && v == 5);
+    cr_assert(spvcond_registry_feature(6, "zvl8192b", &v) && v == 242, "the last RISC-V feature");
+    cr_assert(spvcond_registry_feature(5, "smstateen", &v) && v == 93);
+    cr_assert(!spvcond_registry_feature(8, "avx2", &v), "nvptx64 has no features");
+    cr_assert_str_eq(spvcond_registry_feature_name(6, 218, buf, sizeof(buf)), "zvkg");
+    cr_assert_null(spvcond_registry_feature_name(4, 13, buf, sizeof(buf)));
+
+    cr_assert(spvcond_registry_category("npu", &v) && v == 3);
+    cr_assert(spvcond_registry_family(2, "nvidia", &v) && v == 3);
+    cr_assert(spvcond_registry_family(1, "sifive_s7a", &v) && v == 22);
+    cr_assert(!spvcond_registry_family(3, "nvidia", &v), "families are per category");
+    cr_assert(spvcond_registry_architecture(2, 1, "pvc", &v) && v == 21);
+    cr_assert(spvcond_registry_architecture(2, 1, "v12_60_7", &v) && v == 21, "an alias");
+    cr_assert(spvcond_registry_architecture(2, 3, "sm70", &v) && v == 6, "the registry's own sm70 = sm62");
+    cr_assert(spvcond_registry_architecture(2, 2, "gfx942", &v) && v == 11);
+    cr_assert(spvcond_registry_architecture(1, 10, "any", &v) && v == 0, "a family without a list has any");
+    cr_assert(!spvcond_registry_architecture(1, 10, "e20", &v));
+    cr_assert(!spvcond_registry_architecture(2, 1, "pvd", &v));
+    cr_assert_str_eq(spvcond_registry_architecture_name(1, 3, 6, buf, sizeof(buf)), "zen4");
+    cr_assert_str_eq(spvcond_registry_architecture_name(3, 1, 2, buf, sizeof(buf)), "lnl");
+
+    cr_assert(spvcond_registry_architecture_path("gpu/intel/pvc", &c, &f, &a) && c == 2 && f == 1 && a == 21);
+    cr_assert(spvcond_registry_architecture_path("intel_gpu_pvc", &c, &f, &a) && c == 2 && f == 1 && a == 21,
+              "DPC++'s name");
+    cr_assert(spvcond_registry_architecture_path("cpu/amd", &c, &f, &a) && c == 1 && f == 3 && a == 0);
+    cr_assert(spvcond_registry_architecture_path("2/3/9", &c, &f, &a) && c == 2 && f == 3 && a == 9);
+    cr_assert(spvcond_registry_architecture_path("gpu", &c, &f, &a) && c == 2 && f == 0 && a == 0,
+              "DPC++'s name of any GPU");
+    cr_assert(!spvcond_registry_architecture_path("gpus", &c, &f, &a));
+    cr_assert(!spvcond_registry_architecture_path("gpu/intel/pvc/x", &c, &f, &a));
+    cr_assert(!spvcond_registry_architecture_path("gpu//pvc", &c, &f, &a));
+    spvcond_registry_describe_architecture(2, 3, 9, buf, sizeof(buf));
+    cr_assert_str_eq(buf, "gpu/nvidia/sm80");
+    spvcond_registry_describe_architecture(2, 3, 99, buf, sizeof(buf));
+    cr_assert_str_eq(buf, "gpu/nvidia/99");
+    spvcond_registry_describe_architecture(7, 1, 2, buf, sizeof(buf));
+    cr_assert_str_eq(buf, "7/1/2");
+}
+
+/* Built-in devices carry their registry target and capabilities (spec/devices.md, "The device's facts"). */
+Test(devices, builtin_function_variants_facts)
+{
+    spvcond_device_info d;
+    spvcond_fnvar_device f;
+    cr_assert(spvcond_builtin_device_find("nvidia_gpu_sm_80", &d));
+    cr_assert(d.has_target && d.target == 8 && d.has_features && d.feature_count == 0);
+    cr_assert(d.has_architecture && d.category == 2 && d.family == 3 && d.architecture == 9);
+    bool float16 = false, float64 = false;
+    for (size_t k = 0; k < d.capability_count; k++) {
+        float16 |= d.capabilities[k] == 9;
+        float64 |= d.capabilities[k] == 10;
+    }
+    cr_assert(d.has_capabilities && float16 && float64, "fp16 and fp64 give Float16 and Float64");
+    spvcond_device_info_facts(&d, SPVCOND_UNSPECIFIED_UNKNOWN, &f);
+    cr_assert(f.has_target && f.target == 8 && f.has_capabilities && f.unspecified == SPVCOND_UNSPECIFIED_UNKNOWN);
+    cr_assert(spvcond_builtin_device_find("intel_gpu_acm_g10", &d));
+    cr_assert(d.has_target && d.target == 0, "no Intel GPU instruction set in the registry");
+    for (size_t k = 0; k < d.capability_count; k++)
+        cr_assert_neq(d.capabilities[k], 10, "acm_g10 has no fp64");
+    cr_assert(spvcond_builtin_device_find("x86_64", &d));
+    cr_assert(d.has_target && d.target == 4 && !d.has_features && !d.has_capabilities);
+    cr_assert(!d.has_architecture && d.has_category && d.category == 1, "a CPU, of an unknown family");
+    cr_assert(spvcond_builtin_device_find("spir64_gen", &d));
+    cr_assert(d.has_family && d.category == 2 && d.family == 1 && !d.has_architecture);
+    cr_assert(spvcond_builtin_device_find("spir64", &d));
+    cr_assert(!d.has_target && !d.has_category && !d.has_family && !d.has_architecture);
+    cr_assert(spvcond_builtin_device_find("amd_gpu_gfx942", &d));
+    cr_assert(d.aspect_count > 0 && d.sub_group_size_count == 1 && d.sub_group_sizes[0] == 64);
+    cr_assert(spvcond_builtin_device_find("dpcpp:amd_gpu_gfx942", &d));
+    cr_assert_eq(d.aspect_count, 0, "DPC++'s own entry lists nothing");
+}
