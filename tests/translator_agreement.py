@@ -165,6 +165,7 @@ def main():
         print("translator agreement under --unspecified any: %d of %d runs" % (agree, len(table)))
     else:
         print("skipped: the translator (../shared/tools absent); checked against its tests' expectations only")
+    print(oracle.report())
     return summary()
 
 
