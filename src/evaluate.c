@@ -132,9 +132,9 @@ device_architecture(const spvcond_fnvar_device *d, const uint32_t *w, const char
     if (d->has_architecture)
         return compare_architecture(w[5], d->architecture, w[6]) ? FACT_TRUE : FACT_FALSE;
     if (family) { /* the number alone not given: under UNKNOWN, the extension's table for an unrecognised value */
-        bool older = w[5] == SPVCOND_OP_I_NOT_EQUAL || w[5] == SPVCOND_OP_U_LESS_THAN ||
+        bool device_older = w[5] == SPVCOND_OP_I_NOT_EQUAL || w[5] == SPVCOND_OP_U_LESS_THAN ||
                      w[5] == SPVCOND_OP_U_LESS_THAN_EQUAL;
-        return not_given(d, "architecture", missing, older ? FACT_TRUE : FACT_FALSE, FACT_TRUE);
+        return not_given(d, "architecture", missing, device_older ? FACT_TRUE : FACT_FALSE, FACT_TRUE);
     }
     return not_given(d, category ? "architecture family" : "architecture", missing, FACT_FALSE, FACT_TRUE);
 }
