@@ -63,6 +63,36 @@ for kind in shared static; do
     ok "$kind: the C example builds, links $( [ $kind = shared ] && echo libspvcond.so || echo libspvcond.a), runs, and writes the module spvcond does (spirv-val: valid)"
 done
 
+# The CMake package: a CMake project (tests/install/) finds spvcond and builds the C example with
+# spvcond::spvcond and with spvcond::spvcond_static; each must write what spvcond specialize writes.
+[ -f "$dest$libdir/cmake/spvcond/spvcondConfig.cmake" ] && [ -f "$dest$libdir/cmake/spvcond/spvcondConfigVersion.cmake" ] ||
+    fail "installed: $libdir/cmake/spvcond/spvcondConfig.cmake and its version file"
+if command -v cmake >/dev/null; then
+    for kind in shared static; do
+        cmake -S tests/install -B "$work/cmake-$kind" -DCMAKE_PREFIX_PATH="$dest$prefix" -DSPVCOND_LINK=$kind \
+            -DEXAMPLE_SOURCE="$src/examples/specialize_device.c" -DCMAKE_C_FLAGS="-Wall -Werror" >"$work/cmake.log" 2>&1 &&
+            cmake --build "$work/cmake-$kind" >>"$work/cmake.log" 2>&1 ||
+            { cat "$work/cmake.log"; fail "cmake, $kind: find_package(spvcond) and the C example build"; }
+        needs=$(readelf -d "$work/cmake-$kind/example" | grep -c 'NEEDED.*libspvcond' || true)
+        if [ $kind = shared ]; then [ "$needs" = 1 ] || fail "cmake, shared: the example needs libspvcond.so"
+        else [ "$needs" = 0 ] || fail "cmake, static: the example does not need libspvcond.so"; fi
+        LD_LIBRARY_PATH="$dest$libdir" "$work/cmake-$kind/example" intel_gpu_acm_g10 "$work/demo.ann.spv" \
+            "$work/cmake-$kind.spv" >/dev/null || fail "cmake, $kind: the example runs"
+        cmp -s "$work/want.spv" "$work/cmake-$kind.spv" || fail "cmake, $kind: the example writes what spvcond does"
+        ok "cmake, $kind: find_package(spvcond) gives spvcond::spvcond$( [ $kind = static ] && echo _static); the C example builds, runs and writes the module spvcond does"
+    done
+    # A version the package is not compatible with (0.x: the same minor only) is refused.
+    mkdir -p "$work/cmake-newer"
+    printf 'cmake_minimum_required(VERSION 3.13)\nproject(newer C)\nfind_package(spvcond 0.2 REQUIRED)\n' \
+        >"$work/cmake-newer/CMakeLists.txt"
+    if cmake -S "$work/cmake-newer" -B "$work/cmake-newer/build" -DCMAKE_PREFIX_PATH="$dest$prefix" >/dev/null 2>&1; then
+        fail "cmake: find_package(spvcond 0.2) is refused by 0.1"
+    fi
+    ok "cmake: find_package(spvcond 0.2) is refused (0.x versions are compatible within a minor version)"
+else
+    echo "skipped: the CMake package's consumer test (no cmake; Debian's cmake package gives it)"
+fi
+
 # The OpenCL JIT example (examples/jit-opencl/jit.c) on the demonstration kernels, on both runtimes.
 if ! pkg-config --exists OpenCL || ! command -v clang-15 >/dev/null || ! command -v llvm-spirv-15 >/dev/null; then
     echo "skip the JIT example: no OpenCL development files or no clang-15 / llvm-spirv-15"
