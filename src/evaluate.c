@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "registry.h"
+
 bool
 spvcond_is_spec_constant_opcode(uint32_t op)
 {
@@ -191,33 +193,6 @@ spvcond_fnvar_device_check(const spvcond_fnvar_device *d, char *why, size_t why_
     return !problem;
 }
 
-/* The fact a device constant needs and the device does not give, in words, for the diagnostic. */
-static void
-describe_fact(const uint32_t *w, const char *fact, char *buf, size_t n)
-{
-    uint32_t wc = spvcond_word_count_of(w[0]);
-    switch (spvcond_opcode_of(w[0])) {
-    case SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL: {
-        char t[32];
-        const char *name = spvcond_registry_target_name(w[3], t, sizeof(t));
-        if (strcmp(fact, "features") == 0)
-            snprintf(buf, n, "features (it tests %u of target %s)", wc - 4, name ? name : "?");
-        else
-            snprintf(buf, n, "target (it tests target %s%s)", name ? name : "?", wc > 4 ? " and features" : "");
-        break;
-    }
-    case SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE_INTEL: {
-        char a[64];
-        spvcond_registry_describe_architecture(w[3], w[4], w[6], a, sizeof(a));
-        snprintf(buf, n, "%s (it compares with %s)", fact, a);
-        break;
-    }
-    default:
-        snprintf(buf, n, "%s (it tests %u)", fact, wc - 3);
-        break;
-    }
-}
-
 spvcond_result
 spvcond_device_facts_check(const struct spvcond_module *m, const spvcond_fnvar_device *d)
 {
@@ -234,12 +209,11 @@ spvcond_device_facts_missing(const struct spvcond_module *m, const struct spvcon
     if (v->missing_inst == SIZE_MAX)
         return SPVCOND_OK;
     const uint32_t *w = spvcond_inst_words(m, v->missing_inst);
-    char fact[128];
-    describe_fact(w, v->missing_fact, fact, sizeof(fact));
+    char text[256];
     return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ARGUMENT, v->missing_inst, w[2],
-                             "%%%u needs the device's %s, which is not given; a fact not given is an error unless "
-                             "the device says what it means (--unspecified unknown or any)",
-                             w[2], fact);
+                             "%%%u (%s) needs the device's %s, which nobody gave; give it, or say what a fact not "
+                             "given means (--unspecified unknown or any)",
+                             w[2], spvcond_device_constant_text(w, text, sizeof(text)), v->missing_fact);
 }
 
 /* Evaluate OpSpecConstantOp on scalar integers and booleans. */

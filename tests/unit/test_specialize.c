@@ -182,13 +182,13 @@ Test(specialize, a_fact_not_given_is_refused)
     spvcond_fnvar_device target_only = {.has_target = true, .target = 4, .features = features, .feature_count = 2};
     struct result r = specialize("fnvar_device", NULL, 0, &target_only, 0);
     cr_assert_eq(r.code, SPVCOND_ERROR_INVALID_ARGUMENT);
-    cr_assert(strstr(r.message, "needs the device's architecture (it compares with cpu/intel/") != NULL, "%s",
+    cr_assert(strstr(r.message, "(architecture ULessThanEqual cpu/intel/gdc) needs the device's architecture") != NULL, "%s",
               r.message);
     done(&r);
     spvcond_fnvar_device no_features = {.has_target = true, .target = 4, .has_architecture = true, .category = 2,
                                         .family = 1, .architecture = 1, .has_capabilities = true};
     r = specialize("fnvar_device", NULL, 0, &no_features, 0);
-    cr_assert(strstr(r.message, "needs the device's features (it tests 2 of target x86_64)") != NULL, "%s",
+    cr_assert(strstr(r.message, "(target x86_64 features avx/avx2) needs the device's features") != NULL, "%s",
               r.message);
     done(&r);
     /* An architecture known in part: refused where the constant needs the rest (cpu/intel here), false
@@ -197,7 +197,7 @@ Test(specialize, a_fact_not_given_is_refused)
                                  .has_family = true, .category = 1, .family = 1, .has_capabilities = true};
     r = specialize("fnvar_device", NULL, 0, &part, 0);
     cr_assert_eq(r.code, SPVCOND_ERROR_INVALID_ARGUMENT);
-    cr_assert(strstr(r.message, "needs the device's architecture (it compares with cpu/intel/gdc)") != NULL, "%s",
+    cr_assert(strstr(r.message, "(architecture ULessThanEqual cpu/intel/gdc) needs the device's architecture") != NULL, "%s",
               r.message);
     done(&r);
     part.category = 2;
