@@ -7,7 +7,7 @@
 #include "cfg.h"
 #include "edit.h"
 #include "operands.h"
-#include "specialize.h"
+#include "specialize_state.h"
 
 /* Boolean operations of the code a condition is looked through, as deep as this. */
 #define FOLD_DEPTH 32

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "evaluate.h"
-#include "validate.h"
+#include "validate_check.h"
 
 #define MAX_SET 16       /* features, capabilities or free leaves enumerated as subsets */
 #define MAX_VALUES 64    /* targets, architectures */

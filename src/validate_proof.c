@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "evaluate.h"
-#include "validate.h"
+#include "validate_check.h"
 
 #define QUICK_STEPS 64
 

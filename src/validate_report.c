@@ -2,7 +2,7 @@
 /* How every part of validate reports a violation (validate.h). */
 #include <stdarg.h>
 
-#include "validate.h"
+#include "validate_check.h"
 
 void
 spvcond_validate_violation(struct check *c, size_t inst, uint32_t id, spvcond_result code, const char *fmt, ...)

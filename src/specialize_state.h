@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* The consumer's shared state: specialize.c strips and resolves, specialize_fold.c folds branches on
- * frozen conditions. */
-#ifndef SPVCOND_SPECIALIZE_H
-#define SPVCOND_SPECIALIZE_H
+/* The consumer's shared state, which every part of specialize works on: specialize.c strips and
+ * resolves, specialize_fold.c folds branches on frozen conditions, specialize_removal.c removes
+ * instructions and says why a use of a removed id is refused. */
+#ifndef SPVCOND_SPECIALIZE_STATE_H
+#define SPVCOND_SPECIALIZE_STATE_H
 
+#include "edit.h"
 #include "evaluate.h"
 
 /* Declared capabilities are noted in a bit set over the values below this (every capability the
@@ -37,10 +39,19 @@ struct spec {
 };
 
 /* Delete instruction i (once; counted). */
-spvcond_result spvcond_spec_delete(struct spec *s, size_t i);
-/* Remove instruction i and the id it defines (if any); `reason` (instruction + 1, or 0) is what decided it. */
+static inline spvcond_result
+spvcond_spec_delete(struct spec *s, size_t i)
+{
+    if (spvcond_edit_is_deleted(s->m, i))
+        return SPVCOND_OK;
+    s->stats.instructions_removed++;
+    return spvcond_edit_delete(s->m, i);
+}
+
+/* specialize_removal.c: remove instruction i and the id it defines (if any); `reason` (instruction + 1,
+ * or 0) is what decided it. */
 spvcond_result spvcond_spec_remove_defining(struct spec *s, size_t i, uint32_t reason);
-/* The error for instruction inst's use of removed id. */
+/* The error for instruction inst's use of removed id, with the reason it was removed. */
 spvcond_result spvcond_spec_use_of_removed(struct spec *s, size_t inst, uint32_t id);
 /* specialize_fold.c: OpBranchConditional on a frozen condition becomes OpBranch, and the blocks no longer
  * reachable go, their OpPhi operands with them (spec/guards.md). Runs after uses were counted (only
