@@ -9,6 +9,7 @@
 
 static const char devices_usage[] =
     "USAGE: spvcond devices [--device-config FILE] [--table dpcpp] [--json]\n"
+    "       spvcond devices --registry [--json]\n"
     "\n"
     "List the devices --device accepts: those of the configuration file (DPC++'s YAML schema), then\n"
     "DPC++'s targets compiled into the library, with their aspects (Intel GPUs as Intel's Linux driver\n"
@@ -18,6 +19,9 @@ static const char devices_usage[] =
     "                     names --device takes to see a device as DPC++'s AOT filter does.\n"
     "  --device-config FILE\n"
     "                     Devices in DPC++'s YAML schema, listed first.\n"
+    "  --registry         List SPV_INTEL_function_variants' device registry instead: every target and\n"
+    "                     its features, every category/family/architecture, with their values: the\n"
+    "                     names --target, --features, --category, --family and --arch take.\n"
     "  --json             Print one JSON object.\n"
     "  -h, --help         Print this help and exit.\n";
 
@@ -104,6 +108,51 @@ print_device(struct json *j, const char *source, const spvcond_device_info *d, c
     json_object_end(j);
 }
 
+/* One registry entry: "target x86_64 4" (text) or {"kind", "name", "value"} (JSON). */
+static void
+print_entry(struct json *j, const char *kind, const char *name, uint32_t value)
+{
+    if (!j) {
+        printf("%-12s %-36s %u\n", kind, name, value);
+        return;
+    }
+    json_object_begin(j);
+    json_kv_string(j, "kind", kind);
+    json_kv_string(j, "name", name);
+    json_kv_uint(j, "value", value);
+    json_object_end(j);
+}
+
+/* The device registry (version 0) through the public lookups: every list is dense from 0, so a name
+ * per value until the first missing one. */
+static void
+print_registry(struct json *j)
+{
+    char a[64], b[64], c[64], path[200];
+    if (j)
+        json_array_begin(j);
+    for (uint32_t t = 0; spvcond_registry_target_name(t, a, sizeof(a)); t++) {
+        print_entry(j, "target", a, t);
+        for (uint32_t f = 0; spvcond_registry_feature_name(t, f, b, sizeof(b)); f++) {
+            snprintf(path, sizeof(path), "%s/%s", a, b);
+            print_entry(j, "feature", path, f);
+        }
+    }
+    for (uint32_t cat = 0; spvcond_registry_category_name(cat, a, sizeof(a)); cat++) {
+        print_entry(j, "category", a, cat);
+        for (uint32_t fam = 0; spvcond_registry_family_name(cat, fam, b, sizeof(b)); fam++) {
+            snprintf(path, sizeof(path), "%s/%s", a, b);
+            print_entry(j, "family", path, fam);
+            for (uint32_t arch = 0; spvcond_registry_architecture_name(cat, fam, arch, c, sizeof(c)); arch++) {
+                snprintf(path, sizeof(path), "%s/%s/%s", a, b, c);
+                print_entry(j, "architecture", path, arch);
+            }
+        }
+    }
+    if (j)
+        json_array_end(j);
+}
+
 int
 cmd_devices(struct cli *cli, int argc, char **argv)
 {
@@ -111,18 +160,20 @@ cmd_devices(struct cli *cli, int argc, char **argv)
         {"device-config", required_argument, NULL, 'c'},
         {"json", no_argument, NULL, 'j'},
         {"table", required_argument, NULL, 't'},
+        {"registry", no_argument, NULL, 'r'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     struct device_options d;
     memset(&d, 0, sizeof(d));
-    bool json = false, dpcpp = false;
+    bool json = false, dpcpp = false, registry = false;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
         switch (c) {
         case 'c': d.config_path = optarg; break;
         case 'j': json = true; break;
+        case 'r': registry = true; break;
         case 't':
             if (strcmp(optarg, "dpcpp") != 0) {
                 cli_error("--table takes dpcpp (the default table is the hardware's)");
@@ -138,11 +189,19 @@ cmd_devices(struct cli *cli, int argc, char **argv)
         fputs(devices_usage, stderr);
         return EXIT_USAGE;
     }
+    struct json j;
+    json_init(&j, stdout);
+    if (registry) {
+        if (d.config_path || dpcpp) {
+            cli_error("--registry lists the device registry alone: no --device-config or --table with it");
+            return EXIT_USAGE;
+        }
+        print_registry(json ? &j : NULL);
+        return EXIT_OK;
+    }
     int rc = device_options_load_config(cli, &d);
     if (rc != EXIT_OK)
         return rc;
-    struct json j;
-    json_init(&j, stdout);
     if (json)
         json_array_begin(&j);
     spvcond_device_info info;

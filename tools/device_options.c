@@ -65,8 +65,8 @@ fnvar_option(struct fnvar_options *f, int opt, const char *arg, int *rc)
 static int
 unknown_name(const char *option, const char *name, const char *within)
 {
-    cli_error("%s: the device registry (version 0) has no '%s'%s%s; give a registry name (spec/devices.md, "
-              "\"The device registry\") or a number",
+    cli_error("%s: the device registry (version 0) has no '%s'%s%s; give a registry name ('spvcond devices "
+              "--registry' lists them) or a number",
               option, name, within ? " " : "", within ? within : "");
     return EXIT_USAGE;
 }

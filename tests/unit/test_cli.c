@@ -480,6 +480,24 @@ Test(cli, device_facts_come_whole)
     free(out);
 }
 
+/* The device registry listed: every target, feature, category, family and architecture with its value,
+ * the names the device options take. */
+Test(cli, devices_lists_the_registry)
+{
+    char *out;
+    cr_assert_eq(cli("devices --registry", &out), 0);
+    cr_assert(strstr(out, "target       x86_64") && strstr(out, "feature      x86_64/avx512f                       12"),
+              "%s", out);
+    cr_assert(strstr(out, "architecture gpu/intel/pvc                        21"));
+    cr_assert(strstr(out, "feature      riscv64/zvl8192b                     242"));
+    cr_assert(strstr(out, "family       npu/amd_xdna                         2"));
+    free(out);
+    cr_assert_eq(cli("devices --registry --json", &out), 0);
+    cr_assert(strstr(out, "{\"kind\":\"architecture\",\"name\":\"gpu/amd/gfx1200\",\"value\":16}"), "%s", out);
+    free(out);
+    cr_assert_eq(cli("devices --registry --table dpcpp 2>/dev/null", NULL), 2);
+}
+
 /* An output that is no regular file (a pipe here; /dev/null likewise) is written in place: a rename
  * would put a regular file where the pipe or device was. */
 Test(cli, an_output_pipe_stays_a_pipe)
