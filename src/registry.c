@@ -21,8 +21,9 @@ struct named_list {
 };
 
 /* Targets (core.json "targets"). */
-static const char targets[] = "unknown arm arm64 x86 x86_64 riscv32 riscv64 nvptx nvptx64 amdgcn";
-static const char target_aliases[] = "arm32=arm aarch64=arm64";
+static const struct named_list targets[] = {
+    {"targets", 0, 0, "unknown arm arm64 x86 x86_64 riscv32 riscv64 nvptx nvptx64 amdgcn", "arm32=arm aarch64=arm64"},
+};
 
 static const char x86_features[] = "none fma fma4 mmx sse sse2 sse3 sse4.1 sse4.2 sse4a avx avx2 avx512f";
 static const char riscv_features[] =
@@ -61,7 +62,7 @@ static const struct named_list features[] = {
     {"riscv64", 6, 0, riscv_features, ""},
 };
 
-static const char categories[] = "unknown cpu gpu npu";
+static const struct named_list categories[] = {{"categories", 0, 0, "unknown cpu gpu npu", ""}};
 
 /* Families per category (core.json "architecture_families"). */
 static const struct named_list families[] = {
@@ -200,21 +201,6 @@ parse_number(const char *s, size_t len, uint32_t *value)
     return true;
 }
 
-bool
-spvcond_registry_target(const char *name, uint32_t *value)
-{
-    if (!name || !value)
-        return false;
-    size_t len = strlen(name);
-    return parse_number(name, len, value) || list_value(targets, target_aliases, name, len, value);
-}
-
-const char *
-spvcond_registry_target_name(uint32_t value, char *buf, size_t size)
-{
-    return buf ? list_name(targets, value, buf, size) : NULL;
-}
-
 /* A name (or number) in the list of `lists` that belongs to (a, b). */
 static bool
 lookup_in(const struct named_list *lists, size_t n, uint32_t a, uint32_t b, const char *name, uint32_t *value)
@@ -237,6 +223,18 @@ name_in(const struct named_list *lists, size_t n, uint32_t a, uint32_t b, uint32
 }
 
 bool
+spvcond_registry_target(const char *name, uint32_t *value)
+{
+    return lookup_in(targets, COUNT(targets), 0, 0, name, value);
+}
+
+const char *
+spvcond_registry_target_name(uint32_t value, char *buf, size_t size)
+{
+    return name_in(targets, COUNT(targets), 0, 0, value, buf, size);
+}
+
+bool
 spvcond_registry_feature(uint32_t target, const char *name, uint32_t *value)
 {
     return lookup_in(features, COUNT(features), target, 0, name, value);
@@ -251,16 +249,13 @@ spvcond_registry_feature_name(uint32_t target, uint32_t value, char *buf, size_t
 bool
 spvcond_registry_category(const char *name, uint32_t *value)
 {
-    if (!name || !value)
-        return false;
-    size_t len = strlen(name);
-    return parse_number(name, len, value) || list_value(categories, "", name, len, value);
+    return lookup_in(categories, COUNT(categories), 0, 0, name, value);
 }
 
 const char *
 spvcond_registry_category_name(uint32_t value, char *buf, size_t size)
 {
-    return buf ? list_name(categories, value, buf, size) : NULL;
+    return name_in(categories, COUNT(categories), 0, 0, value, buf, size);
 }
 
 bool

@@ -157,17 +157,7 @@ parse_features(struct u32_list *list, const char *text, uint32_t target, const c
             rc = unknown_name("--features", tok, within);
             break;
         }
-        if (list->count == list->cap) {
-            size_t cap = list->cap ? list->cap * 2 : 16;
-            uint32_t *p = realloc(list->items, cap * sizeof(*p));
-            if (!p) {
-                rc = EXIT_NOMEM;
-                break;
-            }
-            list->items = p;
-            list->cap = cap;
-        }
-        list->items[list->count++] = v;
+        rc = u32_list_push(list, v);
     }
     free(copy);
     return rc;

@@ -125,6 +125,21 @@ values_parse_file(struct value_list *list, const char *path)
 }
 
 int
+u32_list_push(struct u32_list *list, uint32_t v)
+{
+    if (list->count == list->cap) {
+        size_t cap = list->cap ? list->cap * 2 : 16;
+        uint32_t *p = realloc(list->items, cap * sizeof(*p));
+        if (!p)
+            return EXIT_NOMEM;
+        list->items = p;
+        list->cap = cap;
+    }
+    list->items[list->count++] = v;
+    return EXIT_OK;
+}
+
+int
 u32_list_parse(struct u32_list *list, const char *text, const char *what,
                bool (*by_name)(const char *name, uint32_t *value))
 {
@@ -142,17 +157,7 @@ u32_list_parse(struct u32_list *list, const char *text, const char *what,
             rc = EXIT_USAGE;
             break;
         }
-        if (list->count == list->cap) {
-            size_t cap = list->cap ? list->cap * 2 : 16;
-            uint32_t *p = realloc(list->items, cap * sizeof(*p));
-            if (!p) {
-                rc = EXIT_NOMEM;
-                break;
-            }
-            list->items = p;
-            list->cap = cap;
-        }
-        list->items[list->count++] = named;
+        rc = u32_list_push(list, named);
     }
     free(copy);
     return rc;
