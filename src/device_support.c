@@ -152,17 +152,6 @@ spvcond_device_spec_values(spvcond_module *m, const spvcond_device_info *d, spvc
     return SPVCOND_OK;
 }
 
-static void
-append(char *buf, size_t size, const char *text)
-{
-    size_t len = strlen(buf);
-    if (len && len + 2 < size) {
-        memcpy(buf + len, "; ", 3);
-        len += 2;
-    }
-    snprintf(buf + len, size - len, "%s", text);
-}
-
 void
 spvcond_device_info_facts(const spvcond_device_info *d, spvcond_unspecified unspecified, spvcond_fnvar_device *out)
 {
@@ -193,7 +182,8 @@ struct support {
     spvcond_module *m;
     struct spvcond_values v;
     struct spvcond_leaf_walk walk;
-    /* Kernels often share a condition: its reason is found once (per id: 1 + offset in reasons). */
+    /* Each entry point's verdict and reasons, recorded (support_of); kernels often share a condition,
+     * whose record is then made once (per id: 1 + offset in reasons). */
     uint32_t *memo;
     char *reasons;
     size_t reasons_len, reasons_cap;
@@ -226,52 +216,54 @@ support_end(struct support *s)
     spvcond_values_release(s->m, &s->v);
 }
 
-/* The verdict for entry point instruction `entry`, and why not: every false requirement leaf under its
- * condition, in definition order. */
+/* Append one string (with its NUL) to the record. */
 static spvcond_result
-support_of(struct support *s, size_t entry, bool *supported, char *reason, size_t reason_size)
+record(struct support *s, const char *text)
+{
+    size_t len = strlen(text) + 1;
+    spvcond_result r = spvcond_grow(s->m->ctx, (void **)&s->reasons, &s->reasons_cap, s->reasons_len + len, 1);
+    if (r == SPVCOND_OK) {
+        memcpy(s->reasons + s->reasons_len, text, len);
+        s->reasons_len += len;
+    }
+    return r;
+}
+
+/* Record the verdict for entry point instruction `entry` at the end of s->reasons: "y" or "n", then why
+ * not, every false leaf under its condition in definition order: "R" and a requirement in DPC++'s words,
+ * or "D" and a device constant the device lacks; then an empty string. */
+static spvcond_result
+support_of(struct support *s, size_t entry)
 {
     spvcond_module *m = s->m;
-    if (reason_size)
-        reason[0] = 0;
-    *supported = true;
-    if (spvcond_inst_opcode(m, entry) != SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL)
-        return SPVCOND_OK;
+    bool value = true;
     uint32_t cond = spvcond_inst_words(m, entry)[1];
-    bool value = false;
-    spvcond_result r = spvcond_condition_value(m, &s->v, entry, cond, &value);
-    if (r != SPVCOND_OK || value)
-        return r;
-    *supported = false;
-    if ((r = spvcond_condition_leaves(&s->walk, cond)) != SPVCOND_OK)
-        return r;
-    char devices[SPVCOND_REASON_MAX] = "";
-    for (size_t k = 0; k < s->walk.leaf_count; k++) {
+    spvcond_result r = SPVCOND_OK;
+    if (spvcond_inst_opcode(m, entry) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL)
+        r = spvcond_condition_value(m, &s->v, entry, cond, &value);
+    if (r == SPVCOND_OK)
+        r = record(s, value ? "y" : "n");
+    if (r == SPVCOND_OK && !value)
+        r = spvcond_condition_leaves(&s->walk, cond);
+    for (size_t k = 0; r == SPVCOND_OK && !value && k < s->walk.leaf_count; k++) {
         const uint32_t *w = spvcond_inst_words(m, s->walk.leaves[k]);
         struct spvcond_requirement q;
         uint32_t op = spvcond_opcode_of(w[0]);
         char msg[256];
+        msg[0] = 'D';
         if (s->v.value[w[2]])
             continue;
         if (op >= SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL && op <= SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL) {
-            size_t len = strlen(devices);
-            snprintf(devices + len, sizeof(devices) - len, "%s%s", len ? ", " : "",
-                     spvcond_device_constant_text(w, msg, sizeof(msg)));
-            continue;
+            spvcond_device_constant_text(w, msg + 1, sizeof(msg) - 1);
+            r = record(s, msg);
+        } else if ((op == SPVCOND_OP_SPEC_CONSTANT_TRUE || op == SPVCOND_OP_SPEC_CONSTANT_FALSE) &&
+                   spvcond_requirement_of(m, w[2], &q) == 1) {
+            msg[0] = 'R';
+            spvcond_requirement_message(&q, msg + 1, sizeof(msg) - 1);
+            r = record(s, msg);
         }
-        if ((op != SPVCOND_OP_SPEC_CONSTANT_TRUE && op != SPVCOND_OP_SPEC_CONSTANT_FALSE) ||
-            spvcond_requirement_of(m, w[2], &q) != 1)
-            continue;
-        spvcond_requirement_message(&q, msg, sizeof(msg));
-        if (reason_size)
-            append(reason, reason_size, msg);
     }
-    if (devices[0] && reason_size) { /* a variant for other devices: the device constants it is false for */
-        char msg[SPVCOND_REASON_MAX];
-        snprintf(msg, sizeof(msg), NOT_FOR "%s", devices);
-        append(reason, reason_size, msg);
-    }
-    return SPVCOND_OK;
+    return r == SPVCOND_OK ? record(s, "") : r;
 }
 
 static const char *
@@ -280,53 +272,54 @@ entry_name(const spvcond_module *m, size_t i)
     return spvcond_inst_string(m, i, spvcond_inst_opcode(m, i) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL ? 4 : 3);
 }
 
-/* The verdict for the entry point at `entry`, through the memo of its condition when it has one. */
+/* A kernel name's reasons, each once: the unmet requirements, and the device constants it lacks. */
+struct why {
+    char reqs[SPVCOND_REASON_MAX], devices[SPVCOND_REASON_MAX];
+};
+
+/* Add item to the list in buf (items separated by sep) unless it holds it already. */
+static void
+add_item(char *buf, size_t size, const char *item, const char *sep)
+{
+    size_t n = strlen(item), sep_len = strlen(sep);
+    for (const char *q = buf; *q;) {
+        const char *end = strstr(q, sep);
+        size_t qn = end ? (size_t)(end - q) : strlen(q);
+        if (qn == n && memcmp(q, item, n) == 0)
+            return;
+        q += qn + (end ? sep_len : 0);
+    }
+    size_t len = strlen(buf);
+    if (len + (len ? sep_len : 0) + n < size)
+        snprintf(buf + len, size - len, "%s%s", len ? sep : "", item);
+}
+
+/* The verdict for the entry point at `entry`, its reasons added to w: recorded once per condition. */
 static spvcond_result
-verdict_of(struct support *s, size_t entry, bool *supported, char *reason, size_t reason_size)
+verdict_of(struct support *s, size_t entry, bool *supported, struct why *w)
 {
     spvcond_module *m = s->m;
     uint32_t cond = spvcond_inst_words(m, entry)[1];
     bool conditional = spvcond_inst_opcode(m, entry) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL && cond < m->bound;
-    if (conditional && s->memo && s->memo[cond]) { /* the verdict ('y' or 'n'), then the reason */
-        const char *memo = s->reasons + s->memo[cond] - 1;
-        *supported = memo[0] == 'y';
-        snprintf(reason, reason_size, "%s", memo + 1);
-        return SPVCOND_OK;
+    size_t at = s->reasons_len;
+    if (conditional && s->memo && s->memo[cond]) {
+        at = s->memo[cond] - 1;
+    } else {
+        spvcond_result r = support_of(s, entry);
+        if (r != SPVCOND_OK)
+            return r;
+        if (conditional && s->memo && at < UINT32_MAX)
+            s->memo[cond] = (uint32_t)at + 1;
     }
-    spvcond_result r = support_of(s, entry, supported, reason, reason_size);
-    size_t len = strlen(reason) + 2;
-    if (r == SPVCOND_OK && conditional && s->memo && s->reasons_len + len < UINT32_MAX &&
-        (r = spvcond_grow(m->ctx, (void **)&s->reasons, &s->reasons_cap, s->reasons_len + len, 1)) == SPVCOND_OK) {
-        s->reasons[s->reasons_len] = *supported ? 'y' : 'n';
-        memcpy(s->reasons + s->reasons_len + 1, reason, len - 1);
-        s->memo[cond] = (uint32_t)s->reasons_len + 1;
-        s->reasons_len += len;
+    *supported = s->reasons[at] == 'y';
+    for (const char *p = s->reasons + at + 2; *p; p += strlen(p) + 1) {
+        if (p[0] == 'D')
+            add_item(w->devices, sizeof(w->devices), p + 1, ", ");
+        else
+            add_item(w->reqs, sizeof(w->reqs), p + 1, "; ");
     }
-    return r;
+    return SPVCOND_OK;
 }
-
-/* Add the items of list (separated by sep) to buf (separated by sep) that it does not hold yet. */
-static void
-merge_items(char *buf, size_t size, const char *list, const char *sep)
-{
-    size_t sep_len = strlen(sep);
-    for (const char *p = list; *p;) {
-        const char *end = strstr(p, sep);
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        bool held = false;
-        for (const char *q = buf; *q && !held;) {
-            const char *qe = strstr(q, sep);
-            size_t qn = qe ? (size_t)(qe - q) : strlen(q);
-            held = qn == n && memcmp(q, p, n) == 0;
-            q += qn + (qe ? sep_len : 0);
-        }
-        size_t len = strlen(buf);
-        if (!held && n && len + (len ? sep_len : 0) + n < size)
-            snprintf(buf + len, size - len, "%s%.*s", len ? sep : "", (int)n, p);
-        p += n + (end ? sep_len : 0);
-    }
-}
-
 
 /* The verdict for a kernel name over its entry points (several in a multi-target module): supported when
  * one of them is; otherwise their reasons, each requirement and each device constant once. */
@@ -334,24 +327,16 @@ static spvcond_result
 name_verdict(struct support *s, const size_t *entries, size_t count, bool *supported, char *reason,
              size_t reason_size)
 {
-    char one[SPVCOND_REASON_MAX], reqs[SPVCOND_REASON_MAX] = "", devices[SPVCOND_REASON_MAX] = "";
+    struct why w = {"", ""};
     spvcond_result r = SPVCOND_OK;
     *supported = false;
-    for (size_t k = 0; k < count && r == SPVCOND_OK && !*supported; k++) {
-        r = verdict_of(s, entries[k], supported, one, sizeof(one));
-        char *not_for = strstr(one, NOT_FOR);
-        if (not_for) {
-            merge_items(devices, sizeof(devices), not_for + strlen(NOT_FOR), ", ");
-            *not_for = 0;
-        }
-        size_t len = strlen(one);
-        if (len >= 2 && strcmp(one + len - 2, "; ") == 0)
-            one[len - 2] = 0;
-        merge_items(reqs, sizeof(reqs), one, "; ");
-    }
+    for (size_t k = 0; k < count && r == SPVCOND_OK && !*supported; k++)
+        r = verdict_of(s, entries[k], supported, &w);
+    if (*supported)
+        w.reqs[0] = w.devices[0] = 0;
     if (reason_size)
-        snprintf(reason, reason_size, "%s%s%s%s", *supported ? "" : reqs, !*supported && reqs[0] && devices[0] ? "; " : "",
-                 !*supported && devices[0] ? NOT_FOR : "", *supported ? "" : devices);
+        snprintf(reason, reason_size, "%s%s%s%s", w.reqs, w.reqs[0] && w.devices[0] ? "; " : "",
+                 w.devices[0] ? NOT_FOR : "", w.devices);
     return r;
 }
 
