@@ -200,8 +200,6 @@ stated_spec_ids(struct annotate *a)
     return SPVCOND_OK;
 }
 
-static bool is_comparison(uint32_t op);
-
 /* The extension's device constants are leaves as they are (an architecture test with a comparison the
  * extension does not allow is refused: its output would not validate). */
 static spvcond_result
@@ -215,7 +213,7 @@ device_constants(struct annotate *a)
         const uint32_t *w = spvcond_inst_words(m, i);
         uint32_t op = spvcond_opcode_of(w[0]);
         if (op == SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE_INTEL && (spvcond_word_count_of(w[0]) != 7 ||
-                                                                  !is_comparison(w[5])))
+                                                                  !spvcond_is_architecture_comparison(w[5])))
             return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_BINARY, i, w[2],
                                      "OpSpecConstantArchitectureINTEL %%%u: its comparison must be IEqual, "
                                      "INotEqual, UGreaterThan, UGreaterThanEqual, ULessThan or ULessThanEqual", w[2]);
@@ -249,13 +247,6 @@ constant_argument(const struct spvcond_module *m, uint32_t id, uint32_t *out)
     return true;
 }
 
-static bool
-is_comparison(uint32_t op)
-{
-    return op == SPVCOND_OP_I_EQUAL || op == SPVCOND_OP_I_NOT_EQUAL || op == SPVCOND_OP_U_GREATER_THAN ||
-           op == SPVCOND_OP_U_GREATER_THAN_EQUAL || op == SPVCOND_OP_U_LESS_THAN || op == SPVCOND_OP_U_LESS_THAN_EQUAL;
-}
-
 /* Marker call i of kind `kind`: its result becomes a leaf. */
 static spvcond_result
 marker_call(struct annotate *a, size_t i, int kind)
@@ -276,7 +267,7 @@ marker_call(struct annotate *a, size_t i, int kind)
         return set_leaf(a, w[2], LEAF_ASPECT, v);
     }
     struct spvcond_architecture arch = {args[0], args[1], args[2]};
-    if (!is_comparison(args[3]))
+    if (!spvcond_is_architecture_comparison(args[3]))
         return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, i, w[2],
                                  "%s: comparison %u is not IEqual, INotEqual, UGreaterThan, UGreaterThanEqual, "
                                  "ULessThan or ULessThanEqual", MARKER_ARCHITECTURE_IS, args[3]);

@@ -129,8 +129,8 @@ device_architecture(const spvcond_fnvar_device *d, const uint32_t *w, const char
     bool family = d->has_architecture || d->has_family;
     if ((category && w[3] != d->category) || (family && w[4] != d->family))
         return FACT_FALSE;
-    if (!compare_architecture(w[5], 0, 0) && !compare_architecture(w[5], 1, 0))
-        return FACT_FALSE; /* not one of the six comparisons: validate reports it */
+    if (!spvcond_is_architecture_comparison(w[5]))
+        return FACT_FALSE; /* validate reports it */
     if (d->has_architecture)
         return compare_architecture(w[5], d->architecture, w[6]) ? FACT_TRUE : FACT_FALSE;
     if (family) { /* the number alone not given: under UNKNOWN, the extension's table for an unrecognised value */

@@ -23,6 +23,15 @@ spvcond_is_extension_capability(uint32_t cap)
     return cap == SPVCOND_CAPABILITY_SPEC_CONDITIONAL_INTEL || cap == SPVCOND_CAPABILITY_FUNCTION_VARIANTS_INTEL;
 }
 
+/* Whether an opcode is one of the six comparisons OpSpecConstantArchitectureINTEL allows (extension.md
+ * 2.3: IEqual, INotEqual, UGreaterThan, UGreaterThanEqual, ULessThan, ULessThanEqual). */
+static inline bool
+spvcond_is_architecture_comparison(uint32_t op)
+{
+    return op == SPVCOND_OP_I_EQUAL || op == SPVCOND_OP_I_NOT_EQUAL || op == SPVCOND_OP_U_GREATER_THAN ||
+           op == SPVCOND_OP_U_GREATER_THAN_EQUAL || op == SPVCOND_OP_U_LESS_THAN || op == SPVCOND_OP_U_LESS_THAN_EQUAL;
+}
+
 /* Whether an instruction is a ConditionalINTEL decoration (OpDecorate or OpDecorateId: the reader has
  * checked that a decoration has its target and decoration words). */
 static inline bool

@@ -318,9 +318,7 @@ run(struct check *c)
             note_first(&first_use, i);
             note_first(&first_fv, i);
             uint32_t cmp = w[5];
-            if (cmp != SPVCOND_OP_I_EQUAL && cmp != SPVCOND_OP_I_NOT_EQUAL && cmp != SPVCOND_OP_U_GREATER_THAN &&
-                cmp != SPVCOND_OP_U_GREATER_THAN_EQUAL && cmp != SPVCOND_OP_U_LESS_THAN &&
-                    cmp != SPVCOND_OP_U_LESS_THAN_EQUAL)
+            if (!spvcond_is_architecture_comparison(cmp))
                 spvcond_validate_violation(c, i, w[2], SPVCOND_ERROR_INVALID_BINARY,
                           "OpSpecConstantArchitectureINTEL %%%u compares with opcode %u; only IEqual, INotEqual, "
                           "UGreaterThan, UGreaterThanEqual, ULessThan and ULessThanEqual are allowed", w[2], cmp);
