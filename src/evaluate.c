@@ -193,29 +193,6 @@ spvcond_fnvar_device_check(const spvcond_fnvar_device *d, char *why, size_t why_
     return !problem;
 }
 
-spvcond_result
-spvcond_device_facts_check(const struct spvcond_module *m, const spvcond_fnvar_device *d)
-{
-    char why[160];
-    if (!spvcond_fnvar_device_check(d, why, sizeof(why)))
-        return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
-                              "the device description is not well formed: %s", why);
-    return SPVCOND_OK;
-}
-
-spvcond_result
-spvcond_device_facts_missing(const struct spvcond_module *m, const struct spvcond_values *v)
-{
-    if (v->missing_inst == SIZE_MAX)
-        return SPVCOND_OK;
-    const uint32_t *w = spvcond_inst_words(m, v->missing_inst);
-    char text[256];
-    return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ARGUMENT, v->missing_inst, w[2],
-                             "%%%u (%s) needs the device's %s, which nobody gave; give it, or say what a fact not "
-                             "given means (--unspecified unknown or any)",
-                             w[2], spvcond_device_constant_text(w, text, sizeof(text)), v->missing_fact);
-}
-
 /* Evaluate OpSpecConstantOp on scalar integers and booleans. */
 static void
 eval_op(struct eval *e, const uint32_t *w, uint32_t wc, uint32_t width)
@@ -424,6 +401,27 @@ spvcond_evaluate(const struct spvcond_module *m, spvcond_spec_value *values, siz
     }
     spvcond_dealloc(m->ctx, sorted);
     return SPVCOND_OK;
+}
+
+spvcond_result
+spvcond_evaluate_for_device(const struct spvcond_module *m, spvcond_spec_value *values, size_t value_count,
+                            const spvcond_fnvar_device *device, struct spvcond_values *out)
+{
+    char why[160];
+    if (!spvcond_fnvar_device_check(device, why, sizeof(why)))
+        return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                              "the device description is not well formed: %s", why);
+    spvcond_result r = spvcond_evaluate(m, values, value_count, device, out);
+    if (r != SPVCOND_OK || out->missing_inst == SIZE_MAX)
+        return r;
+    const uint32_t *w = spvcond_inst_words(m, out->missing_inst);
+    char text[256];
+    r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ARGUMENT, out->missing_inst, w[2],
+                          "%%%u (%s) needs the device's %s, which nobody gave; give it, or say what a fact not given "
+                          "means (--unspecified unknown or any)",
+                          w[2], spvcond_device_constant_text(w, text, sizeof(text)), out->missing_fact);
+    spvcond_values_release(m, out);
+    return r;
 }
 
 void

@@ -38,15 +38,17 @@ spvcond_result spvcond_condition_value(const struct spvcond_module *m, const str
 
 bool spvcond_is_spec_constant_opcode(uint32_t opcode);
 
+/* spvcond_evaluate for a specialization: refused when the device is not well formed or when, under
+ * SPVCOND_UNSPECIFIED_ERROR, one of the module's device constants needs a fact it does not give (naming
+ * the constant and the fact); *out holds nothing then. */
+spvcond_result spvcond_evaluate_for_device(const struct spvcond_module *m, spvcond_spec_value *values,
+                                           size_t value_count, const spvcond_fnvar_device *device,
+                                           struct spvcond_values *out);
+
 /* The value of a device constant (OpSpecConstantTargetINTEL, ...ArchitectureINTEL, ...CapabilitiesINTEL,
  * words w) for device d (NULL: nothing given), a fact not given meaning what d->unspecified says
- * (false where it is an error: spvcond_evaluate() notes the first, spvcond_device_facts_missing() refuses). */
+ * (false where it is an error: spvcond_evaluate() notes the first, spvcond_evaluate_for_device() refuses). */
 bool spvcond_device_constant_value(const spvcond_fnvar_device *d, const uint32_t *w);
-/* Fail when the device is not well formed (before evaluating), or, after spvcond_evaluate(), when under
- * SPVCOND_UNSPECIFIED_ERROR one of the module's device constants needs a fact it does not give (naming
- * the constant and the fact). */
-spvcond_result spvcond_device_facts_check(const struct spvcond_module *m, const spvcond_fnvar_device *d);
-spvcond_result spvcond_device_facts_missing(const struct spvcond_module *m, const struct spvcond_values *v);
 
 /* Mark (per id, non-zero) everything the marked conditions reach through OpSpecConstantOp operands.
  * Operands precede their users among the constants, so one backward pass closes the set. */

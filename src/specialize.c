@@ -956,11 +956,7 @@ release(struct spec *s)
 static __attribute__((noinline)) spvcond_result
 evaluate_conditions(struct spec *s, const spvcond_specialize_options *o)
 {
-    spvcond_result r = spvcond_device_facts_check(s->m, o->device);
-    if (r == SPVCOND_OK)
-        r = spvcond_evaluate(s->m, o->values, o->value_count, o->device, &s->v);
-    if (r == SPVCOND_OK)
-        r = spvcond_device_facts_missing(s->m, &s->v);
+    spvcond_result r = spvcond_evaluate_for_device(s->m, o->values, o->value_count, o->device, &s->v);
     s->first_true_wins = o->device && o->device->unspecified == SPVCOND_UNSPECIFIED_ANY;
     return r;
 }

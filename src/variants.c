@@ -170,15 +170,12 @@ spvcond_function_variants(spvcond_module *m, const spvcond_specialize_options *o
         if (!shared)
             continue;
         if (!evaluated) {
-            r = o ? spvcond_device_facts_check(m, o->device) : SPVCOND_OK;
+            /* Described without options: the defaults and no device, nothing refused. */
+            r = o ? spvcond_evaluate_for_device(m, o->values, o->value_count, o->device, &values)
+                  : spvcond_evaluate(m, NULL, 0, NULL, &values);
             if (r != SPVCOND_OK)
                 break;
-            r = spvcond_evaluate(m, o ? o->values : NULL, o ? o->value_count : 0, o ? o->device : NULL, &values);
             evaluated = true;
-            if (r == SPVCOND_OK && o)
-                r = spvcond_device_facts_missing(m, &values);
-            if (r != SPVCOND_OK)
-                break;
         }
         size_t f = list[k].function;
         struct text t = {{0}, 0};
