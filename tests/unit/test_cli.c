@@ -496,6 +496,27 @@ Test(cli, devices_lists_the_registry)
     cr_assert(strstr(out, "{\"kind\":\"architecture\",\"name\":\"gpu/amd/gfx1200\",\"value\":16}"), "%s", out);
     free(out);
     cr_assert_eq(cli("devices --registry --table dpcpp 2>/dev/null", NULL), 2);
+    /* A built-in device's function-variants facts, listed. */
+    cr_assert_eq(cli("devices --json", &out), 0);
+    cr_assert(strstr(out, "\"architecture_name\":\"gpu/nvidia/sm80\",\"target\":\"nvptx64\",\"capabilities\":["),
+              "%s", out);
+    free(out);
+}
+
+/* info says how a multi-target module's variants cover the devices its constants tell apart. */
+Test(cli, info_tells_coverage)
+{
+    char args[1024], *out;
+    snprintf(args, sizeof(args), "info %s", fixture("dot_two_widths"));
+    cr_assert_eq(cli(args, &out), 0);
+    cr_assert(strstr(out, "coverage (devices its constants tell apart") && strstr(out, "entry point dot4: %3 for 36 (") &&
+              strstr(out, "; none for 2264 (a device with"), "%s", out);
+    free(out);
+    snprintf(args, sizeof(args), "info --json %s", fixture("three_ops"));
+    cr_assert_eq(cli(args, &out), 0);
+    cr_assert(strstr(out, "\"coverage\":[{\"name\":\"apply\",\"entry_point\":false,\"copy\":41,\"devices\":512,"),
+              "%s", out);
+    free(out);
 }
 
 /* An output that is no regular file (a pipe here; /dev/null likewise) is written in place: a rename

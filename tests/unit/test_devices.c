@@ -312,3 +312,44 @@ Test(devices, builtin_function_variants_facts)
     cr_assert(spvcond_builtin_device_find("dpcpp:amd_gpu_gfx942", &d));
     cr_assert_eq(d.aspect_count, 0, "DPC++'s own entry lists nothing");
 }
+
+/* A configuration may give the device registry's target and an architecture by path (spec/devices.md). */
+Test(devices, yaml_target_and_architecture_path)
+{
+    static const char text[] = "cpu_box:\n  target: x86_64\n  architecture: cpu/amd/zen4\n"
+                               "ptx:\n  target: 8\n  architecture: gpu/nvidia/sm80\n";
+    spvcond_context *ctx;
+    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    spvcond_device_config *c;
+    cr_assert_eq(spvcond_device_config_parse(ctx, text, strlen(text), "facts.yaml", &c), SPVCOND_OK);
+    spvcond_device_info d;
+    cr_assert(spvcond_device_config_find(c, "cpu_box", &d));
+    cr_assert(d.has_target && d.target == 4 && d.has_architecture && d.category == 1 && d.family == 3 &&
+              d.architecture == 6);
+    cr_assert(spvcond_device_config_find(c, "ptx", &d));
+    cr_assert(d.has_target && d.target == 8 && d.architecture == 9);
+    spvcond_device_config_destroy(c);
+    spvcond_context_destroy(ctx);
+    expect_config_error("a:\n  target: x86-64\n", "unknown target");
+    expect_config_error("a:\n  architecture: gpu/intel/pvd\n", "unknown architecture");
+}
+
+/* check's verdict per kernel name over a multi-target module's variants, decided by the device's own
+ * facts; the reason names the device constants it lacks, each once. */
+Test(devices, kernel_name_with_variants)
+{
+    spvcond_context *ctx;
+    spvcond_module *m = load_module(fixture("dot_two_widths"), &ctx);
+    spvcond_device_info d;
+    bool ok;
+    char reason[SPVCOND_REASON_MAX];
+    cr_assert(spvcond_builtin_device_find("nvidia_gpu_sm_52", &d));
+    cr_assert_eq(spvcond_kernel_supported(m, &d, "dot4", &ok, reason, sizeof(reason)), SPVCOND_OK);
+    cr_assert(ok && reason[0] == 0, "the float variant survives: %s", reason);
+    cr_assert(spvcond_builtin_device_find("intel_gpu_pvc", &d));
+    cr_assert_eq(spvcond_kernel_supported(m, &d, "dot4", &ok, reason, sizeof(reason)), SPVCOND_OK);
+    cr_assert(!ok);
+    cr_assert_str_eq(reason, "Not for the device: architecture UGreaterThanEqual gpu/nvidia/sm60, target nvptx, "
+                             "target nvptx64, architecture UGreaterThanEqual gpu/nvidia/any");
+    destroy_module(m, ctx);
+}
