@@ -14,15 +14,14 @@
 #include <string.h>
 
 struct named_list {
-    const char *key;   /* what the list belongs to: a target's name, "category/family" */
-    uint32_t a, b;     /* target; or category and family */
+    uint32_t a, b;     /* what the list belongs to: a target; or a category and a family */
     const char *words; /* value k is the k-th word not of the form alias=name */
     const char *aliases;
 };
 
 /* Targets (core.json "targets"). */
 static const struct named_list targets[] = {
-    {"targets", 0, 0, "unknown arm arm64 x86 x86_64 riscv32 riscv64 nvptx nvptx64 amdgcn", "arm32=arm aarch64=arm64"},
+    {0, 0, "unknown arm arm64 x86 x86_64 riscv32 riscv64 nvptx nvptx64 amdgcn", "arm32=arm aarch64=arm64"},
 };
 
 static const char x86_features[] = "none fma fma4 mmx sse sse2 sse3 sse4.1 sse4.2 sse4a avx avx2 avx512f";
@@ -53,45 +52,45 @@ static const char riscv_features[] =
 
 /* Features per target (core.json "features"); nvptx, nvptx64 and amdgcn have none listed. */
 static const struct named_list features[] = {
-    {"unknown", 0, 0, "none", ""},
-    {"arm", 1, 0, "none neon", ""},
-    {"arm64", 2, 0, "none fp8 fp8dot2 fp8dot4 neon sve", ""},
-    {"x86", 3, 0, x86_features, ""},
-    {"x86_64", 4, 0, x86_features, ""},
-    {"riscv32", 5, 0, riscv_features, ""},
-    {"riscv64", 6, 0, riscv_features, ""},
+    {0, 0, "none", ""},
+    {1, 0, "none neon", ""},
+    {2, 0, "none fp8 fp8dot2 fp8dot4 neon sve", ""},
+    {3, 0, x86_features, ""},
+    {4, 0, x86_features, ""},
+    {5, 0, riscv_features, ""},
+    {6, 0, riscv_features, ""},
 };
 
-static const struct named_list categories[] = {{"categories", 0, 0, "unknown cpu gpu npu", ""}};
+static const struct named_list categories[] = {{0, 0, "unknown cpu gpu npu", ""}};
 
 /* Families per category (core.json "architecture_families"). */
 static const struct named_list families[] = {
-    {"unknown", 0, 0, "generic", ""},
-    {"cpu", 1, 0,
+    {0, 0, "generic", ""},
+    {1, 0,
      "generic intel intel_atom amd arm_a arm_m arm_r codasip_lp codasip_hp codasip_ap sifive_e2 sifive_e6 sifive_e7 "
      "sifive_x200 sifive_x300 sifive_xm sifive_p400 sifive_p500 sifive_p600 sifive_p800 sifive_e6a sifive_e7a "
      "sifive_s7a",
      ""},
-    {"gpu", 2, 0, "generic intel amd nvidia", ""},
-    {"npu", 3, 0, "generic intel amd_xdna", ""},
+    {2, 0, "generic intel amd nvidia", ""},
+    {3, 0, "generic intel amd_xdna", ""},
 };
 
 /* Architectures per category and family (core.json "architectures"); a family the list leaves out has
  * "any" (0) alone. */
 static const struct named_list architectures[] = {
-    {"cpu/intel", 1, 1, "any nhm wsm sdb ivb hsw bdw skl pmc snc wlc cpc gdc rpc rdc lnc", ""},
-    {"cpu/intel_atom", 1, 2, "any bnl slw svm aim gdm gdm_p trm gcm csm skm", ""},
-    {"cpu/amd", 1, 3, "any zen zenp zen2 zen3 zen3p zen4 zen4c zen5 zen5c", ""},
-    {"cpu/arm_a", 1, 4,
+    {1, 1, "any nhm wsm sdb ivb hsw bdw skl pmc snc wlc cpc gdc rpc rdc lnc", ""},
+    {1, 2, "any bnl slw svm aim gdm gdm_p trm gcm csm skm", ""},
+    {1, 3, "any zen zenp zen2 zen3 zen3p zen4 zen4c zen5 zen5c", ""},
+    {1, 4,
      "any a8 a9 a5 a15 a7 a53 a57 a12 a17 a32 a34 a73 a55 a75 a65 a76 a77 a78 a78ae a510 a710 a510r a715 a520 "
      "a720 a520ae a720ae a725 a320 a530 a730",
      ""},
-    {"cpu/arm_m", 1, 5, "any m3 m1 m0 m4 m0p m7 m23 m33 m35p m55 m85 m52", ""},
-    {"cpu/arm_r", 1, 6, "any r4 r5 r7 r8 r52 r82 r52p", ""},
-    {"cpu/codasip_lp", 1, 7, "any l110 l150 l31", ""},
-    {"cpu/codasip_hp", 1, 8, "any l730", ""},
-    {"cpu/codasip_ap", 1, 9, "any a70 a730 x730", ""},
-    {"gpu/intel", 2, 1,
+    {1, 5, "any m3 m1 m0 m4 m0p m7 m23 m33 m35p m55 m85 m52", ""},
+    {1, 6, "any r4 r5 r7 r8 r52 r82 r52p", ""},
+    {1, 7, "any l110 l150 l31", ""},
+    {1, 8, "any l730", ""},
+    {1, 9, "any a70 a730 x730", ""},
+    {2, 1,
      "any bdw skl kbl cfl apl glk whl aml cml icllp ehl tgllp rkl adl_s adl_p adl_n dg1 acm_g10 acm_g11 acm_g12 pvc "
      "pvc_vg mtl_u mtl_h arl_h bmg_g21 lnl_m ptl_h ptl_u",
      "v8_0_0=bdw v9_0_9=skl v9_1_9=kbl v9_2_9=cfl v9_3_0=apl bxt=apl v9_4_0=glk v9_5_0=whl v9_6_0=aml v9_7_0=cml "
@@ -99,7 +98,7 @@ static const struct named_list architectures[] = {
      "v12_3_0=adl_p v12_4_0=adl_n v12_10_0=dg1 dg2_g10=acm_g10 v12_55_8=acm_g10 dg2_g11=acm_g11 v12_56_5=acm_g11 "
      "dg2_g12=acm_g12 v12_57_0=acm_g12 v12_60_7=pvc v12_61_7=pvc_vg mtl_s=mtl_u arl_u=mtl_u arl_s=mtl_u "
      "v12_70_4=mtl_u v12_71_4=mtl_h v12_74_4=arl_h v20_1_4=bmg_g21 v20_4_4=lnl_m v30_0_4=ptl_h v30_1_1=ptl_u"},
-    {"gpu/amd", 2, 2,
+    {2, 2,
      "any gfx700 gfx801 gfx803 gfx805 gfx900 gfx906 gfx908 gfx909 gfx90a gfx90c gfx940 gfx1010 gfx1030 gfx1100 "
      "gfx1150 gfx1200",
      "gfx701=gfx700 gfx702=gfx700 gfx703=gfx700 gfx704=gfx700 gfx705=gfx700 gfx802=gfx801 gfx810=gfx805 "
@@ -107,8 +106,8 @@ static const struct named_list architectures[] = {
      "gfx1031=gfx1030 gfx1032=gfx1030 gfx1033=gfx1030 gfx1034=gfx1030 gfx1035=gfx1030 gfx1036=gfx1030 "
      "gfx1101=gfx1100 gfx1102=gfx1100 gfx1103=gfx1100 gfx1151=gfx1150 gfx1201=gfx1200"},
     /* The registry gives sm70 the value of sm62 (core.json, registry version 0). */
-    {"gpu/nvidia", 2, 3, "any sm50 sm52 sm53 sm60 sm61 sm62 sm72 sm75 sm80 sm86 sm87 sm89 sm90", "sm70=sm62 sm90a=sm90"},
-    {"npu/intel", 3, 1, "any mtl lnl", ""},
+    {2, 3, "any sm50 sm52 sm53 sm60 sm61 sm62 sm72 sm75 sm80 sm86 sm87 sm89 sm90", "sm70=sm62 sm90a=sm90"},
+    {3, 1, "any mtl lnl", ""},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof(a[0]))
