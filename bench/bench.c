@@ -45,8 +45,8 @@
 #include <unistd.h>
 
 #include "reference.h"
-#include "spirv_names.h"
-#include "spirv_words.h"
+#include "support/spirv_names.h"
+#include "support/spirv_words.h"
 
 #ifndef SPVCOND_BENCH_REFERENCE
 #define SPVCOND_BENCH_REFERENCE 0
@@ -550,11 +550,11 @@ main(int argc, char **argv)
                 argv[0], MAX_ROUNDS);
         return 2;
     }
-    /* The CLI: given, or the one built beside this program (BUILD/bench/bench, BUILD/tools/spvcond). */
+    /* The CLI: given, or the one built beside this program (BUILD/bench/bench, BUILD/cli/spvcond). */
     char cli_default[4096];
     if (!cli_path) {
         const char *slash = strrchr(argv[0], '/');
-        snprintf(cli_default, sizeof(cli_default), "%.*s../tools/spvcond", slash ? (int)(slash - argv[0] + 1) : 0,
+        snprintf(cli_default, sizeof(cli_default), "%.*s../cli/spvcond", slash ? (int)(slash - argv[0] + 1) : 0,
                  argv[0]);
         cli_path = cli_default;
     }

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spirv_names.h"
-#include "spirv_words.h"
+#include "support/spirv_names.h"
+#include "support/spirv_words.h"
 
 #define ID_BUDGET 3900000u /* below the SPIR-V limit (0x3fffff), with room for what annotate adds */
 #define TABLE_ENTRIES 1024u /* long enough that a 1 GB module stays under the id limit */

@@ -12,8 +12,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "spirv_names.h"
-#include "spirv_words.h"
+#include "support/spirv_names.h"
+#include "support/spirv_words.h"
 
 #ifndef FUZZ_MODULE_OFFSET
 #define FUZZ_MODULE_OFFSET 0

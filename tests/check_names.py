@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """No opcode is compared with a bare number and no first word is assembled by hand in the library, the
-tools, the benchmark or the fuzz targets: they use the generated names (SPVCOND_OP_DECORATE...) and
+CLI, the benchmark or the fuzz targets: they use the generated names (SPVCOND_OP_DECORATE...) and
 spirv_words.h. Usage: check_names.py SOURCE_ROOT"""
 import os
 import re
@@ -14,16 +14,20 @@ RULES = [
     (re.compile(r"<<\s*16\)?\s*\|\s*(?:op\b|opcode\b|SPVCOND_OP_|[0-9])"), "first word assembled by hand (spvcond_first_word)"),
     (re.compile(r"&\s*0xffffu?\b"), "opcode masked by hand (spvcond_opcode_of)"),
 ]
-DIRS = ["src", "tools", "bench", "fuzz"]
-ALLOWED = {os.path.join("src", "spirv_words.h")}
+DIRS = ["src", "cli", "bench", "fuzz"]
+ALLOWED = {os.path.join("src", "support", "spirv_words.h")}
 
 
 def main():
     root = sys.argv[1]
     failures = checked = 0
+    files = []
     for d in DIRS:
-        for name in sorted(os.listdir(os.path.join(root, d))):
-            rel = os.path.join(d, name)
+        for folder, _, names in os.walk(os.path.join(root, d)):
+            files += [os.path.relpath(os.path.join(folder, name), root) for name in names]
+    for rel in sorted(files):
+        name = os.path.basename(rel)
+        if True:
             if not name.endswith((".c", ".h")) or rel in ALLOWED:
                 continue
             checked += 1

@@ -7,8 +7,8 @@ set -eu
 cd "$(dirname "$0")/.."
 device=${1:-intel_gpu_acm_g10}
 [ -d build-release ] || meson setup build-release --buildtype=release >/dev/null
-ninja -C build-release tools/spvcond >/dev/null
-S=build-release/tools/spvcond
+ninja -C build-release cli/spvcond >/dev/null
+S=build-release/cli/spvcond
 corpus=$(python3 tools/make-corpus.py --print-dir)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 sh tools/setup-debian.sh
 [ -d build ] || meson setup build >/dev/null
 ninja -C build >/dev/null
-S=./build/tools/spvcond
+S=./build/cli/spvcond
 E=build/examples
 set -x
 $S annotate $E/demo.spv -o $E/demo.annotated.spv --props $E/demo.prop

@@ -5,7 +5,7 @@
 # (tests/data/fuzz) through annotate, validate, specialize and info. Any memcheck error or leak fails
 # the run; the CLI's own exit status (refusing hostile input is expected) does not.
 # valgrind cannot run ASan binaries, so this uses a build without sanitizers: build-memcheck, with the
-# C library's allocator (valgrind watches malloc, not the huge-page mappings of src/heap.c).
+# C library's allocator (valgrind watches malloc, not the huge-page mappings of src/support/heap.c).
 # Usage: sh tools/run-memcheck.sh [JOBS]   (default: the number of cores)
 set -eu
 cd "$(dirname "$0")/.."
@@ -24,7 +24,7 @@ failures="$work/failures"
 {
     echo 'V() {'
     echo "    valgrind --quiet --error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible \\"
-    echo "        --log-file='$work/vg.%p' '$PWD/build-memcheck/tools/spvcond' \"\$@\" >/dev/null 2>&1"
+    echo "        --log-file='$work/vg.%p' '$PWD/build-memcheck/cli/spvcond' \"\$@\" >/dev/null 2>&1"
     echo "    [ \$? -ne 97 ] || echo \"spvcond \$*\" >> '$failures'"
     echo '}'
 } > "$work/v.sh"

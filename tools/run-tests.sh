@@ -15,14 +15,14 @@ grep -h "Synthesis" build-test/meson-logs/testlog.txt || true
 if [ $# -eq 0 ]; then
     sh tools/run-memcheck.sh
     # The sanitizer and valgrind builds allocate with malloc; the CLI as shipped uses the huge-page
-    # heap (src/heap.c): run the corpus end to end with a release build of it too.
+    # heap (src/support/heap.c): run the corpus end to end with a release build of it too.
     [ -d build-release ] || meson setup build-release --buildtype=release -Dtests=disabled >/dev/null
     ninja -C build-release >/dev/null
     log=$(mktemp)
     # Today's validator where ../shared/tools has one (or $SPIRV_VAL names one), as the test build does.
     val="${SPIRV_VAL:-$PWD/../shared/tools/spirv-tools-2026/bin/spirv-val}"
     [ -x "$val" ] || val="$(command -v spirv-val)"
-    if ! SPVCOND_CLI="$PWD/build-release/tools/spvcond" SPIRV_DIS="$(command -v spirv-dis)" \
+    if ! SPVCOND_CLI="$PWD/build-release/cli/spvcond" SPIRV_DIS="$(command -v spirv-dis)" \
         SPIRV_VAL="$val" SPVCOND_CORPUS="$(python3 tools/make-corpus.py --print-dir)" SPVCOND_TEST_SRC="$PWD/tests" \
         python3 tests/e2e_corpus.py > "$log" 2>&1; then
         cat "$log"; rm -f "$log"; exit 1

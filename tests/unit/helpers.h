@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "module.h"
+#include "ir/module.h"
 
 /* Path of a built fixture ("name" -> $SPVCOND_TEST_DATA/name.spv). Static buffer. */
 const char *fixture(const char *name);

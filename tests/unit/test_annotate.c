@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotate.h"
+#include "annotate/condition_store.h"
+#include "ir/edit.h"
 #include "helpers.h"
 
 struct annotated {
@@ -707,16 +708,27 @@ Test(annotate, conditions_past_the_list_limit)
     release(&a);
 }
 
-/* An annotate pass over a module, with hand-made requirement sets, for the union of conditions. */
+/* A condition store over a module, with the requirement sets `sets` (each `sizes[k]` leaves of `leaves`,
+ * in turn) made in order, set 0 the empty set, for the union of conditions. */
 static void
-begin_unions(struct annotate *a, spvcond_context **ctx, struct reqset *sets, size_t set_count, uint32_t *leaves)
+begin_unions(struct condition_store *cs, spvcond_context **ctx, const uint32_t *leaves, const uint32_t *sizes, size_t n)
 {
-    memset(a, 0, sizeof(*a));
-    a->m = load_module(fixture("annotate_graph"), ctx);
-    a->sets = sets;
-    a->set_count = set_count;
-    a->set_leaves = leaves;
-    cr_assert_eq(spvcond_cond_init(a), SPVCOND_OK);
+    spvcond_module *m = load_module(fixture("annotate_graph"), ctx);
+    spvcond_store_init(cs, m);
+    for (size_t k = 0, first = 0; k < n; first += sizes[k++]) {
+        uint32_t index;
+        cr_assert_eq(spvcond_store_set(cs, leaves + first, sizes[k], &index), SPVCOND_OK);
+        cr_assert_eq(index, k, "set %zu is new", k);
+    }
+    cr_assert_eq(spvcond_cond_init(cs), SPVCOND_OK);
+}
+
+static void
+end_unions(struct condition_store *cs, spvcond_context *ctx)
+{
+    spvcond_module *m = (spvcond_module *)cs->m;
+    spvcond_store_release(cs);
+    destroy_module(m, ctx);
 }
 
 /* Unions of one condition with more others than the memo has slots: each answer is its own pair of
@@ -724,55 +736,52 @@ begin_unions(struct annotate *a, spvcond_context **ctx, struct reqset *sets, siz
 Test(annotate, union_memo_matches_both_operands)
 {
     enum { N = UNION_MEMO_SIZE + 100 };
-    static uint32_t leaves[N];
-    static struct reqset sets[N + 1]; /* {} and {leaf k} */
+    static uint32_t leaves[N], sizes[N + 1]; /* {} and {leaf k} */
     for (uint32_t k = 0; k < N; k++) {
         leaves[k] = k;
-        sets[k + 1] = (struct reqset){k, 1, UINT64_C(1) << (k % 64), 0};
+        sizes[k + 1] = 1;
     }
     spvcond_context *ctx;
-    struct annotate a;
-    begin_unions(&a, &ctx, sets, N + 1, leaves);
+    struct condition_store cs;
+    begin_unions(&cs, &ctx, leaves, sizes, N + 1);
     uint32_t first, other, both;
-    cr_assert_eq(spvcond_cond_of_set(&a, 1, &first), SPVCOND_OK);
+    cr_assert_eq(spvcond_cond_of_set(&cs, 1, &first), SPVCOND_OK);
     for (uint32_t s = 2; s <= N; s++) {
-        cr_assert_eq(spvcond_cond_of_set(&a, s, &other), SPVCOND_OK);
-        cr_assert_eq(spvcond_cond_union(&a, first, other, &both), SPVCOND_OK);
-        const struct cond *c = &a.conds[both];
-        cr_assert(c->kind == COND_LIST && c->y == 2 && a.cond_sets[c->x] == 1 && a.cond_sets[c->x + 1] == s,
+        cr_assert_eq(spvcond_cond_of_set(&cs, s, &other), SPVCOND_OK);
+        cr_assert_eq(spvcond_cond_union(&cs, first, other, &both), SPVCOND_OK);
+        const struct cond *c = spvcond_cond_at(&cs, both);
+        cr_assert(c->kind == COND_LIST && c->y == 2 && spvcond_cond_list_set(&cs, both, 0) == 1 &&
+                      spvcond_cond_list_set(&cs, both, 1) == s,
                   "{leaf 0} | {leaf %u} is both sets", s - 1);
     }
-    spvcond_cond_release(&a);
-    destroy_module(a.m, ctx);
+    end_unions(&cs, ctx);
 }
 
 /* The union of conditions, on hand-made sets: {fp16} implies {fp16, fp64}'s Or away while the absorption
  * budget lasts; once it is spent, lists merge as they are (larger, the same truth value). */
 Test(annotate, union_absorbs_while_the_budget_lasts)
 {
-    static uint32_t leaves[3] = {0, 0, 1};
     /* {}, {leaf 0}, {leaf 0, leaf 1}, {leaf 1} */
-    struct reqset sets[4] = {{0, 0, 0, 0}, {1, 1, 1, 0}, {1, 2, 3, 0}, {2, 1, 2, 0}};
+    static const uint32_t leaves[4] = {0, 0, 1, 1}, sizes[4] = {0, 1, 2, 1};
     spvcond_context *ctx;
-    struct annotate a;
-    begin_unions(&a, &ctx, sets, 4, leaves);
-    uint32_t one, two, both;
-    cr_assert_eq(spvcond_cond_of_set(&a, 1, &one), SPVCOND_OK);
-    cr_assert_eq(spvcond_cond_of_set(&a, 2, &two), SPVCOND_OK);
-    cr_assert_eq(spvcond_cond_union(&a, one, two, &both), SPVCOND_OK);
+    struct condition_store cs;
+    begin_unions(&cs, &ctx, leaves, sizes, 4);
+    uint32_t one, two, both, always = spvcond_cond_always(&cs);
+    cr_assert_eq(spvcond_cond_of_set(&cs, 1, &one), SPVCOND_OK);
+    cr_assert_eq(spvcond_cond_of_set(&cs, 2, &two), SPVCOND_OK);
+    cr_assert_eq(spvcond_cond_union(&cs, one, two, &both), SPVCOND_OK);
     cr_assert_eq(both, one, "{leaf 0} | {leaf 0, leaf 1} is {leaf 0}");
-    cr_assert_eq(spvcond_cond_union(&a, two, a.always, &both), SPVCOND_OK);
-    cr_assert_eq(both, a.always);
-    a.absorb_budget = 0;
-    cr_assert_eq(spvcond_cond_union(&a, two, one, &both), SPVCOND_OK);
+    cr_assert_eq(spvcond_cond_union(&cs, two, always, &both), SPVCOND_OK);
+    cr_assert_eq(both, always);
+    cs.absorb_budget = 0;
+    cr_assert_eq(spvcond_cond_union(&cs, two, one, &both), SPVCOND_OK);
     cr_assert_eq(both, one, "a union made before is remembered (in either order), budget or not");
     uint32_t three;
-    cr_assert_eq(spvcond_cond_of_set(&a, 3, &three), SPVCOND_OK);
-    cr_assert_eq(spvcond_cond_union(&a, three, two, &both), SPVCOND_OK);
-    cr_assert(both != three && a.conds[both].kind == COND_LIST && a.conds[both].y == 2,
+    cr_assert_eq(spvcond_cond_of_set(&cs, 3, &three), SPVCOND_OK);
+    cr_assert_eq(spvcond_cond_union(&cs, three, two, &both), SPVCOND_OK);
+    cr_assert(both != three && spvcond_cond_at(&cs, both)->kind == COND_LIST && spvcond_cond_at(&cs, both)->y == 2,
               "past the budget, both sets kept, as one list");
-    spvcond_cond_release(&a);
-    destroy_module(a.m, ctx);
+    end_unions(&cs, ctx);
 }
 
 Test(annotate, virtual_function_sets)

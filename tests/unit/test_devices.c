@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "devices.h"
+#include "devices/devices.h"
 #include "helpers.h"
 
 Test(devices, builtin_table)

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capabilities.h"
+#include "ir/capabilities.h"
 #include "helpers.h"
-#include "operands.h"
+#include "ir/operands.h"
 
 Test(grammar, core_opcodes)
 {

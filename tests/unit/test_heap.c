@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The default allocator's huge-page heap (src/heap.c). Sanitizer builds give contexts the C library's
+/* The default allocator's huge-page heap (src/support/heap.c). Sanitizer builds give contexts the C library's
  * allocator, so this suite drives the heap directly, and through whole passes as a caller's allocator. */
 #define _GNU_SOURCE /* mincore */
 #include <criterion/criterion.h>
@@ -11,7 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "heap.h"
+#include "support/heap.h"
 #include "helpers.h"
 
 #if SPVCOND_HAVE_HEAP

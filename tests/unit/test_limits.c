@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "edit.h"
+#include "ir/edit.h"
 #include "helpers.h"
 
 struct words {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base64.h"
+#include "support/base64.h"
 #include "helpers.h"
 
 /* Decode a byte array value and return its uint32 payload words. */

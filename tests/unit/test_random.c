@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "edit.h"
+#include "ir/edit.h"
 #include "helpers.h"
 
 struct builder {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "helpers.h"
-#include "module.h"
+#include "ir/module.h"
 
 /* A minimal valid module: void f() {} exported. Offsets noted for the tests below. */
 static const uint32_t base[] = {

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "context.h"
-#include "capabilities.h"
+#include "support/context.h"
+#include "ir/capabilities.h"
 #include "helpers.h"
-#include "infer.h"
-#include "module.h"
+#include "analysis/infer.h"
+#include "ir/module.h"
 
 struct outcome {
     spvcond_result parsed, annotated;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "helpers.h"
-#include "module.h"
+#include "ir/module.h"
 
 struct repaired {
     spvcond_context *ctx;

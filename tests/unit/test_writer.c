@@ -8,8 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "copy_words.h"
-#include "edit.h"
+#include "support/copy_words.h"
+#include "ir/edit.h"
 #include "helpers.h"
 
 static double

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* Device descriptions: the built-in table, configuration files, requirement values. */
+#ifndef SPVCOND_DEVICES_H
+#define SPVCOND_DEVICES_H
+
+#include "ir/module.h"
+
+enum spvcond_requirement_kind { SPVCOND_REQ_ASPECT, SPVCOND_REQ_WORK_GROUP_SIZE, SPVCOND_REQ_SUB_GROUP_SIZE };
+
+struct spvcond_requirement {
+    enum spvcond_requirement_kind kind;
+    uint32_t v[3];
+};
+
+/* Parse a requirement constant's OpName ("spvcond.aspect.fp64", ...). 0: not ours; 1: parsed; -1: ours
+ * but malformed. */
+int spvcond_requirement_parse(const char *name, struct spvcond_requirement *out);
+/* The requirement spec constant `id` stands for, from its first OpName (same results as above). */
+int spvcond_requirement_of(const struct spvcond_module *m, uint32_t id, struct spvcond_requirement *q);
+bool spvcond_device_supports(const spvcond_device_info *d, const struct spvcond_requirement *q);
+/* DPC++'s wording for an unmet requirement. */
+void spvcond_requirement_message(const struct spvcond_requirement *q, char *buf, size_t size);
+
+#endif

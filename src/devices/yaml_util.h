@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* Small helpers over libyaml's document API, shared by the YAML readers. */
+#ifndef SPVCOND_YAML_UTIL_H
+#define SPVCOND_YAML_UTIL_H
+
+#ifdef SPVCOND_HAVE_YAML
+
+#include <yaml.h>
+
+#include "support/context.h"
+
+struct spvcond_yaml {
+    spvcond_context *ctx;
+    yaml_document_t doc;
+    const char *source;
+};
+
+/* Load a document; reports syntax errors with the line. */
+spvcond_result spvcond_yaml_load(struct spvcond_yaml *y, const char *text, size_t size);
+void spvcond_yaml_unload(struct spvcond_yaml *y);
+/* Report "source:line: what: detail" and return SPVCOND_ERROR_INVALID_ARGUMENT. */
+spvcond_result spvcond_yaml_fail(struct spvcond_yaml *y, const yaml_node_t *n, const char *what, const char *detail);
+const char *spvcond_yaml_scalar(const yaml_node_t *n);
+bool spvcond_yaml_u64(const char *s, uint64_t *out);
+/* A sequence of numbers below `limit`, or of aspect names when `aspects` is set; a fresh array. */
+spvcond_result spvcond_yaml_u32_list(struct spvcond_yaml *y, yaml_node_t *n, bool aspects, uint64_t limit,
+                                     const char *what, uint32_t **out, size_t *count);
+
+#endif
+#endif
