@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "device_options.h"
-#include "registry/aspects.h"
 #include "json_writer.h"
 
 static const char devices_usage[] =

@@ -3,7 +3,6 @@
 #include <getopt.h>
 #include <string.h>
 
-#include "registry/aspects.h"
 #include "cli.h"
 #include "json_writer.h"
 

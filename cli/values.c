@@ -7,7 +7,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "support/grammar.h"
 
 static bool
 parse_u64(const char *s, uint64_t *out)
@@ -166,8 +165,5 @@ u32_list_parse(struct u32_list *list, const char *text, const char *what,
 bool
 capability_value(const char *name, uint32_t *value)
 {
-    const struct spvcond_grammar_enumerant *e = spvcond_grammar_enumerant_by_name(SPVCOND_KIND_Capability, name);
-    if (e)
-        *value = e->value;
-    return e != NULL;
+    return spvcond_capability_value(name, value);
 }

@@ -101,6 +101,14 @@ SPVCOND_API void spvcond_context_clear_diag(spvcond_context *ctx);
 SPVCOND_API void spvcond_free(spvcond_context *ctx, void *ptr);
 SPVCOND_API const char *spvcond_result_string(spvcond_result result);
 SPVCOND_API const char *spvcond_version_string(void);
+/* The library's version as a number, MAJOR * 10000 + MINOR * 100 + PATCH: what the library loaded at run
+ * time is, to compare with SPVCOND_VERSION_NUMBER, what the caller was compiled against. */
+SPVCOND_API uint32_t spvcond_version(void);
+/* The name of a DPC++ aspect (sycl::aspect numbering: "fp64" for 6), or NULL for a number no aspect has. */
+SPVCOND_API const char *spvcond_aspect_name(uint32_t aspect);
+/* The value of a SPIR-V capability named as the grammar names it ("Float64"), from the library's grammar
+ * tables; false for a name it does not know. */
+SPVCOND_API bool spvcond_capability_value(const char *name, uint32_t *value);
 
 /* ---- modules ---------------------------------------------------------------------------- */
 
@@ -121,6 +129,9 @@ SPVCOND_API spvcond_result spvcond_module_parse(spvcond_context *ctx, const uint
 /* The same from raw file bytes in either byte order. */
 SPVCOND_API spvcond_result spvcond_module_parse_bytes(spvcond_context *ctx, const void *bytes, size_t size,
                                                       spvcond_module **out);
+/* The context a module was parsed in: buffers the module gives (spvcond_module_emit) go back through it
+ * (spvcond_free). */
+SPVCOND_API spvcond_context *spvcond_module_context(const spvcond_module *module);
 SPVCOND_API void spvcond_module_destroy(spvcond_module *module);
 
 /* Emit the module with every recorded edit applied, as little-endian words. A module without edits

@@ -1146,6 +1146,12 @@ spvcond_module_parse_bytes(spvcond_context *ctx, const void *bytes, size_t size,
     return r;
 }
 
+spvcond_context *
+spvcond_module_context(const spvcond_module *m)
+{
+    return m ? m->ctx : NULL;
+}
+
 void
 spvcond_module_destroy(spvcond_module *m)
 {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "registry/aspects.h"
+#include "spvcond/spvcond.h"
 
 static const char *const names[] = {
     [0] = "host",

@@ -262,3 +262,9 @@ spvcond_version_string(void)
 {
     return SPVCOND_VERSION_STRING;
 }
+
+uint32_t
+spvcond_version(void)
+{
+    return SPVCOND_VERSION_NUMBER;
+}

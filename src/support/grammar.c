@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Lookups over the generated grammar tables. */
 #include "support/grammar.h"
+#include "spvcond/spvcond.h"
 
 #include <string.h>
 
@@ -81,4 +82,14 @@ spvcond_grammar_extinst(const struct spvcond_grammar_extinst_set *set, uint32_t 
     if (number >= set->index_count || set->index[number] == 0)
         return NULL;
     return &set->instructions[set->index[number] - 1];
+}
+
+bool
+spvcond_capability_value(const char *name, uint32_t *value)
+{
+    const struct spvcond_grammar_enumerant *e =
+        name && value ? spvcond_grammar_enumerant_by_name(SPVCOND_KIND_Capability, name) : NULL;
+    if (e)
+        *value = e->value;
+    return e != NULL;
 }

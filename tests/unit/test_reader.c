@@ -2,6 +2,7 @@
 /* The reader against malformed and unusual input: every case is rejected with a clear, positioned
  * error, or accepted where SPIR-V allows it. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -861,4 +862,42 @@ Test(reader, quick_path_agrees_on_mutated_code, .timeout = 300)
     }
     /* Both verdicts must occur, or the test would compare nothing of interest. */
     cr_assert(failures > runs / 10 && failures < runs - runs / 10, "%zu of %zu mutants rejected", failures, runs);
+}
+
+/* The library's version as a number, and the lookups the CLI and callers share. */
+Test(reader, version_number_and_names)
+{
+    cr_assert_eq(spvcond_version(), SPVCOND_VERSION_NUMBER);
+    cr_assert_eq(spvcond_version(), SPVCOND_VERSION_MAJOR * 10000u + SPVCOND_VERSION_MINOR * 100u + SPVCOND_VERSION_PATCH);
+    char text[32];
+    snprintf(text, sizeof(text), "%u.%u.%u", spvcond_version() / 10000, spvcond_version() / 100 % 100,
+             spvcond_version() % 100);
+    cr_assert_str_eq(text, spvcond_version_string());
+    cr_assert_str_eq(spvcond_aspect_name(6), "fp64");
+    cr_assert_str_eq(spvcond_aspect_name(5), "fp16");
+    cr_assert_null(spvcond_aspect_name(100000));
+    uint32_t value = 0;
+    cr_assert(spvcond_capability_value("Float64", &value));
+    cr_assert_eq(value, 10);
+    cr_assert(spvcond_capability_value("SpecConditionalINTEL", &value));
+    cr_assert_eq(value, 6245);
+    cr_assert_not(spvcond_capability_value("NoSuchCapability", &value));
+    cr_assert_not(spvcond_capability_value(NULL, &value));
+}
+
+/* A module gives back the context it was parsed in, which frees what it emits. */
+Test(reader, module_gives_its_context)
+{
+    spvcond_context *ctx = NULL;
+    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    spvcond_module *m = NULL;
+    cr_assert_eq(spvcond_module_parse(ctx, base, BASE_WORDS, 0, &m), SPVCOND_OK);
+    cr_assert_eq(spvcond_module_context(m), ctx);
+    cr_assert_null(spvcond_module_context(NULL));
+    uint32_t *out = NULL;
+    size_t count = 0;
+    cr_assert_eq(spvcond_module_emit(m, &out, &count), SPVCOND_OK);
+    spvcond_free(spvcond_module_context(m), out);
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
 }
