@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* The edit list: what happened to each instruction (kept, deleted, replaced), replacements by
  * instruction, insertions by position, new ids. */
-#include "edit.h"
+#include "ir/edit.h"
 
 #include <string.h>
 
-#include "index.h"
+#include "ir/index.h"
 
 static spvcond_result
 pool_append(struct spvcond_module *m, const uint32_t *words, uint32_t count, uint32_t *offset)
