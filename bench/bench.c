@@ -109,15 +109,15 @@ run_stage(spvcond_context *shared, enum stage s, const uint32_t *words, size_t c
     if (!rc && s != PARSE) {
         spvcond_result r = SPVCOND_OK;
         if (s == ANNOTATE) {
-            spvcond_annotate_options o = {0};
+            spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
             r = spvcond_annotate(m, &o, NULL);
         } else if (s == SPECIALIZE_A || s == SPECIALIZE_B) {
-            spvcond_device_info d;
+            spvcond_device_info d = {.size = sizeof(spvcond_device_info)};
             spvcond_spec_value *v = NULL;
             size_t nv = 0;
             spvcond_builtin_device_find(devices[s - SPECIALIZE_A], &d);
             r = spvcond_device_spec_values(m, &d, &v, &nv);
-            spvcond_specialize_options o = {v, nv, NULL, 0};
+            spvcond_specialize_options o = {sizeof(spvcond_specialize_options), v, nv, NULL, 0};
             if (r == SPVCOND_OK)
                 r = spvcond_specialize(m, &o, NULL);
             spvcond_free(ctx, v);
@@ -497,7 +497,7 @@ prepare(const char *name, const uint32_t *words, size_t count, const char *annot
         return -1;
     }
     *instructions = spvcond_module_instruction_count(m);
-    spvcond_annotate_options o = {0};
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
     uint32_t *annotated = NULL;
     size_t acount = 0;
     int rc = 0;

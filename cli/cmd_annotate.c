@@ -47,6 +47,7 @@ cmd_annotate(struct cli *cli, int argc, char **argv)
     };
     spvcond_annotate_options opts;
     memset(&opts, 0, sizeof(opts));
+    opts.size = sizeof(opts);
     const char *output = NULL, *props = NULL, *requirements = NULL;
     int c, rc = EXIT_OK;
     optind = 1;
@@ -91,7 +92,7 @@ cmd_annotate(struct cli *cli, int argc, char **argv)
         spvcond_requirements_file_destroy(reqfile);
         return rc;
     }
-    spvcond_annotate_stats stats;
+    spvcond_annotate_stats stats = {.size = sizeof(spvcond_annotate_stats)};
     spvcond_result r = spvcond_annotate(m, &opts, &stats);
     if (r == SPVCOND_OK && !props) {
         rc = cli_write_module(cli, output, m);

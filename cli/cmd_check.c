@@ -107,8 +107,10 @@ cmd_check(struct cli *cli, int argc, char **argv)
     };
     struct device_options d;
     memset(&d, 0, sizeof(d));
+    d.info.size = sizeof(d.info);
     struct fnvar_options fnvar;
     memset(&fnvar, 0, sizeof(fnvar));
+    fnvar.device.size = sizeof(fnvar.device);
     bool json = false;
     int c, rc = EXIT_OK;
     optind = 1;
@@ -198,7 +200,7 @@ cmd_check(struct cli *cli, int argc, char **argv)
         json_key(&j, "variants");
         json_array_begin(&j);
     }
-    spvcond_specialize_options o = {values, count, &fnvar.device, 0};
+    spvcond_specialize_options o = {sizeof(spvcond_specialize_options), values, count, &fnvar.device, 0};
     if (r == SPVCOND_OK)
         r = spvcond_function_variants(m, &o, print_variant, &out);
     if (r == SPVCOND_OK)

@@ -165,6 +165,7 @@ cmd_devices(struct cli *cli, int argc, char **argv)
     };
     struct device_options d;
     memset(&d, 0, sizeof(d));
+    d.info.size = sizeof(d.info);
     bool json = false, dpcpp = false, registry = false;
     int c;
     optind = 1;
@@ -203,7 +204,7 @@ cmd_devices(struct cli *cli, int argc, char **argv)
         return rc;
     if (json)
         json_array_begin(&j);
-    spvcond_device_info info;
+    spvcond_device_info info = {.size = sizeof(spvcond_device_info)};
     for (size_t k = 0; spvcond_device_config_get(d.config, k, &info); k++)
         print_device(json ? &j : NULL, "file", &info, info.name);
     char name[64], full[80];

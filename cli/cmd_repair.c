@@ -55,7 +55,7 @@ cmd_repair(struct cli *cli, int argc, char **argv)
     int rc = cli_load_module(cli, optind < argc ? argv[optind] : "-", &m);
     if (rc != EXIT_OK)
         return rc;
-    spvcond_repair_stats stats;
+    spvcond_repair_stats stats = {.size = sizeof(spvcond_repair_stats)};
     spvcond_result r = spvcond_repair(m, &stats);
     if (r == SPVCOND_OK)
         rc = cli_write_module(cli, output, m);

@@ -62,8 +62,10 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
     struct value_list values = {0};
     struct device_options dev;
     memset(&dev, 0, sizeof(dev));
+    dev.info.size = sizeof(dev.info);
     struct fnvar_options fnvar;
     memset(&fnvar, 0, sizeof(fnvar));
+    fnvar.device.size = sizeof(fnvar.device);
     const char *output = NULL, *props = NULL;
     uint32_t flags = 0;
     int c, rc = EXIT_OK;
@@ -150,8 +152,8 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
             goto done;
         }
     }
-    spvcond_specialize_options opts = {values.items, values.count, &device, flags};
-    spvcond_specialize_stats stats;
+    spvcond_specialize_options opts = {sizeof(spvcond_specialize_options), values.items, values.count, &device, flags};
+    spvcond_specialize_stats stats = {.size = sizeof(spvcond_specialize_stats)};
     spvcond_result r = spvcond_specialize(m, &opts, &stats);
     if (r == SPVCOND_OK) {
         rc = cli_write_module(cli, output, m);

@@ -153,7 +153,7 @@ cmd_split(struct cli *cli, int argc, char **argv)
         return EXIT_INVALID;
     }
     spvcond_requirements_file *reqfile = NULL;
-    spvcond_annotate_options opts = {0};
+    spvcond_annotate_options opts = {.size = sizeof(spvcond_annotate_options)};
     void *data = NULL;
     size_t size = 0;
     int rc = EXIT_OK;

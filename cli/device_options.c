@@ -26,6 +26,7 @@ device_options_resolve(struct cli *cli, struct device_options *d)
     int rc = device_options_load_config(cli, d);
     if (rc != EXIT_OK)
         return rc;
+    d->info = SPVCOND_SIZED(spvcond_device_info);
     if (spvcond_device_config_find(d->config, d->name, &d->info) || spvcond_builtin_device_find(d->name, &d->info)) {
         d->info.name = d->name;
         return EXIT_OK;
@@ -167,6 +168,7 @@ int
 fnvar_options_finish(struct fnvar_options *f, const struct device_options *d)
 {
     spvcond_fnvar_device *dev = &f->device;
+    dev->size = sizeof(*dev);
     int rc = resolve_unspecified(f);
     if (rc == EXIT_OK && f->target) {
         dev->has_target = spvcond_registry_target(f->target, &dev->target);

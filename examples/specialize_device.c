@@ -44,12 +44,12 @@ main(int argc, char **argv)
         else
             fprintf(stderr, "error: %s: %s\n", path, d->message);
     } else {
-        spvcond_device_info device;
+        spvcond_device_info device = {.size = sizeof(spvcond_device_info)};
         spvcond_spec_value *values;
         size_t count;
         if (spvcond_builtin_device_find(argv[1], &device) &&
             spvcond_device_spec_values(module, &device, &values, &count) == SPVCOND_OK) {
-            spvcond_specialize_options options = {values, count, NULL, 0};
+            spvcond_specialize_options options = {sizeof(spvcond_specialize_options), values, count, NULL, 0};
             if (spvcond_specialize(module, &options, NULL) == SPVCOND_OK) {
                 uint32_t *words;
                 size_t word_count;

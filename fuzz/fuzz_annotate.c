@@ -47,8 +47,7 @@ state_requirements(const uint8_t *data, size_t size, struct stated *s)
         uint32_t *asp = s->aspects[s->count];
         for (int k = 0; k < 4; k++)
             asp[k] = b[k % n] % 128u;
-        s->q[s->count] = (spvcond_function_requirements){
-            .function = name,
+        s->q[s->count] = (spvcond_function_requirements){.size = sizeof(spvcond_function_requirements), .function = name,
             .uses = asp,
             .use_count = b[0] % 3u,
             .has_declared = (b[n - 1] & 1) != 0,
@@ -113,7 +112,7 @@ check_image(void *user, size_t index, const spvcond_split_image *img)
     spvcond_validate(m, &violations);
     FUZZ_ASSERT(violations <= k->input_violations, "an image is consistent (split adds no violation)");
     spvcond_module_destroy(m);
-    spvcond_device_info d;
+    spvcond_device_info d = {.size = sizeof(spvcond_device_info)};
     bool supported;
     spvcond_builtin_device_find("intel_gpu_pvc", &d);
     FUZZ_ASSERT(spvcond_image_supported(ctx, img->properties, strlen(img->properties), "image", &d, &supported, NULL,
@@ -140,7 +139,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct stated stated;
         state_requirements(data, size, &stated);
         spvcond_guard_spec_id guard = {data[10], data[11] % 128u, NULL};
-        spvcond_annotate_options o = {.requirements = stated.q, .requirement_count = stated.count,
+        spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options), .requirements = stated.q, .requirement_count = stated.count,
                                       .guard_spec_ids = &guard, .guard_spec_id_count = (data[8] >> 1) & 1};
         spvcond_result r = spvcond_annotate(m, &o, NULL);
         if (r != SPVCOND_OK)

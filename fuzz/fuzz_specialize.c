@@ -27,14 +27,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         static const uint32_t features[1] = {1}, caps[2] = {6, 11};
         /* The device's facts from the header bytes: each given or not, and what one not given means. */
         uint8_t facts = data[5];
-        spvcond_fnvar_device d = {.has_target = facts & 1, .target = data[0] & 15, .features = features,
+        spvcond_fnvar_device d = {.size = sizeof(spvcond_fnvar_device), .has_target = facts & 1, .target = data[0] & 15, .features = features,
                                   .feature_count = (facts >> 1) & 1, .has_features = (facts >> 2) & 1,
                                   .has_architecture = (facts >> 3) & 1, .has_family = (facts >> 4) & 1,
                                   .has_category = (facts >> 5) & 1, .category = data[6] & 3, .family = data[7] & 3,
                                   .architecture = data[9] & 31, .has_capabilities = (facts >> 6) & 1,
                                   .capabilities = caps, .capability_count = data[10] % 3,
                                   .unspecified = (spvcond_unspecified)(data[11] % 4)};
-        spvcond_specialize_options o = {v, 4, (data[1] & 1) ? &d : NULL, data[2] & 7};
+        spvcond_specialize_options o = {sizeof(spvcond_specialize_options), v, 4, (data[1] & 1) ? &d : NULL, data[2] & 7};
         if (spvcond_specialize(m, &o, NULL) == SPVCOND_OK) {
             uint32_t *w;
             size_t n;

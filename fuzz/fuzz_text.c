@@ -38,7 +38,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     case 0: {
         spvcond_device_config *c;
         if (spvcond_device_config_parse(ctx, text, n, "fuzz", &c) == SPVCOND_OK) {
-            spvcond_device_info d;
+            spvcond_device_info d = {.size = sizeof(spvcond_device_info)};
             for (size_t k = 0; spvcond_device_config_get(c, k, &d); k++)
                 FUZZ_ASSERT(d.name != NULL, "devices have names");
             spvcond_device_config_destroy(c);
@@ -52,7 +52,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
     }
     case 3: {
-        spvcond_device_info d;
+        spvcond_device_info d = {.size = sizeof(spvcond_device_info)};
         bool supported;
         char reason[64];
         FUZZ_ASSERT(spvcond_builtin_device_find(data[0] & 4 ? "intel_gpu_acm_g10" : "nvidia_gpu_sm_80", &d),

@@ -76,7 +76,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
             spvcond_requirements_destroy(r);
         }
-        spvcond_device_info d;
+        spvcond_device_info d = {.size = sizeof(spvcond_device_info)};
         spvcond_builtin_device_find("intel_gpu_acm_g10", &d);
         bool ok;
         char reason[128];

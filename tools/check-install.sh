@@ -83,12 +83,12 @@ if command -v cmake >/dev/null; then
     done
     # A version the package is not compatible with (0.x: the same minor only) is refused.
     mkdir -p "$work/cmake-newer"
-    printf 'cmake_minimum_required(VERSION 3.13)\nproject(newer C)\nfind_package(spvcond 0.2 REQUIRED)\n' \
+    printf 'cmake_minimum_required(VERSION 3.13)\nproject(newer C)\nfind_package(spvcond 0.3 REQUIRED)\n' \
         >"$work/cmake-newer/CMakeLists.txt"
     if cmake -S "$work/cmake-newer" -B "$work/cmake-newer/build" -DCMAKE_PREFIX_PATH="$dest$prefix" >/dev/null 2>&1; then
-        fail "cmake: find_package(spvcond 0.2) is refused by 0.1"
+        fail "cmake: find_package(spvcond 0.3) is refused by 0.2"
     fi
-    ok "cmake: find_package(spvcond 0.2) is refused (0.x versions are compatible within a minor version)"
+    ok "cmake: find_package(spvcond 0.3) is refused (0.x versions are compatible within a minor version)"
 else
     echo "skipped: the CMake package's consumer test (no cmake; Debian's cmake package gives it)"
 fi

@@ -3,7 +3,7 @@
 # Build with AddressSanitizer and UndefinedBehaviorSanitizer and run every test suite; without
 # arguments, then valgrind memcheck over the CLI on the real modules (tools/run-memcheck.sh), the
 # corpus end to end with a release build (the default allocator, which the other builds replace), and
-# the install test on that build (tools/check-install.sh).
+# the install test on that build (tools/check-install.sh), and the ABI check (tools/check-abi.sh).
 set -eu
 cd "$(dirname "$0")/.."
 sh tools/setup-debian.sh
@@ -31,4 +31,6 @@ if [ $# -eq 0 ]; then
     rm -f "$log"
     # The install as a user gets it: examples built against the installed pkg-config file, shared and static.
     sh tools/check-install.sh build-release
+    # The ABI against abi/libspvcond.abi (docs/releasing.md).
+    sh tools/check-abi.sh
 fi

@@ -62,6 +62,7 @@ query_device(cl_device_id dev, spvcond_device_info *info, uint32_t *aspects)
     if (images)
         aspects[n++] = 9; /* image */
     memset(info, 0, sizeof(*info));
+    info->size = sizeof(*info);
     info->aspects = aspects;
     info->aspect_count = n;
     info->max_work_group_size = max_wg;
@@ -259,7 +260,7 @@ main(int argc, char **argv)
     char dev_name[256] = "";
     clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof(dev_name) - 1, dev_name, NULL);
     uint32_t aspects[8];
-    spvcond_device_info info;
+    spvcond_device_info info = {.size = sizeof(spvcond_device_info)};
     query_device(dev, &info, aspects);
     printf("device: %s (%s route); aspects:", dev_name, pocl ? "LLVM bitcode" : "SPIR-V");
     for (size_t k = 0; k < info.aspect_count; k++)
@@ -299,7 +300,7 @@ main(int argc, char **argv)
         spvcond_spec_value *values;
         size_t nv;
         spvcond_device_spec_values(m, &info, &values, &nv);
-        spvcond_specialize_options o = {values, nv, NULL, flags};
+        spvcond_specialize_options o = {sizeof(spvcond_specialize_options), values, nv, NULL, flags};
         if (spvcond_specialize(m, &o, NULL) != SPVCOND_OK ||
             spvcond_module_emit(m, &specialized, &count) != SPVCOND_OK) {
             fprintf(stderr, "error: specialize: %s\n", spvcond_context_first_error(sc)->message);

@@ -58,6 +58,7 @@ typedef enum spvcond_severity {
 /* One diagnostic. Position fields are SPVCOND_NO_POSITION / 0 when not tied to an instruction.
  * opcode_name points to static storage and is never NULL ("" when unknown). */
 typedef struct spvcond_diag {
+    size_t size; /* set by the library: sizeof(spvcond_diag) of its header */
     spvcond_result code;
     spvcond_severity severity;
     size_t word_offset;       /* offset of the instruction's first word from the start of the module */
@@ -83,6 +84,19 @@ typedef struct spvcond_allocator {
 
 typedef struct spvcond_context spvcond_context;
 typedef struct spvcond_module spvcond_module;
+
+/* ---- structs that grow (docs/releasing.md) ----------------------------------------------- */
+
+/* Every options, device, requirements and stats struct begins with `size`: set it to sizeof the struct,
+ * as SPVCOND_SIZED does, before passing it in or asking the library to fill it. A newer library reads an
+ * older caller's struct as far as its size reaches (later fields count as zero) and fills no more of it;
+ * a field set past what the library knows is refused (SPVCOND_ERROR_UNSUPPORTED). A size of 0 (a struct
+ * left `= {0}`) is an invalid argument. Records the library hands to callbacks carry their size too, so a
+ * caller built for a newer header can tell whether a field is there: offsetof(T, field) < record->size. */
+#define SPVCOND_SIZED(type) ((type){.size = sizeof(type)})
+
+/* Calls that only read a module take it const. A module is not safe to share between threads even then:
+ * reading may build the indexes it keeps (entry points by name, items per function) the first time. */
 
 /* ---- context ---------------------------------------------------------------------------- */
 
@@ -192,6 +206,7 @@ typedef enum spvcond_unspecified {
  * one that needs the rest takes what `unspecified` says. The values are the device registry's
  * (spvcond_registry_*). */
 typedef struct spvcond_fnvar_device {
+    size_t size; /* sizeof(spvcond_fnvar_device): set by the caller (SPVCOND_SIZED) */
     bool has_target;
     uint32_t target;
     const uint32_t *features;     /* the target's features the device has: all of them, when has_features */
@@ -245,6 +260,7 @@ SPVCOND_API size_t spvcond_registry_describe_architecture(uint32_t category, uin
                                               consumer that does not fold them gives */
 
 typedef struct spvcond_specialize_options {
+    size_t size; /* sizeof(spvcond_specialize_options): set by the caller (SPVCOND_SIZED) */
     spvcond_spec_value *values; /* may be NULL when value_count is 0; `found` is written */
     size_t value_count;
     const spvcond_fnvar_device *device; /* may be NULL */
@@ -253,6 +269,7 @@ typedef struct spvcond_specialize_options {
 
 /* What specialization did, for reports. */
 typedef struct spvcond_specialize_stats {
+    size_t size; /* sizeof(spvcond_specialize_stats): set by the caller (SPVCOND_SIZED) */
     size_t functions_kept, functions_removed;
     size_t entry_points_kept, entry_points_removed;
     size_t instructions_removed;
@@ -274,7 +291,7 @@ SPVCOND_API spvcond_result spvcond_specialize(spvcond_module *module, const spvc
  * conditional-instruction shapes, and that no assignment of the spec constants can leave a use of a
  * removed id (proved by enumeration up to 16 boolean leaves, structurally otherwise). Every violation is
  * reported to the diagnostic callback; the result is the first one's code. `violations` may be NULL. */
-SPVCOND_API spvcond_result spvcond_validate(spvcond_module *module, size_t *violations);
+SPVCOND_API spvcond_result spvcond_validate(const spvcond_module *module, size_t *violations);
 
 /* How a module's variants cover the devices its constants tell apart (spec/validate.md, "Over every
  * device"): per group of variants (conditional entry points that share a name and execution model, or
@@ -282,6 +299,7 @@ SPVCOND_API spvcond_result spvcond_validate(spvcond_module *module, size_t *viol
  * many keep none, and one device of each kind in words. `total` is 0 when the devices are past the
  * proof budget (not counted). Reads the module only; reports nothing (spvcond_validate() does). */
 typedef struct spvcond_coverage {
+    size_t size; /* set by the library */
     const char *name;              /* the entry points' name, or the copy's function's */
     bool entry_point;              /* a group of entry points; else a conditional copy */
     uint32_t id;                   /* the copy's result id; 0 for entry points */
@@ -294,11 +312,12 @@ typedef struct spvcond_coverage {
     uint64_t total;
 } spvcond_coverage;
 typedef void (*spvcond_coverage_fn)(void *user, const spvcond_coverage *coverage);
-SPVCOND_API spvcond_result spvcond_variant_coverage(spvcond_module *module, spvcond_coverage_fn fn, void *user);
+SPVCOND_API spvcond_result spvcond_variant_coverage(const spvcond_module *module, spvcond_coverage_fn fn, void *user);
 
 /* ---- repair ------------------------------------------------------------------------------- */
 
 typedef struct spvcond_repair_stats {
+    size_t size; /* sizeof(spvcond_repair_stats): set by the caller (SPVCOND_SIZED) */
     size_t conditions_widened;    /* items whose condition became the Or of it and their users' */
     size_t conditions_removed;    /* items something unconditional uses: ConditionalINTEL removed */
     size_t capabilities_widened;  /* conditional capabilities that items now kept more often need */
@@ -317,6 +336,7 @@ SPVCOND_API spvcond_result spvcond_repair(spvcond_module *module, spvcond_repair
 /* One of the functions that share a name (the variants a multi-target module offers for it): entry points
  * that share an entry-point name, or other functions that share an export name or OpName. */
 typedef struct spvcond_variant {
+    size_t size; /* set by the library */
     const char *name;           /* the name they share */
     bool entry_point;           /* the name is an entry point's */
     uint32_t function;          /* the OpFunction's id */
@@ -332,7 +352,8 @@ typedef void (*spvcond_variant_fn)(void *user, const spvcond_variant *variant);
 /* Explain a multi-target module (spec/repair.md): every function whose name another function shares,
  * with its condition spelled out and whether a specialization with `options` (its values and device;
  * NULL: the defaults and no device) keeps it. Reads the module only. */
-SPVCOND_API spvcond_result spvcond_function_variants(spvcond_module *module, const spvcond_specialize_options *options,
+SPVCOND_API spvcond_result spvcond_function_variants(const spvcond_module *module,
+                                                     const spvcond_specialize_options *options,
                                                      spvcond_variant_fn fn, void *user);
 
 /* ---- devices ------------------------------------------------------------------------------ */
@@ -340,6 +361,7 @@ SPVCOND_API spvcond_result spvcond_function_variants(spvcond_module *module, con
 /* What a device supports, for requirement constants and the kernel support check. Arrays are owned by
  * whoever filled the struct (the built-in table: forever; a device configuration: until destroyed). */
 typedef struct spvcond_device_info {
+    size_t size; /* sizeof(spvcond_device_info): set by the caller (SPVCOND_SIZED) */
     const char *name;                /* may be NULL */
     const uint32_t *aspects;         /* DPC++ aspect numbers */
     size_t aspect_count;
@@ -398,7 +420,7 @@ SPVCOND_API void spvcond_device_info_facts(const spvcond_device_info *device, sp
 
 /* Values for every requirement constant of an annotated module (recognised by its spvcond.* OpName):
  * true iff the device supports it. *values is released with spvcond_free(). */
-SPVCOND_API spvcond_result spvcond_device_spec_values(spvcond_module *module, const spvcond_device_info *device,
+SPVCOND_API spvcond_result spvcond_device_spec_values(const spvcond_module *module, const spvcond_device_info *device,
                                                       spvcond_spec_value **values, size_t *count);
 
 /* DPC++'s kernel_not_supported check: whether `device` supports the entry point named `kernel` of an
@@ -408,7 +430,7 @@ SPVCOND_API spvcond_result spvcond_device_spec_values(spvcond_module *module, co
  * function-variants facts (spvcond_device_info_facts(), UNKNOWN) deciding the device constants; the
  * reason then also names the device constants that are false ("not for the device: target nvptx64").
  * SPVCOND_ERROR_NOT_FOUND if there is no such kernel. */
-SPVCOND_API spvcond_result spvcond_kernel_supported(spvcond_module *module, const spvcond_device_info *device,
+SPVCOND_API spvcond_result spvcond_kernel_supported(const spvcond_module *module, const spvcond_device_info *device,
                                                     const char *kernel, bool *supported, char *reason,
                                                     size_t reason_size);
 
@@ -418,7 +440,7 @@ SPVCOND_API spvcond_result spvcond_kernel_supported(spvcond_module *module, cons
  * SPVCOND_REASON_MAX - 1 bytes, cut at the end); the strings live until fn returns. */
 #define SPVCOND_REASON_MAX 1024
 typedef void (*spvcond_kernel_verdict_fn)(void *user, const char *kernel, bool supported, const char *reason);
-SPVCOND_API spvcond_result spvcond_kernels_supported(spvcond_module *module, const spvcond_device_info *device,
+SPVCOND_API spvcond_result spvcond_kernels_supported(const spvcond_module *module, const spvcond_device_info *device,
                                                      spvcond_kernel_verdict_fn fn, void *user);
 
 /* ---- requirement tables ("SYCL/kernel reqs") --------------------------------------------------- */
@@ -440,7 +462,7 @@ typedef struct spvcond_kernel_requirement {
 /* What each kernel requires and which SpecId stands for each requirement: read from an annotated
  * module's named spec constants, or from a property file's "[SYCL/kernel reqs]" set (spec/props.md). */
 typedef struct spvcond_requirements spvcond_requirements;
-SPVCOND_API spvcond_result spvcond_requirements_from_module(spvcond_module *module, spvcond_requirements **out);
+SPVCOND_API spvcond_result spvcond_requirements_from_module(const spvcond_module *module, spvcond_requirements **out);
 SPVCOND_API spvcond_result spvcond_requirements_parse_props(spvcond_context *ctx, const char *text, size_t size,
                                                             const char *source_name, spvcond_requirements **out);
 /* The "[SYCL/kernel reqs]" property set in DPC++'s text format; *text is NUL-terminated, released with
@@ -476,6 +498,7 @@ SPVCOND_API void spvcond_requirements_destroy(spvcond_requirements *reqs);
  * export name. `uses` adds to what the function is inferred to use (like sycl uses_aspects);
  * `declared`, when has_declared is set, replaces a root's requirement set (like [[sycl::device_has]]). */
 typedef struct spvcond_function_requirements {
+    size_t size; /* sizeof(spvcond_function_requirements): set by the caller (SPVCOND_SIZED) */
     const char *function;
     const uint32_t *uses;
     size_t use_count;
@@ -519,6 +542,7 @@ SPVCOND_API const spvcond_guard_spec_id *spvcond_requirements_file_guard_spec_id
 #define SPVCOND_ANNOTATE_NO_INFERENCE 0x1u /* only stated requirements and execution modes count */
 
 typedef struct spvcond_annotate_options {
+    size_t size; /* sizeof(spvcond_annotate_options): set by the caller (SPVCOND_SIZED) */
     uint32_t spec_id_base; /* first SpecId to use; 0 means the default, 0x10000 */
     const spvcond_function_requirements *requirements;
     size_t requirement_count;
@@ -528,6 +552,7 @@ typedef struct spvcond_annotate_options {
 } spvcond_annotate_options;
 
 typedef struct spvcond_annotate_stats {
+    size_t size; /* sizeof(spvcond_annotate_stats): set by the caller (SPVCOND_SIZED) */
     size_t roots;                 /* kernels and exported functions */
     size_t conditional_roots;
     size_t conditional_functions; /* functions given ConditionalINTEL */
@@ -551,6 +576,7 @@ SPVCOND_API spvcond_result spvcond_annotate(spvcond_module *module, const spvcon
 
 /* One device image (spec/split.md). The strings and words live until the callback returns. */
 typedef struct spvcond_split_image {
+    size_t size; /* set by the library */
     const uint32_t *words;   /* a plain module: its roots, what they call and what they use */
     size_t word_count;
     const char *properties;  /* its property file: "[SYCL/device requirements]", DPC++'s text format */

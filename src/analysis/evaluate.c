@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "registry/registry.h"
+#include "support/sized.h"
 
 bool
 spvcond_is_spec_constant_opcode(uint32_t op)
@@ -65,7 +66,7 @@ contains(const uint32_t *list, size_t n, uint32_t x)
  * give and the device says a fact not given is an error (*missing then names it). */
 enum { FACT_FALSE, FACT_TRUE, FACT_MISSING };
 
-static const spvcond_fnvar_device no_device = {0};
+static const spvcond_fnvar_device no_device = {.size = sizeof(spvcond_fnvar_device)};
 
 /* A fact not given: FACT_MISSING under ERROR, otherwise `unknown` under UNKNOWN and `any` under ANY. */
 static int
@@ -181,8 +182,15 @@ bool
 spvcond_fnvar_device_check(const spvcond_fnvar_device *d, char *why, size_t why_size)
 {
     const char *problem = NULL;
+    spvcond_fnvar_device device;
     if (!d)
         return true;
+    if (SPVCOND_SIZED_IN(NULL, d, &device, spvcond_fnvar_device) != SPVCOND_OK) {
+        if (why && why_size)
+            snprintf(why, why_size, "`size` is %zu, not sizeof(spvcond_fnvar_device) (%zu)", d->size, sizeof(device));
+        return false;
+    }
+    d = &device;
     if (d->unspecified != SPVCOND_UNSPECIFIED_ERROR && d->unspecified != SPVCOND_UNSPECIFIED_UNKNOWN &&
         d->unspecified != SPVCOND_UNSPECIFIED_ANY)
         problem = "`unspecified` is none of ERROR, UNKNOWN and ANY";
@@ -411,6 +419,9 @@ spvcond_evaluate_for_device(const struct spvcond_module *m, spvcond_spec_value *
     if (!spvcond_fnvar_device_check(device, why, sizeof(why)))
         return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
                               "the device description is not well formed: %s", why);
+    spvcond_fnvar_device sized;
+    if (device && SPVCOND_SIZED_IN(m->ctx, device, &sized, spvcond_fnvar_device) == SPVCOND_OK)
+        device = &sized;
     spvcond_result r = spvcond_evaluate(m, values, value_count, device, out);
     if (r != SPVCOND_OK || out->missing_inst == SIZE_MAX)
         return r;

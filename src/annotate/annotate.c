@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "annotate/state.h"
+#include "support/sized.h"
 #include "ir/reader_items.h"
 #include "ir/records.h"
 
@@ -458,7 +459,8 @@ run(struct annotate *a)
         spvcond_module_release_items(m);
         a->inf.item_start = a->inf.item_list = NULL;
     }
-    if (r != SPVCOND_OK || (r = emit_leaves(a)) != SPVCOND_OK || (r = spvcond_guards_rewrite(a)) != SPVCOND_OK || (r = spvcond_virtual_rewrite(a)) != SPVCOND_OK)
+    if (r != SPVCOND_OK || (r = emit_leaves(a)) != SPVCOND_OK || (r = spvcond_guards_rewrite(a)) != SPVCOND_OK ||
+        (r = spvcond_virtual_rewrite(a)) != SPVCOND_OK)
         return r;
 
     /* Functions, and kernels' entry points. */
@@ -546,8 +548,8 @@ static spvcond_result
 annotate(spvcond_module *m, const spvcond_annotate_options *o, spvcond_annotate_stats *stats,
          struct spvcond_split_plan *plan)
 {
-    if (!m || !o || (o->requirement_count && !o->requirements) || (o->guard_spec_id_count && !o->guard_spec_ids))
-        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if (o->guard_spec_id_count && !o->guard_spec_ids)
+        return spvcond_invalid(m->ctx, "spvcond_annotate", "`guard_spec_id_count` is not 0 but `guard_spec_ids` is NULL");
     if (o->flags & ~SPVCOND_ANNOTATE_NO_INFERENCE)
         return spvcond_report(m->ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
                               "unknown annotate flags 0x%x", o->flags & ~SPVCOND_ANNOTATE_NO_INFERENCE);
@@ -560,6 +562,7 @@ annotate(spvcond_module *m, const spvcond_annotate_options *o, spvcond_annotate_
     a.o = o;
     spvcond_store_init(&a.store, m);
     spvcond_emit_init(&a.emit, m, &a.store, &a.stats, o->spec_id_base ? o->spec_id_base : DEFAULT_SPEC_ID_BASE);
+    a.stats.size = sizeof(a.stats);
     a.emit.splitting = plan != NULL;
     if (plan && !(a.split_set = spvcond_alloc_array(m->ctx, m->function_count + 1, sizeof(uint32_t))))
         r = spvcond_oom(m->ctx);
@@ -568,21 +571,50 @@ annotate(spvcond_module *m, const spvcond_annotate_options *o, spvcond_annotate_
     if (r == SPVCOND_OK && plan)
         r = spvcond_split_plan_take(&a, plan);
     if (r == SPVCOND_OK && stats)
-        *stats = a.stats;
+        spvcond_sized_out(stats, &a.stats, sizeof(a.stats), SPVCOND_SIZE_0_2(spvcond_annotate_stats));
     if (r != SPVCOND_OK)
         spvcond_edit_abandon(m);
     release(&a);
     return r;
 }
 
+/* The caller's options (and their requirements) as this library's structs (support/sized.h). */
+static spvcond_result
+sized_annotate(spvcond_module *m, const spvcond_annotate_options *in, spvcond_annotate_stats *stats,
+               struct spvcond_split_plan *plan)
+{
+    if (!m)
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if (!in)
+        return spvcond_invalid(m->ctx, "spvcond_annotate", "`options` is NULL");
+    spvcond_annotate_options o;
+    spvcond_function_requirements *requirements = NULL;
+    spvcond_result r = spvcond_sized_in(m->ctx, in, sizeof(o), SPVCOND_SIZE_0_2(spvcond_annotate_options), &o,
+                                        "spvcond_annotate_options");
+    if (r == SPVCOND_OK)
+        r = spvcond_sized_out_check(m->ctx, stats, SPVCOND_SIZE_0_2(spvcond_annotate_stats), "spvcond_annotate_stats");
+    if (r == SPVCOND_OK && o.requirement_count && !o.requirements)
+        r = spvcond_invalid(m->ctx, "spvcond_annotate", "`requirement_count` is not 0 but `requirements` is NULL");
+    if (r == SPVCOND_OK)
+        r = spvcond_sized_array_in(m->ctx, o.requirements, o.requirement_count, sizeof(*requirements),
+                                   SPVCOND_SIZE_0_2(spvcond_function_requirements), (void **)&requirements,
+                                   "spvcond_function_requirements");
+    if (r != SPVCOND_OK)
+        return r;
+    o.requirements = requirements;
+    r = annotate(m, &o, stats, plan);
+    spvcond_dealloc(m->ctx, requirements);
+    return r;
+}
+
 spvcond_result
 spvcond_annotate(spvcond_module *m, const spvcond_annotate_options *o, spvcond_annotate_stats *stats)
 {
-    return annotate(m, o, stats, NULL);
+    return sized_annotate(m, o, stats, NULL);
 }
 
 spvcond_result
 spvcond_annotate_for_split(spvcond_module *m, const spvcond_annotate_options *o, struct spvcond_split_plan *plan)
 {
-    return annotate(m, o, NULL, plan);
+    return sized_annotate(m, o, NULL, plan);
 }

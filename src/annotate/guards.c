@@ -420,9 +420,10 @@ gjoin(struct annotate *a, struct gval x, struct gval y, bool is_and, struct gval
         return SPVCOND_OK;
     }
     struct gval v = {0, 0, GVAL_EXPR};
-    spvcond_result r = is_and ? spvcond_cond_and(&a->store, x.pos, y.pos, &v.pos) : spvcond_cond_union(&a->store, x.pos, y.pos, &v.pos);
+    struct condition_store *cs = &a->store;
+    spvcond_result r = is_and ? spvcond_cond_and(cs, x.pos, y.pos, &v.pos) : spvcond_cond_union(cs, x.pos, y.pos, &v.pos);
     if (r == SPVCOND_OK)
-        r = is_and ? spvcond_cond_union(&a->store, x.neg, y.neg, &v.neg) : spvcond_cond_and(&a->store, x.neg, y.neg, &v.neg);
+        r = is_and ? spvcond_cond_union(cs, x.neg, y.neg, &v.neg) : spvcond_cond_and(cs, x.neg, y.neg, &v.neg);
     *out = v;
     return r;
 }

@@ -7,6 +7,7 @@
 #include "registry/architectures.h"
 #include "registry/aspects.h"
 #include "devices/devices.h"
+#include "support/sized.h"
 #include "support/index_table.h"
 
 #include "devices/yaml_util.h"
@@ -68,14 +69,14 @@ spvcond_device_config_get(const spvcond_device_config *c, size_t index, spvcond_
     if (!c || !out || index >= c->count)
         return false;
     const struct entry *e = &c->entries[index];
-    *out = (spvcond_device_info){.name = e->name, .aspects = e->aspects, .aspect_count = e->aspect_count,
+    spvcond_device_info full = {.size = sizeof(full), .name = e->name, .aspects = e->aspects, .aspect_count = e->aspect_count,
                                  .may_support_other_aspects = e->may_support_other_aspects,
                                  .sub_group_sizes = e->sub_group_sizes, .sub_group_size_count = e->sub_group_size_count,
                                  .max_work_group_size = e->max_work_group_size, .has_architecture = e->has_architecture,
                                  .category = e->architecture.category, .family = e->architecture.family,
                                  .architecture = e->architecture.architecture, .has_target = e->has_target,
                                  .target = e->target};
-    return true;
+    return SPVCOND_SIZED_OUT(out, &full, spvcond_device_info);
 }
 
 static size_t
@@ -176,8 +177,10 @@ spvcond_result
 spvcond_device_config_parse(spvcond_context *ctx, const char *text, size_t size, const char *source,
                             spvcond_device_config **out)
 {
-    if (!ctx || !out || (!text && size))
+    if (!ctx)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if (!out || (!text && size))
+        return spvcond_invalid(ctx, "spvcond_device_config_parse", "`out` is NULL, or `text` is NULL with a size");
     *out = NULL;
     struct spvcond_yaml r;
     memset(&r, 0, sizeof(r));

@@ -10,6 +10,7 @@
 #include "analysis/evaluate.h"
 #include "ir/index.h"
 #include "registry/registry.h"
+#include "support/sized.h"
 
 /* How a reason names the device constants a variant needs and the device lacks. */
 #define NOT_FOR "Not for the device: "
@@ -122,13 +123,21 @@ spvcond_requirement_of(const struct spvcond_module *m, uint32_t id, struct spvco
 }
 
 spvcond_result
-spvcond_device_spec_values(spvcond_module *m, const spvcond_device_info *d, spvcond_spec_value **values,
-                           size_t *count)
+spvcond_device_spec_values(const spvcond_module *module, const spvcond_device_info *d,
+                           spvcond_spec_value **values, size_t *count)
 {
-    if (!m || !d || !values || !count)
+    spvcond_module *m = (spvcond_module *)module; /* reads only (its indexes are caches) */
+    if (!m)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if (!d || !values || !count)
+        return spvcond_invalid(m->ctx, "spvcond_device_spec_values", "`device`, `values` and `count` must not be NULL");
     *values = NULL;
     *count = 0;
+    spvcond_device_info device;
+    spvcond_result r = SPVCOND_SIZED_IN(m->ctx, d, &device, spvcond_device_info);
+    if (r != SPVCOND_OK)
+        return r;
+    d = &device;
     spvcond_spec_value *v = spvcond_alloc_array(m->ctx, m->spec_id_count + 1, sizeof(*v));
     if (!v)
         return spvcond_oom(m->ctx);
@@ -152,14 +161,22 @@ spvcond_device_spec_values(spvcond_module *m, const spvcond_device_info *d, spvc
     return SPVCOND_OK;
 }
 
+static void device_facts(const spvcond_device_info *d, spvcond_fnvar_device *out);
+
 void
 spvcond_device_info_facts(const spvcond_device_info *d, spvcond_unspecified unspecified, spvcond_fnvar_device *out)
 {
-    if (!out)
-        return;
-    *out = (spvcond_fnvar_device){.unspecified = unspecified};
-    if (!d)
-        return;
+    spvcond_device_info device;
+    spvcond_fnvar_device facts = {.size = sizeof(facts), .unspecified = unspecified};
+    if (d && SPVCOND_SIZED_IN(NULL, d, &device, spvcond_device_info) == SPVCOND_OK)
+        device_facts(&device, &facts);
+    SPVCOND_SIZED_OUT(out, &facts, spvcond_fnvar_device);
+}
+
+/* The facts of a device (a struct of this library) for the extension's constants. */
+static void
+device_facts(const spvcond_device_info *d, spvcond_fnvar_device *out)
+{
     out->has_target = d->has_target;
     out->target = d->target;
     out->has_features = d->has_features;
@@ -198,8 +215,8 @@ support_begin(spvcond_module *m, const spvcond_device_info *d, struct support *s
     spvcond_result r = spvcond_device_spec_values(m, d, &values, &count);
     if (r != SPVCOND_OK)
         return r;
-    spvcond_fnvar_device facts;
-    spvcond_device_info_facts(d, SPVCOND_UNSPECIFIED_UNKNOWN, &facts);
+    spvcond_fnvar_device facts = {.size = sizeof(facts), .unspecified = SPVCOND_UNSPECIFIED_UNKNOWN};
+    device_facts(d, &facts);
     r = spvcond_evaluate(m, values, count, &facts, &s->v);
     spvcond_dealloc(m->ctx, values);
     if (r == SPVCOND_OK)
@@ -341,13 +358,22 @@ name_verdict(struct support *s, const size_t *entries, size_t count, bool *suppo
 }
 
 spvcond_result
-spvcond_kernel_supported(spvcond_module *m, const spvcond_device_info *d, const char *kernel, bool *supported,
-                         char *reason, size_t reason_size)
+spvcond_kernel_supported(const spvcond_module *module, const spvcond_device_info *d, const char *kernel,
+                         bool *supported, char *reason, size_t reason_size)
 {
-    if (!m || !d || !kernel || !supported || (reason_size && !reason))
+    spvcond_module *m = (spvcond_module *)module; /* reads only (its indexes are caches) */
+    if (!m)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if (!d || !kernel || !supported || (reason_size && !reason))
+        return spvcond_invalid(m->ctx, "spvcond_kernel_supported",
+                               "`device`, `kernel` and `supported` must not be NULL, nor `reason` with a size");
     if (reason_size)
         reason[0] = 0;
+    spvcond_device_info device;
+    spvcond_result sized = SPVCOND_SIZED_IN(m->ctx, d, &device, spvcond_device_info);
+    if (sized != SPVCOND_OK)
+        return sized;
+    d = &device;
     size_t *entries = spvcond_alloc_array(m->ctx, m->entry_point_count + 1, sizeof(size_t)), count = 0;
     if (!entries)
         return spvcond_oom(m->ctx);
@@ -388,12 +414,20 @@ compare_named(const void *a, const void *b)
 }
 
 spvcond_result
-spvcond_kernels_supported(spvcond_module *m, const spvcond_device_info *d, spvcond_kernel_verdict_fn fn, void *user)
+spvcond_kernels_supported(const spvcond_module *module, const spvcond_device_info *d, spvcond_kernel_verdict_fn fn,
+                          void *user)
 {
-    if (!m || !d || !fn)
+    spvcond_module *m = (spvcond_module *)module; /* reads only (its indexes are caches) */
+    if (!m)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if (!d || !fn)
+        return spvcond_invalid(m->ctx, "spvcond_kernels_supported", "`device` and `fn` must not be NULL");
+    spvcond_device_info device;
+    spvcond_result sized = SPVCOND_SIZED_IN(m->ctx, d, &device, spvcond_device_info);
+    if (sized != SPVCOND_OK)
+        return sized;
     struct support s;
-    spvcond_result r = support_begin(m, d, &s);
+    spvcond_result r = support_begin(m, &device, &s);
     size_t n = m->entry_point_count;
     struct named_entry *sorted = spvcond_alloc_array(m->ctx, n + 1, sizeof(*sorted));
     size_t *first = spvcond_alloc_array(m->ctx, n + 1, sizeof(size_t)); /* per entry point: its name's first, sorted */

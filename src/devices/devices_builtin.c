@@ -6,6 +6,7 @@
  * (mid-2024, dpcpp.md section 2), whose Intel entries list only esimd, fp16, fp64 and atomic64
  * ("dpcpp:" before a name). Each aspect of an entry says where it comes from. */
 #include "devices/devices.h"
+#include "support/sized.h"
 
 #include "registry/architectures.h"
 
@@ -338,21 +339,21 @@ spvcond_builtin_device_find(const char *name, spvcond_device_info *out)
     const struct group *g = name && out ? find_group(name) : NULL;
     if (!g)
         return false;
-    memset(out, 0, sizeof(*out));
-    out->aspects = g->aspects;
-    out->aspect_count = g->aspect_count;
-    out->sub_group_sizes = g->sub_group_sizes;
-    out->sub_group_size_count = g->sub_group_size_count;
-    out->may_support_other_aspects = g->may_support_other_aspects;
-    fill_function_variants_facts(bare_name(name), g, out);
+    spvcond_device_info full = SPVCOND_SIZED(spvcond_device_info);
+    full.aspects = g->aspects;
+    full.aspect_count = g->aspect_count;
+    full.sub_group_sizes = g->sub_group_sizes;
+    full.sub_group_size_count = g->sub_group_size_count;
+    full.may_support_other_aspects = g->may_support_other_aspects;
+    fill_function_variants_facts(bare_name(name), g, &full);
     struct spvcond_architecture a; /* a GPU target's name is its architecture's */
     if (spvcond_architecture_by_name(bare_name(name), &a)) {
-        out->has_architecture = true;
-        out->category = a.category;
-        out->family = a.family;
-        out->architecture = a.architecture;
+        full.has_architecture = true;
+        full.category = a.category;
+        full.family = a.family;
+        full.architecture = a.architecture;
     }
-    return true;
+    return SPVCOND_SIZED_OUT(out, &full, spvcond_device_info);
 }
 
 const char *

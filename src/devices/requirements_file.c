@@ -221,8 +221,10 @@ spvcond_result
 spvcond_requirements_file_parse(spvcond_context *ctx, const char *text, size_t size, const char *source,
                                 spvcond_requirements_file **out)
 {
-    if (!ctx || !out || (!text && size))
+    if (!ctx)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if (!out || (!text && size))
+        return spvcond_invalid(ctx, "spvcond_requirements_file_parse", "`out` is NULL, or `text` is NULL with a size");
     *out = NULL;
     struct spvcond_yaml y;
     memset(&y, 0, sizeof(y));
@@ -254,7 +256,7 @@ spvcond_requirements_file_parse(spvcond_context *ctx, const char *text, size_t s
         }
         if ((r = spvcond_grow(ctx, (void **)&f->entries, &f->cap, f->count + 1, sizeof(*f->entries))) != SPVCOND_OK)
             break;
-        memset(&f->entries[f->count], 0, sizeof(f->entries[0]));
+        f->entries[f->count] = SPVCOND_SIZED(spvcond_function_requirements);
         r = read_function(&y, name, k, yaml_document_get_node(&y.doc, p->value), &f->entries[f->count++]);
     }
     spvcond_yaml_unload(&y);

@@ -14,6 +14,7 @@
 #include "ir/index.h"
 #include "support/index_table.h"
 #include "ir/records.h"
+#include "support/sized.h"
 
 struct kernel_entry {
     char *name;
@@ -118,10 +119,13 @@ from_internal(const struct spvcond_requirement *q, uint32_t spec_id)
 }
 
 spvcond_result
-spvcond_requirements_from_module(spvcond_module *m, spvcond_requirements **out)
+spvcond_requirements_from_module(const spvcond_module *module, spvcond_requirements **out)
 {
-    if (!m || !out)
+    spvcond_module *m = (spvcond_module *)module; /* reads only (its indexes are caches) */
+    if (!m)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if (!out)
+        return spvcond_invalid(m->ctx, "spvcond_requirements_from_module", "`out` is NULL");
     *out = NULL;
     spvcond_requirements *r = new_table(m->ctx);
     struct spvcond_leaf_walk walk = {0};
@@ -385,8 +389,10 @@ spvcond_result
 spvcond_requirements_parse_props(spvcond_context *ctx, const char *text, size_t size, const char *source,
                                  spvcond_requirements **out)
 {
-    if (!ctx || !out || (!text && size))
+    if (!ctx)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if (!out || (!text && size))
+        return spvcond_invalid(ctx, "spvcond_requirements_parse_props", "`out` is NULL, or `text` is NULL with a size");
     *out = NULL;
     source = source ? source : "property file";
     spvcond_requirements *r = new_table(ctx);
@@ -450,8 +456,16 @@ spvcond_result
 spvcond_requirements_device_values(const spvcond_requirements *r, const spvcond_device_info *d,
                                    spvcond_spec_value **values, size_t *count)
 {
-    if (!r || !d || !values || !count)
+    if (!r)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if (!d || !values || !count)
+        return spvcond_invalid(r->ctx, "spvcond_requirements_device_values",
+                               "`device`, `values` and `count` must not be NULL");
+    spvcond_device_info device;
+    spvcond_result sized = SPVCOND_SIZED_IN(r->ctx, d, &device, spvcond_device_info);
+    if (sized != SPVCOND_OK)
+        return sized;
+    d = &device;
     size_t total = 0;
     for (size_t k = 0; k < r->count; k++)
         total += r->kernels[k].count;

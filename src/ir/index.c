@@ -253,8 +253,10 @@ spvcond_module_version(const spvcond_module *m)
 spvcond_result
 spvcond_module_registry_version(const spvcond_module *m, uint32_t *version)
 {
-    if (!m || !version)
+    if (!m)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if (!version)
+        return spvcond_invalid(m->ctx, "spvcond_module_registry_version", "`version` is NULL");
     size_t i = spvcond_registry_version_inst(m, 0);
     if (i == SIZE_MAX)
         return SPVCOND_ERROR_NOT_FOUND;

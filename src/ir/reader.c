@@ -1096,8 +1096,10 @@ spvcond_result
 spvcond_module_parse(spvcond_context *ctx, const uint32_t *words, size_t word_count, uint32_t flags,
                      spvcond_module **out)
 {
-    if (!ctx || !out || (!words && word_count))
+    if (!ctx)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if (!out || (!words && word_count))
+        return spvcond_invalid(ctx, "spvcond_module_parse", "`out` is NULL, or `words` is NULL with a count");
     *out = NULL;
     const uint32_t known = SPVCOND_PARSE_BORROW | SPVCOND_PARSE_FOR_ANNOTATE;
     if (flags & ~known)
@@ -1125,8 +1127,10 @@ spvcond_module_parse(spvcond_context *ctx, const uint32_t *words, size_t word_co
 spvcond_result
 spvcond_module_parse_bytes(spvcond_context *ctx, const void *bytes, size_t size, spvcond_module **out)
 {
-    if (!ctx || !out || (!bytes && size))
+    if (!ctx)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if (!out || (!bytes && size))
+        return spvcond_invalid(ctx, "spvcond_module_parse_bytes", "`out` is NULL, or `bytes` is NULL with a size");
     *out = NULL;
     if (size % 4 != 0)
         return spvcond_report(ctx, SPVCOND_ERROR_INVALID_BINARY, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,

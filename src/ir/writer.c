@@ -120,8 +120,10 @@ emit_walk(spvcond_module *m, struct sink *k)
 spvcond_result
 spvcond_module_emit(spvcond_module *m, uint32_t **out_words, size_t *out_count)
 {
-    if (!m || !out_words || !out_count)
+    if (!m)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if (!out_words || !out_count)
+        return spvcond_invalid(m->ctx, "spvcond_module_emit", "`words` and `word_count` must not be NULL");
     *out_words = NULL;
     *out_count = 0;
     struct sink k = {NULL, emit_begin(m), 0, NULL, NULL, false};
@@ -144,8 +146,10 @@ spvcond_module_emit_to(spvcond_module *m, spvcond_emit_fn fn, void *user, size_t
 {
     if (out_count)
         *out_count = 0;
-    if (!m || !fn)
+    if (!m)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if (!fn)
+        return spvcond_invalid(m->ctx, "spvcond_module_emit_to", "`fn` is NULL");
     struct sink k = {NULL, emit_begin(m), 0, fn, user, false};
     spvcond_result r = emit_walk(m, &k);
     if (r == SPVCOND_OK && out_count)

@@ -13,6 +13,7 @@
 #include "support/index_table.h"
 #include "ir/operands.h"
 #include "ir/records.h"
+#include "support/sized.h"
 
 static bool
 bit(const uint8_t *set, uint32_t v)
@@ -961,11 +962,38 @@ evaluate_conditions(struct spec *s, const spvcond_specialize_options *o)
     return r;
 }
 
-spvcond_result
-spvcond_specialize(spvcond_module *m, const spvcond_specialize_options *o, spvcond_specialize_stats *stats)
+/* The caller's options and stats as this library's (support/sized.h); kept out of line so that the
+ * pass below compiles as it did before structs were sized (callgrind: +3.5% on libclc when inlined). */
+static __attribute__((noinline)) spvcond_result
+sized_arguments(spvcond_module *m, const spvcond_specialize_options *in, spvcond_specialize_options *o,
+                spvcond_specialize_stats *stats)
 {
-    if (!m || !o || (o->value_count && !o->values))
+    if (!in)
+        return spvcond_invalid(m->ctx, "spvcond_specialize", "`options` is NULL");
+    spvcond_result r = SPVCOND_SIZED_IN(m->ctx, in, o, spvcond_specialize_options);
+    if (r == SPVCOND_OK)
+        r = SPVCOND_SIZED_OUT_CHECK(m->ctx, stats, spvcond_specialize_stats);
+    if (r == SPVCOND_OK && o->value_count && !o->values)
+        r = spvcond_invalid(m->ctx, "spvcond_specialize", "`value_count` is not 0 but `values` is NULL");
+    return r;
+}
+
+static spvcond_result specialize(spvcond_module *m, const spvcond_specialize_options *o,
+                                 spvcond_specialize_stats *stats);
+
+spvcond_result
+spvcond_specialize(spvcond_module *m, const spvcond_specialize_options *in, spvcond_specialize_stats *stats)
+{
+    if (!m)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
+    spvcond_specialize_options options;
+    spvcond_result r = sized_arguments(m, in, &options, stats);
+    return r == SPVCOND_OK ? specialize(m, &options, stats) : r;
+}
+
+static spvcond_result
+specialize(spvcond_module *m, const spvcond_specialize_options *o, spvcond_specialize_stats *stats)
+{
     uint32_t known = SPVCOND_SPECIALIZE_FREEZE_ALL | SPVCOND_SPECIALIZE_STRICT | SPVCOND_SPECIALIZE_NO_TRIM |
                      SPVCOND_SPECIALIZE_NO_FOLD;
     if (o->flags & ~known)
@@ -978,6 +1006,7 @@ spvcond_specialize(spvcond_module *m, const spvcond_specialize_options *o, spvco
     memset(&s, 0, sizeof(s));
     s.m = m;
     s.flags = o->flags;
+    s.stats.size = sizeof(s.stats);
     spvcond_context *ctx = m->ctx;
     s.removed = spvcond_alloc_array(ctx, m->bound, 1);
     s.cond_tree = spvcond_alloc_array(ctx, m->bound, 1);
@@ -1049,7 +1078,7 @@ spvcond_specialize(spvcond_module *m, const spvcond_specialize_options *o, spvco
                 s.stats.functions_kept++;
         }
         if (stats)
-            *stats = s.stats;
+            SPVCOND_SIZED_OUT(stats, &s.stats, spvcond_specialize_stats);
     } else {
         spvcond_edit_abandon(m);
     }

@@ -10,6 +10,7 @@
 #include "support/grammar.h"
 #include "ir/index.h"
 #include "registry/registry.h"
+#include "support/sized.h"
 
 #define TEXT_MAX 1024
 #define DEPTH_MAX 12
@@ -124,10 +125,20 @@ same_name(const struct entry *a, const struct entry *b)
 }
 
 spvcond_result
-spvcond_function_variants(spvcond_module *m, const spvcond_specialize_options *o, spvcond_variant_fn fn, void *user)
+spvcond_function_variants(const spvcond_module *module, const spvcond_specialize_options *in, spvcond_variant_fn fn,
+                          void *user)
 {
-    if (!m || !fn || (o && o->value_count && !o->values))
+    spvcond_module *m = (spvcond_module *)module; /* reads only (its indexes are caches) */
+    if (!m)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if (!fn)
+        return spvcond_invalid(m->ctx, "spvcond_function_variants", "`fn` is NULL");
+    spvcond_specialize_options options;
+    const spvcond_specialize_options *o = in ? &options : NULL;
+    if (in && SPVCOND_SIZED_IN(m->ctx, in, &options, spvcond_specialize_options) != SPVCOND_OK)
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if (o && o->value_count && !o->values)
+        return spvcond_invalid(m->ctx, "spvcond_function_variants", "`value_count` is not 0 but `values` is NULL");
     spvcond_context *ctx = m->ctx;
     size_t nf = m->function_count;
     const char **entry_names = spvcond_alloc_array(ctx, nf + 1, sizeof(char *));
@@ -193,7 +204,7 @@ spvcond_function_variants(spvcond_module *m, const spvcond_specialize_options *o
             put(&t, "always");
         }
         if (r == SPVCOND_OK) {
-            spvcond_variant v = {list[k].name, list[k].entry_point, m->functions[f].id, cond[f], t.buf, kept};
+            spvcond_variant v = {sizeof(v), list[k].name, list[k].entry_point, m->functions[f].id, cond[f], t.buf, kept};
             fn(user, &v);
         }
     }

@@ -8,6 +8,7 @@
 
 #include "devices/devices.h"
 #include "devices/props_text.h"
+#include "support/sized.h"
 
 #define SET "[SYCL/device requirements]"
 
@@ -45,8 +46,16 @@ spvcond_result
 spvcond_image_supported(spvcond_context *ctx, const char *text, size_t size, const char *source,
                         const spvcond_device_info *device, bool *supported, char *reason, size_t reason_size)
 {
-    if (!ctx || (!text && size) || !device || !supported)
+    if (!ctx)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if ((!text && size) || !device || !supported)
+        return spvcond_invalid(ctx, "spvcond_image_supported",
+                               "`device` and `supported` must not be NULL, nor `properties` with a size");
+    spvcond_device_info sized_device;
+    spvcond_result sized = SPVCOND_SIZED_IN(ctx, device, &sized_device, spvcond_device_info);
+    if (sized != SPVCOND_OK)
+        return sized;
+    device = &sized_device;
     source = source ? source : "property file";
     *supported = true;
     if (reason && reason_size)

@@ -104,11 +104,11 @@ image(spvcond_context *ctx, const spvcond_module *original, const uint32_t *anno
         r = properties(&props, &p->roots[first]);
     if (r == SPVCOND_OK)
         r = spvcond_module_parse(ctx, annotated, count, SPVCOND_PARSE_BORROW, &m);
-    spvcond_specialize_options o = {values, p->count + p->aspect_count, NULL, 0};
+    spvcond_specialize_options o = {sizeof(spvcond_specialize_options), values, p->count + p->aspect_count, NULL, 0};
     if (r == SPVCOND_OK && (r = spvcond_specialize(m, &o, NULL)) == SPVCOND_OK)
         r = spvcond_module_emit(m, &words, &n);
     if (r == SPVCOND_OK) {
-        spvcond_split_image img = {words, n, props.data, syms.data, roots};
+        spvcond_split_image img = {sizeof(img), words, n, props.data, syms.data, roots};
         r = fn(user, index, &img);
     }
     spvcond_module_destroy(m);
@@ -124,9 +124,11 @@ spvcond_result
 spvcond_split(spvcond_context *ctx, const uint32_t *words, size_t word_count, const spvcond_annotate_options *options,
               uint32_t flags, spvcond_split_fn fn, void *user, size_t *image_count)
 {
-    if (!ctx || !words || !fn || (flags & ~SPVCOND_SPLIT_PER_KERNEL))
+    if (!ctx)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
-    static const spvcond_annotate_options defaults = {0};
+    if (!words || !fn || (flags & ~SPVCOND_SPLIT_PER_KERNEL))
+        return spvcond_invalid(ctx, "spvcond_split", "`words` and `fn` must not be NULL, and flags must be known ones");
+    static const spvcond_annotate_options defaults = {.size = sizeof(spvcond_annotate_options)};
     spvcond_module *m = NULL;
     struct spvcond_split_plan plan = {NULL, 0, NULL, 0};
     uint32_t *annotated = NULL;

@@ -198,6 +198,7 @@ spvcond_vreport(spvcond_context *ctx, spvcond_result code, spvcond_severity seve
                 const char *fmt, va_list ap)
 {
     spvcond_diag d;
+    d.size = sizeof(d);
     d.code = code;
     d.severity = severity;
     d.word_offset = where.word_offset;
@@ -255,6 +256,15 @@ spvcond_result_string(spvcond_result result)
     case SPVCOND_RESULT_FORCE_32_BIT: break;
     }
     return "unknown result";
+}
+
+spvcond_result
+spvcond_invalid(spvcond_context *ctx, const char *function, const char *what)
+{
+    if (!ctx)
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    return spvcond_report(ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE, "%s: %s",
+                          function, what);
 }
 
 const char *

@@ -51,6 +51,9 @@ spvcond_grow(spvcond_context *ctx, void **data, size_t *capacity, size_t need, s
     return need <= *capacity ? SPVCOND_OK : spvcond_grow_to(ctx, data, capacity, need, size);
 }
 
+/* An invalid argument of a public call: "FUNCTION: WHAT" reported when there is a context to report to;
+ * returns SPVCOND_ERROR_INVALID_ARGUMENT. */
+spvcond_result spvcond_invalid(spvcond_context *ctx, const char *function, const char *what);
 /* Record a diagnostic and return `code`, so call sites read `return spvcond_report(...)`. */
 spvcond_result spvcond_report(spvcond_context *ctx, spvcond_result code, spvcond_severity severity,
                               struct spvcond_where where, const char *fmt, ...)

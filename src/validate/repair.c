@@ -13,6 +13,7 @@
 #include "ir/operands.h"
 #include "ir/records.h"
 #include "validate/validate.h"
+#include "support/sized.h"
 
 #define ALWAYS ((struct guard){0, 0})
 
@@ -419,15 +420,18 @@ spvcond_repair(spvcond_module *m, spvcond_repair_stats *stats)
 {
     if (!m)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
-    spvcond_result r = spvcond_edit_begin_pass(m, "repairing");
+    spvcond_result r = SPVCOND_SIZED_OUT_CHECK(m->ctx, stats, spvcond_repair_stats);
+    if (r == SPVCOND_OK)
+        r = spvcond_edit_begin_pass(m, "repairing");
     if (r != SPVCOND_OK)
         return r;
     struct repair rp;
     memset(&rp, 0, sizeof(rp));
     rp.m = m;
+    rp.stats.size = sizeof(rp.stats);
     r = run(&rp);
     if (r == SPVCOND_OK && stats)
-        *stats = rp.stats;
+        SPVCOND_SIZED_OUT(stats, &rp.stats, spvcond_repair_stats);
     if (r != SPVCOND_OK)
         spvcond_edit_abandon(m);
     spvcond_context *ctx = m->ctx;

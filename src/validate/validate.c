@@ -405,8 +405,9 @@ walk_uses(struct check *c, spvcond_id_fn visit)
 }
 
 spvcond_result
-spvcond_validate(spvcond_module *m, size_t *violations)
+spvcond_validate(const spvcond_module *module, size_t *violations)
 {
+    spvcond_module *m = (spvcond_module *)module; /* reads only (its indexes are caches) */
     return spvcond_validate_dangling(m, NULL, NULL, violations);
 }
 
@@ -415,10 +416,13 @@ static spvcond_result validate_with(struct spvcond_module *m, spvcond_dangling_f
                                     spvcond_coverage_fn coverage, size_t *violations);
 
 spvcond_result
-spvcond_variant_coverage(spvcond_module *m, spvcond_coverage_fn fn, void *user)
+spvcond_variant_coverage(const spvcond_module *module, spvcond_coverage_fn fn, void *user)
 {
-    if (!m || !fn)
+    spvcond_module *m = (spvcond_module *)module; /* reads only (its indexes are caches) */
+    if (!m)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if (!fn)
+        return spvcond_invalid(m->ctx, "spvcond_variant_coverage", "`fn` is NULL");
     return validate_with(m, NULL, user, fn, NULL);
 }
 

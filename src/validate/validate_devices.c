@@ -444,7 +444,7 @@ tell_coverage(struct space *s, uint64_t total)
             kept[e] = total ? mb->kept : 0;
             examples[e] = total && mb->kept ? mb->example : NULL;
         }
-        spvcond_coverage cov = {label_of(m, g), !g->copy, g->copy ? spvcond_inst_words(m, g->inst)[2] : 0, g->count,
+        spvcond_coverage cov = {sizeof(cov), label_of(m, g), !g->copy, g->copy ? spvcond_inst_words(m, g->inst)[2] : 0, g->count,
                                 variants, kept, examples, total ? g->gaps : 0,
                                 total && g->gaps ? g->gap_device : NULL, total};
         c->coverage(c->coverage_user, &cov);

@@ -238,7 +238,7 @@ annotated_words(const uint32_t *words, size_t count, size_t *out_count)
     spvcond_context *ctx;
     cr_assert(spvcond_context_create(NULL, NULL, NULL, &ctx) == SPVCOND_OK);
     spvcond_module *m = parse_or_die(ctx, words, count);
-    spvcond_annotate_options o = {0};
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
     cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_OK);
     uint32_t *w;
     cr_assert_eq(spvcond_module_emit(m, &w, out_count), SPVCOND_OK);

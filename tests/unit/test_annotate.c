@@ -28,6 +28,7 @@ annotate_module(spvcond_module *m, spvcond_context *ctx, const spvcond_annotate_
     struct annotated a;
     memset(&a, 0, sizeof(a));
     a.ctx = ctx;
+    a.stats.size = sizeof(a.stats);
     a.code = spvcond_annotate(m, o, &a.stats);
     if (a.code == SPVCOND_OK) {
         cr_assert_eq(spvcond_module_emit(m, &a.words, &a.count), SPVCOND_OK);
@@ -128,7 +129,7 @@ expect_conditions(const spvcond_module *m, const struct expected_condition *want
 
 Test(annotate, known_answers)
 {
-    spvcond_annotate_options o = {0};
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
     struct annotated a = annotate_file(fixture("annotate_graph"), &o);
     cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
     static const struct expected_condition want[] = {
@@ -164,8 +165,8 @@ Test(annotate, seed_example_two_aspects)
     /* The seed's worked example: a kernel requiring A1 and A2 gets two SpecId'd OpSpecConstantTrue,
      * one LogicalAnd, and ConditionalINTEL on its function. */
     static const uint32_t aspects[2] = {1, 2};
-    spvcond_function_requirements req = {"k_plain", aspects, 2, false, NULL, 0, {0, 0, 0}, 0, NULL, NULL, NULL, 0};
-    spvcond_annotate_options o = {.spec_id_base = 100, .requirements = &req, .requirement_count = 1,
+    spvcond_function_requirements req = {sizeof(spvcond_function_requirements), "k_plain", aspects, 2, false, NULL, 0, {0, 0, 0}, 0, NULL, NULL, NULL, 0};
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options), .spec_id_base = 100, .requirements = &req, .requirement_count = 1,
                                   .flags = SPVCOND_ANNOTATE_NO_INFERENCE};
     struct annotated a = annotate_file(fixture("annotate_graph"), &o);
     cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
@@ -184,8 +185,8 @@ Test(annotate, seed_example_two_aspects)
 Test(annotate, declared_requirements_replace_inferred_ones_with_a_warning)
 {
     static const uint32_t fp16[1] = {5};
-    spvcond_function_requirements req = {"k_double", NULL, 0, true, fp16, 1, {0, 0, 0}, 0, NULL, NULL, NULL, 0};
-    spvcond_annotate_options o = {.requirements = &req, .requirement_count = 1};
+    spvcond_function_requirements req = {sizeof(spvcond_function_requirements), "k_double", NULL, 0, true, fp16, 1, {0, 0, 0}, 0, NULL, NULL, NULL, 0};
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options), .requirements = &req, .requirement_count = 1};
     struct annotated a = annotate_file(fixture("annotate_graph"), &o);
     cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
     cr_assert_str_eq(condition_of(a.out, "k_double"), "fp16");
@@ -195,8 +196,8 @@ Test(annotate, declared_requirements_replace_inferred_ones_with_a_warning)
 
 Test(annotate, stated_sizes)
 {
-    spvcond_function_requirements req = {"k_plain", NULL, 0, false, NULL, 0, {8, 4, 1}, 32, NULL, NULL, NULL, 0};
-    spvcond_annotate_options o = {.requirements = &req, .requirement_count = 1};
+    spvcond_function_requirements req = {sizeof(spvcond_function_requirements), "k_plain", NULL, 0, false, NULL, 0, {8, 4, 1}, 32, NULL, NULL, NULL, 0};
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options), .requirements = &req, .requirement_count = 1};
     struct annotated a = annotate_file(fixture("annotate_graph"), &o);
     cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
     cr_assert_str_eq(condition_of(a.out, "k_plain"), "reqd_work_group_size.8.4.1&reqd_sub_group_size.32");
@@ -205,8 +206,8 @@ Test(annotate, stated_sizes)
 
 Test(annotate, unknown_function_is_an_error)
 {
-    spvcond_function_requirements req = {"nope", NULL, 0, false, NULL, 0, {0, 0, 0}, 0, NULL, NULL, NULL, 0};
-    spvcond_annotate_options o = {.requirements = &req, .requirement_count = 1};
+    spvcond_function_requirements req = {sizeof(spvcond_function_requirements), "nope", NULL, 0, false, NULL, 0, {0, 0, 0}, 0, NULL, NULL, NULL, 0};
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options), .requirements = &req, .requirement_count = 1};
     struct annotated a = annotate_file(fixture("annotate_graph"), &o);
     cr_assert_eq(a.code, SPVCOND_ERROR_NOT_FOUND);
     cr_assert(strstr(a.message, "'nope'") != NULL, "%s", a.message);
@@ -215,7 +216,7 @@ Test(annotate, unknown_function_is_an_error)
 
 Test(annotate, existing_spec_ids_are_skipped)
 {
-    spvcond_annotate_options o = {.spec_id_base = 7, .requirements = NULL, .requirement_count = 0};
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options), .spec_id_base = 7, .requirements = NULL, .requirement_count = 0};
     struct annotated a = annotate_file(fixture("kernels_fp64"), &o);
     cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
     release(&a);
@@ -224,7 +225,7 @@ Test(annotate, existing_spec_ids_are_skipped)
     spvcond_context *ctx;
     spvcond_module *m = load_module(fixture("kernels_fp64"), &ctx);
     o.spec_id_base = 0xFF747468; /* the next one is reserved for ITT */
-    spvcond_annotate_stats st;
+    spvcond_annotate_stats st = {.size = sizeof(spvcond_annotate_stats)};
     cr_assert_eq(spvcond_annotate(m, &o, &st), SPVCOND_OK);
     uint32_t *w;
     size_t n;
@@ -240,7 +241,7 @@ Test(annotate, existing_spec_ids_are_skipped)
 
 Test(annotate, refuses_an_annotated_module)
 {
-    spvcond_annotate_options o = {0};
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
     struct annotated a = annotate_file(fixture("conditional_capability"), &o);
     cr_assert_eq(a.code, SPVCOND_ERROR_UNSUPPORTED);
     cr_assert(strstr(a.message, "already uses SPV_INTEL_function_variants") != NULL, "%s", a.message);
@@ -262,7 +263,7 @@ refusal_of(const uint32_t *words, size_t count)
     spvcond_context *ctx = NULL;
     cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
     spvcond_module *m = parse_or_die(ctx, words, count);
-    spvcond_annotate_options o = {0};
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
     cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_ERROR_UNSUPPORTED);
     spvcond_diag d = *spvcond_context_first_error(ctx);
     cr_assert(strstr(d.message, "already uses SPV_INTEL_function_variants") != NULL, "%s", d.message);
@@ -297,7 +298,7 @@ Test(annotate, refuses_the_first_use_of_the_extension)
     spvcond_context *ctx;
     cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
     spvcond_module *m = parse_or_die(ctx, w, n);
-    spvcond_annotate_options o = {0};
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
     cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_ERROR_INVALID_BINARY);
     d = *spvcond_context_first_error(ctx);
     cr_assert(d.instruction_index == 0 && strstr(d.message, "without OpExtension") != NULL, "%zu: %s",
@@ -308,7 +309,7 @@ Test(annotate, refuses_the_first_use_of_the_extension)
 
 Test(annotate, nothing_to_guard_leaves_the_module_alone)
 {
-    spvcond_annotate_options o = {0};
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
     struct annotated a = annotate_file(fixture("group_decorations"), &o);
     cr_assert_eq(a.code, SPVCOND_OK);
     size_t n;
@@ -330,7 +331,7 @@ expect_every_assignment_valid(struct annotated *a)
         for (size_t k = 0; k < leaves; k++)
             v[k] = (spvcond_spec_value){a->out->spec_ids[k].spec_id, (bits >> k) & 1, false};
         spvcond_module *m = parse_or_die(a->ctx, a->words, a->count);
-        spvcond_specialize_options so = {v, leaves, NULL, SPVCOND_SPECIALIZE_STRICT};
+        spvcond_specialize_options so = {sizeof(spvcond_specialize_options), v, leaves, NULL, SPVCOND_SPECIALIZE_STRICT};
         cr_assert_eq(spvcond_specialize(m, &so, NULL), SPVCOND_OK, "assignment %u", bits);
         uint32_t *w;
         size_t n;
@@ -345,7 +346,7 @@ expect_every_assignment_valid(struct annotated *a)
 
 Test(annotate, every_assignment_specializes_validly)
 {
-    spvcond_annotate_options o = {0};
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
     struct annotated a = annotate_file(fixture("annotate_graph"), &o);
     cr_assert_eq(a.code, SPVCOND_OK);
     expect_every_assignment_valid(&a);
@@ -408,9 +409,9 @@ Test(annotate, capabilities_only_code_needs)
     memcpy(padded + padded_count, plain + own, (count - own) * sizeof(uint32_t));
     padded_count += count - own;
     static const uint32_t fp64[1] = {6}, atomic64[1] = {28};
-    spvcond_function_requirements req[2] = {{"k_double", fp64, 1, false, NULL, 0, {0, 0, 0}, 0, NULL, NULL, NULL, 0},
-                                            {"k_atomic", atomic64, 1, false, NULL, 0, {0, 0, 0}, 0, NULL, NULL, NULL, 0}};
-    spvcond_annotate_options inferred = {0}, stated = {.requirements = req, .requirement_count = 2,
+    spvcond_function_requirements req[2] = {{sizeof(spvcond_function_requirements), "k_double", fp64, 1, false, NULL, 0, {0, 0, 0}, 0, NULL, NULL, NULL, 0},
+                                            {sizeof(spvcond_function_requirements), "k_atomic", atomic64, 1, false, NULL, 0, {0, 0, 0}, 0, NULL, NULL, NULL, 0}};
+    spvcond_annotate_options inferred = {.size = sizeof(spvcond_annotate_options)}, stated = {.size = sizeof(spvcond_annotate_options), .requirements = req, .requirement_count = 2,
                                          .flags = SPVCOND_ANNOTATE_NO_INFERENCE};
     const uint32_t *inputs[3] = {plain, padded, plain};
     size_t sizes[3] = {count, padded_count, count};
@@ -440,7 +441,7 @@ Test(annotate, capabilities_only_code_needs)
  * decorations; without inference it requires nothing. */
 Test(annotate, exported_variables_are_roots)
 {
-    spvcond_annotate_options inferred = {0}, stated = {.requirements = NULL, .requirement_count = 0,
+    spvcond_annotate_options inferred = {.size = sizeof(spvcond_annotate_options)}, stated = {.size = sizeof(spvcond_annotate_options), .requirements = NULL, .requirement_count = 0,
                                          .flags = SPVCOND_ANNOTATE_NO_INFERENCE};
     struct annotated a = annotate_file(fixture("exported_variables"), &inferred);
     cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
@@ -464,8 +465,8 @@ Test(annotate, exported_variables_are_roots)
 Test(annotate, items_named_only_by_conditional_code)
 {
     static const uint32_t fp64[1] = {6};
-    spvcond_function_requirements req = {"k_double", fp64, 1, false, NULL, 0, {0, 0, 0}, 0, NULL, NULL, NULL, 0};
-    spvcond_annotate_options inferred = {0}, stated = {.requirements = &req, .requirement_count = 1,
+    spvcond_function_requirements req = {sizeof(spvcond_function_requirements), "k_double", fp64, 1, false, NULL, 0, {0, 0, 0}, 0, NULL, NULL, NULL, 0};
+    spvcond_annotate_options inferred = {.size = sizeof(spvcond_annotate_options)}, stated = {.size = sizeof(spvcond_annotate_options), .requirements = &req, .requirement_count = 1,
                                          .flags = SPVCOND_ANNOTATE_NO_INFERENCE};
     const spvcond_annotate_options *options[2] = {&inferred, &stated};
     for (int k = 0; k < 2; k++) {
@@ -478,7 +479,7 @@ Test(annotate, items_named_only_by_conditional_code)
         expect_every_assignment_valid(&a);
         spvcond_module *m = parse_or_die(a.ctx, a.words, a.count);
         spvcond_spec_value v[1] = {{m->spec_ids[0].spec_id, 0, false}};
-        spvcond_specialize_options so = {v, 1, NULL, SPVCOND_SPECIALIZE_STRICT};
+        spvcond_specialize_options so = {sizeof(spvcond_specialize_options), v, 1, NULL, SPVCOND_SPECIALIZE_STRICT};
         cr_assert_eq(spvcond_specialize(m, &so, NULL), SPVCOND_OK);
         uint32_t *w;
         size_t n;
@@ -515,7 +516,7 @@ Test(annotate, requirements_file)
     cr_assert(e[1].use_count == 2 && e[1].uses[0] == 9 && e[1].uses[1] == 28);
     cr_assert(e[1].reqd_work_group_size[0] == 64 && e[1].reqd_work_group_size[1] == 2 && e[1].reqd_work_group_size[2] == 1);
     cr_assert_eq(e[1].reqd_sub_group_size, 8);
-    spvcond_annotate_options o = {.requirements = e, .requirement_count = n};
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options), .requirements = e, .requirement_count = n};
     cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_OK);
     cr_assert_eq(spvcond_context_warning_count(ctx), 1, "k_double uses fp64 but declares fp16");
     uint32_t *w;
@@ -558,7 +559,7 @@ Test(annotate, requirements_file_errors_name_the_line)
     spvcond_requirements_file *f;
     cr_assert_eq(parse_requirements(ctx, "\nnope:\n  uses: [fp64]\n", &f), SPVCOND_OK);
     size_t n;
-    spvcond_annotate_options o = {.requirements = spvcond_requirements_file_entries(f, &n)};
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options), .requirements = spvcond_requirements_file_entries(f, &n)};
     o.requirement_count = n;
     cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_ERROR_NOT_FOUND);
     cr_assert(strstr(spvcond_context_first_error(ctx)->message, "reqs.yaml:2: requirements name function 'nope'") != NULL,
@@ -569,7 +570,7 @@ Test(annotate, requirements_file_errors_name_the_line)
 
 Test(annotate, local_size_and_function_pointers)
 {
-    spvcond_annotate_options o = {0};
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
     struct annotated a = annotate_file(fixture("kernels_fp64"), &o);
     cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
     cr_assert_str_eq(condition_of(a.out, "add_float"), "reqd_work_group_size.64.1.1");
@@ -610,7 +611,7 @@ Test(annotate, callers_before_callees)
     /* One walk over the code finds both the call edges and what each function uses: calls of later
      * functions, a call after the callee's definition, a value used before its definition, and an
      * earlier function named without a call. */
-    spvcond_annotate_options o = {0};
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
     struct annotated a = annotate_file(fixture("forward_calls"), &o);
     cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
     static const struct expected_condition want[] = {
@@ -625,9 +626,9 @@ Test(annotate, callers_before_callees)
     /* Without inference the edges are the same: the requirements stated for k_fwd (before mid) and for
      * k_back (after it) both reach mid and leaf. */
     static const uint32_t fp16[1] = {5}, fp64[1] = {6};
-    spvcond_function_requirements req[2] = {{"k_fwd", fp16, 1, false, NULL, 0, {0, 0, 0}, 0, NULL, NULL, NULL, 0},
-                                            {"k_back", fp64, 1, false, NULL, 0, {0, 0, 0}, 0, NULL, NULL, NULL, 0}};
-    spvcond_annotate_options n = {.requirements = req, .requirement_count = 2, .flags = SPVCOND_ANNOTATE_NO_INFERENCE};
+    spvcond_function_requirements req[2] = {{sizeof(spvcond_function_requirements), "k_fwd", fp16, 1, false, NULL, 0, {0, 0, 0}, 0, NULL, NULL, NULL, 0},
+                                            {sizeof(spvcond_function_requirements), "k_back", fp64, 1, false, NULL, 0, {0, 0, 0}, 0, NULL, NULL, NULL, 0}};
+    spvcond_annotate_options n = {.size = sizeof(spvcond_annotate_options), .requirements = req, .requirement_count = 2, .flags = SPVCOND_ANNOTATE_NO_INFERENCE};
     struct annotated b = annotate_file(fixture("forward_calls"), &n);
     cr_assert_eq(b.code, SPVCOND_OK, "%s", b.message);
     static const struct expected_condition stated[] = {
@@ -641,7 +642,7 @@ Test(annotate, callers_before_callees)
 Test(annotate, dead_functions_are_roots)
 {
     /* Unconditional, `unused` would keep calling `uses_double` after a device without fp64 strips it. */
-    spvcond_annotate_options o = {0};
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
     struct annotated a = annotate_file(fixture("dead_code"), &o);
     cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
     cr_assert_str_eq(condition_of(a.out, "uses_double"), "fp64");
@@ -667,7 +668,7 @@ spec_id_named(const spvcond_module *m, const char *name)
  * a shared function is kept exactly when a kernel calling it is. */
 Test(annotate, conditions_past_the_list_limit)
 {
-    spvcond_annotate_options o = {0};
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
     struct annotated a = annotate_file(fixture("many_sets"), &o);
     cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
     cr_assert_eq(a.stats.requirements, 25, "24 work-group sizes and fp64");
@@ -686,7 +687,7 @@ Test(annotate, conditions_past_the_list_limit)
             v[k] = (spvcond_spec_value){spec_id_named(a.out, name), on == k || on == 25, false};
         }
         spvcond_module *m = parse_or_die(a.ctx, a.words, a.count);
-        spvcond_specialize_options so = {v, 25, NULL, SPVCOND_SPECIALIZE_STRICT};
+        spvcond_specialize_options so = {sizeof(spvcond_specialize_options), v, 25, NULL, SPVCOND_SPECIALIZE_STRICT};
         cr_assert_eq(spvcond_specialize(m, &so, NULL), SPVCOND_OK, "case %d: %s", on,
                      spvcond_context_first_error(a.ctx)->message);
         uint32_t *w;
@@ -788,7 +789,7 @@ Test(annotate, virtual_function_sets)
 {
     /* Without statements f and g form the default set, which needs fp64 (f's body): both become stubs,
      * k (which only names them) requires nothing, c (which calls through them) requires fp64. */
-    spvcond_annotate_options o = {0};
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
     struct annotated a = annotate_file(fixture("virtual_stub"), &o);
     cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
     cr_assert_eq(a.stats.virtual_stubs, 2);
@@ -801,9 +802,9 @@ Test(annotate, virtual_function_sets)
     release(&a);
     /* g in a set of its own that c states: c requires nothing, and only f is a stub. */
     static const char *const calls[] = {"plain"};
-    spvcond_function_requirements req[2] = {{.function = "g", .indirectly_callable = "plain"},
-                                            {.function = "c", .calls_indirectly = calls, .calls_indirectly_count = 1}};
-    o = (spvcond_annotate_options){.requirements = req, .requirement_count = 2};
+    spvcond_function_requirements req[2] = {{.size = sizeof(spvcond_function_requirements), .function = "g", .indirectly_callable = "plain"},
+                                            {.size = sizeof(spvcond_function_requirements), .function = "c", .calls_indirectly = calls, .calls_indirectly_count = 1}};
+    o = (spvcond_annotate_options){.size = sizeof(spvcond_annotate_options), .requirements = req, .requirement_count = 2};
     struct annotated b = annotate_file(fixture("virtual_stub"), &o);
     cr_assert_eq(b.code, SPVCOND_OK, "%s", b.message);
     cr_assert_eq(b.stats.virtual_stubs, 1);
@@ -833,7 +834,7 @@ Test(annotate, record_fits_the_version)
         in[1] = versions[v];
         spvcond_context *ctx;
         cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
-        spvcond_annotate_options o = {0};
+        spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
         struct annotated a = annotate_module(parse_or_die(ctx, in, n), ctx, &o);
         cr_assert_eq(a.code, SPVCOND_OK);
         size_t strings = count_opcode(a.out, SPVCOND_OP_STRING), processed = count_opcode(a.out, SPVCOND_OP_MODULE_PROCESSED);
@@ -843,7 +844,7 @@ Test(annotate, record_fits_the_version)
             cr_assert(strings == 0 && processed == 1, "version %x: %zu OpString, %zu OpModuleProcessed", versions[v],
                       strings, processed);
         spvcond_module *m = parse_or_die(ctx, a.words, a.count);
-        spvcond_specialize_options so = {NULL, 0, NULL, SPVCOND_SPECIALIZE_STRICT};
+        spvcond_specialize_options so = {sizeof(spvcond_specialize_options), NULL, 0, NULL, SPVCOND_SPECIALIZE_STRICT};
         cr_assert_eq(spvcond_specialize(m, &so, NULL), SPVCOND_OK);
         uint32_t *w;
         size_t wn;

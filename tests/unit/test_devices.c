@@ -16,7 +16,7 @@ Test(devices, builtin_table)
     char buf[64];
     cr_assert_str_eq(spvcond_builtin_device_name(0, buf, sizeof(buf)), "x86_64");
     cr_assert_null(spvcond_builtin_device_name(n, buf, sizeof(buf)));
-    spvcond_device_info d;
+    spvcond_device_info d = {.size = sizeof(spvcond_device_info)};
     cr_assert(spvcond_builtin_device_find("intel_gpu_acm_g10", &d));
     struct spvcond_requirement fp64 = {SPVCOND_REQ_ASPECT, {6, 0, 0}}, fp16 = {SPVCOND_REQ_ASPECT, {5, 0, 0}};
     struct spvcond_requirement sg16 = {SPVCOND_REQ_SUB_GROUP_SIZE, {16, 0, 0}}, sg64 = {SPVCOND_REQ_SUB_GROUP_SIZE, {64, 0, 0}};
@@ -75,7 +75,7 @@ Test(devices, yaml_configuration)
     spvcond_device_config *c;
     cr_assert_eq(spvcond_device_config_parse(ctx, config, strlen(config), "dev.yaml", &c), SPVCOND_OK);
     cr_assert_eq(spvcond_device_config_count(c), 2);
-    spvcond_device_info d;
+    spvcond_device_info d = {.size = sizeof(spvcond_device_info)};
     cr_assert(spvcond_device_config_find(c, "my_gpu", &d));
     cr_assert_eq(d.aspect_count, 3);
     cr_assert(d.aspects[0] == 5 && d.aspects[1] == 28 && d.aspects[2] == 9);
@@ -120,7 +120,7 @@ Test(devices, duplicate_device_warns_and_last_wins)
     spvcond_device_config *c;
     cr_assert_eq(spvcond_device_config_parse(ctx, text, strlen(text), "dup.yaml", &c), SPVCOND_OK);
     cr_assert_eq(spvcond_context_warning_count(ctx), 1);
-    spvcond_device_info d;
+    spvcond_device_info d = {.size = sizeof(spvcond_device_info)};
     cr_assert(spvcond_device_config_find(c, "a", &d) && d.aspects[0] == 6);
     cr_assert_eq(spvcond_device_config_count(c), 1);
     spvcond_device_config_destroy(c);
@@ -149,13 +149,13 @@ Test(devices, values_and_support_check)
 {
     spvcond_context *ctx;
     spvcond_module *m = load_module(fixture("annotate_graph"), &ctx);
-    spvcond_annotate_options o = {0};
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
     cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_OK);
     uint32_t *w;
     size_t n;
     cr_assert_eq(spvcond_module_emit(m, &w, &n), SPVCOND_OK);
     spvcond_module *a = parse_or_die(ctx, w, n);
-    spvcond_device_info d;
+    spvcond_device_info d = {.size = sizeof(spvcond_device_info)};
     cr_assert(spvcond_builtin_device_find("intel_gpu_acm_g10", &d));
     spvcond_spec_value *v;
     size_t count;
@@ -212,7 +212,7 @@ Test(devices, many_devices_in_a_configuration)
     cr_assert_lt(t, 20.0);
     cr_assert_eq(spvcond_context_warning_count(ctx), again);
     cr_assert_eq(spvcond_device_config_count(c), devices);
-    spvcond_device_info d;
+    spvcond_device_info d = {.size = sizeof(spvcond_device_info)};
     cr_assert(spvcond_device_config_find(c, "d5", &d) && d.aspects[0] == 6, "described again: the last wins");
     cr_assert(spvcond_device_config_find(c, "d500", &d) && d.aspects[0] == 5);
     cr_assert(!spvcond_device_config_find(c, "d20000", &d));
@@ -283,8 +283,8 @@ Test(devices, registry_names_and_values)
 /* Built-in devices carry their registry target and capabilities (spec/devices.md, "The device's facts"). */
 Test(devices, builtin_function_variants_facts)
 {
-    spvcond_device_info d;
-    spvcond_fnvar_device f;
+    spvcond_device_info d = {.size = sizeof(spvcond_device_info)};
+    spvcond_fnvar_device f = {.size = sizeof(spvcond_fnvar_device)};
     cr_assert(spvcond_builtin_device_find("nvidia_gpu_sm_80", &d));
     cr_assert(d.has_target && d.target == 8 && d.has_features && d.feature_count == 0);
     cr_assert(d.has_architecture && d.category == 2 && d.family == 3 && d.architecture == 9);
@@ -322,7 +322,7 @@ Test(devices, yaml_target_and_architecture_path)
     cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
     spvcond_device_config *c;
     cr_assert_eq(spvcond_device_config_parse(ctx, text, strlen(text), "facts.yaml", &c), SPVCOND_OK);
-    spvcond_device_info d;
+    spvcond_device_info d = {.size = sizeof(spvcond_device_info)};
     cr_assert(spvcond_device_config_find(c, "cpu_box", &d));
     cr_assert(d.has_target && d.target == 4 && d.has_architecture && d.category == 1 && d.family == 3 &&
               d.architecture == 6);
@@ -340,7 +340,7 @@ Test(devices, kernel_name_with_variants)
 {
     spvcond_context *ctx;
     spvcond_module *m = load_module(fixture("dot_two_widths"), &ctx);
-    spvcond_device_info d;
+    spvcond_device_info d = {.size = sizeof(spvcond_device_info)};
     bool ok;
     char reason[SPVCOND_REASON_MAX];
     cr_assert(spvcond_builtin_device_find("nvidia_gpu_sm_52", &d));

@@ -637,7 +637,7 @@ static uint32_t *
 annotate_then_specialize(spvcond_context *ctx, const uint32_t *words, size_t count, size_t *out_count)
 {
     spvcond_module *m = parse_or_die(ctx, words, count);
-    spvcond_annotate_options ao = {0};
+    spvcond_annotate_options ao = {.size = sizeof(spvcond_annotate_options)};
     uint32_t *annotated, *emitted;
     size_t annotated_count;
     cr_assert_eq(spvcond_annotate(m, &ao, NULL), SPVCOND_OK);
@@ -645,7 +645,7 @@ annotate_then_specialize(spvcond_context *ctx, const uint32_t *words, size_t cou
     spvcond_module_destroy(m);
     m = parse_or_die(ctx, annotated, annotated_count);
     spvcond_spec_value v = {65536, 0, false};
-    spvcond_specialize_options so = {&v, 1, NULL, 0};
+    spvcond_specialize_options so = {sizeof(spvcond_specialize_options), &v, 1, NULL, 0};
     cr_assert_eq(spvcond_specialize(m, &so, NULL), SPVCOND_OK, "%s", spvcond_context_first_error(ctx)->message);
     cr_assert_eq(spvcond_module_emit(m, &emitted, out_count), SPVCOND_OK);
     uint32_t *out = malloc(*out_count * 4);

@@ -165,7 +165,7 @@ run_passes(struct words *b, const char *what)
     struct tally tally;
     spvcond_context *ctx = tallied_context(&tally);
     spvcond_module *m = parse_or_die(ctx, b->w, b->n);
-    spvcond_annotate_options o = {0};
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
     cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_OK, "%s", spvcond_context_first_error(ctx)->message);
     uint32_t *w;
     size_t n;
@@ -175,7 +175,7 @@ run_passes(struct words *b, const char *what)
     spvcond_module_destroy(a);
     a = parse_or_die(ctx, w, n);
     spvcond_spec_value v[1] = {{0x10000, 0, false}};
-    spvcond_specialize_options so = {v, 1, NULL, 0};
+    spvcond_specialize_options so = {sizeof(spvcond_specialize_options), v, 1, NULL, 0};
     cr_assert_eq(spvcond_specialize(a, &so, NULL), SPVCOND_OK, "%s", spvcond_context_first_error(ctx)->message);
     spvcond_module_destroy(a);
     spvcond_free(ctx, w);
@@ -302,7 +302,7 @@ Test(limits, long_condition_chain, .timeout = 120)
         spvcond_module *m = parse_or_die(ctx, b.w, b.n);
         cr_assert_eq(spvcond_validate(m, NULL), SPVCOND_OK);
         spvcond_spec_value v[2] = {{1, bits & 1, false}, {2, bits >> 1, false}};
-        spvcond_specialize_options o = {v, 2, NULL, 0};
+        spvcond_specialize_options o = {sizeof(spvcond_specialize_options), v, 2, NULL, 0};
         cr_assert_eq(spvcond_specialize(m, &o, NULL), SPVCOND_OK, "%s", spvcond_context_first_error(ctx)->message);
         spvcond_module_destroy(m);
     }
@@ -340,7 +340,7 @@ Test(limits, header_bound_does_not_size_the_tables)
     spvcond_module *m;
     cr_assert_eq(spvcond_module_parse(ctx, b.w, b.n, 0, &m), SPVCOND_OK);
     cr_assert_eq(spvcond_module_bound(m), 0x3fffff, "the header's bound is still the module's");
-    spvcond_annotate_options o = {0};
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
     cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_OK);
     uint32_t *out;
     size_t n;
@@ -368,7 +368,7 @@ Test(limits, unknown_instructions_do_not_size_the_tables_by_the_header)
     spvcond_context *ctx = tallied_context(&t);
     spvcond_module *m;
     cr_assert_eq(spvcond_module_parse(ctx, w, sizeof(w) / 4, 0, &m), SPVCOND_OK);
-    spvcond_annotate_options o = {0};
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
     cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_OK);
     spvcond_module_destroy(m);
     spvcond_context_destroy(ctx);
@@ -455,7 +455,7 @@ Test(limits, many_conditional_extensions)
     for (uint32_t value = 0; value < 2; value++) {
         spvcond_module *m = parse_or_die(ctx, b.w, b.n);
         spvcond_spec_value v[1] = {{7, value, false}};
-        spvcond_specialize_options o = {v, 1, NULL, 0};
+        spvcond_specialize_options o = {sizeof(spvcond_specialize_options), v, 1, NULL, 0};
         cr_assert_eq(spvcond_specialize(m, &o, NULL), SPVCOND_OK, "%s", spvcond_context_first_error(ctx)->message);
         uint32_t *w;
         size_t count;
@@ -529,7 +529,7 @@ Test(limits, many_conditional_entry_points)
     cr_assert_eq(spvcond_requirements_kernel_count(reqs), entries);
     cr_assert_eq(spvcond_requirements_count(reqs, entries - 1), 1, "fp64, under the shared condition");
     spvcond_requirements_destroy(reqs);
-    spvcond_device_info d;
+    spvcond_device_info d = {.size = sizeof(spvcond_device_info)};
     cr_assert(spvcond_builtin_device_find("intel_gpu_acm_g10", &d)); /* no fp64 */
     size_t unsupported = 0;
     cr_assert_eq(spvcond_kernels_supported(m, &d, count_verdict, &unsupported), SPVCOND_OK);
@@ -600,7 +600,7 @@ Test(limits, many_requirements_stated_by_name)
         uint32_t entry[8] = {6, FIRST + 2 * k};
         snprintf(names[k], sizeof(names[k]), "k%u", k);
         put(&b, 15, 2 + spvcond_encode_string(names[k], entry + 2, 6), entry);
-        q[k] = (spvcond_function_requirements){.function = names[k], .reqd_work_group_size = {k + 1, 1, 1}};
+        q[k] = (spvcond_function_requirements){.size = sizeof(spvcond_function_requirements), .function = names[k], .reqd_work_group_size = {k + 1, 1, 1}};
     }
     types(&b);
     for (uint32_t k = 0; k < kernels; k++) {
@@ -614,8 +614,8 @@ Test(limits, many_requirements_stated_by_name)
     struct tally tally;
     spvcond_context *ctx = tallied_context(&tally);
     spvcond_module *m = parse_or_die(ctx, b.w, b.n);
-    spvcond_annotate_options o = {.requirements = q, .requirement_count = kernels};
-    spvcond_annotate_stats stats;
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options), .requirements = q, .requirement_count = kernels};
+    spvcond_annotate_stats stats = {.size = sizeof(spvcond_annotate_stats)};
     cr_assert_eq(spvcond_annotate(m, &o, &stats), SPVCOND_OK, "%s", spvcond_context_first_error(ctx)->message);
     cr_assert_eq(stats.requirements, kernels, "one work-group size per kernel");
     spvcond_module_destroy(m);

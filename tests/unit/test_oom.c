@@ -87,12 +87,12 @@ run(enum pass pass, const uint32_t *words, size_t count, long fail_at)
     bool done = false;
     if (r == SPVCOND_OK) {
         if (pass == ANNOTATE || pass == ANNOTATE_LISTED) {
-            spvcond_annotate_options o = {0};
+            spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
             r = spvcond_annotate(m, &o, NULL);
         } else if (pass == SPECIALIZE) {
             spvcond_spec_value v[1] = {{65536, 0, false}};
-            spvcond_fnvar_device unknown = {.unspecified = SPVCOND_UNSPECIFIED_UNKNOWN}; /* no device facts */
-            spvcond_specialize_options o = {v, 1, &unknown, 0};
+            spvcond_fnvar_device unknown = {.size = sizeof(spvcond_fnvar_device), .unspecified = SPVCOND_UNSPECIFIED_UNKNOWN}; /* no device facts */
+            spvcond_specialize_options o = {sizeof(spvcond_specialize_options), v, 1, &unknown, 0};
             r = spvcond_specialize(m, &o, NULL);
         } else if (pass == VALIDATE) {
             r = spvcond_validate(m, NULL);
@@ -105,7 +105,7 @@ run(enum pass pass, const uint32_t *words, size_t count, long fail_at)
             r = spvcond_split(ctx, words, count, NULL, 0, take_image, NULL, &images);
             cr_assert(r != SPVCOND_OK || images > 1, "split makes images");
         } else if (pass == SUPPORT) {
-            spvcond_device_info d;
+            spvcond_device_info d = {.size = sizeof(spvcond_device_info)};
             cr_assert(spvcond_builtin_device_find("intel_gpu_acm_g10", &d));
             bool ok;
             char reason[SPVCOND_REASON_MAX];
@@ -160,7 +160,7 @@ every_allocation(enum pass pass, const char *name)
         /* These passes take the annotated module (coverage, a multi-target one as it is). */
         spvcond_context *ctx;
         spvcond_module *m = load_module(fixture(name), &ctx);
-        spvcond_annotate_options o = {0};
+        spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
         cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_OK);
         uint32_t *w;
         cr_assert_eq(spvcond_module_emit(m, &w, &count), SPVCOND_OK);
@@ -212,7 +212,7 @@ Test(oom, property_file_readers)
                         "reqd_work_group_size_uint64_t=2|ADAAAAAAAAAQAAAAAAAAAEAAAAAAAAAABAAAAAAAAAA\n";
     const char *kernels = "[SYCL/kernel reqs]\nk=2|gAAAAAAAAAAAAAAA\n"
                           "[SYCL/virtual functions]\nuses-virtual-functions-set=2|wBAAAAAAAAwXaR1U2xyclR3XmBnN0A\n";
-    spvcond_device_info d;
+    spvcond_device_info d = {.size = sizeof(spvcond_device_info)};
     cr_assert(spvcond_builtin_device_find("intel_gpu_acm_g10", &d));
     long n = 1;
     for (bool done = false; !done; n++) {

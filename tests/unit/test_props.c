@@ -55,8 +55,8 @@ Test(props, round_trip_through_the_text_format)
 {
     spvcond_context *ctx;
     spvcond_module *m = load_module(fixture("annotate_graph"), &ctx);
-    spvcond_function_requirements req = {"k_plain", NULL, 0, false, NULL, 0, {64, 2, 1}, 0, NULL, NULL, NULL, 0};
-    spvcond_annotate_options o = {.requirements = &req, .requirement_count = 1};
+    spvcond_function_requirements req = {sizeof(spvcond_function_requirements), "k_plain", NULL, 0, false, NULL, 0, {64, 2, 1}, 0, NULL, NULL, NULL, 0};
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options), .requirements = &req, .requirement_count = 1};
     cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_OK);
     uint32_t *w;
     size_t n;
@@ -104,7 +104,7 @@ Test(props, round_trip_through_the_text_format)
     spvcond_free(ctx, raw);
     cr_assert_eq(spvcond_requirements_kernel_bytes(r, 99, &raw, &raw_size), SPVCOND_ERROR_INVALID_ARGUMENT);
     /* Device values from the table agree with the ones from the module's names. */
-    spvcond_device_info d;
+    spvcond_device_info d = {.size = sizeof(spvcond_device_info)};
     cr_assert(spvcond_builtin_device_find("intel_gpu_acm_g10", &d));
     spvcond_spec_value *v1, *v2;
     size_t n1, n2;

@@ -197,7 +197,7 @@ run_random(bool padded, size_t *succeeded_out, size_t *refused_out)
             for (size_t k = 0; k < leaves; k++)
                 v[k] = (spvcond_spec_value){(uint32_t)k + 1, (bits >> k) & 1, false};
             spvcond_module *m = parse_or_die(ctx, b.w, n);
-            spvcond_specialize_options o = {v, leaves, NULL, 0};
+            spvcond_specialize_options o = {sizeof(spvcond_specialize_options), v, leaves, NULL, 0};
             spvcond_result r = spvcond_specialize(m, &o, NULL);
             if (r != SPVCOND_OK) {
                 cr_assert(!clean, "seed %u assignment %u: validate found nothing wrong, but specialize failed: %s",

@@ -370,6 +370,9 @@ Test(reader, rejects_bad_arguments)
     cr_assert(spvcond_context_create(NULL, NULL, NULL, &ctx) == SPVCOND_OK);
     cr_assert_eq(spvcond_module_parse(NULL, base, BASE_WORDS, 0, &m), SPVCOND_ERROR_INVALID_ARGUMENT);
     cr_assert_eq(spvcond_module_parse(ctx, NULL, 3, 0, &m), SPVCOND_ERROR_INVALID_ARGUMENT);
+    cr_assert(strstr(spvcond_context_first_error(ctx)->message, "spvcond_module_parse: `out` is NULL, or `words`"),
+              "an invalid argument is named: %s", spvcond_context_first_error(ctx)->message);
+    spvcond_context_clear_diag(ctx);
     cr_assert_eq(spvcond_module_parse(ctx, base, BASE_WORDS, 0x80, &m), SPVCOND_ERROR_INVALID_ARGUMENT);
     cr_assert(m == NULL);
     cr_assert(strstr(spvcond_context_first_error(ctx)->message, "unknown parse flags") != NULL);

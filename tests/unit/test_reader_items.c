@@ -32,7 +32,7 @@ annotate_with(const uint32_t *w, size_t n, uint32_t flags, struct outcome *o)
     o->annotated = o->parsed;
     if (o->parsed == SPVCOND_OK) {
         o->listed = m->fn_items != NULL;
-        spvcond_annotate_options opts = {0};
+        spvcond_annotate_options opts = {.size = sizeof(spvcond_annotate_options)};
         o->annotated = spvcond_annotate(m, &opts, NULL);
         uint32_t *out;
         if (o->annotated == SPVCOND_OK && spvcond_module_emit(m, &out, &o->count) == SPVCOND_OK) {

@@ -24,6 +24,7 @@ repair_words(const uint32_t *in, size_t n)
     memset(&r, 0, sizeof(r));
     cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &r.ctx), SPVCOND_OK);
     spvcond_module *m = parse_or_die(r.ctx, in, n);
+    r.stats.size = sizeof(r.stats);
     r.code = spvcond_repair(m, &r.stats);
     if (r.code == SPVCOND_OK)
         cr_assert_eq(spvcond_module_emit(m, &r.words, &r.count), SPVCOND_OK);
@@ -60,8 +61,8 @@ expect_consistent(const struct repaired *r, const char *what)
     cr_assert_eq(spvcond_validate(m, &violations), SPVCOND_OK, "%s: the repair validates", what);
     spvcond_module_destroy(m);
     for (uint32_t target = 4; target <= 8; target += 4) {
-        spvcond_fnvar_device d = {.has_target = true, .target = target};
-        spvcond_specialize_options o = {.device = &d};
+        spvcond_fnvar_device d = {.size = sizeof(spvcond_fnvar_device), .has_target = true, .target = target};
+        spvcond_specialize_options o = {.size = sizeof(spvcond_specialize_options), .device = &d};
         spvcond_module *s = parse_or_die(r->ctx, r->words, r->count);
         cr_assert_eq(spvcond_specialize(s, &o, NULL), SPVCOND_OK, "%s for target %u: %s", what, target,
                      spvcond_context_first_error(r->ctx) ? spvcond_context_first_error(r->ctx)->message : "");
@@ -183,8 +184,8 @@ Test(repair, variants_are_explained)
     cr_assert_str_eq(s.text[0], "base.spv = not var.spv");
     cr_assert_str_eq(s.text[1], "var.spv = target x86_64"); /* the device registry's name of 4 */
     cr_assert(s.kept[0] && !s.kept[1], "no device: the base");
-    spvcond_fnvar_device d = {.has_target = true, .target = 4};
-    spvcond_specialize_options o = {.device = &d};
+    spvcond_fnvar_device d = {.size = sizeof(spvcond_fnvar_device), .has_target = true, .target = 4};
+    spvcond_specialize_options o = {.size = sizeof(spvcond_specialize_options), .device = &d};
     struct seen t = {0};
     cr_assert_eq(spvcond_function_variants(m, &o, note_variant, &t), SPVCOND_OK);
     cr_assert(!t.kept[0] && t.kept[1], "target 4: the variant");

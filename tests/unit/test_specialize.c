@@ -23,7 +23,8 @@ specialize(const char *name, spvcond_spec_value *values, size_t n, const spvcond
     struct result res;
     memset(&res, 0, sizeof(res));
     spvcond_module *m = load_module(fixture(name), &res.ctx);
-    spvcond_specialize_options o = {values, n, device, flags};
+    spvcond_specialize_options o = {sizeof(spvcond_specialize_options), values, n, device, flags};
+    res.stats.size = sizeof(res.stats);
     res.code = spvcond_specialize(m, &o, &res.stats);
     if (res.code == SPVCOND_OK) {
         cr_assert_eq(spvcond_module_emit(m, &res.words, &res.count), SPVCOND_OK);
@@ -135,7 +136,7 @@ Test(specialize, copy_object_with_two_true_conditions_is_an_error)
 
 Test(specialize, linker_output_selects_the_variant)
 {
-    spvcond_fnvar_device d = {.has_target = true, .target = 4};
+    spvcond_fnvar_device d = {.size = sizeof(spvcond_fnvar_device), .has_target = true, .target = 4};
     struct result r = specialize("fnvar_link", NULL, 0, &d, 0);
     cr_assert_eq(r.code, SPVCOND_OK, "%s", r.message);
     assert_plain(r.out);
@@ -150,7 +151,7 @@ Test(specialize, linker_output_selects_the_variant)
 
 Test(specialize, linker_output_selects_the_base)
 {
-    spvcond_fnvar_device d = {.has_target = true, .target = 8, .unspecified = SPVCOND_UNSPECIFIED_UNKNOWN};
+    spvcond_fnvar_device d = {.size = sizeof(spvcond_fnvar_device), .has_target = true, .target = 8, .unspecified = SPVCOND_UNSPECIFIED_UNKNOWN};
     struct result r = specialize("fnvar_link", NULL, 0, &d, 0);
     cr_assert_eq(r.code, SPVCOND_OK, "%s", r.message);
     cr_assert_eq(r.out->function_count, 2);
@@ -164,7 +165,7 @@ Test(specialize, linker_output_selects_the_base)
     cr_assert_eq(none.code, SPVCOND_ERROR_INVALID_ARGUMENT);
     cr_assert(strstr(none.message, "needs the device's target") != NULL, "%s", none.message);
     done(&none);
-    spvcond_fnvar_device unknown = {.unspecified = SPVCOND_UNSPECIFIED_UNKNOWN};
+    spvcond_fnvar_device unknown = {.size = sizeof(spvcond_fnvar_device), .unspecified = SPVCOND_UNSPECIFIED_UNKNOWN};
     struct result base = specialize("fnvar_link", NULL, 0, &unknown, 0);
     cr_assert_eq(base.code, SPVCOND_OK, "%s", base.message);
     cr_assert(!has_capability(base.out, 39));
@@ -179,13 +180,13 @@ static bool kept(const struct result *r, const char *name);
 Test(specialize, a_fact_not_given_is_refused)
 {
     static const uint32_t features[2] = {11, 10};
-    spvcond_fnvar_device target_only = {.has_target = true, .target = 4, .features = features, .feature_count = 2};
+    spvcond_fnvar_device target_only = {.size = sizeof(spvcond_fnvar_device), .has_target = true, .target = 4, .features = features, .feature_count = 2};
     struct result r = specialize("fnvar_device", NULL, 0, &target_only, 0);
     cr_assert_eq(r.code, SPVCOND_ERROR_INVALID_ARGUMENT);
     cr_assert(strstr(r.message, "(architecture ULessThanEqual cpu/intel/gdc) needs the device's architecture") != NULL, "%s",
               r.message);
     done(&r);
-    spvcond_fnvar_device no_features = {.has_target = true, .target = 4, .has_architecture = true, .category = 2,
+    spvcond_fnvar_device no_features = {.size = sizeof(spvcond_fnvar_device), .has_target = true, .target = 4, .has_architecture = true, .category = 2,
                                         .family = 1, .architecture = 1, .has_capabilities = true};
     r = specialize("fnvar_device", NULL, 0, &no_features, 0);
     cr_assert(strstr(r.message, "(target x86_64 features avx/avx2) needs the device's features") != NULL, "%s",
@@ -193,7 +194,7 @@ Test(specialize, a_fact_not_given_is_refused)
     done(&r);
     /* An architecture known in part: refused where the constant needs the rest (cpu/intel here), false
      * where its category or family already differs. */
-    spvcond_fnvar_device part = {.has_target = true, .target = 4, .features = features, .feature_count = 2,
+    spvcond_fnvar_device part = {.size = sizeof(spvcond_fnvar_device), .has_target = true, .target = 4, .features = features, .feature_count = 2,
                                  .has_family = true, .category = 1, .family = 1, .has_capabilities = true};
     r = specialize("fnvar_device", NULL, 0, &part, 0);
     cr_assert_eq(r.code, SPVCOND_ERROR_INVALID_ARGUMENT);
@@ -205,7 +206,7 @@ Test(specialize, a_fact_not_given_is_refused)
     cr_assert_eq(r.code, SPVCOND_OK, "%s", r.message);
     cr_assert(!kept(&r, "by_arch"));
     done(&r);
-    spvcond_fnvar_device bad = {.unspecified = (spvcond_unspecified)7};
+    spvcond_fnvar_device bad = {.size = sizeof(spvcond_fnvar_device), .unspecified = (spvcond_unspecified)7};
     r = specialize("fnvar_device", NULL, 0, &bad, 0);
     cr_assert_eq(r.code, SPVCOND_ERROR_INVALID_ARGUMENT);
     cr_assert(strstr(r.message, "none of ERROR, UNKNOWN and ANY") != NULL, "%s", r.message);
@@ -214,7 +215,7 @@ Test(specialize, a_fact_not_given_is_refused)
 
 Test(specialize, defect_b_is_reported_not_emitted)
 {
-    spvcond_fnvar_device d = {.has_target = true, .target = 4};
+    spvcond_fnvar_device d = {.size = sizeof(spvcond_fnvar_device), .has_target = true, .target = 4};
     struct result r = specialize("fnvar_defect_b", NULL, 0, &d, 0);
     cr_assert_eq(r.code, SPVCOND_ERROR_INVALID_ID);
     cr_assert(strstr(r.message, "would refer to %6 after specialization") != NULL, "%s", r.message);
@@ -228,7 +229,7 @@ Test(specialize, defect_b_is_reported_not_emitted)
 
 Test(specialize, defect_c_is_reported_not_emitted)
 {
-    spvcond_fnvar_device d = {.has_target = true, .target = 4};
+    spvcond_fnvar_device d = {.size = sizeof(spvcond_fnvar_device), .has_target = true, .target = 4};
     struct result r = specialize("fnvar_defect_c", NULL, 0, &d, 0);
     cr_assert_eq(r.code, SPVCOND_ERROR_INVALID_ID);
     cr_assert(strstr(r.message, "OpIAdd would refer to %32") != NULL, "%s", r.message);
@@ -249,8 +250,8 @@ Test(specialize, a_use_of_a_removed_function_names_its_condition)
     spvcond_context *ctx;
     cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
     spvcond_module *m = parse_or_die(ctx, w, n);
-    spvcond_fnvar_device d = {.has_target = true, .target = 4}; /* the variant: %22 is false */
-    spvcond_specialize_options o = {NULL, 0, &d, 0};
+    spvcond_fnvar_device d = {.size = sizeof(spvcond_fnvar_device), .has_target = true, .target = 4}; /* the variant: %22 is false */
+    spvcond_specialize_options o = {sizeof(spvcond_specialize_options), NULL, 0, &d, 0};
     cr_assert_eq(spvcond_specialize(m, &o, NULL), SPVCOND_ERROR_INVALID_ID);
     const char *msg = spvcond_context_first_error(ctx)->message;
     cr_assert(strstr(msg, "OpFunctionCall would refer to %10 after specialization, but it carries ConditionalINTEL "
@@ -344,7 +345,7 @@ Test(specialize, refuses_bad_arguments_and_second_runs)
 {
     spvcond_context *ctx;
     spvcond_module *m = load_module(fixture("eval_conditions"), &ctx);
-    spvcond_specialize_options o = {NULL, 0, NULL, 0x100};
+    spvcond_specialize_options o = {sizeof(spvcond_specialize_options), NULL, 0, NULL, 0x100};
     cr_assert_eq(spvcond_specialize(m, &o, NULL), SPVCOND_ERROR_INVALID_ARGUMENT);
     o.flags = 0;
     cr_assert_eq(spvcond_specialize(m, &o, NULL), SPVCOND_OK);
@@ -395,8 +396,8 @@ Test(specialize, function_variants_device_constants)
         spvcond_fnvar_device d;
         const char *kept; /* t target, a arch, c caps */
     } cases[] = {
-#define UNKNOWN .unspecified = SPVCOND_UNSPECIFIED_UNKNOWN
-#define ANY .unspecified = SPVCOND_UNSPECIFIED_ANY
+#define UNKNOWN .size = sizeof(spvcond_fnvar_device), .unspecified = SPVCOND_UNSPECIFIED_UNKNOWN
+#define ANY .size = sizeof(spvcond_fnvar_device), .unspecified = SPVCOND_UNSPECIFIED_ANY
         {{.has_target = true, .target = 4, .features = features, .feature_count = 2, UNKNOWN}, "t"},
         {{.has_target = true, .target = 4, .features = features, .feature_count = 1, UNKNOWN}, ""}, /* 10 missing */
         {{.has_target = true, .target = 8, .features = features, .feature_count = 2, UNKNOWN}, ""},
@@ -414,7 +415,7 @@ Test(specialize, function_variants_device_constants)
         {{.has_family = true, .category = 1, .family = 1, UNKNOWN}, "a"}, /* ULessThanEqual: the table, true */
         {{.has_target = true, .target = 4, .features = features, .feature_count = 2, .has_architecture = true,
           .category = 1, .family = 1, .architecture = 12, .has_capabilities = true, .capabilities = caps,
-          .capability_count = 3}, "tac"}, /* everything given: the default needs nothing else */
+          .capability_count = 3, .size = sizeof(spvcond_fnvar_device)}, "tac"}, /* everything given: the default needs nothing else */
 #undef UNKNOWN
 #undef ANY
     };
@@ -456,8 +457,8 @@ Test(specialize, revision_0_13)
 {
     static const uint32_t both[2] = {10, 11}, one[1] = {11};
     const spvcond_fnvar_device devices[2] = {
-        {.has_capabilities = true, .capabilities = both, .capability_count = 2},
-        {.has_capabilities = true, .capabilities = one, .capability_count = 1},
+        {.size = sizeof(spvcond_fnvar_device), .has_capabilities = true, .capabilities = both, .capability_count = 2},
+        {.size = sizeof(spvcond_fnvar_device), .has_capabilities = true, .capabilities = one, .capability_count = 1},
     };
     for (size_t k = 0; k < 2; k++) {
         struct result r = specialize("fnvar_registry", NULL, 0, &devices[k], 0);
@@ -484,8 +485,8 @@ Test(specialize, no_module_processed_before_1_1)
         cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
         spvcond_module *m = parse_or_die(ctx, w, n);
         static const uint32_t both[2] = {10, 11};
-        spvcond_fnvar_device d = {.has_capabilities = true, .capabilities = both, .capability_count = 2};
-        spvcond_specialize_options o = {NULL, 0, &d, 0};
+        spvcond_fnvar_device d = {.size = sizeof(spvcond_fnvar_device), .has_capabilities = true, .capabilities = both, .capability_count = 2};
+        spvcond_specialize_options o = {sizeof(spvcond_specialize_options), NULL, 0, &d, 0};
         cr_assert_eq(spvcond_specialize(m, &o, NULL), SPVCOND_OK);
         uint32_t *out;
         size_t count;

@@ -115,7 +115,7 @@ Test(validate, annotated_output_is_clean)
     for (size_t k = 0; k < 2; k++) {
         spvcond_context *ctx;
         spvcond_module *m = load_module(paths[k], &ctx);
-        spvcond_annotate_options o = {0};
+        spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
         cr_assert_eq(spvcond_annotate(m, &o, NULL), SPVCOND_OK);
         uint32_t *w;
         size_t n;
