@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "device_options.h"
-#include "devices/props_text.h"
 
 static const char filter_usage[] =
     "USAGE: spvcond filter <table> --device NAME [--device-config FILE] -o <table>\n"
@@ -38,6 +37,21 @@ beside(const char *table, const char *path, size_t len)
         out[dir + len] = 0;
     }
     return out;
+}
+
+/* The next line of the table from *pos (advanced past it), without its CR LF or LF; *number counts from 1. */
+static bool
+next_line(const char *text, size_t size, size_t *pos, size_t *number, const char **line, size_t *len)
+{
+    if (*pos >= size)
+        return false;
+    const char *s = text + *pos, *nl = memchr(s, '\n', size - *pos);
+    size_t n = nl ? (size_t)(nl - s) : size - *pos;
+    *pos += n + 1;
+    ++*number;
+    *line = s;
+    *len = n && s[n - 1] == '\r' ? n - 1 : n;
+    return true;
 }
 
 int
@@ -82,7 +96,7 @@ cmd_filter(struct cli *cli, int argc, char **argv)
         rc = EXIT_NOMEM;
     size_t line = 0, n;
     const char *s;
-    for (size_t p = 0; rc == EXIT_OK && spvcond_props_next_line(text, size, &p, &line, &s, &n);) {
+    for (size_t p = 0; rc == EXIT_OK && next_line(text, size, &p, &line, &s, &n);) {
         if (line == 1) {
             if (n != strlen(HEADER) || memcmp(s, HEADER, n) != 0) {
                 cli_error("%s:1: not a file table (expected %s)", path, HEADER);

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <spirv/unified1/spirv.h>
+
 #include "cli.h"
 #include "json_writer.h"
-#include "ir/index.h"
-#include "ir/module.h"
 
 static const char info_usage[] =
     "USAGE: spvcond info [--json] [<input>]\n"
@@ -20,97 +20,75 @@ static const char info_usage[] =
     "  --json             Print the same as one JSON object.\n"
     "  -h, --help         Print this help and exit.\n";
 
+/* A grammar name, or the number when the grammar has none. */
 static const char *
-enum_name(unsigned kind, uint32_t value, char *buf, size_t n)
+name_or_number(const char *name, uint32_t value, char *buf, size_t n)
 {
-    const char *s = spvcond_grammar_enumerant_name(kind, value);
-    if (s)
-        return s;
+    if (name)
+        return name;
     snprintf(buf, n, "%u", value);
     return buf;
 }
 
+/* Everything info prints, read through the public inspection calls. */
 struct summary {
+    spvcond_module_info info;
     size_t capabilities, conditional_capabilities, extensions, conditional_extensions;
-    size_t declarations, conditional_decorations, conditional_entry_points, conditional_copies;
-    size_t spec_constants, decorations, names;
+    size_t conditional_decorations, conditional_entry_points, conditional_copies, spec_constants, entry_points;
 };
 
-static bool
-is_spec_constant(uint32_t op)
+static size_t
+count_items(const spvcond_module *m, spvcond_item_kind kind, bool conditional)
 {
-    return (op >= SPVCOND_OP_SPEC_CONSTANT_TRUE && op <= SPVCOND_OP_SPEC_CONSTANT_OP) ||
-           (op >= SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL && op <= SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL);
-}
-
-static bool
-is_conditional_decoration(const struct spvcond_module *m, size_t i, uint32_t *target, uint32_t *cond)
-{
-    const uint32_t *w = spvcond_inst_words(m, i);
-    if (!spvcond_is_condition_decoration(w) || spvcond_word_count_of(w[0]) < 4)
-        return false;
-    *target = w[1];
-    *cond = w[3];
-    return true;
+    size_t n = 0, cursor = 0;
+    spvcond_item it = SPVCOND_SIZED(spvcond_item);
+    while (spvcond_module_next_item(m, kind, &cursor, &it))
+        n += conditional == (it.condition != 0);
+    return n;
 }
 
 static void
-count_summary(const struct spvcond_module *m, struct summary *s)
+count_summary(const spvcond_module *m, struct summary *s)
 {
     memset(s, 0, sizeof(*s));
-    for (size_t i = 0; i < m->inst_count; i++) {
-        uint32_t op = spvcond_inst_opcode(m, i), t, c;
-        switch (op) {
-        case SPVCOND_OP_CAPABILITY: s->capabilities++; break;
-        case SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL: s->conditional_capabilities++; break;
-        case SPVCOND_OP_EXTENSION: s->extensions++; break;
-        case SPVCOND_OP_CONDITIONAL_EXTENSION_INTEL: s->conditional_extensions++; break;
-        case SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL: s->conditional_entry_points++; break;
-        case SPVCOND_OP_CONDITIONAL_COPY_OBJECT_INTEL: s->conditional_copies++; break;
-        case SPVCOND_OP_NAME: case SPVCOND_OP_MEMBER_NAME: s->names++; break;
-        case SPVCOND_OP_DECORATE: case SPVCOND_OP_MEMBER_DECORATE: case SPVCOND_OP_GROUP_DECORATE:
-        case SPVCOND_OP_GROUP_MEMBER_DECORATE: case SPVCOND_OP_DECORATE_ID: case SPVCOND_OP_DECORATE_STRING:
-        case SPVCOND_OP_MEMBER_DECORATE_STRING:
-            s->decorations++;
-            if (is_conditional_decoration(m, i, &t, &c))
-                s->conditional_decorations++;
-            break;
-        default:
-            if (is_spec_constant(op) && i >= m->section[SPVCOND_SECTION_GLOBAL] &&
-                i < m->section[SPVCOND_SECTION_FUNCTION])
-                s->spec_constants++;
-        }
-    }
-    for (size_t f = 0; f < m->function_count; f++)
-        if (m->functions[f].first_block == m->functions[f].end)
-            s->declarations++;
+    s->info.size = sizeof(s->info);
+    spvcond_module_info_get(m, &s->info);
+    s->capabilities = count_items(m, SPVCOND_ITEM_CAPABILITY, false);
+    s->conditional_capabilities = count_items(m, SPVCOND_ITEM_CAPABILITY, true);
+    s->extensions = count_items(m, SPVCOND_ITEM_EXTENSION, false);
+    s->conditional_extensions = count_items(m, SPVCOND_ITEM_EXTENSION, true);
+    s->entry_points = count_items(m, SPVCOND_ITEM_ENTRY_POINT, false);
+    s->conditional_entry_points = count_items(m, SPVCOND_ITEM_ENTRY_POINT, true);
+    s->entry_points += s->conditional_entry_points;
+    s->conditional_decorations = count_items(m, SPVCOND_ITEM_CONDITIONAL_DECORATION, true);
+    s->conditional_copies = count_items(m, SPVCOND_ITEM_CONDITIONAL_COPY, false);
+    s->spec_constants = count_items(m, SPVCOND_ITEM_SPEC_CONSTANT, false);
 }
 
 /* Describe a spec constant's value: "true", "false", "42", or "LogicalAnd %5 %6". */
 static void
-spec_default(const struct spvcond_module *m, size_t i, char *buf, size_t n)
+spec_default(const spvcond_item *c, char *buf, size_t n)
 {
-    const uint32_t *w = spvcond_inst_words(m, i);
-    uint32_t wc = spvcond_word_count_of(w[0]), op = spvcond_opcode_of(w[0]);
-    size_t len = 0;
+    const uint32_t *w = c->operands;
+    size_t len = 0, wc = c->operand_count;
     buf[0] = 0;
-    switch (op) {
-    case SPVCOND_OP_SPEC_CONSTANT_TRUE: snprintf(buf, n, "true"); return;
-    case SPVCOND_OP_SPEC_CONSTANT_FALSE: snprintf(buf, n, "false"); return;
-    case SPVCOND_OP_SPEC_CONSTANT:
-        if (wc == 4)
-            snprintf(buf, n, "%u", w[3]);
-        else if (wc >= 5)
-            snprintf(buf, n, "%llu", (unsigned long long)w[3] | ((unsigned long long)w[4] << 32));
+    switch (c->opcode) {
+    case SpvOpSpecConstantTrue: snprintf(buf, n, "true"); return;
+    case SpvOpSpecConstantFalse: snprintf(buf, n, "false"); return;
+    case SpvOpSpecConstant:
+        if (wc == 1)
+            snprintf(buf, n, "%u", w[0]);
+        else if (wc >= 2)
+            snprintf(buf, n, "%llu", (unsigned long long)w[0] | ((unsigned long long)w[1] << 32));
         return;
-    case SPVCOND_OP_SPEC_CONSTANT_OP:
-        len = (size_t)snprintf(buf, n, "%s", spvcond_grammar_opcode_name(w[3])[0] ? spvcond_grammar_opcode_name(w[3]) : "?");
-        for (uint32_t k = 4; k < wc && len < n; k++)
+    case SpvOpSpecConstantOp:
+        len = (size_t)snprintf(buf, n, "%s", wc && spvcond_opcode_name(w[0])[0] ? spvcond_opcode_name(w[0]) : "?");
+        for (size_t k = 1; k < wc && len < n; k++)
             len += (size_t)snprintf(buf + len, n - len, " %%%u", w[k]);
         return;
     default:
-        len = (size_t)snprintf(buf, n, "%s", spvcond_grammar_opcode_name(op));
-        for (uint32_t k = 3; k < wc && len < n; k++)
+        len = (size_t)snprintf(buf, n, "%s", spvcond_opcode_name(c->opcode));
+        for (size_t k = 0; k < wc && len < n; k++)
             len += (size_t)snprintf(buf + len, n - len, " %u", w[k]);
         return;
     }
@@ -118,27 +96,13 @@ spec_default(const struct spvcond_module *m, size_t i, char *buf, size_t n)
 
 /* Operands of an execution mode after the mode itself, as text. */
 static void
-mode_operands(const uint32_t *w, char *buf, size_t n)
+mode_operands(const spvcond_item *mode, char *buf, size_t n)
 {
     size_t len = 0;
     buf[0] = 0;
-    uint32_t op = spvcond_opcode_of(w[0]);
-    for (uint32_t k = 3; k < spvcond_word_count_of(w[0]) && len < n; k++)
-        len += (size_t)snprintf(buf + len, n - len, op == SPVCOND_OP_EXECUTION_MODE_ID ? " %%%u" : " %u", w[k]);
-}
-
-struct entry {
-    uint32_t condition, model, function;
-    const char *name;
-};
-
-static struct entry
-entry_point(const struct spvcond_module *m, size_t i)
-{
-    const uint32_t *w = spvcond_inst_words(m, i);
-    if (spvcond_opcode_of(w[0]) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL)
-        return (struct entry){w[1], w[2], w[3], spvcond_inst_string(m, i, 4)};
-    return (struct entry){0, w[1], w[2], spvcond_inst_string(m, i, 3)};
+    for (size_t k = 0; k < mode->operand_count && len < n; k++)
+        len += (size_t)snprintf(buf + len, n - len, mode->opcode == SpvOpExecutionModeId ? " %%%u" : " %u",
+                                mode->operands[k]);
 }
 
 struct variant_out {
@@ -214,90 +178,77 @@ print_coverage(void *user, const spvcond_coverage *c)
 }
 
 static void
-print_text(struct spvcond_module *m, const struct summary *s)
+print_text(const spvcond_module *m, const struct summary *s)
 {
     char buf[512], b2[32], b3[32];
-    printf("SPIR-V %u.%u, generator 0x%08x, bound %u, %zu instructions, %zu words%s\n",
-           spvcond_version_major(m->version), spvcond_version_minor(m->version), m->generator, m->header_bound,
-           m->inst_count, m->word_count, m->swapped ? " (read byte-swapped)" : "");
-    for (size_t i = m->section[SPVCOND_SECTION_MEMORY_MODEL]; i < m->section[SPVCOND_SECTION_MEMORY_MODEL + 1]; i++) {
-        const uint32_t *w = spvcond_inst_words(m, i);
-        if (spvcond_opcode_of(w[0]) == SPVCOND_OP_MEMORY_MODEL)
-            printf("addressing model %s, memory model %s\n", enum_name(SPVCOND_KIND_AddressingModel, w[1], b2, 32),
-                   enum_name(SPVCOND_KIND_MemoryModel, w[2], b3, 32));
-    }
+    const spvcond_module_info *info = &s->info;
+    uint32_t version = spvcond_module_version(m);
+    printf("SPIR-V %u.%u, generator 0x%08x, bound %u, %zu instructions, %zu words%s\n", (version >> 16) & 0xffu,
+           (version >> 8) & 0xffu, info->generator, spvcond_module_bound(m), spvcond_module_instruction_count(m),
+           info->word_count, spvcond_module_was_byte_swapped(m) ? " (read byte-swapped)" : "");
+    if (info->has_memory_model)
+        printf("addressing model %s, memory model %s\n",
+               name_or_number(info->addressing_model_name, info->addressing_model, b2, 32),
+               name_or_number(info->memory_model_name, info->memory_model, b3, 32));
+    spvcond_item it = SPVCOND_SIZED(spvcond_item);
+    size_t cursor = 0;
     printf("capabilities (%zu):", s->capabilities);
-    for (size_t i = 0; i < m->section[1]; i++) {
-        const uint32_t *w = spvcond_inst_words(m, i);
-        if (spvcond_opcode_of(w[0]) == SPVCOND_OP_CAPABILITY)
-            printf(" %s", enum_name(SPVCOND_KIND_Capability, w[1], b2, 32));
-    }
+    while (spvcond_module_next_item(m, SPVCOND_ITEM_CAPABILITY, &cursor, &it))
+        if (!it.condition)
+            printf(" %s", name_or_number(it.value_name, it.value, b2, 32));
     printf("\n");
     if (s->conditional_capabilities) {
         printf("conditional capabilities (%zu):", s->conditional_capabilities);
-        for (size_t i = 0; i < m->section[1]; i++) {
-            const uint32_t *w = spvcond_inst_words(m, i);
-            if (spvcond_opcode_of(w[0]) == SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL)
-                printf(" %s if %%%u", enum_name(SPVCOND_KIND_Capability, w[2], b2, 32), w[1]);
-        }
+        for (cursor = 0; spvcond_module_next_item(m, SPVCOND_ITEM_CAPABILITY, &cursor, &it);)
+            if (it.condition)
+                printf(" %s if %%%u", name_or_number(it.value_name, it.value, b2, 32), it.condition);
         printf("\n");
     }
     printf("extensions (%zu):", s->extensions + s->conditional_extensions);
-    for (size_t i = m->section[1]; i < m->section[2]; i++) {
-        uint32_t op = spvcond_inst_opcode(m, i);
-        if (op == SPVCOND_OP_EXTENSION)
-            printf(" %s", spvcond_inst_string(m, i, 1));
-        else if (op == SPVCOND_OP_CONDITIONAL_EXTENSION_INTEL)
-            printf(" %s if %%%u", spvcond_inst_string(m, i, 2), spvcond_inst_words(m, i)[1]);
+    for (cursor = 0; spvcond_module_next_item(m, SPVCOND_ITEM_EXTENSION, &cursor, &it);) {
+        if (it.condition)
+            printf(" %s if %%%u", it.name, it.condition);
+        else
+            printf(" %s", it.name);
     }
     printf("\n");
     uint32_t registry;
     if (spvcond_module_registry_version(m, &registry) == SPVCOND_OK)
         printf("device registry version: %u (OpDeviceRegistryVersion)\n", registry);
-    for (size_t i = m->section[2]; i < m->section[3]; i++)
-        if (spvcond_inst_opcode(m, i) == SPVCOND_OP_EXT_INST_IMPORT)
-            printf("extended instruction set %%%u: %s\n", spvcond_inst_words(m, i)[1], spvcond_inst_string(m, i, 2));
-    printf("entry points (%zu, %zu conditional):\n", m->entry_point_count, s->conditional_entry_points);
-    for (size_t k = 0; k < m->entry_point_count; k++) {
-        struct entry e = entry_point(m, m->entry_points[k]);
-        printf("  %s %%%u \"%s\"", enum_name(SPVCOND_KIND_ExecutionModel, e.model, b2, 32), e.function, e.name);
-        if (e.condition)
-            printf(" if %%%u", e.condition);
-        uint32_t b, end;
-        spvcond_refs_range(&m->modes, e.function, &b, &end);
-        for (uint32_t r = b; r < end; r++) {
-            const uint32_t *w = spvcond_inst_words(m, m->modes.inst[r]);
-            mode_operands(w, buf, sizeof(buf));
-            printf("%s %s%s", r == b ? "; modes:" : ",", enum_name(SPVCOND_KIND_ExecutionMode, w[2], b3, 32), buf);
+    for (cursor = 0; spvcond_module_next_item(m, SPVCOND_ITEM_EXT_INST_IMPORT, &cursor, &it);)
+        printf("extended instruction set %%%u: %s\n", it.id, it.name);
+    printf("entry points (%zu, %zu conditional):\n", s->entry_points, s->conditional_entry_points);
+    for (cursor = 0; spvcond_module_next_item(m, SPVCOND_ITEM_ENTRY_POINT, &cursor, &it);) {
+        printf("  %s %%%u \"%s\"", name_or_number(it.value_name, it.value, b2, 32), it.target, it.name);
+        if (it.condition)
+            printf(" if %%%u", it.condition);
+        spvcond_item mode = SPVCOND_SIZED(spvcond_item);
+        bool first = true;
+        for (size_t c = 0; spvcond_module_next_item(m, SPVCOND_ITEM_EXECUTION_MODE, &c, &mode);) {
+            if (mode.target != it.target)
+                continue;
+            mode_operands(&mode, buf, sizeof(buf));
+            printf("%s %s%s", first ? "; modes:" : ",", name_or_number(mode.value_name, mode.value, b3, 32), buf);
+            first = false;
         }
         printf("\n");
     }
-    printf("functions: %zu (%zu definitions, %zu declarations)\n", m->function_count,
-           m->function_count - s->declarations, s->declarations);
-    printf("call edges: %zu\n", m->call_count);
-    printf("names: %zu, decorations: %zu\n", s->names, s->decorations);
+    printf("functions: %zu (%zu definitions, %zu declarations)\n", info->function_count,
+           info->function_count - info->function_declaration_count, info->function_declaration_count);
+    printf("call edges: %zu\n", info->call_edge_count);
+    printf("names: %zu, decorations: %zu\n", info->name_count, info->decoration_count);
     printf("spec constants (%zu):\n", s->spec_constants);
-    for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
-        uint32_t op = spvcond_inst_opcode(m, i), spec_id;
-        if (!is_spec_constant(op))
-            continue;
-        uint32_t id = spvcond_inst_words(m, i)[2];
-        spec_default(m, i, buf, sizeof(buf));
-        printf("  %%%u", id);
-        if (spvcond_spec_id_of(m, id, &spec_id))
-            printf(" SpecId %u", spec_id);
-        const char *name = spvcond_name_of(m, id);
-        printf(" = %s%s%s%s\n", buf, name ? " \"" : "", name ? name : "", name ? "\"" : "");
+    for (cursor = 0; spvcond_module_next_item(m, SPVCOND_ITEM_SPEC_CONSTANT, &cursor, &it);) {
+        spec_default(&it, buf, sizeof(buf));
+        printf("  %%%u", it.id);
+        if (it.has_spec_id)
+            printf(" SpecId %u", it.spec_id);
+        printf(" = %s%s%s%s\n", buf, it.name ? " \"" : "", it.name ? it.name : "", it.name ? "\"" : "");
     }
     printf("ConditionalINTEL decorations (%zu):\n", s->conditional_decorations);
-    for (size_t i = m->section[SPVCOND_SECTION_ANNOTATION]; i < m->section[SPVCOND_SECTION_ANNOTATION + 1]; i++) {
-        uint32_t t, c;
-        if (!is_conditional_decoration(m, i, &t, &c))
-            continue;
-        const char *name = spvcond_name_of(m, t);
-        printf("  %s %%%u%s%s%s if %%%u\n", spvcond_grammar_opcode_name(spvcond_def_opcode(m, t)), t,
-               name ? " \"" : "", name ? name : "", name ? "\"" : "", c);
-    }
+    for (cursor = 0; spvcond_module_next_item(m, SPVCOND_ITEM_CONDITIONAL_DECORATION, &cursor, &it);)
+        printf("  %s %%%u%s%s%s if %%%u\n", it.value_name, it.target, it.name ? " \"" : "", it.name ? it.name : "",
+               it.name ? "\"" : "", it.condition);
     printf("conditional instructions: %zu capabilities, %zu extensions, %zu entry points, %zu copy-objects\n",
            s->conditional_capabilities, s->conditional_extensions, s->conditional_entry_points,
            s->conditional_copies);
@@ -317,170 +268,190 @@ print_text(struct spvcond_module *m, const struct summary *s)
         printf("  %s\n", cov.count ? "(incomplete)" : "none");
 }
 
+/* JSON: null, or the number. */
 static void
-print_json(struct spvcond_module *m, const struct summary *s)
+json_uint_or_null(struct json *j, const char *key, bool has, uint32_t value)
 {
-    char buf[512], b2[32];
+    json_key(j, key);
+    if (has)
+        json_uint(j, value);
+    else
+        json_null(j);
+}
+
+static void
+json_string_or_null(struct json *j, const char *key, const char *value)
+{
+    json_key(j, key);
+    if (value)
+        json_string(j, value);
+    else
+        json_null(j);
+}
+
+static void
+json_header(struct json *j, const spvcond_module *m, const spvcond_module_info *info)
+{
+    char buf[32];
+    uint32_t version = spvcond_module_version(m);
+    snprintf(buf, sizeof(buf), "%u.%u", (version >> 16) & 0xffu, (version >> 8) & 0xffu);
+    json_kv_string(j, "version", buf);
+    json_kv_uint(j, "generator", info->generator);
+    json_kv_uint(j, "bound", spvcond_module_bound(m));
+    json_kv_uint(j, "instructions", spvcond_module_instruction_count(m));
+    json_kv_uint(j, "words", info->word_count);
+    json_kv_bool(j, "byte_swapped", spvcond_module_was_byte_swapped(m));
+    if (info->has_memory_model) {
+        json_kv_string(j, "addressing_model", name_or_number(info->addressing_model_name, info->addressing_model,
+                                                             buf, sizeof(buf)));
+        json_kv_string(j, "memory_model", name_or_number(info->memory_model_name, info->memory_model, buf,
+                                                         sizeof(buf)));
+    }
+}
+
+/* Capabilities, extensions and imports: the module's declarations. */
+static void
+json_declarations(struct json *j, const spvcond_module *m)
+{
+    char b2[32];
+    spvcond_item it = SPVCOND_SIZED(spvcond_item);
+    size_t cursor;
+    json_key(j, "capabilities");
+    json_array_begin(j);
+    for (cursor = 0; spvcond_module_next_item(m, SPVCOND_ITEM_CAPABILITY, &cursor, &it);)
+        if (!it.condition)
+            json_string(j, name_or_number(it.value_name, it.value, b2, 32));
+    json_array_end(j);
+    json_key(j, "conditional_capabilities");
+    json_array_begin(j);
+    for (cursor = 0; spvcond_module_next_item(m, SPVCOND_ITEM_CAPABILITY, &cursor, &it);) {
+        if (!it.condition)
+            continue;
+        json_object_begin(j);
+        json_kv_string(j, "capability", name_or_number(it.value_name, it.value, b2, 32));
+        json_kv_uint(j, "condition", it.condition);
+        json_object_end(j);
+    }
+    json_array_end(j);
+    json_key(j, "extensions");
+    json_array_begin(j);
+    for (cursor = 0; spvcond_module_next_item(m, SPVCOND_ITEM_EXTENSION, &cursor, &it);)
+        if (!it.condition)
+            json_string(j, it.name);
+    json_array_end(j);
+    json_key(j, "conditional_extensions");
+    json_array_begin(j);
+    for (cursor = 0; spvcond_module_next_item(m, SPVCOND_ITEM_EXTENSION, &cursor, &it);) {
+        if (!it.condition)
+            continue;
+        json_object_begin(j);
+        json_kv_string(j, "extension", it.name);
+        json_kv_uint(j, "condition", it.condition);
+        json_object_end(j);
+    }
+    json_array_end(j);
+    uint32_t registry;
+    bool has_registry = spvcond_module_registry_version(m, &registry) == SPVCOND_OK;
+    json_uint_or_null(j, "device_registry_version", has_registry, registry);
+    json_key(j, "extended_instruction_sets");
+    json_array_begin(j);
+    for (cursor = 0; spvcond_module_next_item(m, SPVCOND_ITEM_EXT_INST_IMPORT, &cursor, &it);) {
+        json_object_begin(j);
+        json_kv_uint(j, "id", it.id);
+        json_kv_string(j, "name", it.name);
+        json_object_end(j);
+    }
+    json_array_end(j);
+}
+
+static void
+json_entry_points(struct json *j, const spvcond_module *m)
+{
+    char b2[32];
+    spvcond_item it = SPVCOND_SIZED(spvcond_item), mode = SPVCOND_SIZED(spvcond_item);
+    json_key(j, "entry_points");
+    json_array_begin(j);
+    for (size_t cursor = 0; spvcond_module_next_item(m, SPVCOND_ITEM_ENTRY_POINT, &cursor, &it);) {
+        json_object_begin(j);
+        json_kv_string(j, "name", it.name);
+        json_kv_string(j, "execution_model", name_or_number(it.value_name, it.value, b2, 32));
+        json_kv_uint(j, "function", it.target);
+        json_uint_or_null(j, "condition", it.condition != 0, it.condition);
+        json_key(j, "execution_modes");
+        json_array_begin(j);
+        for (size_t c = 0; spvcond_module_next_item(m, SPVCOND_ITEM_EXECUTION_MODE, &c, &mode);) {
+            if (mode.target != it.target)
+                continue;
+            json_object_begin(j);
+            json_kv_string(j, "mode", name_or_number(mode.value_name, mode.value, b2, 32));
+            json_key(j, mode.opcode == SpvOpExecutionModeId ? "ids" : "literals");
+            json_array_begin(j);
+            for (size_t x = 0; x < mode.operand_count; x++)
+                json_uint(j, mode.operands[x]);
+            json_array_end(j);
+            json_object_end(j);
+        }
+        json_array_end(j);
+        json_object_end(j);
+    }
+    json_array_end(j);
+}
+
+/* Spec constants and ConditionalINTEL decorations: the module's conditions. */
+static void
+json_conditions(struct json *j, const spvcond_module *m, const struct summary *s)
+{
+    char buf[512];
+    spvcond_item it = SPVCOND_SIZED(spvcond_item);
+    size_t cursor;
+    json_key(j, "spec_constants");
+    json_array_begin(j);
+    for (cursor = 0; spvcond_module_next_item(m, SPVCOND_ITEM_SPEC_CONSTANT, &cursor, &it);) {
+        json_object_begin(j);
+        json_kv_uint(j, "id", it.id);
+        json_kv_string(j, "opcode", spvcond_opcode_name(it.opcode));
+        json_uint_or_null(j, "spec_id", it.has_spec_id, it.spec_id);
+        spec_default(&it, buf, sizeof(buf));
+        json_kv_string(j, "default", buf);
+        json_string_or_null(j, "name", it.name);
+        json_object_end(j);
+    }
+    json_array_end(j);
+    json_key(j, "conditional_decorations");
+    json_array_begin(j);
+    for (cursor = 0; spvcond_module_next_item(m, SPVCOND_ITEM_CONDITIONAL_DECORATION, &cursor, &it);) {
+        json_object_begin(j);
+        json_kv_uint(j, "target", it.target);
+        json_kv_string(j, "target_opcode", it.value_name);
+        json_string_or_null(j, "name", it.name);
+        json_kv_uint(j, "condition", it.condition);
+        json_object_end(j);
+    }
+    json_array_end(j);
+    json_key(j, "conditional_instructions");
+    json_object_begin(j);
+    json_kv_uint(j, "capabilities", s->conditional_capabilities);
+    json_kv_uint(j, "extensions", s->conditional_extensions);
+    json_kv_uint(j, "entry_points", s->conditional_entry_points);
+    json_kv_uint(j, "copy_objects", s->conditional_copies);
+    json_object_end(j);
+}
+
+static void
+print_json(const spvcond_module *m, const struct summary *s)
+{
     struct json j;
     json_init(&j, stdout);
     json_object_begin(&j);
-    snprintf(buf, sizeof(buf), "%u.%u", spvcond_version_major(m->version), spvcond_version_minor(m->version));
-    json_kv_string(&j, "version", buf);
-    json_kv_uint(&j, "generator", m->generator);
-    json_kv_uint(&j, "bound", m->header_bound);
-    json_kv_uint(&j, "instructions", m->inst_count);
-    json_kv_uint(&j, "words", m->word_count);
-    json_kv_bool(&j, "byte_swapped", m->swapped);
-    for (size_t i = m->section[SPVCOND_SECTION_MEMORY_MODEL]; i < m->section[SPVCOND_SECTION_MEMORY_MODEL + 1]; i++) {
-        const uint32_t *w = spvcond_inst_words(m, i);
-        if (spvcond_opcode_of(w[0]) != SPVCOND_OP_MEMORY_MODEL)
-            continue;
-        json_kv_string(&j, "addressing_model", enum_name(SPVCOND_KIND_AddressingModel, w[1], b2, 32));
-        json_kv_string(&j, "memory_model", enum_name(SPVCOND_KIND_MemoryModel, w[2], b2, 32));
-    }
-    json_key(&j, "capabilities");
-    json_array_begin(&j);
-    for (size_t i = 0; i < m->section[1]; i++) {
-        const uint32_t *w = spvcond_inst_words(m, i);
-        if (spvcond_opcode_of(w[0]) == SPVCOND_OP_CAPABILITY)
-            json_string(&j, enum_name(SPVCOND_KIND_Capability, w[1], b2, 32));
-    }
-    json_array_end(&j);
-    json_key(&j, "conditional_capabilities");
-    json_array_begin(&j);
-    for (size_t i = 0; i < m->section[1]; i++) {
-        const uint32_t *w = spvcond_inst_words(m, i);
-        if (spvcond_opcode_of(w[0]) != SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL)
-            continue;
-        json_object_begin(&j);
-        json_kv_string(&j, "capability", enum_name(SPVCOND_KIND_Capability, w[2], b2, 32));
-        json_kv_uint(&j, "condition", w[1]);
-        json_object_end(&j);
-    }
-    json_array_end(&j);
-    json_key(&j, "extensions");
-    json_array_begin(&j);
-    for (size_t i = m->section[1]; i < m->section[2]; i++)
-        if (spvcond_inst_opcode(m, i) == SPVCOND_OP_EXTENSION)
-            json_string(&j, spvcond_inst_string(m, i, 1));
-    json_array_end(&j);
-    json_key(&j, "conditional_extensions");
-    json_array_begin(&j);
-    for (size_t i = m->section[1]; i < m->section[2]; i++) {
-        if (spvcond_inst_opcode(m, i) != SPVCOND_OP_CONDITIONAL_EXTENSION_INTEL)
-            continue;
-        json_object_begin(&j);
-        json_kv_string(&j, "extension", spvcond_inst_string(m, i, 2));
-        json_kv_uint(&j, "condition", spvcond_inst_words(m, i)[1]);
-        json_object_end(&j);
-    }
-    json_array_end(&j);
-    uint32_t registry;
-    json_key(&j, "device_registry_version");
-    if (spvcond_module_registry_version(m, &registry) == SPVCOND_OK)
-        json_uint(&j, registry);
-    else
-        json_null(&j);
-    json_key(&j, "extended_instruction_sets");
-    json_array_begin(&j);
-    for (size_t i = m->section[2]; i < m->section[3]; i++) {
-        if (spvcond_inst_opcode(m, i) != SPVCOND_OP_EXT_INST_IMPORT)
-            continue;
-        json_object_begin(&j);
-        json_kv_uint(&j, "id", spvcond_inst_words(m, i)[1]);
-        json_kv_string(&j, "name", spvcond_inst_string(m, i, 2));
-        json_object_end(&j);
-    }
-    json_array_end(&j);
-    json_key(&j, "entry_points");
-    json_array_begin(&j);
-    for (size_t k = 0; k < m->entry_point_count; k++) {
-        struct entry e = entry_point(m, m->entry_points[k]);
-        json_object_begin(&j);
-        json_kv_string(&j, "name", e.name);
-        json_kv_string(&j, "execution_model", enum_name(SPVCOND_KIND_ExecutionModel, e.model, b2, 32));
-        json_kv_uint(&j, "function", e.function);
-        json_key(&j, "condition");
-        if (e.condition)
-            json_uint(&j, e.condition);
-        else
-            json_null(&j);
-        json_key(&j, "execution_modes");
-        json_array_begin(&j);
-        uint32_t b, end;
-        spvcond_refs_range(&m->modes, e.function, &b, &end);
-        for (uint32_t r = b; r < end; r++) {
-            const uint32_t *w = spvcond_inst_words(m, m->modes.inst[r]);
-            json_object_begin(&j);
-            json_kv_string(&j, "mode", enum_name(SPVCOND_KIND_ExecutionMode, w[2], b2, 32));
-            json_key(&j, spvcond_opcode_of(w[0]) == SPVCOND_OP_EXECUTION_MODE_ID ? "ids" : "literals");
-            json_array_begin(&j);
-            for (uint32_t x = 3; x < spvcond_word_count_of(w[0]); x++)
-                json_uint(&j, w[x]);
-            json_array_end(&j);
-            json_object_end(&j);
-        }
-        json_array_end(&j);
-        json_object_end(&j);
-    }
-    json_array_end(&j);
-    json_kv_uint(&j, "functions", m->function_count);
-    json_kv_uint(&j, "function_declarations", s->declarations);
-    json_kv_uint(&j, "call_edges", m->call_count);
-    json_kv_uint(&j, "names", s->names);
-    json_kv_uint(&j, "decorations", s->decorations);
-    json_key(&j, "spec_constants");
-    json_array_begin(&j);
-    for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
-        uint32_t op = spvcond_inst_opcode(m, i), spec_id;
-        if (!is_spec_constant(op))
-            continue;
-        uint32_t id = spvcond_inst_words(m, i)[2];
-        json_object_begin(&j);
-        json_kv_uint(&j, "id", id);
-        json_kv_string(&j, "opcode", spvcond_grammar_opcode_name(op));
-        json_key(&j, "spec_id");
-        if (spvcond_spec_id_of(m, id, &spec_id))
-            json_uint(&j, spec_id);
-        else
-            json_null(&j);
-        spec_default(m, i, buf, sizeof(buf));
-        json_kv_string(&j, "default", buf);
-        const char *name = spvcond_name_of(m, id);
-        json_key(&j, "name");
-        if (name)
-            json_string(&j, name);
-        else
-            json_null(&j);
-        json_object_end(&j);
-    }
-    json_array_end(&j);
-    json_key(&j, "conditional_decorations");
-    json_array_begin(&j);
-    for (size_t i = m->section[SPVCOND_SECTION_ANNOTATION]; i < m->section[SPVCOND_SECTION_ANNOTATION + 1]; i++) {
-        uint32_t t, c;
-        if (!is_conditional_decoration(m, i, &t, &c))
-            continue;
-        json_object_begin(&j);
-        json_kv_uint(&j, "target", t);
-        json_kv_string(&j, "target_opcode", spvcond_grammar_opcode_name(spvcond_def_opcode(m, t)));
-        const char *name = spvcond_name_of(m, t);
-        json_key(&j, "name");
-        if (name)
-            json_string(&j, name);
-        else
-            json_null(&j);
-        json_kv_uint(&j, "condition", c);
-        json_object_end(&j);
-    }
-    json_array_end(&j);
-    json_key(&j, "conditional_instructions");
-    json_object_begin(&j);
-    json_kv_uint(&j, "capabilities", s->conditional_capabilities);
-    json_kv_uint(&j, "extensions", s->conditional_extensions);
-    json_kv_uint(&j, "entry_points", s->conditional_entry_points);
-    json_kv_uint(&j, "copy_objects", s->conditional_copies);
-    json_object_end(&j);
+    json_header(&j, m, &s->info);
+    json_declarations(&j, m);
+    json_entry_points(&j, m);
+    json_kv_uint(&j, "functions", s->info.function_count);
+    json_kv_uint(&j, "function_declarations", s->info.function_declaration_count);
+    json_kv_uint(&j, "call_edges", s->info.call_edge_count);
+    json_kv_uint(&j, "names", s->info.name_count);
+    json_kv_uint(&j, "decorations", s->info.decoration_count);
+    json_conditions(&j, m, s);
     json_key(&j, "variants");
     json_array_begin(&j);
     struct variant_out o = {&j, 0};

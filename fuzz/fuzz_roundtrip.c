@@ -5,6 +5,27 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* The inspection calls over an accepted module: every item of every kind, each within the module. */
+static void
+inspect(const spvcond_module *m)
+{
+    spvcond_module_info info = SPVCOND_SIZED(spvcond_module_info);
+    FUZZ_ASSERT(spvcond_module_info_get(m, &info) == SPVCOND_OK, "an accepted module can be described");
+    FUZZ_ASSERT(info.function_declaration_count <= info.function_count, "declarations are functions");
+    size_t instructions = spvcond_module_instruction_count(m);
+    for (int kind = SPVCOND_ITEM_CAPABILITY; kind <= SPVCOND_ITEM_CONDITIONAL_COPY; kind++) {
+        spvcond_item it = SPVCOND_SIZED(spvcond_item);
+        size_t cursor = 0, items = 0;
+        while (spvcond_module_next_item(m, (spvcond_item_kind)kind, &cursor, &it)) {
+            FUZZ_ASSERT(it.instruction < instructions && ++items <= instructions, "an item is an instruction");
+            if (it.name)
+                FUZZ_ASSERT(strlen(it.name) < 4 * info.word_count, "an item's name lies in the module");
+            for (size_t k = 0; k < it.operand_count; k++)
+                (void)*(volatile const uint32_t *)&it.operands[k]; /* readable: ASan would say otherwise */
+        }
+    }
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -18,6 +39,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_ASSERT(spvcond_module_emit(m, &w, &n) == SPVCOND_OK, "emit of an accepted module succeeds");
         FUZZ_ASSERT(n * 4 == size, "round trip keeps the size");
         fuzz_check_emit_to(m, w, n);
+        inspect(m);
         bool swapped = spvcond_module_was_byte_swapped(m);
         for (size_t k = 0; k < n; k++) {
             uint32_t in;

@@ -7,7 +7,8 @@
   include names its folder ("ir/module.h"), so the check is exact;
 - calls, from the compiled library: an object file references (nm's undefined symbols) only what objects
   of its own folder or of lower ones define, and the graph of objects referencing each other has no
-  circle (a header's inline functions count for the file that includes it).
+  circle (a header's inline functions count for the file that includes it);
+- the CLI (cli/) includes the public headers and its own, nothing of src/.
 
 src/meson.build must list the folders in an order that keeps LAYERS. Usage:
 include_order.py SOURCE_ROOT INTERNAL_LIBRARY NM"""
@@ -43,6 +44,21 @@ def check_includes(src, fail):
                     fail("src/%s/%s includes \"%s\": name the folder (\"ir/module.h\")" % (folder, name, target))
                 elif not may_use(folder, parts[0]):
                     fail("src/%s/%s includes \"%s\": %s is not below %s" % (folder, name, target, parts[0], folder))
+    return files
+
+
+def check_cli(root, fail):
+    """The CLI is built on the public API: it includes public headers and its own, nothing of src/."""
+    cli = os.path.join(root, "cli")
+    own = set(os.listdir(cli))
+    files = 0
+    for name in sorted(own):
+        if not name.endswith((".c", ".h")):
+            continue
+        files += 1
+        for target in INCLUDE.findall(open(os.path.join(cli, name), encoding="utf-8").read()):
+            if not target.startswith("spvcond/") and target not in own:
+                fail("cli/%s includes \"%s\": the CLI uses the public headers (include/spvcond) alone" % (name, target))
     return files
 
 
@@ -137,7 +153,7 @@ def main():
     src = os.path.join(root, "src")
     failures = []
     fail = failures.append
-    files = check_includes(src, fail)
+    files = check_includes(src, fail) + check_cli(root, fail)
     check_meson_order(src, fail)
     objects, edges = check_calls(library, nm, fail)
     for f in failures:

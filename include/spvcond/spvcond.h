@@ -173,6 +173,66 @@ SPVCOND_API bool spvcond_module_was_byte_swapped(const spvcond_module *module);
  * revision 0.13; spec/extension.md): SPVCOND_OK and *version, SPVCOND_ERROR_NOT_FOUND if it has none. */
 SPVCOND_API spvcond_result spvcond_module_registry_version(const spvcond_module *module, uint32_t *version);
 
+/* ---- inspection: what a module holds, read only (spvcond info is built on it) ----------------- */
+
+/* Facts of the whole module. */
+typedef struct spvcond_module_info {
+    size_t size; /* sizeof(spvcond_module_info): set by the caller (SPVCOND_SIZED) */
+    uint32_t generator;
+    size_t word_count;
+    bool has_memory_model;
+    uint32_t addressing_model, memory_model;
+    const char *addressing_model_name, *memory_model_name; /* the grammar's, or NULL for a number it lacks */
+    size_t function_count, function_declaration_count; /* every OpFunction; those without a body */
+    size_t call_edge_count;                           /* distinct (caller, callee) pairs */
+    size_t name_count;                                /* OpName, OpMemberName */
+    size_t decoration_count;                          /* every decoration instruction */
+} spvcond_module_info;
+SPVCOND_API spvcond_result spvcond_module_info_get(const spvcond_module *module, spvcond_module_info *info);
+
+/* The items spvcond_module_next_item() walks, each in module order. */
+typedef enum spvcond_item_kind {
+    SPVCOND_ITEM_CAPABILITY = 0,             /* OpCapability, OpConditionalCapabilityINTEL: value */
+    SPVCOND_ITEM_EXTENSION = 1,              /* OpExtension, OpConditionalExtensionINTEL: name */
+    SPVCOND_ITEM_EXT_INST_IMPORT = 2,        /* OpExtInstImport: id, name */
+    SPVCOND_ITEM_ENTRY_POINT = 3,            /* OpEntryPoint, OpConditionalEntryPointINTEL: value (the
+                                                execution model), target (the function), name */
+    SPVCOND_ITEM_EXECUTION_MODE = 4,         /* OpExecutionMode(Id): target (the entry point's function),
+                                                value (the mode), operands (literals, or ids for ...Id) */
+    SPVCOND_ITEM_SPEC_CONSTANT = 5,          /* OpSpecConstant*: id, has_spec_id/spec_id, name (its OpName),
+                                                operands (the words after the result id) */
+    SPVCOND_ITEM_CONDITIONAL_DECORATION = 6, /* ConditionalINTEL: target, value (the target's opcode),
+                                                condition, name (the target's OpName) */
+    SPVCOND_ITEM_CONDITIONAL_COPY = 7,       /* OpConditionalCopyObjectINTEL: id */
+    SPVCOND_ITEM_KIND_FORCE_32_BIT = 0x7fffffff
+} spvcond_item_kind;
+
+/* One item. Strings and operands point into the module and live as long as it. */
+typedef struct spvcond_item {
+    size_t size;             /* sizeof(spvcond_item): set by the caller (SPVCOND_SIZED) */
+    spvcond_item_kind kind;
+    uint32_t opcode;         /* the instruction's */
+    size_t instruction;      /* its index, 0-based after the header */
+    uint32_t id;             /* the result id, or 0 */
+    uint32_t value;          /* see the kinds */
+    const char *value_name;  /* the grammar's name of `value` ("Float64", "Kernel", "OpFunction"), or NULL */
+    uint32_t target;         /* see the kinds, else 0 */
+    uint32_t condition;      /* a conditional instruction's or decoration's condition, else 0 */
+    const char *name;        /* see the kinds, else NULL */
+    bool has_spec_id;
+    uint32_t spec_id;
+    const uint32_t *operands;
+    size_t operand_count;
+} spvcond_item;
+
+/* The next item of `kind` from *cursor (start at 0; it is advanced past the item): true with *item
+ * filled, false when there is none left (or an argument is invalid). Walking a kind costs one pass over
+ * its section. */
+SPVCOND_API bool spvcond_module_next_item(const spvcond_module *module, spvcond_item_kind kind, size_t *cursor,
+                                          spvcond_item *item);
+/* The grammar's name of an opcode ("OpSpecConstantTrue"), "" for one it does not know. */
+SPVCOND_API const char *spvcond_opcode_name(uint32_t opcode);
+
 /* ---- specialization (the consumer) ------------------------------------------------------ */
 
 /* A value for the spec constants carrying `spec_id`. Booleans: non-zero is true. Integers: the value's

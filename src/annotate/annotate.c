@@ -380,8 +380,9 @@ emit_leaves(struct annotate *a)
     return r == SPVCOND_OK ? spvcond_emit_leaf_decorations(&a->emit) : r;
 }
 
+/* What the phases need: the call graph and inferred uses, per-function and per-item arrays. */
 static spvcond_result
-run(struct annotate *a)
+analyse(struct annotate *a)
 {
     struct spvcond_module *m = a->m;
     spvcond_context *ctx = m->ctx;
@@ -405,32 +406,47 @@ run(struct annotate *a)
     a->global_begin = m->section[SPVCOND_SECTION_EXTINST_IMPORT];
     a->global_end = m->section[SPVCOND_SECTION_FUNCTION];
     a->var_set = spvcond_alloc_array(ctx, a->global_end - a->global_begin + 1, sizeof(uint32_t));
-    if (!a->var_set)
-        return spvcond_oom(ctx);
-    /* Guards first: their leaves and sets come before the roots', and conditions before both. */
-    if ((r = spvcond_guards_begin(a)) != SPVCOND_OK)
+    return a->var_set ? SPVCOND_OK : spvcond_oom(ctx);
+}
+
+/* The phases that give every function its condition: guards first (their leaves and sets come before the
+ * roots', and conditions before both), roots, virtual functions' bodies, reach. */
+static spvcond_result
+conditions(struct annotate *a)
+{
+    spvcond_result r = spvcond_guards_begin(a);
+    if (r != SPVCOND_OK)
         return r;
     a->emit.share_nodes = a->guards != NULL;
     if ((r = spvcond_guards_analyze(a)) != SPVCOND_OK || (r = roots(a)) != SPVCOND_OK)
         return r;
     if ((!spvcond_cond_started(&a->store) && (r = spvcond_cond_init(&a->store)) != SPVCOND_OK) ||
-        (r = spvcond_virtual_guard_bodies(a)) != SPVCOND_OK || (r = spvcond_annotate_reach(a)) != SPVCOND_OK ||
-        (r = spvcond_virtual_code_conditions(a)) != SPVCOND_OK)
+        (r = spvcond_virtual_guard_bodies(a)) != SPVCOND_OK || (r = spvcond_annotate_reach(a)) != SPVCOND_OK)
         return r;
+    return spvcond_virtual_code_conditions(a);
+}
 
-    /* Nothing conditional at all: leave the module untouched. */
+/* Whether anything is conditional at all (else the module is left untouched). */
+static bool
+anything_conditional(const struct annotate *a)
+{
     bool any = spvcond_guards_rewrite_needed(a) || a->stats.virtual_stubs;
-    for (size_t f = 0; f < nf && !any; f++)
+    for (size_t f = 0; f < a->m->function_count && !any; f++)
         any = a->reach[f] != spvcond_cond_always(&a->store);
     for (size_t g = 0; g < a->global_end - a->global_begin && !any; g++)
         any = a->var_set[g] > 1; /* a set other than the empty set 0 */
-    if (!any)
-        return SPVCOND_OK;
+    return any;
+}
 
-    /* The extension's declarations first: every insertion below goes after them, and the writer sorts
-     * insertions only when they were not made in place order. At the start of the capability section,
-     * even an empty one (found by fuzzing: inserted before instruction 0, it took that instruction's
-     * section and landed after the extension). */
+/* The extension's declarations and the bool type the constants need. The declarations come first: every
+ * insertion below goes after them, and the writer sorts insertions only when they were not made in place
+ * order. At the start of the capability section, even an empty one (found by fuzzing: inserted before
+ * instruction 0, it took that instruction's section and landed after the extension). */
+static spvcond_result
+declare(struct annotate *a)
+{
+    struct spvcond_module *m = a->m;
+    spvcond_result r;
     uint32_t cap[2] = {spvcond_first_word(2, SPVCOND_OP_CAPABILITY), SPVCOND_CAPABILITY_SPEC_CONDITIONAL_INTEL};
     uint32_t ext[16];
     uint32_t ext_words = 1 + spvcond_encode_string(SPVCOND_EXTENSION_NAME, ext + 1, 15);
@@ -441,30 +457,26 @@ run(struct annotate *a)
     if (!a->ext_declared.extension &&
         (r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_EXTENSION, ext, ext_words)) != SPVCOND_OK)
         return r;
-
-    for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION] && !a->emit.bool_type; i++)
+    size_t end = m->section[SPVCOND_SECTION_FUNCTION];
+    for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < end && !a->emit.bool_type; i++)
         if (spvcond_inst_opcode(m, i) == SPVCOND_OP_TYPE_BOOL)
             a->emit.bool_type = spvcond_inst_words(m, i)[1];
-    bool new_bool = !a->emit.bool_type;
-    if (new_bool) {
-        if ((r = spvcond_edit_new_id(m, &a->emit.bool_type)) != SPVCOND_OK)
-            return r;
-        uint32_t t[2] = {spvcond_first_word(2, SPVCOND_OP_TYPE_BOOL), a->emit.bool_type};
-        if ((r = spvcond_emit_push(&a->emit, t, 2)) != SPVCOND_OK)
-            return r;
-    }
-    a->added_bool = new_bool;
-    if ((r = global_conditions(a)) == SPVCOND_OK && a->inf.items_borrowed) {
-        /* The reader's item lists served the items' conditions, their last use. */
-        spvcond_module_release_items(m);
-        a->inf.item_start = a->inf.item_list = NULL;
-    }
-    if (r != SPVCOND_OK || (r = emit_leaves(a)) != SPVCOND_OK || (r = spvcond_guards_rewrite(a)) != SPVCOND_OK ||
-        (r = spvcond_virtual_rewrite(a)) != SPVCOND_OK)
+    a->added_bool = !a->emit.bool_type;
+    if (!a->added_bool)
+        return SPVCOND_OK;
+    if ((r = spvcond_edit_new_id(m, &a->emit.bool_type)) != SPVCOND_OK)
         return r;
+    uint32_t type[2] = {spvcond_first_word(2, SPVCOND_OP_TYPE_BOOL), a->emit.bool_type};
+    return spvcond_emit_push(&a->emit, type, 2);
+}
 
-    /* Functions, and kernels' entry points. */
-    for (size_t f = 0; f < nf; f++) {
+/* Functions, and kernels' entry points (an OpConditionalEntryPointINTEL in place of each conditional one). */
+static spvcond_result
+decorate_functions(struct annotate *a)
+{
+    struct spvcond_module *m = a->m;
+    spvcond_result r;
+    for (size_t f = 0; f < m->function_count; f++) {
         uint32_t cond;
         if ((r = spvcond_emit_condition(&a->emit, a->reach[f], &cond)) != SPVCOND_OK)
             return r;
@@ -486,21 +498,29 @@ run(struct annotate *a)
                 return r;
             continue;
         }
-        uint32_t *cw = spvcond_alloc(ctx, (wc + 1) * sizeof(uint32_t));
+        uint32_t *cw = spvcond_alloc(m->ctx, (wc + 1) * sizeof(uint32_t));
         if (!cw)
-            return spvcond_oom(ctx);
+            return spvcond_oom(m->ctx);
         cw[0] = spvcond_first_word(wc + 1, SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL);
         cw[1] = cond;
         memcpy(cw + 2, w + 1, (wc - 1) * sizeof(uint32_t));
         r = spvcond_edit_replace(m, i, cw, wc + 1);
-        spvcond_dealloc(ctx, cw);
+        spvcond_dealloc(m->ctx, cw);
         if (r != SPVCOND_OK)
             return r;
         a->stats.conditional_entry_points++;
     }
-    /* Types, constants, variables and imports that only conditional code uses. */
+    return SPVCOND_OK;
+}
+
+/* Types, constants, variables and imports that only conditional code uses. */
+static spvcond_result
+decorate_globals(struct annotate *a)
+{
+    struct spvcond_module *m = a->m;
+    spvcond_result r;
     for (size_t i = a->global_begin; i < a->global_end; i++) {
-        if (!spvcond_is_module_item(a->m, i) || !may_carry_condition(m, i))
+        if (!spvcond_is_module_item(m, i) || !may_carry_condition(m, i))
             continue;
         uint32_t cond;
         if ((r = spvcond_emit_condition(&a->emit, a->global_cond[i - a->global_begin], &cond)) != SPVCOND_OK)
@@ -511,10 +531,26 @@ run(struct annotate *a)
             return r;
         a->stats.conditional_globals++;
     }
-    bool caps = false;
-    if ((r = conditional_capabilities(a, &caps)) != SPVCOND_OK)
-        return r;
+    return SPVCOND_OK;
+}
 
+static spvcond_result
+run(struct annotate *a)
+{
+    spvcond_result r;
+    if ((r = analyse(a)) != SPVCOND_OK || (r = conditions(a)) != SPVCOND_OK || !anything_conditional(a) ||
+        (r = declare(a)) != SPVCOND_OK)
+        return r;
+    if ((r = global_conditions(a)) == SPVCOND_OK && a->inf.items_borrowed) {
+        /* The reader's item lists served the items' conditions, their last use. */
+        spvcond_module_release_items(a->m);
+        a->inf.item_start = a->inf.item_list = NULL;
+    }
+    bool caps = false;
+    if (r != SPVCOND_OK || (r = emit_leaves(a)) != SPVCOND_OK || (r = spvcond_guards_rewrite(a)) != SPVCOND_OK ||
+        (r = spvcond_virtual_rewrite(a)) != SPVCOND_OK || (r = decorate_functions(a)) != SPVCOND_OK ||
+        (r = decorate_globals(a)) != SPVCOND_OK || (r = conditional_capabilities(a, &caps)) != SPVCOND_OK)
+        return r;
     /* The condition constants, at the end of the constants. */
     return spvcond_emit_flush(&a->emit);
 }

@@ -63,6 +63,7 @@ Test(abi, newer_caller_fields_past_the_known_ones)
     cr_assert_eq(spvcond_annotate(m, &newer.o, &stats), SPVCOND_OK, "a newer caller's unused fields are zero");
     cr_assert_gt(stats.roots, 0);
     spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
     m = kernels(&ctx);
     newer.newer_field = 1;
     cr_assert_eq(spvcond_annotate(m, &newer.o, NULL), SPVCOND_ERROR_UNSUPPORTED);
@@ -89,6 +90,7 @@ Test(abi, stats_filled_as_far_as_the_caller_size)
     cr_assert_gt(out.stats.roots, 0);
     cr_assert_eq(out.guard, UINT64_C(0xABABABABABABABAB), "nothing past this library's struct is written");
     spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
     m = kernels(&ctx);
     spvcond_annotate_stats small = {.size = sizeof(size_t)};
     cr_assert_eq(spvcond_annotate(m, &o, &small), SPVCOND_ERROR_INVALID_ARGUMENT);
