@@ -883,6 +883,53 @@ only_callee(const struct spvcond_module *m, size_t user, uint32_t id)
     return true;
 }
 
+/* Uses that preceded their definition must be defined somewhere, unless an instruction we cannot
+ * see into might define them: names' and decorations' targets from the index, the others as
+ * recorded; the first fault in module order is reported. */
+static spvcond_result
+check_forward_uses(struct spvcond_module *m, struct parse_state *s)
+{
+    spvcond_result r = SPVCOND_OK;
+    size_t cursor = 0, bad_target = first_undefined_target(m);
+    for (size_t n = 0; r == SPVCOND_OK && n < s->forward_len; n += 2) {
+        uint32_t id = s->forward[n], user = s->forward[n + 1];
+        if (user >= bad_target) /* a target (word 1) comes first */
+            break;
+        if (s->items.on && user >= m->section[SPVCOND_SECTION_FUNCTION] && !only_callee(m, user, id))
+            s->items.on = false; /* a later function (or an id between functions) named in code */
+        if (spvcond_is_function_id(m, id)) /* a call or function pointer of a later function: fine */
+            continue;
+        if (!m->def[id] && m->opaque_count == 0) {
+            r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, user, id, "id %%%u is used but never defined", id);
+        } else if (m->def[id] && m->def[id] - 1 >= m->section[SPVCOND_SECTION_FUNCTION]) {
+            /* A forward use of a function-local id (a later block, say) must be in the same function.
+             * Users come in module order: a cursor finds their function. */
+            while (cursor < m->function_count && m->functions[cursor].end < user)
+                cursor++;
+            const struct spvcond_function *uf =
+                cursor < m->function_count && m->functions[cursor].begin <= user ? &m->functions[cursor] : NULL;
+            uint32_t d = m->def[id] - 1;
+            /* Types, constants and variables see no function-local id either (found by fuzzing: a
+             * function-pointer constant naming a parameter escaped annotate's conditions). */
+            bool global_user = user >= m->section[SPVCOND_SECTION_GLOBAL] && user < m->section[SPVCOND_SECTION_FUNCTION];
+            if ((global_user || (uf && (d < uf->begin || d > uf->end))) && spvcond_function_of_inst(m, d))
+                r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, user, id,
+                                      global_user ? "%%%u is local to a function and cannot be used outside it"
+                                                  : "%%%u is local to another function and cannot be used here",
+                                      id);
+        }
+        /* A function-pointer constant names a function, nothing else. */
+        if (r == SPVCOND_OK && m->def[id] && spvcond_inst_opcode(m, user) == SPVCOND_OP_CONSTANT_FUNCTION_POINTER_INTEL)
+            r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, user, id, "%%%u is not an OpFunction (it is %s)", id,
+                                  spvcond_grammar_opcode_name(spvcond_def_opcode(m, id)));
+    }
+    if (r == SPVCOND_OK && bad_target != SIZE_MAX) {
+        uint32_t id = spvcond_inst_words(m, bad_target)[1];
+        r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, bad_target, id, "id %%%u is used but never defined", id);
+    }
+    return r;
+}
+
 /* One pass over the words: the offset table, then each instruction's layout, ids and function
  * structure. (Two passes read a 100 MB module twice from memory.) `cap`: the tables' capacity. */
 static spvcond_result
@@ -991,46 +1038,8 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
                               "OpFunction %%%u has no OpFunctionEnd", f.current.id);
     if (r == SPVCOND_OK)
         r = spvcond_index_builder_finish(b);
-    /* Uses that preceded their definition must be defined somewhere, unless an instruction we cannot
-     * see into might define them: names' and decorations' targets from the index, the others as
-     * recorded; the first fault in module order is reported. */
-    size_t cursor = 0, bad_target = r == SPVCOND_OK ? first_undefined_target(m) : SIZE_MAX;
-    for (size_t n = 0; r == SPVCOND_OK && n < s.forward_len; n += 2) {
-        uint32_t id = s.forward[n], user = s.forward[n + 1];
-        if (user >= bad_target) /* a target (word 1) comes first */
-            break;
-        if (s.items.on && user >= m->section[SPVCOND_SECTION_FUNCTION] && !only_callee(m, user, id))
-            s.items.on = false; /* a later function (or an id between functions) named in code */
-        if (spvcond_is_function_id(m, id)) /* a call or function pointer of a later function: fine */
-            continue;
-        if (!m->def[id] && m->opaque_count == 0) {
-            r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, user, id, "id %%%u is used but never defined", id);
-        } else if (m->def[id] && m->def[id] - 1 >= m->section[SPVCOND_SECTION_FUNCTION]) {
-            /* A forward use of a function-local id (a later block, say) must be in the same function.
-             * Users come in module order: a cursor finds their function. */
-            while (cursor < m->function_count && m->functions[cursor].end < user)
-                cursor++;
-            const struct spvcond_function *uf =
-                cursor < m->function_count && m->functions[cursor].begin <= user ? &m->functions[cursor] : NULL;
-            uint32_t d = m->def[id] - 1;
-            /* Types, constants and variables see no function-local id either (found by fuzzing: a
-             * function-pointer constant naming a parameter escaped annotate's conditions). */
-            bool global_user = user >= m->section[SPVCOND_SECTION_GLOBAL] && user < m->section[SPVCOND_SECTION_FUNCTION];
-            if ((global_user || (uf && (d < uf->begin || d > uf->end))) && spvcond_function_of_inst(m, d))
-                r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, user, id,
-                                      global_user ? "%%%u is local to a function and cannot be used outside it"
-                                                  : "%%%u is local to another function and cannot be used here",
-                                      id);
-        }
-        /* A function-pointer constant names a function, nothing else. */
-        if (r == SPVCOND_OK && m->def[id] && spvcond_inst_opcode(m, user) == SPVCOND_OP_CONSTANT_FUNCTION_POINTER_INTEL)
-            r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, user, id, "%%%u is not an OpFunction (it is %s)", id,
-                                  spvcond_grammar_opcode_name(spvcond_def_opcode(m, id)));
-    }
-    if (r == SPVCOND_OK && bad_target != SIZE_MAX) {
-        uint32_t id = spvcond_inst_words(m, bad_target)[1];
-        r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, bad_target, id, "id %%%u is used but never defined", id);
-    }
+    if (r == SPVCOND_OK)
+        r = check_forward_uses(m, &s);
     r = spvcond_items_finish(m, &s.items, r);
     spvcond_dealloc(m->ctx, s.forward);
     spvcond_dealloc(m->ctx, s.forward_pointers);

@@ -261,18 +261,17 @@ version_violation(void *user, size_t inst, const char *message)
     return SPVCOND_OK;
 }
 
-static spvcond_result
-run(struct check *c)
+/* ConditionalINTEL decorations: targets, at most one per id, conditions. */
+static void
+check_decorations(struct check *c, size_t *first_use)
 {
     struct spvcond_module *m = c->m;
-    size_t first_use = SIZE_MAX, first_fv = SIZE_MAX;
-    /* Decorations: targets, at most one per id, conditions. */
     for (size_t i = m->section[SPVCOND_SECTION_ANNOTATION]; i < m->section[SPVCOND_SECTION_ANNOTATION + 1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
         uint32_t op = spvcond_opcode_of(w[0]);
         if (!spvcond_is_condition_decoration(w))
             continue;
-        note_first(&first_use, i);
+        note_first(first_use, i);
         if (op == SPVCOND_OP_DECORATE_ID)
             spvcond_validate_violation(c, i, w[1], SPVCOND_ERROR_INVALID_BINARY,
                       "ConditionalINTEL through OpDecorateId: SPIRV-Tools rejects it; use OpDecorate");
@@ -289,6 +288,13 @@ run(struct check *c)
         c->node[w[3]] = 1;
         check_condition(c, i, w[3]);
     }
+}
+
+/* The extension's conditional instructions and device constants. */
+static void
+check_instructions(struct check *c, size_t *first_use, size_t *first_fv)
+{
+    struct spvcond_module *m = c->m;
     /* Of these opcodes only OpConditionalCopyObjectINTEL may stand in functions (the layout the reader
      * checks), and the reader counted those: most modules' code needs no scan. */
     size_t scan_end = m->conditional_copy_count ? m->inst_count : m->section[SPVCOND_SECTION_FUNCTION];
@@ -299,24 +305,24 @@ run(struct check *c)
         case SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL:
         case SPVCOND_OP_CONDITIONAL_EXTENSION_INTEL:
         case SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL:
-            note_first(&first_use, i);
+            note_first(first_use, i);
             c->node[w[1]] = 1;
             check_condition(c, i, w[1]);
             break;
         case SPVCOND_OP_CONDITIONAL_COPY_OBJECT_INTEL:
-            note_first(&first_use, i);
+            note_first(first_use, i);
             for (uint32_t k = 3; k < spvcond_word_count_of(w[0]); k += 2)
                 c->node[w[k]] = 1;
             check_copy_object(c, i);
             break;
         case SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL:
         case SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL:
-            note_first(&first_use, i);
-            note_first(&first_fv, i);
+            note_first(first_use, i);
+            note_first(first_fv, i);
             break;
         case SPVCOND_OP_SPEC_CONSTANT_ARCHITECTURE_INTEL: {
-            note_first(&first_use, i);
-            note_first(&first_fv, i);
+            note_first(first_use, i);
+            note_first(first_fv, i);
             uint32_t cmp = w[5];
             if (!spvcond_is_architecture_comparison(cmp))
                 spvcond_validate_violation(c, i, w[2], SPVCOND_ERROR_INVALID_BINARY,
@@ -328,11 +334,17 @@ run(struct check *c)
             break;
         }
     }
-    /* OpDeviceRegistryVersion (revision 0.13): at most one, beside OpModuleProcessed; it needs
-     * FunctionVariantsINTEL as the device constants do. */
+}
+
+/* OpDeviceRegistryVersion (revision 0.13): at most one, beside OpModuleProcessed; it needs
+ * FunctionVariantsINTEL as the device constants do. */
+static void
+check_registry_version(struct check *c, size_t *first_use, size_t *first_fv)
+{
+    struct spvcond_module *m = c->m;
     size_t registry = spvcond_registry_version_inst(m, 0);
     for (size_t i = registry, seen = 0; i != SIZE_MAX; i = spvcond_registry_version_inst(m, i + 1), seen++) {
-        note_first(&first_use, i);
+        note_first(first_use, i);
         if (seen)
             spvcond_validate_violation(c, i, 0, SPVCOND_ERROR_INVALID_BINARY,
                       "a second OpDeviceRegistryVersion (the first is instruction %zu); a module states one", registry);
@@ -341,18 +353,20 @@ run(struct check *c)
                       "OpDeviceRegistryVersion belongs beside OpModuleProcessed (layout section 7c), before the "
                       "annotations, types, constants and global variables");
     }
-    note_first(&first_fv, registry);
-    check_declarations(c, first_use, first_fv);
-    spvcond_result vr = spvcond_check_versions(m, version_violation, c);
-    if (vr != SPVCOND_OK)
-        return vr;
+    note_first(first_fv, registry);
+}
+
+/* No use dangles under any assignment: condition trees themselves unguarded, every use guarded at least
+ * as strongly as its definition (proved, else the failing pairs reported). */
+static spvcond_result
+check_uses(struct check *c)
+{
+    struct spvcond_module *m = c->m;
     collect_trees(c);
-    /* Condition trees themselves must never be guarded. */
     for (size_t n = 0; n < c->node_count; n++)
         if (c->decorated[c->nodes[n]])
             spvcond_validate_violation(c, spvcond_def(m, c->nodes[n]), c->nodes[n], SPVCOND_ERROR_INVALID_ID,
                       "condition node %%%u carries a ConditionalINTEL itself", c->nodes[n]);
-    /* Every use must be guarded at least as strongly as its definition. */
     spvcond_result r = walk_uses(c, note_use);
     if (r == SPVCOND_OK && (r = spvcond_validate_prove(c)) == SPVCOND_OK) {
         if (c->dangling)
@@ -360,6 +374,20 @@ run(struct check *c)
         else
             report_failed_pairs(c);
     }
+    return r;
+}
+
+static spvcond_result
+run(struct check *c)
+{
+    size_t first_use = SIZE_MAX, first_fv = SIZE_MAX;
+    check_decorations(c, &first_use);
+    check_instructions(c, &first_use, &first_fv);
+    check_registry_version(c, &first_use, &first_fv);
+    check_declarations(c, first_use, first_fv);
+    spvcond_result r = spvcond_check_versions(c->m, version_violation, c);
+    if (r == SPVCOND_OK)
+        r = check_uses(c);
     /* Over every device: entry points that share a name stay one, copies keep exactly one operand. */
     return r == SPVCOND_OK ? spvcond_validate_devices(c) : r;
 }
