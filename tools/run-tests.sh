@@ -31,6 +31,9 @@ if [ $# -eq 0 ]; then
     rm -f "$log"
     # The install as a user gets it: examples built against the installed pkg-config file, shared and static.
     sh tools/check-install.sh build-release
+    # libyaml is optional: the library and the CLI build without it.
+    [ -d build-noyaml ] || meson setup build-noyaml -Dyaml=disabled -Dtests=disabled >/dev/null
+    ninja -C build-noyaml >/dev/null && echo "built without libyaml: $(build-noyaml/cli/spvcond --version)"
     # The ABI against abi/libspvcond.abi (docs/releasing.md).
     sh tools/check-abi.sh
 fi

@@ -11,6 +11,7 @@
 #include "support/index_table.h"
 
 #include "devices/yaml_util.h"
+#include "support/context.h"
 
 struct entry {
     char *name;
@@ -105,8 +106,10 @@ spvcond_device_config_parse(spvcond_context *ctx, const char *text, size_t size,
 {
     (void)text;
     (void)size;
-    if (!ctx || !out)
+    if (!ctx)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if (!out)
+        return spvcond_invalid(ctx, "spvcond_device_config_parse", "`out` is NULL");
     *out = NULL;
     return spvcond_report(ctx, SPVCOND_ERROR_UNSUPPORTED, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
                           "%s: this libspvcond was built without libyaml, so it cannot read device configurations",

@@ -5,6 +5,7 @@
 
 #include "registry/aspects.h"
 #include "devices/yaml_util.h"
+#include "support/context.h"
 
 struct spvcond_requirements_file {
     spvcond_context *ctx;
@@ -61,8 +62,10 @@ spvcond_requirements_file_parse(spvcond_context *ctx, const char *text, size_t s
 {
     (void)text;
     (void)size;
-    if (!ctx || !out)
+    if (!ctx)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if (!out)
+        return spvcond_invalid(ctx, "spvcond_requirements_file_parse", "`out` is NULL");
     *out = NULL;
     return spvcond_report(ctx, SPVCOND_ERROR_UNSUPPORTED, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
                           "%s: this libspvcond was built without libyaml, so it cannot read requirements files",

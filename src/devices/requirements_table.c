@@ -195,8 +195,11 @@ put32(uint8_t *o, uint32_t v)
 spvcond_result
 spvcond_requirements_kernel_bytes(const spvcond_requirements *r, size_t kernel, uint8_t **out, size_t *size)
 {
-    if (!r || !out || !size || kernel >= r->count)
+    if (!r)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if (!out || !size || kernel >= r->count)
+        return spvcond_invalid(r->ctx, "spvcond_requirements_kernel_bytes",
+                               "`bytes` and `size` must not be NULL, and `kernel` must be below the kernel count");
     const struct kernel_entry *e = &r->kernels[kernel];
     /* uint32 words: count, then (type, params..., spec id) per requirement. */
     size_t words = 1;
@@ -253,8 +256,10 @@ write_virtual_sets(struct props_text *t, const char *sets)
 spvcond_result
 spvcond_requirements_write_props(const spvcond_requirements *r, char **text, size_t *size)
 {
-    if (!r || !text || !size)
+    if (!r)
         return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if (!text || !size)
+        return spvcond_invalid(r->ctx, "spvcond_requirements_write_props", "`text` and `size` must not be NULL");
     *text = NULL;
     *size = 0;
     struct props_text t = {r->ctx, NULL, 0, 0};
