@@ -64,6 +64,8 @@ spvcond_sized_out_check(spvcond_context *ctx, const void *out, size_t minimum, c
     size_t size = out ? size_of(out) : minimum;
     if (size >= minimum)
         return SPVCOND_OK;
+    if (!ctx)
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
     return spvcond_report(ctx, SPVCOND_ERROR_INVALID_ARGUMENT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
                           "%s: size is %zu; set it to sizeof(%s)", type, size, type);
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Structs that can grow (docs/releasing.md, "Structs that grow"): every options, device and stats struct
+/* Structs that can grow (docs/releasing.md, "What the ABI promises"): every options, device and stats struct
  * of the public API begins with `size`, which the caller sets to the sizeof it was compiled with. At each
  * entry point the library copies the caller's struct into one of its own size (what an older caller's
  * lacks reads as zero; what a newer caller's adds must be zero, or the call is refused) and copies what it
