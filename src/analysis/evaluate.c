@@ -10,13 +10,6 @@
 #include "registry/registry.h"
 #include "support/sized.h"
 
-bool
-spvcond_is_spec_constant_opcode(uint32_t op)
-{
-    return (op >= SPVCOND_OP_SPEC_CONSTANT_TRUE && op <= SPVCOND_OP_SPEC_CONSTANT_OP) ||
-           (op >= SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL && op <= SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL);
-}
-
 static uint64_t
 mask(uint32_t width)
 {

@@ -36,8 +36,6 @@ void spvcond_values_release(const struct spvcond_module *m, struct spvcond_value
 spvcond_result spvcond_condition_value(const struct spvcond_module *m, const struct spvcond_values *v, size_t user,
                                        uint32_t id, bool *out);
 
-bool spvcond_is_spec_constant_opcode(uint32_t opcode);
-
 /* spvcond_evaluate for a specialization: refused when the device is not well formed or when, under
  * SPVCOND_UNSPECIFIED_ERROR, one of the module's device constants needs a fact it does not give (naming
  * the constant and the fact); *out holds nothing then. */

@@ -8,13 +8,6 @@
 #include "support/sized.h"
 
 static bool
-is_spec_constant(uint32_t op)
-{
-    return (op >= SPVCOND_OP_SPEC_CONSTANT_TRUE && op <= SPVCOND_OP_SPEC_CONSTANT_OP) ||
-           (op >= SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL && op <= SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL);
-}
-
-static bool
 is_decoration(uint32_t op)
 {
     switch (op) {
@@ -135,7 +128,7 @@ item_of(const struct spvcond_module *m, spvcond_item_kind kind, size_t i, spvcon
         it->operand_count = wc - 3;
         return true;
     case SPVCOND_ITEM_SPEC_CONSTANT:
-        if (!is_spec_constant(op))
+        if (!spvcond_is_spec_constant_opcode(op))
             return false;
         it->id = w[2];
         it->has_spec_id = spvcond_spec_id_of(m, w[2], &it->spec_id);

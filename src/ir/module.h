@@ -32,6 +32,15 @@ spvcond_is_architecture_comparison(uint32_t op)
            op == SPVCOND_OP_U_GREATER_THAN_EQUAL || op == SPVCOND_OP_U_LESS_THAN || op == SPVCOND_OP_U_LESS_THAN_EQUAL;
 }
 
+/* Whether an opcode defines a spec constant: OpSpecConstant{True,False,,Composite,Op} and the extension's
+ * OpSpecConstant{Target,Architecture,Capabilities}INTEL. */
+static inline bool
+spvcond_is_spec_constant_opcode(uint32_t op)
+{
+    return (op >= SPVCOND_OP_SPEC_CONSTANT_TRUE && op <= SPVCOND_OP_SPEC_CONSTANT_OP) ||
+           (op >= SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL && op <= SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL);
+}
+
 /* Whether an instruction is a ConditionalINTEL decoration (OpDecorate or OpDecorateId: the reader has
  * checked that a decoration has its target and decoration words). */
 static inline bool

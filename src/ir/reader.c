@@ -782,9 +782,7 @@ check_names_before_types(struct spvcond_module *m)
          * converted it twice (spec/repair.md), shifting every operand; say so. */
         uint32_t model_def = op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL && w[2] < m->bound
                                  ? spvcond_def_opcode(m, w[2]) : 0;
-        bool twice = (model_def >= SPVCOND_OP_SPEC_CONSTANT_TRUE && model_def <= SPVCOND_OP_SPEC_CONSTANT_OP) ||
-                     (model_def >= SPVCOND_OP_SPEC_CONSTANT_TARGET_INTEL &&
-                      model_def <= SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL);
+        bool twice = spvcond_is_spec_constant_opcode(model_def);
         if (fn_word && !spvcond_is_function_id(m, w[fn_word]))
             return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, w[fn_word], "%%%u is not an OpFunction (it is %s)%s",
                                      w[fn_word], spvcond_grammar_opcode_name(spvcond_def_opcode(m, w[fn_word])),
