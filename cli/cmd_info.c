@@ -37,14 +37,15 @@ struct summary {
     size_t conditional_decorations, conditional_entry_points, conditional_copies, spec_constants, entry_points;
 };
 
-static size_t
-count_items(const spvcond_module *m, spvcond_item_kind kind, bool conditional)
+/* The items of a kind: how many in all, and how many of them are conditional. */
+static void
+count_items(const spvcond_module *m, spvcond_item_kind kind, size_t *all, size_t *conditional)
 {
-    size_t n = 0, cursor = 0;
+    size_t cursor = 0;
     spvcond_item it = SPVCOND_SIZED(spvcond_item);
-    while (spvcond_module_next_item(m, kind, &cursor, &it))
-        n += conditional == (it.condition != 0);
-    return n;
+    *all = *conditional = 0;
+    for (; spvcond_module_next_item(m, kind, &cursor, &it); ++*all)
+        *conditional += it.condition != 0;
 }
 
 static void
@@ -53,16 +54,15 @@ count_summary(const spvcond_module *m, struct summary *s)
     memset(s, 0, sizeof(*s));
     s->info.size = sizeof(s->info);
     spvcond_module_info_get(m, &s->info);
-    s->capabilities = count_items(m, SPVCOND_ITEM_CAPABILITY, false);
-    s->conditional_capabilities = count_items(m, SPVCOND_ITEM_CAPABILITY, true);
-    s->extensions = count_items(m, SPVCOND_ITEM_EXTENSION, false);
-    s->conditional_extensions = count_items(m, SPVCOND_ITEM_EXTENSION, true);
-    s->entry_points = count_items(m, SPVCOND_ITEM_ENTRY_POINT, false);
-    s->conditional_entry_points = count_items(m, SPVCOND_ITEM_ENTRY_POINT, true);
-    s->entry_points += s->conditional_entry_points;
-    s->conditional_decorations = count_items(m, SPVCOND_ITEM_CONDITIONAL_DECORATION, true);
-    s->conditional_copies = count_items(m, SPVCOND_ITEM_CONDITIONAL_COPY, false);
-    s->spec_constants = count_items(m, SPVCOND_ITEM_SPEC_CONSTANT, false);
+    size_t unused;
+    count_items(m, SPVCOND_ITEM_CAPABILITY, &s->capabilities, &s->conditional_capabilities);
+    s->capabilities -= s->conditional_capabilities; /* the plain ones */
+    count_items(m, SPVCOND_ITEM_EXTENSION, &s->extensions, &s->conditional_extensions);
+    s->extensions -= s->conditional_extensions;
+    count_items(m, SPVCOND_ITEM_ENTRY_POINT, &s->entry_points, &s->conditional_entry_points);
+    count_items(m, SPVCOND_ITEM_CONDITIONAL_DECORATION, &s->conditional_decorations, &unused);
+    count_items(m, SPVCOND_ITEM_CONDITIONAL_COPY, &s->conditional_copies, &unused);
+    count_items(m, SPVCOND_ITEM_SPEC_CONSTANT, &s->spec_constants, &unused);
 }
 
 /* Describe a spec constant's value: "true", "false", "42", or "LogicalAnd %5 %6". */
@@ -224,9 +224,7 @@ print_text(const spvcond_module *m, const struct summary *s)
             printf(" if %%%u", it.condition);
         spvcond_item mode = SPVCOND_SIZED(spvcond_item);
         bool first = true;
-        for (size_t c = 0; spvcond_module_next_item(m, SPVCOND_ITEM_EXECUTION_MODE, &c, &mode);) {
-            if (mode.target != it.target)
-                continue;
+        for (size_t c = 0; spvcond_module_next_execution_mode(m, it.target, &c, &mode);) {
             mode_operands(&mode, buf, sizeof(buf));
             printf("%s %s%s", first ? "; modes:" : ",", name_or_number(mode.value_name, mode.value, b3, 32), buf);
             first = false;
@@ -379,9 +377,7 @@ json_entry_points(struct json *j, const spvcond_module *m)
         json_uint_or_null(j, "condition", it.condition != 0, it.condition);
         json_key(j, "execution_modes");
         json_array_begin(j);
-        for (size_t c = 0; spvcond_module_next_item(m, SPVCOND_ITEM_EXECUTION_MODE, &c, &mode);) {
-            if (mode.target != it.target)
-                continue;
+        for (size_t c = 0; spvcond_module_next_execution_mode(m, it.target, &c, &mode);) {
             json_object_begin(j);
             json_kv_string(j, "mode", name_or_number(mode.value_name, mode.value, b2, 32));
             json_key(j, mode.opcode == SpvOpExecutionModeId ? "ids" : "literals");

@@ -18,6 +18,10 @@ inspect(const spvcond_module *m)
         size_t cursor = 0, items = 0;
         while (spvcond_module_next_item(m, (spvcond_item_kind)kind, &cursor, &it)) {
             FUZZ_ASSERT(it.instruction < instructions && ++items <= instructions, "an item is an instruction");
+            spvcond_item mode = SPVCOND_SIZED(spvcond_item);
+            for (size_t c = 0;
+                 kind == SPVCOND_ITEM_ENTRY_POINT && spvcond_module_next_execution_mode(m, it.target, &c, &mode);)
+                FUZZ_ASSERT(mode.target == it.target && mode.instruction < instructions, "an entry point's own mode");
             if (it.name)
                 FUZZ_ASSERT(strlen(it.name) < 4 * info.word_count, "an item's name lies in the module");
             for (size_t k = 0; k < it.operand_count; k++)

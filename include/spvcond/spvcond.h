@@ -230,6 +230,11 @@ typedef struct spvcond_item {
  * its section. */
 SPVCOND_API bool spvcond_module_next_item(const spvcond_module *module, spvcond_item_kind kind, size_t *cursor,
                                           spvcond_item *item);
+/* The next execution mode (an SPVCOND_ITEM_EXECUTION_MODE item) of the entry point whose function is
+ * `function`, from *cursor (start at 0): as spvcond_module_next_item(), through the module's index, so
+ * that walking every entry point's modes costs one pass over the modes in all. */
+SPVCOND_API bool spvcond_module_next_execution_mode(const spvcond_module *module, uint32_t function, size_t *cursor,
+                                                    spvcond_item *item);
 /* The grammar's name of an opcode ("OpSpecConstantTrue"), "" for one it does not know. */
 SPVCOND_API const char *spvcond_opcode_name(uint32_t opcode);
 

@@ -156,6 +156,20 @@ item_of(const struct spvcond_module *m, spvcond_item_kind kind, size_t i, spvcon
 }
 
 bool
+spvcond_module_next_execution_mode(const spvcond_module *m, uint32_t function, size_t *cursor, spvcond_item *item)
+{
+    if (!m || !cursor || !item || !SPVCOND_SIZED_OK(item, spvcond_item))
+        return false;
+    uint32_t begin, end;
+    spvcond_refs_range(&m->modes, function, &begin, &end);
+    if (*cursor >= end - begin)
+        return false;
+    spvcond_item it;
+    item_of(m, SPVCOND_ITEM_EXECUTION_MODE, m->modes.inst[begin + (*cursor)++], &it);
+    return SPVCOND_SIZED_OUT(item, &it, spvcond_item);
+}
+
+bool
 spvcond_module_next_item(const spvcond_module *m, spvcond_item_kind kind, size_t *cursor, spvcond_item *item)
 {
     if (!m || !cursor || !item || !SPVCOND_SIZED_OK(item, spvcond_item))

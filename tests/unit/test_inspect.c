@@ -73,6 +73,18 @@ Test(inspect, items_in_module_order)
     cr_assert(spvcond_module_next_item(m, SPVCOND_ITEM_EXECUTION_MODE, &cursor, &it));
     cr_assert_str_eq(it.value_name, "ContractionOff");
     cr_assert_eq(it.operand_count, 0);
+    /* The same modes, per entry point, through the index. */
+    cursor = 0;
+    cr_assert(spvcond_module_next_execution_mode(m, 20, &cursor, &it));
+    cr_assert_str_eq(it.value_name, "ContractionOff");
+    cr_assert_eq(it.target, 20);
+    cr_assert_not(spvcond_module_next_execution_mode(m, 20, &cursor, &it), "add_double has one mode");
+    cursor = 0;
+    cr_assert(spvcond_module_next_execution_mode(m, 10, &cursor, &it));
+    cr_assert_str_eq(it.value_name, "LocalSize");
+    cr_assert_not(spvcond_module_next_execution_mode(m, 10, &cursor, &it));
+    cursor = 0;
+    cr_assert_not(spvcond_module_next_execution_mode(m, 30, &cursor, &it), "twice is no entry point");
     cursor = 0;
     cr_assert_not(spvcond_module_next_item(m, SPVCOND_ITEM_SPEC_CONSTANT, &cursor, &it), "no spec constant yet");
     spvcond_item unsized = {0};
