@@ -107,10 +107,8 @@ cmd_check(struct cli *cli, int argc, char **argv)
     };
     struct device_options d;
     memset(&d, 0, sizeof(d));
-    d.info.size = sizeof(d.info);
     struct fnvar_options fnvar;
     memset(&fnvar, 0, sizeof(fnvar));
-    fnvar.device.size = sizeof(fnvar.device);
     bool json = false;
     int c, rc = EXIT_OK;
     optind = 1;

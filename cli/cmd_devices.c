@@ -165,7 +165,6 @@ cmd_devices(struct cli *cli, int argc, char **argv)
     };
     struct device_options d;
     memset(&d, 0, sizeof(d));
-    d.info.size = sizeof(d.info);
     bool json = false, dpcpp = false, registry = false;
     int c;
     optind = 1;

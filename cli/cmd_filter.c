@@ -67,7 +67,6 @@ cmd_filter(struct cli *cli, int argc, char **argv)
     };
     struct device_options d;
     memset(&d, 0, sizeof(d));
-    d.info.size = sizeof(d.info);
     const char *output = NULL;
     int c;
     optind = 1;

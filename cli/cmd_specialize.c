@@ -62,10 +62,8 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
     struct value_list values = {0};
     struct device_options dev;
     memset(&dev, 0, sizeof(dev));
-    dev.info.size = sizeof(dev.info);
     struct fnvar_options fnvar;
     memset(&fnvar, 0, sizeof(fnvar));
-    fnvar.device.size = sizeof(fnvar.device);
     const char *output = NULL, *props = NULL;
     uint32_t flags = 0;
     int c, rc = EXIT_OK;

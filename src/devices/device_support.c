@@ -122,6 +122,9 @@ spvcond_requirement_of(const struct spvcond_module *m, uint32_t id, struct spvco
     return 0;
 }
 
+static spvcond_result device_spec_values(struct spvcond_module *m, const spvcond_device_info *d,
+                                         spvcond_spec_value **values, size_t *count);
+
 spvcond_result
 spvcond_device_spec_values(const spvcond_module *module, const spvcond_device_info *d,
                            spvcond_spec_value **values, size_t *count)
@@ -131,13 +134,17 @@ spvcond_device_spec_values(const spvcond_module *module, const spvcond_device_in
         return SPVCOND_ERROR_INVALID_ARGUMENT;
     if (!d || !values || !count)
         return spvcond_invalid(m->ctx, "spvcond_device_spec_values", "`device`, `values` and `count` must not be NULL");
-    *values = NULL;
-    *count = 0;
     spvcond_device_info device;
     spvcond_result r = SPVCOND_SIZED_IN(m->ctx, d, &device, spvcond_device_info);
-    if (r != SPVCOND_OK)
-        return r;
-    d = &device;
+    return r == SPVCOND_OK ? device_spec_values(m, &device, values, count) : r;
+}
+
+/* The values for a device (a struct of this library). */
+static spvcond_result
+device_spec_values(struct spvcond_module *m, const spvcond_device_info *d, spvcond_spec_value **values, size_t *count)
+{
+    *values = NULL;
+    *count = 0;
     spvcond_spec_value *v = spvcond_alloc_array(m->ctx, m->spec_id_count + 1, sizeof(*v));
     if (!v)
         return spvcond_oom(m->ctx);
@@ -212,7 +219,7 @@ support_begin(spvcond_module *m, const spvcond_device_info *d, struct support *s
     *s = (struct support){m, {NULL, NULL, SIZE_MAX, NULL}, {0}, NULL, NULL, 0, 0};
     spvcond_spec_value *values;
     size_t count;
-    spvcond_result r = spvcond_device_spec_values(m, d, &values, &count);
+    spvcond_result r = device_spec_values(m, d, &values, &count);
     if (r != SPVCOND_OK)
         return r;
     spvcond_fnvar_device facts = {.size = sizeof(facts), .unspecified = SPVCOND_UNSPECIFIED_UNKNOWN};

@@ -135,8 +135,9 @@ spvcond_function_variants(const spvcond_module *module, const spvcond_specialize
         return spvcond_invalid(m->ctx, "spvcond_function_variants", "`fn` is NULL");
     spvcond_specialize_options options;
     const spvcond_specialize_options *o = in ? &options : NULL;
-    if (in && SPVCOND_SIZED_IN(m->ctx, in, &options, spvcond_specialize_options) != SPVCOND_OK)
-        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    spvcond_result sized = in ? SPVCOND_SIZED_IN(m->ctx, in, &options, spvcond_specialize_options) : SPVCOND_OK;
+    if (sized != SPVCOND_OK)
+        return sized;
     if (o && o->value_count && !o->values)
         return spvcond_invalid(m->ctx, "spvcond_function_variants", "`value_count` is not 0 but `values` is NULL");
     spvcond_context *ctx = m->ctx;

@@ -30,6 +30,14 @@ kernels(spvcond_context **ctx)
     return m;
 }
 
+/* Records handed to callbacks carry their size. */
+static void
+check_variant(void *user, const spvcond_variant *v)
+{
+    (void)user;
+    cr_assert_eq(v->size, sizeof(*v));
+}
+
 /* A struct left `= {0}` is an invalid argument naming the struct and what to do. */
 Test(abi, size_zero_is_refused_by_name)
 {
@@ -68,6 +76,12 @@ Test(abi, newer_caller_fields_past_the_known_ones)
     newer.newer_field = 1;
     cr_assert_eq(spvcond_annotate(m, &newer.o, NULL), SPVCOND_ERROR_UNSUPPORTED);
     cr_assert(strstr(last_message, "built for a newer libspvcond"), "%s", last_message);
+    struct {
+        spvcond_specialize_options o;
+        uint64_t newer_field;
+    } newer_options = {{.size = sizeof(newer_options)}, 1};
+    cr_assert_eq(spvcond_function_variants(m, &newer_options.o, check_variant, NULL), SPVCOND_ERROR_UNSUPPORTED,
+                 "every call refuses an unknown member the same way");
     spvcond_module_destroy(m);
     spvcond_context_destroy(ctx);
 }
@@ -142,14 +156,6 @@ Test(abi, device_info_in_and_out)
     cr_assert(strstr(last_message, "spvcond_device_info: size is 3"), "%s", last_message);
     spvcond_module_destroy(m);
     spvcond_context_destroy(ctx);
-}
-
-/* Records handed to callbacks carry their size. */
-static void
-check_variant(void *user, const spvcond_variant *v)
-{
-    (void)user;
-    cr_assert_eq(v->size, sizeof(*v));
 }
 
 Test(abi, callback_records_carry_their_size)
