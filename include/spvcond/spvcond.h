@@ -483,6 +483,37 @@ SPVCOND_API bool spvcond_device_config_find(const spvcond_device_config *config,
 SPVCOND_API void spvcond_device_info_facts(const spvcond_device_info *device, spvcond_unspecified unspecified,
                                            spvcond_fnvar_device *out);
 
+/* An OpenCL device as the caller read it with clGetDeviceInfo (the library needs no OpenCL): strings as
+ * returned (NULL: not known), numbers as OpenCL's values. spec/devices.md, "OpenCL devices", gives the
+ * mapping. */
+typedef struct spvcond_opencl_device {
+    size_t size; /* sizeof(spvcond_opencl_device): set by the caller (SPVCOND_SIZED) */
+    const char *name;                /* CL_DEVICE_NAME */
+    const char *version;             /* CL_DEVICE_VERSION: "OpenCL 3.0 ..." */
+    const char *profile;             /* CL_DEVICE_PROFILE: "FULL_PROFILE" or "EMBEDDED_PROFILE" */
+    const char *extensions;          /* CL_DEVICE_EXTENSIONS */
+    uint64_t type;                   /* CL_DEVICE_TYPE */
+    uint64_t half_fp_config;         /* CL_DEVICE_HALF_FP_CONFIG (0: none) */
+    uint64_t double_fp_config;       /* CL_DEVICE_DOUBLE_FP_CONFIG (0: none) */
+    bool image_support;              /* CL_DEVICE_IMAGE_SUPPORT */
+    bool compiler_available;         /* CL_DEVICE_COMPILER_AVAILABLE */
+    bool linker_available;           /* CL_DEVICE_LINKER_AVAILABLE */
+    bool queue_profiling;            /* CL_QUEUE_PROFILING_ENABLE in CL_DEVICE_QUEUE_PROPERTIES */
+    bool generic_address_space;      /* CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT (OpenCL 3.0) */
+    uint64_t max_work_group_size;    /* CL_DEVICE_MAX_WORK_GROUP_SIZE (0: unknown) */
+    const size_t *sub_group_sizes;   /* CL_DEVICE_SUB_GROUP_SIZES_INTEL (cl_intel_required_subgroup_size) */
+    size_t sub_group_size_count;     /* at most 64 */
+} spvcond_opencl_device;
+
+/* The device description of an OpenCL device: DPC++'s aspects (cpu/gpu/accelerator/custom by type, fp16,
+ * fp64, int64 atomics and atomic64, image, online compiler and linker, queue profiling), its sub-group
+ * sizes and maximum work-group size, and for SPV_INTEL_function_variants its SPIR-V capabilities (OpenCL's
+ * SPIR-V environment), its category (cpu, gpu) and, for a CPU device, the registry target of the machine
+ * the library was built for (a CPU device runs on its host). *out is one block, released with
+ * spvcond_free(ctx, *out); it copies every string and array it needs. */
+SPVCOND_API spvcond_result spvcond_opencl_device_info(spvcond_context *ctx, const spvcond_opencl_device *device,
+                                                      spvcond_device_info **out);
+
 /* Values for every requirement constant of an annotated module (recognised by its spvcond.* OpName):
  * true iff the device supports it. *values is released with spvcond_free(). */
 SPVCOND_API spvcond_result spvcond_device_spec_values(const spvcond_module *module, const spvcond_device_info *device,

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/* The OpenCL layer's parts (docs/opencl-layer.md): the dispatch table of what lies below (the next layer or
+ * the driver), the devices and how each takes SPIR-V, and the programs the layer made. */
+#ifndef SPVCOND_LAYER_H
+#define SPVCOND_LAYER_H
+
+#define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_1_0_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_1_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_0_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_1_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_2_APIS
+#include <CL/cl_icd.h>
+#include <spvcond/spvcond.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The entries below the layer, set once by clInitLayer. */
+extern struct _cl_icd_dispatch layer_next;
+
+/* ---- devices (devices.c) ---- */
+
+/* How a device takes SPIR-V. */
+enum layer_route {
+    LAYER_ROUTE_NONE = 0,      /* it does not: programs from IL are refused as the driver would */
+    LAYER_ROUTE_IL,            /* clCreateProgramWithIL: the driver reads SPIR-V itself */
+    LAYER_ROUTE_SPIRV_BINARY,  /* rusticl: SPIR-V as a program binary behind its 12-byte header */
+    LAYER_ROUTE_BITCODE,       /* cl_khr_spir (pocl): LLVM bitcode from the SPIR-V/LLVM translator */
+};
+
+/* A device's facts as the driver reports them. */
+struct layer_device {
+    cl_device_id id;
+    enum layer_route route;
+    char *name, *version, *profile, *extensions, *platform;
+    size_t *sub_group_sizes;
+    spvcond_opencl_device facts; /* points into the strings above */
+};
+
+/* The route alone (what clGetDeviceInfo needs). */
+enum layer_route layer_device_route(cl_device_id device);
+/* Every fact; false when the driver does not answer what a device must. Release with layer_device_free. */
+bool layer_device_query(cl_device_id device, struct layer_device *out);
+void layer_device_free(struct layer_device *device);
+/* The route's name, for logs. */
+const char *layer_route_name(enum layer_route route);
+/* Whether the blank-separated list has the word. */
+bool layer_has_word(const char *list, const char *word);
+/* A string query of clGetDeviceInfo / clGetPlatformInfo, malloc'd; NULL when refused. */
+char *layer_device_string(cl_device_id device, cl_device_info param);
+char *layer_platform_string(cl_platform_id platform, cl_platform_info param);
+
+/* ---- the IL a device is given (translate.c/.cpp) ---- */
+
+/* Whether LLVM bitcode can be made here (the layer was built with LLVMSPIRVLib). */
+bool layer_can_translate(void);
+/* SPIR-V words -> LLVM bitcode, malloc'd; on failure false with the translator's message in msg. */
+bool layer_translate(const uint32_t *words, size_t count, unsigned char **bitcode, size_t *size, char *msg,
+                     size_t msg_size);
+
+/* ---- programs (programs.c) ---- */
+
+/* clCreateProgramWithIL through the layer. */
+cl_program layer_create_program_with_il(cl_context context, const void *il, size_t length, cl_int *errcode_ret);
+/* The layer's lines of the build log for (program, device), malloc'd; NULL when the layer has none. */
+char *layer_program_log(cl_program program, cl_device_id device);
+/* The kernel names every device the program was built for keeps, in module order, '\0'-separated and
+ * ending with an empty name (malloc'd); NULL when the program is not the layer's. *count: how many. */
+char *layer_program_kernels(cl_program program, size_t *count);
+/* Whether the program is the layer's and `name` is absent on a device it was built for. */
+bool layer_program_lacks(cl_program program, const char *name);
+/* The program is being released: forget it when this is its last reference. */
+void layer_program_release(cl_program program);
+/* Whether the program is one the layer gave the driver as compiled binaries (rather than as IL). */
+bool layer_program_compiled(cl_program program);
+/* clLinkProgram of one such program: the program made again from its binaries and built with `options`. */
+cl_program layer_link_program(cl_context context, cl_uint num_devices, const cl_device_id *device_list,
+                              const char *options, cl_program input, void(CL_CALLBACK *pfn_notify)(cl_program, void *),
+                              void *user_data, cl_int *errcode_ret);
+
+#endif

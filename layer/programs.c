@@ -1,0 +1,578 @@
+/* SPDX-License-Identifier: MIT */
+/* Programs made from IL through the layer: one module specialized for each device of the context (what
+ * that device reports deciding every condition), handed to the driver in the form it takes, and what the
+ * layer remembers of each program: per device, the kernels it keeps and the lines it adds to the build log.
+ * docs/opencl-layer.md states the rules. */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layer.h"
+
+/* What the layer knows of a program on one device. */
+struct program_device {
+    cl_device_id device;
+    char *log;       /* its lines of the build log ("" when none) */
+    char *kernels;   /* the kernel names the device keeps, each ending with '\0', then an empty one */
+    size_t kernel_count;
+};
+
+struct program {
+    cl_program handle;
+    size_t device_count;
+    struct program_device *devices;
+    unsigned char **binaries; /* each device's binary, when the driver took binaries (NULL: IL) */
+    size_t *lengths;
+    struct program *next;
+};
+
+/* The programs the layer made; the loader may call from any thread. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct program *programs;
+
+/* A growing text. */
+struct text {
+    char *data;
+    size_t length, capacity;
+    bool failed;
+};
+
+static void
+text_add(struct text *t, const char *s, size_t n)
+{
+    if (t->failed)
+        return;
+    if (t->length + n + 1 > t->capacity) {
+        size_t capacity = (t->length + n + 1) * 2;
+        char *data = realloc(t->data, capacity);
+        if (!data) {
+            t->failed = true;
+            return;
+        }
+        t->data = data;
+        t->capacity = capacity;
+    }
+    memcpy(t->data + t->length, s, n);
+    t->length += n;
+    t->data[t->length] = 0;
+}
+
+static void
+text_printf(struct text *t, const char *format, ...)
+{
+    char buf[2048];
+    va_list ap;
+    va_start(ap, format);
+    int n = vsnprintf(buf, sizeof(buf), format, ap);
+    va_end(ap);
+    if (n > 0)
+        text_add(t, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+}
+
+/* What one device keeps and why it lacks the rest. */
+struct verdicts {
+    struct text log, kernels;
+    size_t kernel_count;
+};
+
+static void
+verdict(void *user, const char *kernel, bool supported, const char *reason)
+{
+    struct verdicts *v = user;
+    if (supported) {
+        text_add(&v->kernels, kernel, strlen(kernel) + 1);
+        v->kernel_count++;
+    } else {
+        text_printf(&v->log, "spvcond: kernel %s is not available on this device: %s\n", kernel, reason);
+    }
+}
+
+/* The module for one device: parsed, the kernels judged, specialized with the device's values and
+ * function-variants facts, emitted into malloc'd *words. False with the library's message in msg. */
+static bool
+specialize_for(const struct layer_device *d, const void *il, size_t length, uint32_t **words, size_t *count,
+               struct program_device *out, char *msg, size_t msg_size)
+{
+    spvcond_context *sc = NULL;
+    spvcond_module *m = NULL;
+    spvcond_device_info *info = NULL;
+    spvcond_spec_value *values = NULL;
+    uint32_t *emitted = NULL;
+    struct verdicts v = {0};
+    size_t nv = 0;
+    bool ok = false;
+    *words = NULL;
+    if (spvcond_context_create(NULL, NULL, NULL, &sc) != SPVCOND_OK) {
+        snprintf(msg, msg_size, "out of memory");
+        return false;
+    }
+    spvcond_fnvar_device fnvar = SPVCOND_SIZED(spvcond_fnvar_device);
+    spvcond_specialize_options options = SPVCOND_SIZED(spvcond_specialize_options);
+    if (spvcond_module_parse_bytes(sc, il, length, &m) != SPVCOND_OK ||
+        spvcond_opencl_device_info(sc, &d->facts, &info) != SPVCOND_OK ||
+        spvcond_kernels_supported(m, info, verdict, &v) != SPVCOND_OK ||
+        spvcond_device_spec_values(m, info, &values, &nv) != SPVCOND_OK)
+        goto done;
+    spvcond_device_info_facts(info, SPVCOND_UNSPECIFIED_UNKNOWN, &fnvar);
+    options.values = values;
+    options.value_count = nv;
+    options.device = &fnvar;
+    if (spvcond_specialize(m, &options, NULL) != SPVCOND_OK || spvcond_module_emit(m, &emitted, count) != SPVCOND_OK)
+        goto done;
+    if (v.log.failed || v.kernels.failed || !(*words = malloc(*count * 4 + 1))) {
+        spvcond_free(sc, emitted);
+        snprintf(msg, msg_size, "out of memory");
+        goto done;
+    }
+    memcpy(*words, emitted, *count * 4);
+    spvcond_free(sc, emitted);
+    struct text log = {0};
+    text_printf(&log, "spvcond: this device takes the module as %s\n", layer_route_name(d->route));
+    if (v.log.data)
+        text_add(&log, v.log.data, v.log.length);
+    text_add(&v.kernels, "", 1);
+    if (log.failed || v.kernels.failed) {
+        free(log.data);
+        free(*words);
+        *words = NULL;
+        snprintf(msg, msg_size, "out of memory");
+        goto done;
+    }
+    out->device = d->id;
+    out->log = log.data;
+    out->kernels = v.kernels.data;
+    out->kernel_count = v.kernel_count;
+    v.kernels.data = NULL;
+    ok = true;
+done:
+    if (!ok && !msg[0]) {
+        const spvcond_diag *e = sc ? spvcond_context_first_error(sc) : NULL;
+        if (e)
+            snprintf(msg, msg_size, "%s (instruction %zu, word %zu)", e->message, e->instruction_index,
+                     e->word_offset);
+        else
+            snprintf(msg, msg_size, "the module was refused");
+    }
+    free(v.log.data);
+    free(v.kernels.data);
+    spvcond_free(sc, values);
+    spvcond_free(sc, info);
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(sc);
+    return ok;
+}
+
+/* Whether the module uses SPV_INTEL_function_variants (then the layer specializes it even for a driver
+ * that reads SPIR-V itself; a plain module goes to such a driver untouched). */
+static bool
+is_conditional(const void *il, size_t length)
+{
+    spvcond_context *sc = NULL;
+    spvcond_module *m = NULL;
+    bool conditional = false;
+    if (spvcond_context_create(NULL, NULL, NULL, &sc) == SPVCOND_OK &&
+        spvcond_module_parse_bytes(sc, il, length, &m) == SPVCOND_OK) {
+        spvcond_item item = SPVCOND_SIZED(spvcond_item);
+        size_t cursor = 0;
+        while (!conditional && spvcond_module_next_item(m, SPVCOND_ITEM_CAPABILITY, &cursor, &item))
+            conditional = item.value == 6245 /* SpecConditionalINTEL */ || item.value == 6246 /* FunctionVariantsINTEL */;
+    } else {
+        conditional = true; /* not readable: the layer's own message says why */
+    }
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(sc);
+    return conditional;
+}
+
+static void
+program_free(struct program *p)
+{
+    for (size_t k = 0; p && k < p->device_count; k++) {
+        free(p->devices[k].log);
+        free(p->devices[k].kernels);
+        if (p->binaries)
+            free(p->binaries[k]);
+    }
+    if (p) {
+        free(p->devices);
+        free(p->binaries);
+        free(p->lengths);
+    }
+    free(p);
+}
+
+/* Remember a program (a handle the driver reuses replaces what the layer knew of it). */
+static void
+remember(struct program *p)
+{
+    pthread_mutex_lock(&lock);
+    for (struct program **q = &programs; *q; q = &(*q)->next)
+        if ((*q)->handle == p->handle) {
+            struct program *old = *q;
+            *q = old->next;
+            program_free(old);
+            break;
+        }
+    p->next = programs;
+    programs = p;
+    pthread_mutex_unlock(&lock);
+}
+
+/* The driver's program from each device's module: one IL for drivers that read it (the same for every
+ * device), else each device's binary. */
+static cl_program
+driver_program(cl_context context, struct layer_device *devs, size_t n, uint32_t **words, size_t *counts,
+               struct program *record, cl_int *err, char *msg, size_t msg_size)
+{
+    if (devs[0].route == LAYER_ROUTE_IL) {
+        for (size_t k = 1; k < n; k++)
+            if (counts[k] != counts[0] || memcmp(words[k], words[0], counts[0] * 4) != 0) {
+                snprintf(msg, msg_size, "the devices of the context need different modules (%s and %s), and a "
+                         "program from IL holds one: create the program for fewer devices",
+                         devs[0].name ? devs[0].name : "?", devs[k].name ? devs[k].name : "?");
+                *err = CL_INVALID_OPERATION;
+                return NULL;
+            }
+        return layer_next.clCreateProgramWithIL(context, words[0], counts[0] * 4, err);
+    }
+    unsigned char **binaries = calloc(n, sizeof(*binaries));
+    size_t *lengths = calloc(n, sizeof(*lengths));
+    cl_device_id *ids = calloc(n, sizeof(*ids));
+    cl_program program = NULL;
+    *err = CL_OUT_OF_HOST_MEMORY;
+    for (size_t k = 0; binaries && lengths && ids && k < n; k++) {
+        ids[k] = devs[k].id;
+        if (devs[k].route == LAYER_ROUTE_SPIRV_BINARY) {
+            /* rusticl's binary: {version 1, SPIR-V size, binary type}, then the SPIR-V */
+            uint32_t header[3] = {1, (uint32_t)(counts[k] * 4), CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT};
+            lengths[k] = 12 + counts[k] * 4;
+            if (!(binaries[k] = malloc(lengths[k])))
+                goto done;
+            memcpy(binaries[k], header, 12);
+            memcpy(binaries[k] + 12, words[k], counts[k] * 4);
+        } else if (!layer_translate(words[k], counts[k], &binaries[k], &lengths[k], msg, msg_size)) {
+            *err = CL_INVALID_VALUE;
+            goto done;
+        }
+    }
+    if (binaries && lengths && ids)
+        program = layer_next.clCreateProgramWithBinary(context, (cl_uint)n, ids, lengths,
+                                                       (const unsigned char **)binaries, NULL, err);
+    if (program) { /* kept: clLinkProgram makes the program again from them */
+        record->binaries = binaries;
+        record->lengths = lengths;
+        binaries = NULL;
+        lengths = NULL;
+    }
+done:
+    for (size_t k = 0; binaries && k < n; k++)
+        free(binaries[k]);
+    free(binaries);
+    free(lengths);
+    free(ids);
+    return program;
+}
+
+/* The devices of a context; NULL with *err set when the driver does not say. */
+static cl_device_id *
+context_devices(cl_context context, size_t *n, cl_int *err)
+{
+    cl_uint count = 0;
+    *err = layer_next.clGetContextInfo(context, CL_CONTEXT_NUM_DEVICES, sizeof(count), &count, NULL);
+    if (*err != CL_SUCCESS)
+        return NULL;
+    cl_device_id *ids = count ? calloc(count, sizeof(*ids)) : NULL;
+    if (!ids) {
+        *err = count ? CL_OUT_OF_HOST_MEMORY : CL_INVALID_CONTEXT;
+        return NULL;
+    }
+    *err = layer_next.clGetContextInfo(context, CL_CONTEXT_DEVICES, count * sizeof(*ids), ids, NULL);
+    if (*err != CL_SUCCESS) {
+        free(ids);
+        return NULL;
+    }
+    *n = count;
+    return ids;
+}
+
+cl_program
+layer_create_program_with_il(cl_context context, const void *il, size_t length, cl_int *errcode_ret)
+{
+    cl_int err_local;
+    cl_int *err = errcode_ret ? errcode_ret : &err_local;
+    if (!il || length == 0)
+        return layer_next.clCreateProgramWithIL(context, il, length, errcode_ret); /* the driver's own answer */
+    size_t n = 0;
+    cl_device_id *ids = context_devices(context, &n, err);
+    if (!ids)
+        return NULL;
+    struct layer_device *devs = calloc(n, sizeof(*devs));
+    uint32_t **words = calloc(n, sizeof(*words));
+    size_t *counts = calloc(n, sizeof(*counts));
+    struct program *p = calloc(1, sizeof(*p));
+    struct program_device *pd = calloc(n, sizeof(*pd));
+    cl_program program = NULL;
+    char msg[1024] = "";
+    *err = CL_OUT_OF_HOST_MEMORY;
+    if (!devs || !words || !counts || !p || !pd)
+        goto done;
+    bool all_il = true, mixed = false;
+    for (size_t k = 0; k < n; k++) {
+        if (!layer_device_query(ids[k], &devs[k])) {
+            *err = CL_INVALID_DEVICE;
+            goto done;
+        }
+        if (devs[k].route == LAYER_ROUTE_NONE) { /* a driver without SPIR-V: its own answer */
+            program = layer_next.clCreateProgramWithIL(context, il, length, err);
+            goto done;
+        }
+        all_il &= devs[k].route == LAYER_ROUTE_IL;
+        mixed |= (devs[k].route == LAYER_ROUTE_IL) != (devs[0].route == LAYER_ROUTE_IL);
+    }
+    if (all_il && !is_conditional(il, length)) {
+        program = layer_next.clCreateProgramWithIL(context, il, length, err);
+        goto done;
+    }
+    if (mixed) {
+        snprintf(msg, sizeof(msg), "some devices of the context read SPIR-V and others take it as a binary: "
+                 "create the program for fewer devices");
+        *err = CL_INVALID_OPERATION;
+        goto done;
+    }
+    for (size_t k = 0; k < n; k++)
+        if (!specialize_for(&devs[k], il, length, &words[k], &counts[k], &pd[k], msg, sizeof(msg))) {
+            *err = CL_INVALID_VALUE;
+            goto done;
+        }
+    program = driver_program(context, devs, n, words, counts, p, err, msg, sizeof(msg));
+    if (program) {
+        p->handle = program;
+        p->device_count = n;
+        p->devices = pd;
+        pd = NULL;
+        remember(p);
+        p = NULL;
+    }
+done:
+    if (msg[0])
+        fprintf(stderr, "spvcond layer: clCreateProgramWithIL: %s\n", msg);
+    for (size_t k = 0; k < n && devs; k++)
+        layer_device_free(&devs[k]);
+    for (size_t k = 0; k < n && words; k++)
+        free(words[k]);
+    for (size_t k = 0; k < n && pd; k++) {
+        free(pd[k].log);
+        free(pd[k].kernels);
+    }
+    free(pd);
+    free(p);
+    free(devs);
+    free(words);
+    free(counts);
+    free(ids);
+    if (!program && *err == CL_SUCCESS)
+        *err = CL_INVALID_VALUE;
+    return program;
+}
+
+static struct program *
+find(cl_program handle)
+{
+    for (struct program *p = programs; p; p = p->next)
+        if (p->handle == handle)
+            return p;
+    return NULL;
+}
+
+bool
+layer_program_compiled(cl_program program)
+{
+    pthread_mutex_lock(&lock);
+    struct program *p = find(program);
+    bool compiled = p && p->binaries;
+    pthread_mutex_unlock(&lock);
+    return compiled;
+}
+
+/* A copy of what the layer knows of a program, for another handle; NULL when out of memory. */
+static struct program *
+program_copy(const struct program *p)
+{
+    struct program *c = calloc(1, sizeof(*c));
+    if (!c)
+        return NULL;
+    c->device_count = p->device_count;
+    c->devices = calloc(p->device_count, sizeof(*c->devices));
+    c->binaries = calloc(p->device_count, sizeof(*c->binaries));
+    c->lengths = calloc(p->device_count, sizeof(*c->lengths));
+    bool ok = c->devices && c->binaries && c->lengths;
+    for (size_t k = 0; ok && k < p->device_count; k++) {
+        const struct program_device *d = &p->devices[k];
+        size_t names = 1;
+        for (const char *n = d->kernels; *n; n += strlen(n) + 1)
+            names += strlen(n) + 1;
+        c->devices[k] = (struct program_device){d->device, strdup(d->log), malloc(names), d->kernel_count};
+        c->lengths[k] = p->lengths[k];
+        c->binaries[k] = malloc(p->lengths[k]);
+        ok = c->devices[k].log && c->devices[k].kernels && c->binaries[k];
+        if (c->devices[k].kernels)
+            memcpy(c->devices[k].kernels, d->kernels, names);
+        if (c->binaries[k])
+            memcpy(c->binaries[k], p->binaries[k], p->lengths[k]);
+    }
+    if (!ok) {
+        program_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+cl_program
+layer_link_program(cl_context context, cl_uint num_devices, const cl_device_id *device_list, const char *options,
+                   cl_program input, void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data,
+                   cl_int *errcode_ret)
+{
+    cl_int err_local;
+    cl_int *err = errcode_ret ? errcode_ret : &err_local;
+    pthread_mutex_lock(&lock);
+    struct program *p = find(input);
+    struct program *copy = p && p->binaries ? program_copy(p) : NULL;
+    pthread_mutex_unlock(&lock);
+    cl_device_id *ids = copy ? calloc(copy->device_count, sizeof(*ids)) : NULL;
+    if (!ids) {
+        program_free(copy);
+        *err = CL_OUT_OF_HOST_MEMORY;
+        return NULL;
+    }
+    for (size_t k = 0; k < copy->device_count; k++)
+        ids[k] = copy->devices[k].device;
+    cl_program program = layer_next.clCreateProgramWithBinary(context, (cl_uint)copy->device_count, ids,
+                                                              copy->lengths,
+                                                              (const unsigned char **)copy->binaries, NULL, err);
+    free(ids);
+    if (!program) {
+        program_free(copy);
+        return NULL;
+    }
+    copy->handle = program;
+    remember(copy);
+    cl_int built = layer_next.clBuildProgram(program, num_devices, device_list, options, NULL, NULL);
+    *err = built == CL_BUILD_PROGRAM_FAILURE ? CL_LINK_PROGRAM_FAILURE : built;
+    if (pfn_notify)
+        pfn_notify(program, user_data);
+    if (*err != CL_SUCCESS && *err != CL_LINK_PROGRAM_FAILURE) {
+        layer_program_release(program);
+        layer_next.clReleaseProgram(program);
+        return NULL;
+    }
+    return program;
+}
+
+char *
+layer_program_log(cl_program program, cl_device_id device)
+{
+    char *log = NULL;
+    pthread_mutex_lock(&lock);
+    struct program *p = find(program);
+    for (size_t k = 0; p && k < p->device_count; k++)
+        if (p->devices[k].device == device && p->devices[k].log[0])
+            log = strdup(p->devices[k].log);
+    pthread_mutex_unlock(&lock);
+    return log;
+}
+
+static bool
+built(cl_program program, cl_device_id device)
+{
+    cl_build_status status = CL_BUILD_NONE;
+    return layer_next.clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_STATUS, sizeof(status), &status,
+                                            NULL) == CL_SUCCESS &&
+           status == CL_BUILD_SUCCESS;
+}
+
+static bool
+keeps(const struct program_device *d, const char *name)
+{
+    for (const char *k = d->kernels; *k; k += strlen(k) + 1)
+        if (strcmp(k, name) == 0)
+            return true;
+    return false;
+}
+
+/* Call with the lock held: whether a device the program was built for lacks `name`, and how many were. */
+static bool
+lacked(const struct program *p, const char *name, size_t *built_count)
+{
+    *built_count = 0;
+    for (size_t k = 0; k < p->device_count; k++) {
+        if (!built(p->handle, p->devices[k].device))
+            continue;
+        ++*built_count;
+        if (!keeps(&p->devices[k], name))
+            return true;
+    }
+    return false;
+}
+
+bool
+layer_program_lacks(cl_program program, const char *name)
+{
+    bool lacks = false;
+    size_t built_count;
+    pthread_mutex_lock(&lock);
+    struct program *p = find(program);
+    if (p && name)
+        lacks = lacked(p, name, &built_count);
+    pthread_mutex_unlock(&lock);
+    return lacks;
+}
+
+char *
+layer_program_kernels(cl_program program, size_t *count)
+{
+    struct text names = {0};
+    *count = 0;
+    pthread_mutex_lock(&lock);
+    struct program *p = find(program);
+    size_t first = 0;
+    while (p && first < p->device_count && !built(program, p->devices[first].device))
+        first++;
+    if (p && first < p->device_count) {
+        for (const char *k = p->devices[first].kernels; *k; k += strlen(k) + 1) {
+            size_t built_count;
+            if (!lacked(p, k, &built_count)) {
+                text_add(&names, k, strlen(k) + 1);
+                ++*count;
+            }
+        }
+        text_add(&names, "", 1);
+    }
+    pthread_mutex_unlock(&lock);
+    if (names.failed) {
+        free(names.data);
+        return NULL;
+    }
+    return names.data;
+}
+
+void
+layer_program_release(cl_program program)
+{
+    pthread_mutex_lock(&lock);
+    for (struct program **q = &programs; *q; q = &(*q)->next) {
+        if ((*q)->handle != program)
+            continue;
+        cl_uint references = 0;
+        if (layer_next.clGetProgramInfo(program, CL_PROGRAM_REFERENCE_COUNT, sizeof(references), &references,
+                                        NULL) == CL_SUCCESS &&
+            references <= 1) {
+            struct program *old = *q;
+            *q = old->next;
+            program_free(old);
+        }
+        break;
+    }
+    pthread_mutex_unlock(&lock);
+}

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+// SPIR-V -> LLVM bitcode in process, with the SPIR-V/LLVM translator's library (Debian's
+// libllvmspirvlib-15-dev), for drivers that take SPIR-V only as cl_khr_spir's LLVM bitcode (pocl). The
+// same translation as `llvm-spirv-15 -r`: OpenCL 1.2 built-in names, every SPIR-V extension read.
+#include <LLVMSPIRVLib/LLVMSPIRVLib.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <sstream>
+#include <string>
+
+extern "C" {
+#include "layer.h"
+}
+
+extern "C" bool
+layer_can_translate(void)
+{
+    return true;
+}
+
+extern "C" bool
+layer_translate(const uint32_t *words, size_t count, unsigned char **bitcode, size_t *size, char *msg,
+                size_t msg_size)
+{
+    *bitcode = nullptr;
+    *size = 0;
+    std::string error;
+    try {
+        llvm::LLVMContext context;
+        std::istringstream in(std::string(reinterpret_cast<const char *>(words), count * 4));
+        SPIRV::TranslatorOpts opts(SPIRV::VersionNumber::MaximumVersion);
+        opts.enableAllExtensions();
+        opts.setDesiredBIsRepresentation(SPIRV::BIsRepresentation::OpenCL12);
+        llvm::Module *raw = nullptr;
+        if (!llvm::readSpirv(context, opts, in, raw, error)) {
+            delete raw;
+            snprintf(msg, msg_size, "the SPIR-V/LLVM translator refused the module: %s", error.c_str());
+            return false;
+        }
+        std::unique_ptr<llvm::Module> module(raw);
+        llvm::SmallVector<char, 0> buffer;
+        llvm::raw_svector_ostream out(buffer);
+        llvm::WriteBitcodeToFile(*module, out);
+        *bitcode = static_cast<unsigned char *>(malloc(buffer.size()));
+        if (!*bitcode) {
+            snprintf(msg, msg_size, "out of memory");
+            return false;
+        }
+        memcpy(*bitcode, buffer.data(), buffer.size());
+        *size = buffer.size();
+        return true;
+    } catch (const std::exception &e) {
+        snprintf(msg, msg_size, "the SPIR-V/LLVM translator failed: %s", e.what());
+        return false;
+    }
+}

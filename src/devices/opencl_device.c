@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: MIT */
+/* An OpenCL device as the library sees it (spec/devices.md, "OpenCL devices"): what clGetDeviceInfo
+ * reports, mapped to DPC++'s aspects (as DPC++'s OpenCL backend maps them) and to the facts of
+ * SPV_INTEL_function_variants' device constants. The caller queries; the library needs no OpenCL. */
+#include <stdint.h>
+#include <string.h>
+
+#include "registry/architectures.h"
+#include "spvcond/spvcond.h"
+#include "support/context.h"
+#include "support/sized.h"
+
+/* OpenCL's values (CL/cl.h), restated: the library does not include OpenCL's headers. */
+#define CL_TYPE_CPU (1u << 1)
+#define CL_TYPE_GPU (1u << 2)
+#define CL_TYPE_ACCELERATOR (1u << 3)
+#define CL_TYPE_CUSTOM (1u << 4)
+
+enum { MAX_ASPECTS = 16, MAX_CAPABILITIES = 24, MAX_SUB_GROUP_SIZES = 64 };
+
+/* One block: the device, its arrays and its name, released with spvcond_free(). */
+struct opencl_block {
+    spvcond_device_info info;
+    uint32_t aspects[MAX_ASPECTS];
+    uint32_t capabilities[MAX_CAPABILITIES];
+    uint32_t sub_group_sizes[MAX_SUB_GROUP_SIZES];
+    char name[]; /* a copy of the device's name, when given */
+};
+
+/* Whether the blank-separated list `list` has the word `word` (whole words: cl_khr_fp16 is not
+ * cl_khr_fp16_extra). */
+static bool
+has_word(const char *list, const char *word)
+{
+    size_t len = strlen(word);
+    for (const char *p = list; p && *p;) {
+        while (*p == ' ')
+            p++;
+        size_t n = strcspn(p, " ");
+        if (n == len && memcmp(p, word, len) == 0)
+            return true;
+        p += n;
+    }
+    return false;
+}
+
+/* The OpenCL major version of "OpenCL M.m vendor text", 0 if it is not of that form. */
+static unsigned
+opencl_major(const char *version)
+{
+    static const char prefix[] = "OpenCL ";
+    if (!version || strncmp(version, prefix, sizeof(prefix) - 1) != 0)
+        return 0;
+    unsigned major = 0;
+    for (const char *p = version + sizeof(prefix) - 1; *p >= '0' && *p <= '9' && major < 100; p++)
+        major = major * 10 + (unsigned)(*p - '0');
+    return major;
+}
+
+/* The registry target of the machine this library was built for: an OpenCL CPU device runs on its host. */
+static bool
+host_target(uint32_t *target)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    return spvcond_registry_target("x86_64", target);
+#elif defined(__i386__) || defined(_M_IX86)
+    return spvcond_registry_target("x86", target);
+#elif defined(__aarch64__) || defined(_M_ARM64)
+    return spvcond_registry_target("arm64", target);
+#elif defined(__arm__) || defined(_M_ARM)
+    return spvcond_registry_target("arm", target);
+#elif defined(__riscv) && __riscv_xlen == 64
+    return spvcond_registry_target("riscv64", target);
+#elif defined(__riscv) && __riscv_xlen == 32
+    return spvcond_registry_target("riscv32", target);
+#else
+    (void)target;
+    return false;
+#endif
+}
+
+/* DPC++'s aspects of the device. */
+static size_t
+opencl_aspects(const spvcond_opencl_device *d, uint32_t *out)
+{
+    const char *ext = d->extensions;
+    bool base64 = has_word(ext, "cl_khr_int64_base_atomics"), ext64 = has_word(ext, "cl_khr_int64_extended_atomics");
+    const struct {
+        bool has;
+        uint32_t aspect;
+    } facts[] = {
+        {(d->type & CL_TYPE_CPU) != 0, 1},
+        {(d->type & CL_TYPE_GPU) != 0, 2},
+        {(d->type & CL_TYPE_ACCELERATOR) != 0, 3},
+        {(d->type & CL_TYPE_CUSTOM) != 0, 4},
+        {d->half_fp_config != 0 || has_word(ext, "cl_khr_fp16"), 5},
+        {d->double_fp_config != 0 || has_word(ext, "cl_khr_fp64"), 6},
+        {base64, 7},
+        {ext64, 8},
+        {d->image_support, 9},
+        {d->compiler_available, 10},
+        {d->linker_available, 11},
+        {d->queue_profiling, 12},
+        {base64 && ext64, 28},
+    };
+    size_t n = 0;
+    for (size_t k = 0; k < sizeof(facts) / sizeof(facts[0]); k++)
+        if (facts[k].has)
+            out[n++] = facts[k].aspect;
+    return n;
+}
+
+/* The SPIR-V capabilities of the device (OpenCL's SPIR-V environment): those every device has, Int64 and
+ * the 8- and 16-bit types on a full profile (or with cles_khr_int64), then those its facts give. */
+static size_t
+opencl_capabilities(const spvcond_opencl_device *d, const uint32_t *aspects, size_t aspect_count, uint32_t *out)
+{
+    bool aspect[64] = {false};
+    for (size_t k = 0; k < aspect_count; k++)
+        aspect[aspects[k] & 63] = true;
+    const char *ext = d->extensions;
+    bool full = !d->profile || strcmp(d->profile, "EMBEDDED_PROFILE") != 0;
+    unsigned major = opencl_major(d->version);
+    const struct {
+        bool has;
+        uint32_t capability;
+    } facts[] = {
+        {true, 4},   /* Addresses */
+        {true, 5},   /* Linkage */
+        {true, 6},   /* Kernel */
+        {true, 7},   /* Vector16 */
+        {true, 8},   /* Float16Buffer */
+        {full || has_word(ext, "cles_khr_int64"), 11}, /* Int64 */
+        {true, 22},  /* Int16 */
+        {true, 39},  /* Int8 */
+        {aspect[5], 9},   /* Float16 */
+        {aspect[6], 10},  /* Float64 */
+        {aspect[28], 12}, /* Int64Atomics */
+        {aspect[9], 13},  /* ImageBasic */
+        {aspect[9], 20},  /* LiteralSampler */
+        {aspect[9], 43},  /* Sampled1D */
+        {aspect[9], 46},  /* SampledBuffer */
+        {major == 2 || d->generic_address_space, 38}, /* GenericPointer */
+        {major == 2 || has_word(ext, "cl_khr_subgroups"), 18}, /* Groups */
+    };
+    size_t n = 0;
+    for (size_t k = 0; k < sizeof(facts) / sizeof(facts[0]); k++)
+        if (facts[k].has)
+            out[n++] = facts[k].capability;
+    return n;
+}
+
+spvcond_result
+spvcond_opencl_device_info(spvcond_context *ctx, const spvcond_opencl_device *device, spvcond_device_info **out)
+{
+    if (!ctx)
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    if (!device || !out)
+        return spvcond_invalid(ctx, "spvcond_opencl_device_info", "`device` and `out` must not be NULL");
+    *out = NULL;
+    spvcond_opencl_device d;
+    spvcond_result r = SPVCOND_SIZED_IN(ctx, device, &d, spvcond_opencl_device);
+    if (r != SPVCOND_OK)
+        return r;
+    if (d.sub_group_size_count > MAX_SUB_GROUP_SIZES || (d.sub_group_size_count && !d.sub_group_sizes))
+        return spvcond_invalid(ctx, "spvcond_opencl_device_info",
+                               "`sub_group_sizes` must hold `sub_group_size_count` (at most 64) sizes");
+    size_t name_size = d.name ? strlen(d.name) + 1 : 0;
+    struct opencl_block *b = spvcond_alloc(ctx, sizeof(*b) + name_size);
+    if (!b)
+        return spvcond_oom(ctx);
+    memset(b, 0, sizeof(*b));
+    spvcond_device_info *info = &b->info;
+    info->size = sizeof(*info);
+    if (name_size) {
+        memcpy(b->name, d.name, name_size);
+        info->name = b->name;
+    }
+    info->aspects = b->aspects;
+    info->aspect_count = opencl_aspects(&d, b->aspects);
+    for (size_t k = 0; k < d.sub_group_size_count; k++)
+        b->sub_group_sizes[k] = d.sub_group_sizes[k] > UINT32_MAX ? UINT32_MAX : (uint32_t)d.sub_group_sizes[k];
+    info->sub_group_sizes = b->sub_group_sizes;
+    info->sub_group_size_count = d.sub_group_size_count;
+    info->max_work_group_size = d.max_work_group_size;
+    info->has_capabilities = true;
+    info->capabilities = b->capabilities;
+    info->capability_count = opencl_capabilities(&d, b->aspects, info->aspect_count, b->capabilities);
+    if (d.type & CL_TYPE_CPU) {
+        info->has_category = true;
+        info->category = SPVCOND_ARCH_CATEGORY_CPU;
+        info->has_target = host_target(&info->target);
+    } else if (d.type & CL_TYPE_GPU) {
+        info->has_category = true;
+        info->category = SPVCOND_ARCH_CATEGORY_GPU;
+    }
+    *out = info;
+    return SPVCOND_OK;
+}
