@@ -4,6 +4,7 @@
  * layer remembers of each program: per device, the kernels it keeps and the lines it adds to the build log.
  * docs/opencl-layer.md states the rules. */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,9 +150,11 @@ specialize_for(const struct layer_device *d, const void *il, size_t length, uint
 done:
     if (!ok && !msg[0]) {
         const spvcond_diag *e = sc ? spvcond_context_first_error(sc) : NULL;
-        if (e)
-            snprintf(msg, msg_size, "%s (instruction %zu, word %zu)", e->message, e->instruction_index,
+        if (e && e->instruction_index != SIZE_MAX)
+            snprintf(msg, msg_size, "%s (instruction %zu at word %zu)", e->message, e->instruction_index,
                      e->word_offset);
+        else if (e)
+            snprintf(msg, msg_size, "%s (word %zu)", e->message, e->word_offset);
         else
             snprintf(msg, msg_size, "the module was refused");
     }

@@ -33,6 +33,7 @@ layer_translate(const uint32_t *words, size_t count, unsigned char **bitcode, si
     std::string error;
     try {
         llvm::LLVMContext context;
+        context.setOpaquePointers(false); // the translator of LLVM 15 writes typed pointers, as llvm-spirv-15 does
         std::istringstream in(std::string(reinterpret_cast<const char *>(words), count * 4));
         SPIRV::TranslatorOpts opts(SPIRV::VersionNumber::MaximumVersion);
         opts.enableAllExtensions();

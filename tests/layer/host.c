@@ -12,6 +12,8 @@
  * asked for ran, 1 when something was refused, 2 on bad usage. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
+#include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,9 +54,26 @@ find_device(const char *wanted, cl_platform_id *platform)
     return NULL;
 }
 
+/* What a program printed, kept so that threads can compare. */
+struct out {
+    char text[32768];
+    size_t length;
+};
+
+static void
+say(struct out *o, const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    int n = vsnprintf(o->text + o->length, sizeof(o->text) - o->length, format, ap);
+    va_end(ap);
+    if (n > 0)
+        o->length += (size_t)n < sizeof(o->text) - o->length ? (size_t)n : sizeof(o->text) - o->length - 1;
+}
+
 /* Run `name` on a[i] = i; print a[0..3]. */
 static int
-run(cl_context context, cl_command_queue queue, cl_program program, const char *spec)
+run(struct out *o, cl_context context, cl_command_queue queue, cl_program program, const char *spec)
 {
     char name[256];
     snprintf(name, sizeof(name), "%s", spec);
@@ -65,7 +84,7 @@ run(cl_context context, cl_command_queue queue, cl_program program, const char *
     cl_int err;
     cl_kernel kernel = clCreateKernel(program, name, &err);
     if (!kernel) {
-        printf("kernel %s: not created (OpenCL error %d)\n", name, err);
+        say(o, "kernel %s: not created (OpenCL error %d)\n", name, err);
         return 1;
     }
     double host[N];
@@ -88,24 +107,103 @@ run(cl_context context, cl_command_queue queue, cl_program program, const char *
     clReleaseMemObject(buffer);
     clReleaseKernel(kernel);
     if (err != CL_SUCCESS) {
-        printf("kernel %s: run failed (OpenCL error %d)\n", name, err);
+        say(o, "kernel %s: run failed (OpenCL error %d)\n", name, err);
         return 1;
     }
-    printf("kernel %s: results", name);
+    say(o, "kernel %s: results", name);
     for (int i = 0; i < 4; i++)
-        printf(" %g", is_double ? host[i] : f[i]);
-    printf("\n");
+        say(o, " %g", is_double ? host[i] : f[i]);
+    say(o, "\n");
     return 0;
+}
+
+/* What a session does: the options, the module, the kernels to run. */
+struct session {
+    cl_platform_id platform;
+    cl_device_id device;
+    int khr, compile_link;
+    const void *il;
+    size_t size;
+    char **kernels;
+    int kernel_count;
+    struct out out;
+    int failures;
+};
+
+/* One application's work: a context, the program from IL, its build, its kernels run. */
+static void
+session(struct session *s)
+{
+    struct out *o = &s->out;
+    cl_int err;
+    cl_context context = clCreateContext(NULL, 1, &s->device, NULL, NULL, &err);
+    cl_command_queue queue = clCreateCommandQueueWithProperties(context, s->device, NULL, &err);
+    cl_program program;
+    if (s->khr) {
+        typedef cl_program(CL_API_CALL * create_fn)(cl_context, const void *, size_t, cl_int *);
+        void *address = clGetExtensionFunctionAddressForPlatform(s->platform, "clCreateProgramWithILKHR");
+        create_fn create = NULL;
+        memcpy(&create, &address, sizeof(create)); /* ISO C has no cast from void * to a function pointer */
+        program = create ? create(context, s->il, s->size, &err) : NULL;
+        if (!create)
+            err = CL_INVALID_OPERATION;
+    } else {
+        program = clCreateProgramWithIL(context, s->il, s->size, &err);
+    }
+    if (!program) {
+        say(o, "program: not created (OpenCL error %d)\n", err);
+        clReleaseCommandQueue(queue);
+        clReleaseContext(context);
+        s->failures = 1;
+        return;
+    }
+    cl_program built = program;
+    if (s->compile_link) {
+        err = clCompileProgram(program, 1, &s->device, "", 0, NULL, NULL, NULL, NULL);
+        if (err == CL_SUCCESS)
+            built = clLinkProgram(context, 1, &s->device, "", 1, &program, NULL, NULL, &err);
+    } else {
+        err = clBuildProgram(program, 1, &s->device, "", NULL, NULL);
+    }
+    char log[16384] = "";
+    clGetProgramBuildInfo(built ? built : program, s->device, CL_PROGRAM_BUILD_LOG, sizeof(log) - 1, log, NULL);
+    say(o, "build log:\n%s%s", log, log[0] && log[strlen(log) - 1] != '\n' ? "\n" : "");
+    if (err != CL_SUCCESS || !built) {
+        say(o, "program: not built (OpenCL error %d)\n", err);
+        s->failures = 1;
+    } else {
+        char names[4096] = "";
+        clGetProgramInfo(built, CL_PROGRAM_KERNEL_NAMES, sizeof(names) - 1, names, NULL);
+        cl_uint count = 0;
+        clCreateKernelsInProgram(built, 0, NULL, &count);
+        say(o, "program: built; kernels: %s (%u)\n", names, count);
+        for (int i = 0; i < s->kernel_count; i++)
+            s->failures += run(o, context, queue, built, s->kernels[i]);
+    }
+    if (built && built != program)
+        clReleaseProgram(built);
+    clReleaseProgram(program);
+    clReleaseCommandQueue(queue);
+    clReleaseContext(context);
+}
+
+static void *
+session_thread(void *arg)
+{
+    session(arg);
+    return NULL;
 }
 
 int
 main(int argc, char **argv)
 {
     const char *platform_name = NULL, *path = NULL;
-    int khr = 0, compile_link = 0, check_il = 0, first_kernel = argc;
+    int khr = 0, compile_link = 0, check_il = 0, threads = 0, first_kernel = argc;
     for (int i = 1; i < argc && first_kernel == argc; i++) {
         if (!strcmp(argv[i], "--platform") && i + 1 < argc)
             platform_name = argv[++i];
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+            threads = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--khr"))
             khr = 1;
         else if (!strcmp(argv[i], "--compile-link"))
@@ -117,9 +215,9 @@ main(int argc, char **argv)
         else
             first_kernel = i;
     }
-    if (!platform_name || !path) {
-        fprintf(stderr, "usage: %s --platform NAME [--khr] [--compile-link] [--check-il] MODULE.spv KERNEL[:double]...\n",
-                argv[0]);
+    if (!platform_name || !path || threads < 0 || threads > 64) {
+        fprintf(stderr, "usage: %s --platform NAME [--khr] [--compile-link] [--check-il] [--threads T] MODULE.spv "
+                "KERNEL[:double]...\n", argv[0]);
         return 2;
     }
     cl_platform_id platform;
@@ -141,53 +239,38 @@ main(int argc, char **argv)
         fprintf(stderr, "cannot read %s\n", path);
         return 2;
     }
-    cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-    cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, NULL, &err);
-    cl_program program;
-    if (khr) {
-        typedef cl_program(CL_API_CALL * create_fn)(cl_context, const void *, size_t, cl_int *);
-        create_fn create = (create_fn)clGetExtensionFunctionAddressForPlatform(platform, "clCreateProgramWithILKHR");
-        program = create ? create(context, il, size, &err) : NULL;
-        if (!create)
-            err = CL_INVALID_OPERATION;
-    } else {
-        program = clCreateProgramWithIL(context, il, size, &err);
+    struct session one = {platform, device, khr, compile_link, il, size, argv + first_kernel, argc - first_kernel,
+                          {"", 0}, 0};
+    int failures;
+    if (threads == 0) {
+        session(&one);
+        fputs(one.out.text, stdout);
+        failures = one.failures;
+    } else { /* T applications' work at once in one process: each must print what one alone prints */
+        session(&one);
+        struct session *many = calloc((size_t)threads, sizeof(*many));
+        pthread_t *ids = calloc((size_t)threads, sizeof(*ids));
+        int started = 0, differ = 0;
+        for (; many && ids && started < threads; started++) {
+            many[started] = one;
+            many[started].out.length = 0;
+            many[started].failures = 0;
+            if (pthread_create(&ids[started], NULL, session_thread, &many[started]) != 0)
+                break;
+        }
+        failures = one.failures || started < threads;
+        for (int t = 0; t < started; t++) {
+            pthread_join(ids[t], NULL);
+            failures += many[t].failures;
+            differ += many[t].out.length != one.out.length || memcmp(many[t].out.text, one.out.text, one.out.length);
+        }
+        fputs(one.out.text, stdout);
+        printf("threads: %d sessions at once, %d printed otherwise than one alone, %d failures\n", started, differ,
+               failures);
+        failures += differ;
+        free(many);
+        free(ids);
     }
     free(il);
-    if (!program) {
-        printf("program: not created (OpenCL error %d)\n", err);
-        clReleaseCommandQueue(queue);
-        clReleaseContext(context);
-        return 1;
-    }
-    cl_program built = program;
-    if (compile_link) {
-        err = clCompileProgram(program, 1, &device, "", 0, NULL, NULL, NULL, NULL);
-        if (err == CL_SUCCESS)
-            built = clLinkProgram(context, 1, &device, "", 1, &program, NULL, NULL, &err);
-    } else {
-        err = clBuildProgram(program, 1, &device, "", NULL, NULL);
-    }
-    char log[16384] = "";
-    clGetProgramBuildInfo(built ? built : program, device, CL_PROGRAM_BUILD_LOG, sizeof(log) - 1, log, NULL);
-    printf("build log:\n%s%s", log, log[0] && log[strlen(log) - 1] != '\n' ? "\n" : "");
-    int failures = 0;
-    if (err != CL_SUCCESS || !built) {
-        printf("program: not built (OpenCL error %d)\n", err);
-        failures = 1;
-    } else {
-        char names[4096] = "";
-        clGetProgramInfo(built, CL_PROGRAM_KERNEL_NAMES, sizeof(names) - 1, names, NULL);
-        cl_uint count = 0;
-        clCreateKernelsInProgram(built, 0, NULL, &count);
-        printf("program: built; kernels: %s (%u)\n", names, count);
-        for (int i = first_kernel; i < argc; i++)
-            failures += run(context, queue, built, argv[i]);
-    }
-    if (built && built != program)
-        clReleaseProgram(built);
-    clReleaseProgram(program);
-    clReleaseCommandQueue(queue);
-    clReleaseContext(context);
     return failures ? 1 : 0;
 }

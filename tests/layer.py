@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The OpenCL layer (docs/opencl-layer.md) under an unmodified application, on real runtimes.
+
+tests/layer/host.c is a plain OpenCL host program: it calls only the OpenCL API (clCreateProgramWithIL,
+clBuildProgram, clGetProgramBuildInfo, clCreateKernel...) and knows nothing of spvcond. It is run on
+rusticl (llvmpipe: no fp64, no fp16) and pocl (fp64), with and without OPENCL_LAYERS naming the layer:
+
+1. Without the layer both runtimes refuse every module from IL, and a careful application that asks for an
+   IL version first finds none.
+2. With it, the device reports SPIR-V 1.0-1.4 and cl_khr_il_program; the annotated demonstration module
+   (tests/data/jit_demo.cl compiled with clang-15 + llvm-spirv-15, then annotated) builds; exactly the
+   kernels the device can run are there and compute the right results; the others are absent
+   (CL_INVALID_KERNEL_NAME) and the build log says why in DPC++'s words and which route the layer took.
+   The same through clCreateProgramWithILKHR found by name, and through clCompileProgram + clLinkProgram.
+3. A guarded-code module (tests/data/guards/chain.cl) and a multi-target module
+   (tests/data/layer/multi_target.spvasm): each device takes its own path (x / 2 + 32 without fp64,
+   x / 2 + 64 with it).
+4. Plain SPIR-V (the demonstration module not annotated, real modules of the corpus) builds through the
+   layer; a module that is not SPIR-V is refused with CL_INVALID_VALUE and a message, not a crash; four
+   applications' threads at once in one process each get what one alone gets.
+5. clinfo runs unchanged with the layer loaded and lists what it adds."""
+import difflib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from verdicts import check, summary
+
+CLI = os.environ["SPVCOND_CLI"]
+SRC = os.environ["SPVCOND_TEST_SRC"]
+DATA = os.environ["SPVCOND_TEST_DATA"]
+HOST = os.environ["SPVCOND_LAYER_HOST"]
+LAYER = os.environ["SPVCOND_LAYER"]
+CORPUS = os.environ.get("SPVCOND_CORPUS", "")
+INCLUDE = os.path.join(SRC, "..", "include")
+BASE = dict(os.environ, RUSTICL_ENABLE="llvmpipe", ASAN_OPTIONS="detect_leaks=0")  # runtimes leak by design
+BASE.pop("OPENCL_LAYERS", None)
+WITH = dict(BASE, OPENCL_LAYERS=LAYER)
+
+ROUTE = {"rusticl": "SPIR-V as a program binary", "pocl": "LLVM bitcode from the SPIR-V/LLVM translator"}
+FP64 = "Required aspect fp64 is not supported on the device"
+FP16 = "Required aspect fp16 is not supported on the device"
+# The demonstration module's kernels: results on a[i] = i, and why a device lacks the others.
+DEMO = {
+    "rusticl": {"run": {"scale_float": "0 2 4 6", "add_one": "1 2 3 4"},
+                "absent": {"scale_double": FP64, "mix_double": FP64, "scale_half": FP16}},
+    "pocl": {"run": {"scale_float": "0 2 4 6", "scale_double": "0 2 4 6", "mix_double": "2 4 6 8",
+                     "add_one": "1 2 3 4"},
+             "absent": {"scale_half": FP16}},
+}
+DOUBLE = {"scale_double"}
+PATH = {"rusticl": "32 32.5 33 33.5", "pocl": "64 64.5 65 65.5"}  # x / 2 + 32 (float), + 64 (fp64)
+REAL = ["darktable__basecurve", "ufo__reductor", "python3-silx__silx__resources__opencl__convolution"]
+
+
+def host(env, platform, module, *args, kernels=()):
+    p = subprocess.run([HOST, "--platform", platform, *args, module, *kernels], capture_output=True, text=True,
+                       env=env, timeout=600)
+    return p.returncode, p.stdout, p.stderr
+
+
+def arg(kernel):
+    return kernel + ":double" if kernel in DOUBLE else kernel
+
+
+def compile_cl(source, out, tmp, *flags):
+    bc = os.path.join(tmp, "module.bc")
+    subprocess.run(["clang-15", "-c", "-target", "spir64", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header",
+                    *flags, "-emit-llvm", "-O0", source, "-o", bc], check=True)
+    subprocess.run(["llvm-spirv-15", "--spirv-max-version=1.2", bc, "-o", out], check=True)
+
+
+def annotate(module, out):
+    subprocess.run([CLI, "annotate", "-q", module, "-o", out], check=True)
+
+
+def demo_checks(platform, out, how):
+    want = DEMO[platform]
+    check("spvcond: this device takes the module as %s" % ROUTE[platform] in out,
+          "%s%s: the build log names the route (%s)" % (platform, how, ROUTE[platform]), out[-600:])
+    names = re.search(r"program: built; kernels: (\S*) \((\d+)\)", out)
+    check(names is not None and set(names.group(1).split(";")) == set(want["run"]) and
+          int(names.group(2)) == len(want["run"]),
+          "%s%s: the program has exactly %s" % (platform, how, sorted(want["run"])), out[-600:])
+    for kernel, results in want["run"].items():
+        check("kernel %s: results %s\n" % (kernel, results) in out,
+              "%s%s: %s runs, results %s" % (platform, how, kernel, results), out[-600:])
+    for kernel, reason in want["absent"].items():
+        check("kernel %s: not created (OpenCL error -46)" % kernel in out,
+              "%s%s: %s absent (CL_INVALID_KERNEL_NAME)" % (platform, how, kernel), out[-600:])
+        check("spvcond: kernel %s is not available on this device: %s" % (kernel, reason) in out,
+              "%s%s: the build log says why %s is absent" % (platform, how, kernel), out[-600:])
+
+
+def sanitizer_runtimes():
+    """The sanitizer runtimes a sanitized layer links (a program built without them loads it only when they
+    are preloaded)."""
+    p = subprocess.run(["ldd", LAYER], capture_output=True, text=True)
+    return re.findall(r"=> (\S*lib(?:asan|ubsan)\.so\S*)", p.stdout)
+
+
+def clinfo_checks():
+    clinfo = shutil.which("clinfo")
+    if not clinfo:
+        print("skipped: clinfo (Debian package clinfo) is not installed")
+        return
+    preload = ":".join(sanitizer_runtimes())
+    env = dict(BASE, LD_PRELOAD=preload) if preload else BASE
+    plain = subprocess.run([clinfo], capture_output=True, text=True, env=env, timeout=300)
+    layered = subprocess.run([clinfo], capture_output=True, text=True, env=dict(env, OPENCL_LAYERS=LAYER), timeout=300)
+    check(plain.returncode == 0 and layered.returncode == 0, "clinfo runs with and without the layer",
+          layered.stderr[-400:])
+    il = re.findall(r"IL version\s+(\S.*)", layered.stdout)
+    check(len([v for v in il if v.startswith("SPIR-V_1.0")]) >= 2,
+          "clinfo with the layer: both devices report an IL version (%s)" % il, layered.stdout[-400:])
+    check(not any(v.startswith("SPIR-V") for v in re.findall(r"IL version\s+(\S.*)", plain.stdout)),
+          "clinfo without the layer: no device reports one")
+    check(layered.stdout.count("cl_khr_il_program") >= 2 and "cl_khr_il_program" not in plain.stdout,
+          "clinfo with the layer: both devices list cl_khr_il_program (and only with it)")
+    # Every other line is the driver's, unchanged.
+    ours = re.compile(r"IL version|ILs with version|cl_khr_il_program|Device Extensions|^\s+SPIR-V\s+0x")
+    changed = [l[2:] for l in difflib.ndiff(plain.stdout.splitlines(), layered.stdout.splitlines())
+               if l.startswith(("- ", "+ "))]
+    others = [l for l in changed if not ours.search(l)]
+    check(changed and not others, "clinfo: only what the layer adds changes (%d lines)" % len(changed),
+          "\n".join(others[:5]))
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        demo_plain, demo, chain_plain, chain = (os.path.join(tmp, n) for n in
+                                                ("demo.spv", "demo.a.spv", "chain.spv", "chain.a.spv"))
+        compile_cl(os.path.join(SRC, "data", "jit_demo.cl"), demo_plain, tmp)
+        annotate(demo_plain, demo)
+        compile_cl(os.path.join(SRC, "data", "guards", "chain.cl"), chain_plain, tmp, "-I", INCLUDE)
+        annotate(chain_plain, chain)
+        multi = os.path.join(DATA, "multi_target.spv")
+        junk = os.path.join(tmp, "junk.spv")
+        with open(junk, "wb") as f:
+            f.write(b"not a SPIR-V module, " * 20)
+        kernels = [arg(k) for k in ("scale_float", "scale_double", "mix_double", "scale_half", "add_one")]
+
+        for platform in ("rusticl", "pocl"):
+            # 1. Without the layer: refused.
+            for name, module in (("annotated", demo), ("guarded-code", chain), ("multi-target", multi),
+                                 ("plain", demo_plain)):
+                rc, out, err = host(BASE, platform, module, kernels=["scale_float"])
+                check(rc == 1 and re.search(r"program: not created \(OpenCL error -(30|59)\)", out) is not None,
+                      "%s without the layer: the %s module is refused" % (platform, name), out + err)
+            rc, out, err = host(BASE, platform, demo, "--check-il")
+            check(rc == 1 and "device IL version: none" in out and "the device takes no SPIR-V" in out,
+                  "%s without the layer: a careful application finds no IL path" % platform, out + err)
+
+            # 2. With it: the annotated module, three ways.
+            for how, flags in (("", []), (" (clCreateProgramWithILKHR, compile + link, IL checked)",
+                                          ["--khr", "--compile-link", "--check-il"])):
+                rc, out, err = host(WITH, platform, demo, *flags, kernels=kernels)
+                check(out.startswith("device IL version: SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4\n"),
+                      "%s%s: the device reports SPIR-V 1.0-1.4" % (platform, how), out[:300])
+                demo_checks(platform, out, how)
+                print("%s%s:\n  %s" % (platform, how, "\n  ".join(l for l in out.splitlines() if l.startswith(
+                    ("kernel", "spvcond", "program")))))
+
+            # 3. Guarded code and a multi-target module: each device its own path.
+            for name, module, kernel in (("guarded-code", chain, "refine"), ("multi-target", multi, "scale")):
+                rc, out, err = host(WITH, platform, module, kernels=[kernel])
+                check(rc == 0 and "kernel %s: results %s\n" % (kernel, PATH[platform]) in out,
+                      "%s: the %s module takes the %s path (%s)" % (
+                          platform, name, "fp64" if platform == "pocl" else "float", PATH[platform]), out + err)
+                print("%s, %s: %s" % (platform, name, re.findall(r"kernel \w+: results .*", out)))
+
+            # 4. Plain SPIR-V, real modules, a module that is not SPIR-V, threads.
+            rc, out, err = host(WITH, platform, demo_plain, kernels=["scale_float"])
+            check(rc == 0 and "kernel scale_float: results 0 2 4 6\n" in out and
+                  re.search(r"kernels: \S+ \(5\)", out) is not None,
+                  "%s: plain SPIR-V through the layer (every kernel of the module there)" % platform, out + err)
+            for name in REAL:
+                path = os.path.join(CORPUS, name + ".spv")
+                if not os.path.exists(path):
+                    print("skipped: %s (not in the corpus at %s)" % (name, CORPUS))
+                    continue
+                for module in (path, os.path.join(tmp, name + ".a.spv")):
+                    if module != path:
+                        annotate(path, module)
+                    rc, out, err = host(WITH, platform, module)
+                    built = re.search(r"program: built; kernels: \S+ \((\d+)\)", out)
+                    check(rc == 0 and built is not None and int(built.group(1)) > 0,
+                          "%s: %s%s builds through the layer, %s kernels" % (
+                              platform, name, " (annotated)" if module != path else "",
+                              built.group(1) if built else "no"), (out + err)[-400:])
+            rc, out, err = host(WITH, platform, junk, kernels=["scale_float"])
+            check(rc == 1 and "program: not created (OpenCL error -30)" in out and
+                  "spvcond layer: clCreateProgramWithIL: bad magic number" in err,
+                  "%s: a module that is not SPIR-V: CL_INVALID_VALUE and a message" % platform, out + err)
+            rc, out, err = host(WITH, platform, demo, "--threads", "4", kernels=list(DEMO[platform]["run"]))
+            check(rc == 0 and "threads: 4 sessions at once, 0 printed otherwise than one alone, 0 failures" in out,
+                  "%s: four sessions on threads at once, each as one alone" % platform, out[-400:] + err[-400:])
+        clinfo_checks()
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
