@@ -16,6 +16,7 @@
  * kernel was created (and checked), else 1. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
+#include <CL/cl_ext.h>
 #include <math.h>
 #include <spvcond/spvcond.h>
 #include <stdio.h>
@@ -40,32 +41,51 @@ read_file(const char *path, size_t *size)
     return buf;
 }
 
-/* What a device supports, from OpenCL queries. */
-static void
-query_device(cl_device_id dev, spvcond_device_info *info, uint32_t *aspects)
+/* A string the device reports, malloc'd ("" when it does not say). */
+static char *
+device_string(cl_device_id dev, cl_device_info param)
 {
-    char ext[8192] = "";
-    clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof(ext) - 1, ext, NULL);
-    cl_device_fp_config fp64 = 0;
-    clGetDeviceInfo(dev, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof(fp64), &fp64, NULL);
-    cl_bool images = CL_FALSE;
-    clGetDeviceInfo(dev, CL_DEVICE_IMAGE_SUPPORT, sizeof(images), &images, NULL);
+    size_t size = 0;
+    clGetDeviceInfo(dev, param, 0, NULL, &size);
+    char *s = calloc(size + 1, 1);
+    if (s && size)
+        clGetDeviceInfo(dev, param, size, s, NULL);
+    return s;
+}
+
+/* What a device reports, for the library's mapping (spvcond_opencl_device_info; spec/devices.md, "OpenCL
+ * devices"). The strings are released with release_facts(). */
+static void
+query_device(cl_device_id dev, spvcond_opencl_device *f)
+{
+    *f = SPVCOND_SIZED(spvcond_opencl_device);
+    f->name = device_string(dev, CL_DEVICE_NAME);
+    f->version = device_string(dev, CL_DEVICE_VERSION);
+    f->profile = device_string(dev, CL_DEVICE_PROFILE);
+    f->extensions = device_string(dev, CL_DEVICE_EXTENSIONS);
+    cl_device_type type = 0;
+    cl_device_fp_config fp = 0;
+    cl_bool flag = CL_FALSE;
     size_t max_wg = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof(type), &type, NULL);
+    f->type = type;
+    if (clGetDeviceInfo(dev, CL_DEVICE_HALF_FP_CONFIG, sizeof(fp), &fp, NULL) == CL_SUCCESS)
+        f->half_fp_config = fp;
+    fp = 0;
+    if (clGetDeviceInfo(dev, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof(fp), &fp, NULL) == CL_SUCCESS)
+        f->double_fp_config = fp;
+    f->image_support = clGetDeviceInfo(dev, CL_DEVICE_IMAGE_SUPPORT, sizeof(flag), &flag, NULL) == CL_SUCCESS && flag;
     clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(max_wg), &max_wg, NULL);
-    size_t n = 0;
-    if (fp64)
-        aspects[n++] = 6; /* fp64 */
-    if (strstr(ext, "cl_khr_fp16"))
-        aspects[n++] = 5; /* fp16 */
-    if (strstr(ext, "cl_khr_int64_base_atomics") && strstr(ext, "cl_khr_int64_extended_atomics"))
-        aspects[n++] = 28; /* atomic64 */
-    if (images)
-        aspects[n++] = 9; /* image */
-    memset(info, 0, sizeof(*info));
-    info->size = sizeof(*info);
-    info->aspects = aspects;
-    info->aspect_count = n;
-    info->max_work_group_size = max_wg;
+    f->max_work_group_size = max_wg;
+}
+
+static void
+release_facts(spvcond_opencl_device *f)
+{
+    free((void *)f->name);
+    free((void *)f->version);
+    free((void *)f->profile);
+    free((void *)f->extensions);
 }
 
 /* The demonstration module's kernels: expected a[i] after running on a[i] = i. */
@@ -259,21 +279,24 @@ main(int argc, char **argv)
     int pocl = strcmp(platform_name, "pocl") == 0;
     char dev_name[256] = "";
     clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof(dev_name) - 1, dev_name, NULL);
-    uint32_t aspects[8];
-    spvcond_device_info info = {.size = sizeof(spvcond_device_info)};
-    query_device(dev, &info, aspects);
-    printf("device: %s (%s route); aspects:", dev_name, pocl ? "LLVM bitcode" : "SPIR-V");
-    for (size_t k = 0; k < info.aspect_count; k++)
-        printf(" %u", aspects[k]);
-    printf("; max work-group size %llu\n", (unsigned long long)info.max_work_group_size);
-
-    /* The library's part: verdicts, values, specialization. */
+    /* The library's part: the device, verdicts, values, specialization. */
     size_t size;
     void *bytes = read_file(path, &size);
     spvcond_context *sc;
     spvcond_module *m;
     if (!bytes || spvcond_context_create(NULL, NULL, NULL, &sc) != SPVCOND_OK)
         return 3;
+    spvcond_opencl_device facts;
+    query_device(dev, &facts);
+    spvcond_device_info *device;
+    if (spvcond_opencl_device_info(sc, &facts, &device) != SPVCOND_OK)
+        return 3;
+    release_facts(&facts);
+    spvcond_device_info info = *device;
+    printf("device: %s (%s route); aspects:", dev_name, pocl ? "LLVM bitcode" : "SPIR-V");
+    for (size_t k = 0; k < info.aspect_count; k++)
+        printf(" %s", spvcond_aspect_name(info.aspects[k]));
+    printf("; max work-group size %llu\n", (unsigned long long)info.max_work_group_size);
     if (spvcond_module_parse_bytes(sc, bytes, size, &m) != SPVCOND_OK) {
         fprintf(stderr, "error: %s: %s\n", path, spvcond_context_first_error(sc)->message);
         return 1;
@@ -300,7 +323,9 @@ main(int argc, char **argv)
         spvcond_spec_value *values;
         size_t nv;
         spvcond_device_spec_values(m, &info, &values, &nv);
-        spvcond_specialize_options o = {sizeof(spvcond_specialize_options), values, nv, NULL, flags};
+        spvcond_fnvar_device fnvar = SPVCOND_SIZED(spvcond_fnvar_device);
+        spvcond_device_info_facts(&info, SPVCOND_UNSPECIFIED_UNKNOWN, &fnvar);
+        spvcond_specialize_options o = {sizeof(spvcond_specialize_options), values, nv, &fnvar, flags};
         if (spvcond_specialize(m, &o, NULL) != SPVCOND_OK ||
             spvcond_module_emit(m, &specialized, &count) != SPVCOND_OK) {
             fprintf(stderr, "error: specialize: %s\n", spvcond_context_first_error(sc)->message);
@@ -352,6 +377,7 @@ main(int argc, char **argv)
     free(supported);
     spvcond_requirements_destroy(reqs);
     spvcond_free(sc, specialized);
+    spvcond_free(sc, device);
     spvcond_module_destroy(m);
     spvcond_context_destroy(sc);
     free(bytes);
