@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The text readers: device configurations, requirements files, property sets and device images' property
- * files (the aspect filter, spec/split.md). The first byte picks. */
+ * files (the aspect filter, spec/split.md). The first byte picks. Every input is also an OpenCL device's
+ * report (spvcond_opencl_device_info): its version, profile and extensions. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "fuzz_common.h"
@@ -33,6 +35,37 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (spvcond_registry_architecture_name(rc, rf, ra, name, sizeof(name)))
             FUZZ_ASSERT(spvcond_registry_architecture_path(buf, &c2, &f2, &a2) && c2 == rc && f2 == rf && a2 == ra,
                         "an architecture's path finds it");
+    }
+    /* An OpenCL device's strings, as a driver might report them: the text is its version, then
+     * (from the first newline) its extensions; the first byte its type and flags. */
+    char *copy = malloc(n + 1);
+    if (copy) {
+        memcpy(copy, text, n);
+        copy[n] = 0;
+        char *newline = strchr(copy, '\n');
+        if (newline)
+            *newline = 0;
+        size_t sizes[3] = {data[0], 16, (size_t)-1};
+        spvcond_opencl_device od = SPVCOND_SIZED(spvcond_opencl_device);
+        od.name = copy;
+        od.version = copy;
+        od.profile = data[0] & 1 ? "EMBEDDED_PROFILE" : copy;
+        od.extensions = newline ? newline + 1 : NULL;
+        od.type = data[0] >> 3;
+        od.half_fp_config = data[0] & 2;
+        od.double_fp_config = data[0] & 4;
+        od.image_support = od.generic_address_space = data[0] & 64;
+        od.sub_group_sizes = sizes;
+        od.sub_group_size_count = data[0] % 4;
+        spvcond_device_info *device;
+        if (spvcond_opencl_device_info(ctx, &od, &device) == SPVCOND_OK) {
+            FUZZ_ASSERT(device->aspect_count <= 16 && device->capability_count <= 24 &&
+                            device->sub_group_size_count == od.sub_group_size_count &&
+                            strcmp(device->name, copy) == 0,
+                        "an OpenCL device's description");
+            spvcond_free(ctx, device);
+        }
+        free(copy);
     }
     switch (data[0] % 4) {
     case 0: {

@@ -60,6 +60,8 @@ text_add(struct text *t, const char *s, size_t n)
     t->data[t->length] = 0;
 }
 
+static void text_printf(struct text *t, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
 static void
 text_printf(struct text *t, const char *format, ...)
 {

@@ -82,6 +82,17 @@ Test(abi, newer_caller_fields_past_the_known_ones)
     } newer_options = {{.size = sizeof(newer_options)}, 1};
     cr_assert_eq(spvcond_function_variants(m, &newer_options.o, check_variant, NULL), SPVCOND_ERROR_UNSUPPORTED,
                  "every call refuses an unknown member the same way");
+    struct {
+        spvcond_opencl_device d;
+        uint64_t newer_field;
+    } newer_device = {{.size = sizeof(newer_device), .type = 2}, 0};
+    spvcond_device_info *device;
+    cr_assert_eq(spvcond_opencl_device_info(ctx, &newer_device.d, &device), SPVCOND_OK);
+    cr_assert_eq(device->size, sizeof(spvcond_device_info), "the library's own struct, of its size");
+    spvcond_free(ctx, device);
+    newer_device.newer_field = 1;
+    cr_assert_eq(spvcond_opencl_device_info(ctx, &newer_device.d, &device), SPVCOND_ERROR_UNSUPPORTED);
+    cr_assert(strstr(last_message, "spvcond_opencl_device"), "%s", last_message);
     spvcond_module_destroy(m);
     spvcond_context_destroy(ctx);
 }

@@ -353,3 +353,92 @@ Test(devices, kernel_name_with_variants)
                              "target nvptx64, architecture UGreaterThanEqual gpu/nvidia/any");
     destroy_module(m, ctx);
 }
+
+/* The facts pocl and rusticl (llvmpipe) report, and what the library makes of them (spec/devices.md,
+ * "OpenCL devices"). */
+static bool
+has(const uint32_t *list, size_t n, uint32_t value)
+{
+    for (size_t k = 0; k < n; k++)
+        if (list[k] == value)
+            return true;
+    return false;
+}
+
+Test(devices, opencl_device_mapping)
+{
+    spvcond_context *ctx;
+    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    size_t sizes[2] = {8, 16};
+    spvcond_opencl_device pocl = SPVCOND_SIZED(spvcond_opencl_device);
+    pocl.name = "pthread-haswell";
+    pocl.version = "OpenCL 3.0 PoCL HSTR: pthread-x86_64-pc-linux-gnu-haswell";
+    pocl.profile = "FULL_PROFILE";
+    pocl.extensions = "cl_khr_byte_addressable_store  cl_khr_spir cl_khr_int64_base_atomics "
+                      "cl_khr_int64_extended_atomics cl_khr_fp64 cl_khr_fp16_extra";
+    pocl.type = 2; /* CL_DEVICE_TYPE_CPU */
+    pocl.double_fp_config = 0x3f;
+    pocl.image_support = true;
+    pocl.compiler_available = pocl.linker_available = true;
+    pocl.max_work_group_size = 4096;
+    pocl.generic_address_space = true;
+    pocl.sub_group_sizes = sizes;
+    pocl.sub_group_size_count = 2;
+    spvcond_device_info *d;
+    cr_assert_eq(spvcond_opencl_device_info(ctx, &pocl, &d), SPVCOND_OK);
+    pocl.name = NULL; /* the result is a copy */
+    cr_assert_str_eq(d->name, "pthread-haswell");
+    uint32_t want[] = {1 /* cpu */, 6 /* fp64 */, 7, 8, 28 /* atomic64 */, 9 /* image */, 10, 11};
+    for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++)
+        cr_assert(has(d->aspects, d->aspect_count, want[k]), "aspect %u", want[k]);
+    cr_assert(!has(d->aspects, d->aspect_count, 5), "cl_khr_fp16_extra is not cl_khr_fp16");
+    cr_assert(!has(d->aspects, d->aspect_count, 2) && !has(d->aspects, d->aspect_count, 12));
+    cr_assert_eq(d->aspect_count, 8);
+    cr_assert_eq(d->max_work_group_size, 4096);
+    cr_assert(d->sub_group_size_count == 2 && d->sub_group_sizes[0] == 8 && d->sub_group_sizes[1] == 16);
+    cr_assert(!d->may_support_other_aspects);
+    cr_assert(d->has_capabilities);
+    uint32_t caps[] = {4, 5, 6, 7, 8, 10 /* Float64 */, 11, 12 /* Int64Atomics */, 13, 20, 22, 39, 43, 46, 38 /* GenericPointer */};
+    for (size_t k = 0; k < sizeof(caps) / sizeof(caps[0]); k++)
+        cr_assert(has(d->capabilities, d->capability_count, caps[k]), "capability %u", caps[k]);
+    cr_assert(!has(d->capabilities, d->capability_count, 9), "no Float16");
+    cr_assert(!has(d->capabilities, d->capability_count, 18), "no Groups without cl_khr_subgroups");
+    cr_assert(d->has_category && d->category == 1, "a CPU");
+#if defined(__x86_64__)
+    cr_assert(d->has_target && d->target == 4, "a CPU device is its host: x86_64");
+#endif
+    cr_assert(!d->has_architecture && !d->has_features);
+    spvcond_free(ctx, d);
+
+    /* rusticl on llvmpipe: OpenCL 3.0 without the generic address space, no fp64, no fp16, no int64
+     * atomics; an embedded profile without cles_khr_int64 has no Int64. */
+    spvcond_opencl_device llvmpipe = SPVCOND_SIZED(spvcond_opencl_device);
+    llvmpipe.version = "OpenCL 3.0";
+    llvmpipe.profile = "EMBEDDED_PROFILE";
+    llvmpipe.extensions = "cl_khr_byte_addressable_store cl_khr_3d_image_writes";
+    llvmpipe.type = 4; /* CL_DEVICE_TYPE_GPU */
+    llvmpipe.half_fp_config = 0x6;
+    cr_assert_eq(spvcond_opencl_device_info(ctx, &llvmpipe, &d), SPVCOND_OK);
+    cr_assert_null(d->name);
+    cr_assert(has(d->aspects, d->aspect_count, 2) && has(d->aspects, d->aspect_count, 5));
+    cr_assert_eq(d->aspect_count, 2, "gpu and fp16 (from CL_DEVICE_HALF_FP_CONFIG)");
+    cr_assert(has(d->capabilities, d->capability_count, 9) && !has(d->capabilities, d->capability_count, 10));
+    cr_assert(!has(d->capabilities, d->capability_count, 11), "no Int64 on an embedded profile");
+    cr_assert(!has(d->capabilities, d->capability_count, 38), "no GenericPointer");
+    cr_assert(d->has_category && d->category == 2 && !d->has_target);
+    cr_assert_eq(d->sub_group_size_count, 0);
+    spvcond_free(ctx, d);
+
+    /* Bad arguments are refused by name; nothing is written. */
+    d = (spvcond_device_info *)&ctx;
+    cr_assert_eq(spvcond_opencl_device_info(ctx, NULL, &d), SPVCOND_ERROR_INVALID_ARGUMENT);
+    cr_assert_eq(spvcond_opencl_device_info(NULL, &llvmpipe, &d), SPVCOND_ERROR_INVALID_ARGUMENT);
+    llvmpipe.sub_group_size_count = 3;
+    cr_assert_eq(spvcond_opencl_device_info(ctx, &llvmpipe, &d), SPVCOND_ERROR_INVALID_ARGUMENT);
+    cr_assert_null(d);
+    cr_assert(strstr(spvcond_context_first_error(ctx)->message, "spvcond_opencl_device_info"));
+    llvmpipe.sub_group_size_count = 0;
+    llvmpipe.size = 0;
+    cr_assert_eq(spvcond_opencl_device_info(ctx, &llvmpipe, &d), SPVCOND_ERROR_INVALID_ARGUMENT);
+    spvcond_context_destroy(ctx);
+}
