@@ -199,6 +199,20 @@ def main():
             rc, out, err = host(WITH, platform, demo, "--threads", "4", kernels=list(DEMO[platform]["run"]))
             check(rc == 0 and "threads: 4 sessions at once, 0 printed otherwise than one alone, 0 failures" in out,
                   "%s: four sessions on threads at once, each as one alone" % platform, out[-400:] + err[-400:])
+
+        # Two devices in one context (pocl's pthread and basic drivers): each gets its module and its log
+        # lines; a kernel is there when every device the program was built for keeps it.
+        two = dict(WITH, POCL_DEVICES="pthread basic")
+        for how, flags in (("", []), (", compile + link", ["--compile-link"])):
+            rc, out, err = host(two, "pocl", demo, "--all-devices", *flags,
+                                kernels=["scale_float", "mix_double", "scale_half"])
+            check("devices in the context: 2" in out and out.count(
+                "spvcond: kernel scale_half is not available on this device: %s" % FP16) == 2,
+                  "pocl, two devices%s: each device's build log says why scale_half is absent" % how, out + err)
+            check(re.search(r"program: built; kernels: \S+ \(4\)", out) is not None and
+                  "kernel scale_float: results 0 2 4 6\n" in out and "kernel mix_double: results 2 4 6 8\n" in out and
+                  "kernel scale_half: not created (OpenCL error -46)" in out,
+                  "pocl, two devices%s: the kernels both keep, and run" % how, out + err)
         clinfo_checks()
     return summary()
 

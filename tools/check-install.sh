@@ -115,4 +115,24 @@ for kind in shared static; do
         ok "$kind, $platform: the JIT example built against the installed library ran $ran kernels, results correct"
     done
 done
+
+# The OpenCL layer as installed, under a plain OpenCL program (tests/layer/host.c) that links the ICD loader
+# alone: OPENCL_LAYERS names the installed library, which carries libspvcond within it.
+layer=$dest$libdir/libspvcond-opencl-layer.so
+if [ ! -f "$layer" ]; then
+    echo "skip the OpenCL layer: not built (no OpenCL headers with CL/cl_layer.h)"
+    echo "$passed passed, 0 failed"
+    exit 0
+fi
+! readelf -d "$layer" | grep -q 'NEEDED.*libspvcond' || fail "the layer needs no libspvcond.so"
+exports=$(nm -D --defined-only "$layer" | awk '{print $3}' | grep -v '^_' | sort | tr '\n' ' ')
+[ "$exports" = "clGetLayerInfo clInitLayer " ] || fail "the layer exports clGetLayerInfo and clInitLayer alone: $exports"
+ok "installed: $libdir/libspvcond-opencl-layer.so, exporting the loader's two entries alone"
+cc -std=c11 tests/layer/host.c $(pkg-config --libs OpenCL) -lpthread -o "$work/host" || fail "the plain host program builds"
+for platform in rusticl pocl; do
+    out=$(cd "$work" && RUSTICL_ENABLE=llvmpipe OPENCL_LAYERS="$layer" ./host --platform $platform jit.ann.spv \
+        scale_float add_one 2>&1) || fail "$platform: a plain OpenCL program runs the module through the installed layer: $out"
+    printf '%s\n' "$out" | grep -q "kernel add_one: results 1 2 3 4" || fail "$platform: add_one's results: $out"
+    ok "$platform: a plain OpenCL program ran the annotated module's kernels through the installed layer"
+done
 echo "$passed passed, 0 failed"

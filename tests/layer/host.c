@@ -3,8 +3,10 @@
  * only the OpenCL API. It loads a SPIR-V module from IL, builds it, prints the build log and the kernels
  * the program has, and runs the kernels it is asked for on a[i] = i, printing their first results.
  *
- *   layer-host --platform NAME [--khr] [--compile-link] [--check-il] MODULE.spv KERNEL[:double]...
+ *   layer-host --platform NAME [--all-devices] [--khr] [--compile-link] [--check-il] [--threads T] MODULE.spv
+ *              KERNEL[:double]...
  *
+ * --all-devices puts every device of the platform in the context and builds for them all;
  * --khr creates the program with cl_khr_il_program's clCreateProgramWithILKHR, found by name;
  * --compile-link uses clCompileProgram + clLinkProgram instead of clBuildProgram; --check-il first asks
  * the device for an IL version, as a careful application does, and stops when it has none. A kernel
@@ -36,7 +38,7 @@ read_file(const char *path, size_t *size)
 }
 
 static cl_device_id
-find_device(const char *wanted, cl_platform_id *platform)
+find_device(const char *wanted, cl_platform_id *platform, cl_device_id *all, cl_uint *all_count)
 {
     cl_platform_id platforms[16];
     cl_uint count = 0;
@@ -48,6 +50,7 @@ find_device(const char *wanted, cl_platform_id *platform)
         if ((strstr(name, wanted) || (!strcmp(wanted, "pocl") && strstr(name, "Portable Computing Language"))) &&
             clGetDeviceIDs(platforms[k], CL_DEVICE_TYPE_ALL, 1, &device, NULL) == CL_SUCCESS) {
             *platform = platforms[k];
+            clGetDeviceIDs(platforms[k], CL_DEVICE_TYPE_ALL, 8, all, all_count);
             return device;
         }
     }
@@ -120,7 +123,9 @@ run(struct out *o, cl_context context, cl_command_queue queue, cl_program progra
 /* What a session does: the options, the module, the kernels to run. */
 struct session {
     cl_platform_id platform;
-    cl_device_id device;
+    cl_device_id device;      /* the queue's */
+    cl_device_id *devices;    /* the context's */
+    cl_uint device_count;
     int khr, compile_link;
     const void *il;
     size_t size;
@@ -136,7 +141,7 @@ session(struct session *s)
 {
     struct out *o = &s->out;
     cl_int err;
-    cl_context context = clCreateContext(NULL, 1, &s->device, NULL, NULL, &err);
+    cl_context context = clCreateContext(NULL, s->device_count, s->devices, NULL, NULL, &err);
     cl_command_queue queue = clCreateCommandQueueWithProperties(context, s->device, NULL, &err);
     cl_program program;
     if (s->khr) {
@@ -159,15 +164,19 @@ session(struct session *s)
     }
     cl_program built = program;
     if (s->compile_link) {
-        err = clCompileProgram(program, 1, &s->device, "", 0, NULL, NULL, NULL, NULL);
+        err = clCompileProgram(program, s->device_count, s->devices, "", 0, NULL, NULL, NULL, NULL);
         if (err == CL_SUCCESS)
-            built = clLinkProgram(context, 1, &s->device, "", 1, &program, NULL, NULL, &err);
+            built = clLinkProgram(context, s->device_count, s->devices, "", 1, &program, NULL, NULL, &err);
     } else {
-        err = clBuildProgram(program, 1, &s->device, "", NULL, NULL);
+        err = clBuildProgram(program, s->device_count, s->devices, "", NULL, NULL);
     }
-    char log[16384] = "";
-    clGetProgramBuildInfo(built ? built : program, s->device, CL_PROGRAM_BUILD_LOG, sizeof(log) - 1, log, NULL);
-    say(o, "build log:\n%s%s", log, log[0] && log[strlen(log) - 1] != '\n' ? "\n" : "");
+    for (cl_uint d = 0; d < s->device_count; d++) {
+        char log[16384] = "";
+        clGetProgramBuildInfo(built ? built : program, s->devices[d], CL_PROGRAM_BUILD_LOG, sizeof(log) - 1, log,
+                              NULL);
+        say(o, "build log%s:\n%s%s", s->device_count > 1 ? (d ? " (device 2)" : " (device 1)") : "", log,
+            log[0] && log[strlen(log) - 1] != '\n' ? "\n" : "");
+    }
     if (err != CL_SUCCESS || !built) {
         say(o, "program: not built (OpenCL error %d)\n", err);
         s->failures = 1;
@@ -198,12 +207,14 @@ int
 main(int argc, char **argv)
 {
     const char *platform_name = NULL, *path = NULL;
-    int khr = 0, compile_link = 0, check_il = 0, threads = 0, first_kernel = argc;
+    int khr = 0, compile_link = 0, check_il = 0, threads = 0, all_devices = 0, first_kernel = argc;
     for (int i = 1; i < argc && first_kernel == argc; i++) {
         if (!strcmp(argv[i], "--platform") && i + 1 < argc)
             platform_name = argv[++i];
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
             threads = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--all-devices"))
+            all_devices = 1;
         else if (!strcmp(argv[i], "--khr"))
             khr = 1;
         else if (!strcmp(argv[i], "--compile-link"))
@@ -216,12 +227,14 @@ main(int argc, char **argv)
             first_kernel = i;
     }
     if (!platform_name || !path || threads < 0 || threads > 64) {
-        fprintf(stderr, "usage: %s --platform NAME [--khr] [--compile-link] [--check-il] [--threads T] MODULE.spv "
+        fprintf(stderr, "usage: %s --platform NAME [--all-devices] [--khr] [--compile-link] [--check-il] [--threads T] MODULE.spv "
                 "KERNEL[:double]...\n", argv[0]);
         return 2;
     }
     cl_platform_id platform;
-    cl_device_id device = find_device(platform_name, &platform);
+    cl_device_id all[8];
+    cl_uint all_count = 0;
+    cl_device_id device = find_device(platform_name, &platform, all, &all_count);
     if (!device) {
         fprintf(stderr, "no OpenCL platform '%s' with a device\n", platform_name);
         return 2;
@@ -239,7 +252,10 @@ main(int argc, char **argv)
         fprintf(stderr, "cannot read %s\n", path);
         return 2;
     }
-    struct session one = {platform, device, khr, compile_link, il, size, argv + first_kernel, argc - first_kernel,
+    if (!all_devices || all_count == 0 || all_count > 8)
+        all_count = 1;
+    printf("devices in the context: %u\n", all_count);
+    struct session one = {platform, device, all_devices ? all : &device, all_count, khr, compile_link, il, size, argv + first_kernel, argc - first_kernel,
                           {"", 0}, 0};
     int failures;
     if (threads == 0) {
