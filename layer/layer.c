@@ -43,12 +43,10 @@ layer_gives_il(cl_device_id device)
     return route == LAYER_ROUTE_SPIRV_BINARY || route == LAYER_ROUTE_BITCODE;
 }
 
+/* An extension string with cl_khr_il_program added. */
 static cl_int
-device_extensions(cl_device_id device, size_t value_size, void *value, size_t *size_ret)
+extensions_with_il(char *ext, size_t value_size, void *value, size_t *size_ret)
 {
-    char *ext = layer_device_string(device, CL_DEVICE_EXTENSIONS);
-    if (!ext)
-        return layer_next.clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, value_size, value, size_ret);
     size_t n = strlen(ext);
     char *more = realloc(ext, n + sizeof(" cl_khr_il_program"));
     if (!more) {
@@ -62,18 +60,23 @@ device_extensions(cl_device_id device, size_t value_size, void *value, size_t *s
     return err;
 }
 
+/* A device's or a platform's CL_*_EXTENSIONS_WITH_VERSION with cl_khr_il_program added. */
 static cl_int
-device_extensions_with_version(cl_device_id device, size_t value_size, void *value, size_t *size_ret)
+extensions_with_version(cl_device_id device, cl_platform_id platform, size_t value_size, void *value,
+                        size_t *size_ret)
 {
     size_t size = 0;
-    cl_int err = layer_next.clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, NULL, &size);
+    cl_int err = device ? layer_next.clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, NULL, &size)
+                        : layer_next.clGetPlatformInfo(platform, CL_PLATFORM_EXTENSIONS_WITH_VERSION, 0, NULL, &size);
     if (err != CL_SUCCESS)
         return err;
     size_t n = size / sizeof(cl_name_version);
     cl_name_version *list = calloc(n + 1, sizeof(*list));
     if (!list)
         return CL_OUT_OF_HOST_MEMORY;
-    err = layer_next.clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS_WITH_VERSION, n * sizeof(*list), list, NULL);
+    err = device ? layer_next.clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS_WITH_VERSION, n * sizeof(*list), list, NULL)
+                 : layer_next.clGetPlatformInfo(platform, CL_PLATFORM_EXTENSIONS_WITH_VERSION, n * sizeof(*list), list,
+                                                NULL);
     bool listed = false;
     for (size_t k = 0; k < n; k++)
         listed |= strcmp(list[k].name, "cl_khr_il_program") == 0;
@@ -112,9 +115,41 @@ get_device_info(cl_device_id device, cl_device_info param, size_t value_size, vo
         }
         return answer(ils, sizeof(ils), value_size, value, size_ret);
     }
-    if (param == CL_DEVICE_EXTENSIONS)
-        return device_extensions(device, value_size, value, size_ret);
-    return device_extensions_with_version(device, value_size, value, size_ret);
+    if (param == CL_DEVICE_EXTENSIONS) {
+        char *ext = layer_device_string(device, CL_DEVICE_EXTENSIONS);
+        return ext ? extensions_with_il(ext, value_size, value, size_ret)
+                   : layer_next.clGetDeviceInfo(device, param, value_size, value, size_ret);
+    }
+    return extensions_with_version(device, NULL, value_size, value, size_ret);
+}
+
+/* Whether the layer gives every device of the platform the IL path (the platform's extensions are those
+ * all its devices have). */
+static bool
+layer_gives_platform_il(cl_platform_id platform)
+{
+    cl_uint n = 0;
+    if (layer_next.clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, NULL, &n) != CL_SUCCESS || n == 0)
+        return false;
+    cl_device_id *ids = calloc(n, sizeof(*ids));
+    bool all = ids && layer_next.clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, n, ids, NULL) == CL_SUCCESS;
+    for (cl_uint k = 0; all && k < n; k++)
+        all = layer_gives_il(ids[k]);
+    free(ids);
+    return all;
+}
+
+static cl_int CL_API_CALL
+get_platform_info(cl_platform_id platform, cl_platform_info param, size_t value_size, void *value, size_t *size_ret)
+{
+    if ((param != CL_PLATFORM_EXTENSIONS && param != CL_PLATFORM_EXTENSIONS_WITH_VERSION) ||
+        !layer_gives_platform_il(platform))
+        return layer_next.clGetPlatformInfo(platform, param, value_size, value, size_ret);
+    if (param == CL_PLATFORM_EXTENSIONS_WITH_VERSION)
+        return extensions_with_version(NULL, platform, value_size, value, size_ret);
+    char *ext = layer_platform_string(platform, CL_PLATFORM_EXTENSIONS);
+    return ext ? extensions_with_il(ext, value_size, value, size_ret)
+               : layer_next.clGetPlatformInfo(platform, param, value_size, value, size_ret);
 }
 
 /* ---- programs ---- */
@@ -324,6 +359,8 @@ clInitLayer(cl_uint num_entries, const struct _cl_icd_dispatch *target_dispatch,
     layer_dispatch.clGetExtensionFunctionAddressForPlatform = get_extension_function_address_for_platform;
     layer_dispatch.clGetExtensionFunctionAddress = get_extension_function_address;
     layer_dispatch.clGetDeviceInfo = get_device_info;
+    if (layer_next.clGetDeviceIDs)
+        layer_dispatch.clGetPlatformInfo = get_platform_info;
     if (layer_next.clCompileProgram && layer_next.clLinkProgram && layer_next.clBuildProgram) {
         layer_dispatch.clCompileProgram = compile_program;
         layer_dispatch.clLinkProgram = link_program;

@@ -19,7 +19,7 @@ rusticl (llvmpipe: no fp64, no fp16) and pocl (fp64), with and without OPENCL_LA
 4. Plain SPIR-V (the demonstration module not annotated, real modules of the corpus) builds through the
    layer; a module that is not SPIR-V is refused with CL_INVALID_VALUE and a message, not a crash; four
    applications' threads at once in one process each get what one alone gets.
-5. clinfo runs unchanged with the layer loaded and lists what it adds."""
+5. clinfo runs unchanged with the layer loaded and lists what it adds (devices' and platforms')."""
 import difflib
 import os
 import re
@@ -121,8 +121,11 @@ def clinfo_checks():
           "clinfo without the layer: no device reports one")
     check(layered.stdout.count("cl_khr_il_program") >= 2 and "cl_khr_il_program" not in plain.stdout,
           "clinfo with the layer: both devices list cl_khr_il_program (and only with it)")
+    platforms = re.findall(r"Platform Extensions  +(\S.*)", layered.stdout)
+    check(len([p for p in platforms if "cl_khr_il_program" in p]) == 2,
+          "clinfo with the layer: the two platforms whose every device it serves list cl_khr_il_program", str(platforms))
     # Every other line is the driver's, unchanged.
-    ours = re.compile(r"IL version|ILs with version|cl_khr_il_program|Device Extensions|^\s+SPIR-V\s+0x")
+    ours = re.compile(r"IL version|ILs with version|cl_khr_il_program|(Device|Platform) Extensions  |^\s+SPIR-V\s+0x")
     changed = [l[2:] for l in difflib.ndiff(plain.stdout.splitlines(), layered.stdout.splitlines())
                if l.startswith(("- ", "+ "))]
     others = [l for l in changed if not ours.search(l)]
