@@ -8,7 +8,7 @@
 - calls, from the compiled library: an object file references (nm's undefined symbols) only what objects
   of its own folder or of lower ones define, and the graph of objects referencing each other has no
   circle (a header's inline functions count for the file that includes it);
-- the CLI (cli/) includes the public headers and its own, nothing of src/.
+- the CLI (cli/) and the OpenCL layer (layer/) include the public headers and their own, nothing of src/.
 
 src/meson.build must list the folders in an order that keeps LAYERS. Usage:
 include_order.py SOURCE_ROOT INTERNAL_LIBRARY NM"""
@@ -47,18 +47,20 @@ def check_includes(src, fail):
     return files
 
 
-def check_cli(root, fail):
-    """The CLI is built on the public API: it includes public headers and its own, nothing of src/."""
-    cli = os.path.join(root, "cli")
-    own = set(os.listdir(cli))
+def check_public_only(root, folder, fail):
+    """The CLI and the OpenCL layer are built on the public API: they include public headers and their own,
+    nothing of src/."""
+    path = os.path.join(root, folder)
+    own = set(os.listdir(path))
     files = 0
     for name in sorted(own):
-        if not name.endswith((".c", ".h")):
+        if not name.endswith((".c", ".h", ".cpp")):
             continue
         files += 1
-        for target in INCLUDE.findall(open(os.path.join(cli, name), encoding="utf-8").read()):
+        for target in INCLUDE.findall(open(os.path.join(path, name), encoding="utf-8").read()):
             if not target.startswith("spvcond/") and target not in own:
-                fail("cli/%s includes \"%s\": the CLI uses the public headers (include/spvcond) alone" % (name, target))
+                fail("%s/%s includes \"%s\": %s/ uses the public headers (include/spvcond) alone" %
+                     (folder, name, target, folder))
     return files
 
 
@@ -153,7 +155,7 @@ def main():
     src = os.path.join(root, "src")
     failures = []
     fail = failures.append
-    files = check_includes(src, fail) + check_cli(root, fail)
+    files = check_includes(src, fail) + check_public_only(root, "cli", fail) + check_public_only(root, "layer", fail)
     check_meson_order(src, fail)
     objects, edges = check_calls(library, nm, fail)
     for f in failures:
