@@ -20,14 +20,16 @@ layer_has_word(const char *list, const char *word)
     return false;
 }
 
-char *
-layer_device_string(cl_device_id device, cl_device_info param)
+/* A string query of a device (platform NULL) or a platform, malloc'd; NULL when refused. */
+static char *
+query_string(cl_device_id device, cl_platform_id platform, cl_uint param)
 {
     size_t size = 0;
-    if (layer_next.clGetDeviceInfo(device, param, 0, NULL, &size) != CL_SUCCESS || size == 0)
-        return NULL;
-    char *s = calloc(size + 1, 1);
-    if (s && layer_next.clGetDeviceInfo(device, param, size, s, NULL) != CL_SUCCESS) {
+    cl_int err = device ? layer_next.clGetDeviceInfo(device, param, 0, NULL, &size)
+                        : layer_next.clGetPlatformInfo(platform, param, 0, NULL, &size);
+    char *s = err == CL_SUCCESS && size ? calloc(size + 1, 1) : NULL;
+    if (s && (device ? layer_next.clGetDeviceInfo(device, param, size, s, NULL)
+                     : layer_next.clGetPlatformInfo(platform, param, size, s, NULL)) != CL_SUCCESS) {
         free(s);
         return NULL;
     }
@@ -35,17 +37,15 @@ layer_device_string(cl_device_id device, cl_device_info param)
 }
 
 char *
+layer_device_string(cl_device_id device, cl_device_info param)
+{
+    return device ? query_string(device, NULL, param) : NULL;
+}
+
+char *
 layer_platform_string(cl_platform_id platform, cl_platform_info param)
 {
-    size_t size = 0;
-    if (layer_next.clGetPlatformInfo(platform, param, 0, NULL, &size) != CL_SUCCESS || size == 0)
-        return NULL;
-    char *s = calloc(size + 1, 1);
-    if (s && layer_next.clGetPlatformInfo(platform, param, size, s, NULL) != CL_SUCCESS) {
-        free(s);
-        return NULL;
-    }
-    return s;
+    return query_string(NULL, platform, param);
 }
 
 static char *

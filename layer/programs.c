@@ -325,11 +325,8 @@ layer_create_program_with_il(cl_context context, const void *il, size_t length, 
         goto done;
     bool all_il = true, mixed = false;
     for (size_t k = 0; k < n; k++) {
-        if (!layer_device_query(ids[k], &devs[k])) {
-            *err = CL_INVALID_DEVICE;
-            goto done;
-        }
-        if (devs[k].route == LAYER_ROUTE_NONE) { /* a driver without SPIR-V: its own answer */
+        /* A device the layer cannot read, or one without SPIR-V: the driver's own answer. */
+        if (!layer_device_query(ids[k], &devs[k]) || devs[k].route == LAYER_ROUTE_NONE) {
             program = layer_next.clCreateProgramWithIL(context, il, length, err);
             goto done;
         }
