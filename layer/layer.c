@@ -154,24 +154,18 @@ get_platform_info(cl_platform_id platform, cl_platform_info param, size_t value_
 
 /* ---- programs ---- */
 
+/* clCreateProgramWithIL, and cl_khr_il_program's clCreateProgramWithILKHR, which applications find by name. */
 static cl_program CL_API_CALL
 create_program_with_il(cl_context context, const void *il, size_t length, cl_int *errcode_ret)
 {
     return layer_create_program_with_il(context, il, length, errcode_ret);
 }
 
-/* cl_khr_il_program's entry, which applications find by name. */
-static cl_program CL_API_CALL
-create_program_with_il_khr(cl_context context, const void *il, size_t length, cl_int *errcode_ret)
-{
-    return layer_create_program_with_il(context, il, length, errcode_ret);
-}
-
-/* The entry as the loader's untyped pointer (ISO C has no conversion of a function pointer to void *). */
+/* The KHR entry as the loader's untyped pointer (ISO C has no conversion of a function pointer to void *). */
 static void *
 entry_address(void)
 {
-    cl_program(CL_API_CALL * entry)(cl_context, const void *, size_t, cl_int *) = create_program_with_il_khr;
+    cl_program(CL_API_CALL * entry)(cl_context, const void *, size_t, cl_int *) = create_program_with_il;
     void *address;
     memcpy(&address, &entry, sizeof(address));
     return address;

@@ -251,6 +251,11 @@ driver_program(cl_context context, struct layer_device *devs, size_t n, uint32_t
         ids[k] = devs[k].id;
         if (devs[k].route == LAYER_ROUTE_SPIRV_BINARY) {
             /* rusticl's binary: {version 1, SPIR-V size, binary type}, then the SPIR-V */
+            if (counts[k] > (UINT32_MAX - 12) / 4) {
+                snprintf(msg, msg_size, "the module is too large for a program binary (%zu words)", counts[k]);
+                *err = CL_INVALID_VALUE;
+                goto done;
+            }
             uint32_t header[3] = {1, (uint32_t)(counts[k] * 4), CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT};
             lengths[k] = 12 + counts[k] * 4;
             if (!(binaries[k] = malloc(lengths[k])))
