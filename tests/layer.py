@@ -19,11 +19,16 @@ rusticl (llvmpipe: no fp64, no fp16) and pocl (fp64), with and without OPENCL_LA
 4. Plain SPIR-V (the demonstration module not annotated, real modules of the corpus) builds through the
    layer; a module that is not SPIR-V is refused with CL_INVALID_VALUE and a message, not a crash; four
    applications' threads at once in one process each get what one alone gets.
-5. clinfo runs unchanged with the layer loaded and lists what it adds (devices' and platforms')."""
+5. clinfo runs unchanged with the layer loaded and lists what it adds (devices' and platforms').
+6. A mock driver (tests/layer/mock_icd.c: two devices, one with fp64) shows what the real runtimes here
+   cannot: a driver that reads SPIR-V gets the specialized module through clCreateProgramWithIL (a plain
+   module byte for byte), and refuses a context whose devices need different modules; given binaries,
+   each device gets its own module and a kernel only one of them keeps is absent from the program."""
 import difflib
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -36,6 +41,7 @@ DATA = os.environ["SPVCOND_TEST_DATA"]
 HOST = os.environ["SPVCOND_LAYER_HOST"]
 LAYER = os.environ["SPVCOND_LAYER"]
 CORPUS = os.environ.get("SPVCOND_CORPUS", "")
+MOCK_ICD = os.environ.get("SPVCOND_MOCK_ICD")
 INCLUDE = os.path.join(SRC, "..", "include")
 BASE = dict(os.environ, RUSTICL_ENABLE="llvmpipe", ASAN_OPTIONS="detect_leaks=0")  # runtimes leak by design
 BASE.pop("OPENCL_LAYERS", None)
@@ -101,6 +107,62 @@ def sanitizer_runtimes():
     are preloaded)."""
     p = subprocess.run(["ldd", LAYER], capture_output=True, text=True)
     return re.findall(r"=> (\S*lib(?:asan|ubsan)\.so\S*)", p.stdout)
+
+
+def module_facts(path):
+    """A SPIR-V module's capabilities and entry-point names."""
+    words = struct.unpack("<%dI" % (os.path.getsize(path) // 4), open(path, "rb").read())
+    caps, names, k = set(), [], 5
+    while k < len(words) and words[k] >> 16:
+        op, n = words[k] & 0xFFFF, words[k] >> 16
+        if op == 17:
+            caps.add(words[k + 1])
+        elif op == 15:
+            names.append(struct.pack("<%dI" % (n - 3), *words[k + 3:k + n]).split(b"\0")[0].decode())
+        k += n
+    return caps, names
+
+
+def mock_checks(tmp, demo, demo_plain, multi):
+    if not MOCK_ICD:
+        print("skipped: the mock driver (not built)")
+        return
+    out_prefix = os.path.join(tmp, "mock")
+    env = dict(WITH, OCL_ICD_VENDORS=MOCK_ICD, SPVCOND_MOCK_OUT=out_prefix, SPVCOND_MOCK_IL="1")
+    rc, out, err = host(env, "spvcond mock", multi, "--create-only", kernels=["scale"])
+    caps, names = module_facts(out_prefix + ".il.spv") if os.path.exists(out_prefix + ".il.spv") else (set(), [])
+    check(rc == 0 and "spvcond: this device takes the module as SPIR-V through clCreateProgramWithIL" in out and
+          "kernel scale: created" in out, "mock, IL: the multi-target module through clCreateProgramWithIL", out + err)
+    check(names == ["scale"] and 10 in caps and 6246 not in caps and 6245 not in caps,
+          "mock, IL: the driver got the fp64 device's variant, specialized (capabilities %s)" % sorted(caps))
+    rc, out, err = host(env, "spvcond mock", demo_plain, "--create-only", kernels=["scale_float"])
+    check(rc == 0 and open(out_prefix + ".il.spv", "rb").read() == open(demo_plain, "rb").read(),
+          "mock, IL: a plain module goes to the driver byte for byte", out + err)
+    rc, out, err = host(env, "spvcond mock", multi, "--all-devices", "--create-only", kernels=["scale"])
+    check(rc == 1 and "program: not created (OpenCL error -59)" in out and "need different modules" in err,
+          "mock, IL, two devices of different facts: one IL cannot serve both (CL_INVALID_OPERATION, why)",
+          out + err)
+    rc, out, err = host(env, "spvcond mock", demo_plain, "--all-devices", "--create-only", kernels=["scale_double"])
+    check(rc == 0 and "kernel scale_double: created" in out, "mock, IL, two devices: a plain module serves both",
+          out + err)
+
+    env = dict(env, SPVCOND_MOCK_IL="0")
+    rc, out, err = host(env, "rusticl", demo, "--all-devices", "--create-only",
+                        kernels=["scale_float", "add_one", "scale_double", "mix_double"])
+    check(re.search(r"program: built; kernels: scale_float;add_one \(2\)", out) is not None and
+          "kernel scale_float: created" in out and "kernel add_one: created" in out and
+          "kernel scale_double: not created (OpenCL error -46)" in out and
+          "kernel mix_double: not created (OpenCL error -46)" in out,
+          "mock, binaries, two devices: the kernels both keep are there, those only the fp64 device keeps are not",
+          out + err)
+    second = out.split("build log (device 2):")[-1]
+    check("spvcond: kernel scale_double is not available on this device: %s" % FP64 in second and
+          "scale_double is not available" not in out.split("build log (device 2):")[0],
+          "mock, binaries, two devices: the device without fp64 says why scale_double is absent, the other not",
+          out)
+    first, other = (module_facts("%s.%d.spv" % (out_prefix, k))[1] for k in (0, 1))
+    check("scale_double" in first and "scale_double" not in other and "scale_float" in other,
+          "mock, binaries: each device got its own module (%s / %s)" % (first, other))
 
 
 def clinfo_checks():
@@ -217,6 +279,7 @@ def main():
                   "kernel scale_half: not created (OpenCL error -46)" in out,
                   "pocl, two devices%s: the kernels both keep, and run" % how, out + err)
         clinfo_checks()
+        mock_checks(tmp, demo, demo_plain, multi)
     return summary()
 
 

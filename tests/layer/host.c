@@ -3,9 +3,10 @@
  * only the OpenCL API. It loads a SPIR-V module from IL, builds it, prints the build log and the kernels
  * the program has, and runs the kernels it is asked for on a[i] = i, printing their first results.
  *
- *   layer-host --platform NAME [--all-devices] [--khr] [--compile-link] [--check-il] [--threads T] MODULE.spv
+ *   layer-host --platform NAME [--create-only] [--all-devices] [--khr] [--compile-link] [--check-il] [--threads T] MODULE.spv
  *              KERNEL[:double]...
  *
+ * --create-only creates the kernels asked for without running them (for a driver that compiles nothing);
  * --all-devices puts every device of the platform in the context and builds for them all;
  * --khr creates the program with cl_khr_il_program's clCreateProgramWithILKHR, found by name;
  * --compile-link uses clCompileProgram + clLinkProgram instead of clBuildProgram; --check-il first asks
@@ -74,6 +75,8 @@ say(struct out *o, const char *format, ...)
         o->length += (size_t)n < sizeof(o->text) - o->length ? (size_t)n : sizeof(o->text) - o->length - 1;
 }
 
+static int create_only;
+
 /* Run `name` on a[i] = i; print a[0..3]. */
 static int
 run(struct out *o, cl_context context, cl_command_queue queue, cl_program program, const char *spec)
@@ -89,6 +92,11 @@ run(struct out *o, cl_context context, cl_command_queue queue, cl_program progra
     if (!kernel) {
         say(o, "kernel %s: not created (OpenCL error %d)\n", name, err);
         return 1;
+    }
+    if (create_only) {
+        say(o, "kernel %s: created\n", name);
+        clReleaseKernel(kernel);
+        return 0;
     }
     double host[N];
     float *f = (float *)host;
@@ -213,6 +221,8 @@ main(int argc, char **argv)
             platform_name = argv[++i];
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
             threads = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--create-only"))
+            create_only = 1;
         else if (!strcmp(argv[i], "--all-devices"))
             all_devices = 1;
         else if (!strcmp(argv[i], "--khr"))
@@ -227,7 +237,7 @@ main(int argc, char **argv)
             first_kernel = i;
     }
     if (!platform_name || !path || threads < 0 || threads > 64) {
-        fprintf(stderr, "usage: %s --platform NAME [--all-devices] [--khr] [--compile-link] [--check-il] [--threads T] MODULE.spv "
+        fprintf(stderr, "usage: %s --platform NAME [--create-only] [--all-devices] [--khr] [--compile-link] [--check-il] [--threads T] MODULE.spv "
                 "KERNEL[:double]...\n", argv[0]);
         return 2;
     }
