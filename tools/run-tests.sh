@@ -7,7 +7,10 @@
 set -eu
 cd "$(dirname "$0")/.."
 sh tools/setup-debian.sh
-[ -d build-test ] || meson setup build-test -Db_sanitize=address,undefined -Db_lundef=false -Dtests=enabled >/dev/null
+# setup-debian.sh installed the OpenCL headers and the SPIR-V/LLVM translator: the layer and its pocl route
+# are required here, so that a build that lost either fails instead of skipping their tests.
+[ -d build-test ] || meson setup build-test -Db_sanitize=address,undefined -Db_lundef=false -Dtests=enabled \
+    -Dopencl_layer=enabled -Dtranslator=enabled >/dev/null
 ninja -C build-test
 meson test -C build-test --print-errorlogs "$@"
 # Criterion's per-suite closing lines, for the log.
@@ -16,7 +19,8 @@ if [ $# -eq 0 ]; then
     sh tools/run-memcheck.sh
     # The sanitizer and valgrind builds allocate with malloc; the CLI as shipped uses the huge-page
     # heap (src/support/heap.c): run the corpus end to end with a release build of it too.
-    [ -d build-release ] || meson setup build-release --buildtype=release -Dtests=disabled >/dev/null
+    [ -d build-release ] || meson setup build-release --buildtype=release -Dtests=disabled -Dopencl_layer=enabled \
+        -Dtranslator=enabled >/dev/null
     ninja -C build-release >/dev/null
     log=$(mktemp)
     # Today's validator where ../shared/tools has one (or $SPIRV_VAL names one), as the test build does.
