@@ -11,12 +11,17 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <string>
 
 extern "C" {
 #include "layer.h"
 }
+
+// The translator keeps state of its own between calls and is not safe to run on two threads at once (Intel's
+// opencl-clang serializes it for the same reason): one translation at a time in the process.
+static std::mutex translating;
 
 extern "C" bool
 layer_can_translate(void)
@@ -31,6 +36,7 @@ layer_translate(const uint32_t *words, size_t count, unsigned char **bitcode, si
     *bitcode = nullptr;
     *size = 0;
     std::string error;
+    std::lock_guard<std::mutex> one_at_a_time(translating);
     try {
         llvm::LLVMContext context;
         context.setOpaquePointers(false); // the translator of LLVM 15 writes typed pointers, as llvm-spirv-15 does
