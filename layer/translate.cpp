@@ -19,8 +19,8 @@ extern "C" {
 #include "layer.h"
 }
 
-// The translator keeps state of its own between calls and is not safe to run on two threads at once (Intel's
-// opencl-clang serializes it for the same reason): one translation at a time in the process.
+// The translator is not safe to run on two threads at once (Intel's opencl-clang serializes it for that
+// reason): one translation at a time in the process.
 static std::mutex translating;
 
 extern "C" bool

@@ -269,8 +269,9 @@ def main():
             check(rc == 1 and "program: not created (OpenCL error -30)" in out and
                   "spvcond layer: clCreateProgramWithIL: bad magic number" in err,
                   "%s: a module that is not SPIR-V: CL_INVALID_VALUE and a message" % platform, out + err)
-            rc, out, err = host(WITH, platform, demo, "--threads", "4", kernels=list(DEMO[platform]["run"]))
-            check(rc == 0 and "threads: 4 sessions at once, 0 printed otherwise than one alone, 0 failures" in out,
+            rc, out, err = host(WITH, platform, demo, "--threads", "4", kernels=[arg(k) for k in DEMO[platform]["run"]])
+            check(rc == 0 and "threads: 4 sessions at once, 0 printed otherwise than one alone, 0 failures" in out and
+                  all("kernel %s: results %s\n" % kr in out for kr in DEMO[platform]["run"].items()),
                   "%s: four sessions on threads at once, each as one alone" % platform, out[-400:] + err[-400:])
 
         # Two devices in one context (pocl's pthread and basic drivers): each gets its module and its log
