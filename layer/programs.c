@@ -17,7 +17,6 @@ struct program_device {
     cl_device_id device;
     char *log;       /* its lines of the build log ("" when none) */
     char *kernels;   /* the kernel names the device keeps, each ending with '\0', then an empty one */
-    size_t kernel_count;
 };
 
 struct program {
@@ -77,7 +76,6 @@ text_printf(struct text *t, const char *format, ...)
 /* What one device keeps and why it lacks the rest. */
 struct verdicts {
     struct text log, kernels;
-    size_t kernel_count;
 };
 
 static void
@@ -86,7 +84,6 @@ verdict(void *user, const char *kernel, bool supported, const char *reason)
     struct verdicts *v = user;
     if (supported) {
         text_add(&v->kernels, kernel, strlen(kernel) + 1);
-        v->kernel_count++;
     } else {
         text_printf(&v->log, "spvcond: kernel %s is not available on this device: %s\n", kernel, reason);
     }
@@ -113,6 +110,7 @@ specialize_for(const struct layer_device *d, const void *il, size_t length, uint
     }
     spvcond_fnvar_device fnvar = SPVCOND_SIZED(spvcond_fnvar_device);
     spvcond_specialize_options options = SPVCOND_SIZED(spvcond_specialize_options);
+    text_printf(&v.log, "spvcond: this device takes the module as %s\n", layer_route_name(d->route));
     if (spvcond_module_parse_bytes(sc, il, length, &m) != SPVCOND_OK ||
         spvcond_opencl_device_info(sc, &d->facts, &info) != SPVCOND_OK ||
         spvcond_kernels_supported(m, info, verdict, &v) != SPVCOND_OK ||
@@ -124,6 +122,7 @@ specialize_for(const struct layer_device *d, const void *il, size_t length, uint
     options.device = &fnvar;
     if (spvcond_specialize(m, &options, NULL) != SPVCOND_OK || spvcond_module_emit(m, &emitted, count) != SPVCOND_OK)
         goto done;
+    text_add(&v.kernels, "", 1);
     if (v.log.failed || v.kernels.failed || !(*words = malloc(*count * 4 + 1))) {
         spvcond_free(sc, emitted);
         snprintf(msg, msg_size, "out of memory");
@@ -131,23 +130,10 @@ specialize_for(const struct layer_device *d, const void *il, size_t length, uint
     }
     memcpy(*words, emitted, *count * 4);
     spvcond_free(sc, emitted);
-    struct text log = {0};
-    text_printf(&log, "spvcond: this device takes the module as %s\n", layer_route_name(d->route));
-    if (v.log.data)
-        text_add(&log, v.log.data, v.log.length);
-    text_add(&v.kernels, "", 1);
-    if (log.failed || v.kernels.failed) {
-        free(log.data);
-        free(*words);
-        *words = NULL;
-        snprintf(msg, msg_size, "out of memory");
-        goto done;
-    }
     out->device = d->id;
-    out->log = log.data;
+    out->log = v.log.data;
     out->kernels = v.kernels.data;
-    out->kernel_count = v.kernel_count;
-    v.kernels.data = NULL;
+    v.log.data = v.kernels.data = NULL;
     ok = true;
 done:
     if (!ok && !msg[0]) {
@@ -420,7 +406,7 @@ program_copy(const struct program *p)
         size_t names = 1;
         for (const char *n = d->kernels; *n; n += strlen(n) + 1)
             names += strlen(n) + 1;
-        c->devices[k] = (struct program_device){d->device, strdup(d->log), malloc(names), d->kernel_count};
+        c->devices[k] = (struct program_device){d->device, strdup(d->log), malloc(names)};
         c->lengths[k] = p->lengths[k];
         c->binaries[k] = malloc(p->lengths[k]);
         ok = c->devices[k].log && c->devices[k].kernels && c->binaries[k];
@@ -508,18 +494,24 @@ keeps(const struct program_device *d, const char *name)
     return false;
 }
 
-/* Call with the lock held: whether a device the program was built for lacks `name`, and how many were. */
-static bool
-lacked(const struct program *p, const char *name, size_t *built_count)
+/* Call with the lock held: which of the program's devices it was built for (malloc'd; NULL when out of
+ * memory), asked of the driver once per call. */
+static bool *
+built_devices(const struct program *p)
 {
-    *built_count = 0;
-    for (size_t k = 0; k < p->device_count; k++) {
-        if (!built(p->handle, p->devices[k].device))
-            continue;
-        ++*built_count;
-        if (!keeps(&p->devices[k], name))
+    bool *on = calloc(p->device_count, sizeof(*on));
+    for (size_t k = 0; on && k < p->device_count; k++)
+        on[k] = built(p->handle, p->devices[k].device);
+    return on;
+}
+
+/* Whether a device the program was built for lacks `name`. */
+static bool
+lacked(const struct program *p, const bool *built_on, const char *name)
+{
+    for (size_t k = 0; k < p->device_count; k++)
+        if (built_on[k] && !keeps(&p->devices[k], name))
             return true;
-    }
     return false;
 }
 
@@ -527,12 +519,13 @@ bool
 layer_program_lacks(cl_program program, const char *name)
 {
     bool lacks = false;
-    size_t built_count;
     pthread_mutex_lock(&lock);
-    struct program *p = find(program);
-    if (p && name)
-        lacks = lacked(p, name, &built_count);
+    struct program *p = name ? find(program) : NULL;
+    bool *built_on = p ? built_devices(p) : NULL;
+    if (built_on)
+        lacks = lacked(p, built_on, name);
     pthread_mutex_unlock(&lock);
+    free(built_on);
     return lacks;
 }
 
@@ -543,13 +536,13 @@ layer_program_kernels(cl_program program, size_t *count)
     *count = 0;
     pthread_mutex_lock(&lock);
     struct program *p = find(program);
+    bool *built_on = p ? built_devices(p) : NULL;
     size_t first = 0;
-    while (p && first < p->device_count && !built(program, p->devices[first].device))
+    while (built_on && first < p->device_count && !built_on[first])
         first++;
-    if (p && first < p->device_count) {
+    if (built_on && first < p->device_count) {
         for (const char *k = p->devices[first].kernels; *k; k += strlen(k) + 1) {
-            size_t built_count;
-            if (!lacked(p, k, &built_count)) {
+            if (!lacked(p, built_on, k)) {
                 text_add(&names, k, strlen(k) + 1);
                 ++*count;
             }
@@ -557,6 +550,7 @@ layer_program_kernels(cl_program program, size_t *count)
         text_add(&names, "", 1);
     }
     pthread_mutex_unlock(&lock);
+    free(built_on);
     if (names.failed) {
         free(names.data);
         return NULL;
