@@ -270,9 +270,9 @@ def main():
                   "spvcond layer: clCreateProgramWithIL: bad magic number" in err,
                   "%s: a module that is not SPIR-V: CL_INVALID_VALUE and a message" % platform, out + err)
             rc, out, err = host(WITH, platform, demo, "--threads", "4", kernels=[arg(k) for k in DEMO[platform]["run"]])
-            check(rc == 0 and "threads: 4 sessions at once, 0 printed otherwise than one alone, 0 failures" in out and
+            check(rc == 0 and "threads: 4 runs at once, 0 printed otherwise than one alone, 0 failures" in out and
                   all("kernel %s: results %s\n" % kr in out for kr in DEMO[platform]["run"].items()),
-                  "%s: four sessions on threads at once, each as one alone" % platform, out[-400:] + err[-400:])
+                  "%s: four runs of the application on threads at once, each as one alone" % platform, out[-400:] + err[-400:])
 
         # Two devices in one context (pocl's pthread and basic drivers): each gets its module and its log
         # lines; a kernel is there when every device the program was built for keeps it.

@@ -128,8 +128,8 @@ run(struct out *o, cl_context context, cl_command_queue queue, cl_program progra
     return 0;
 }
 
-/* What a session does: the options, the module, the kernels to run. */
-struct session {
+/* One application's work: the options, the module, the kernels to run. */
+struct work {
     cl_platform_id platform;
     cl_device_id device;      /* the queue's */
     cl_device_id *devices;    /* the context's */
@@ -145,7 +145,7 @@ struct session {
 
 /* One application's work: a context, the program from IL, its build, its kernels run. */
 static void
-session(struct session *s)
+do_work(struct work *s)
 {
     struct out *o = &s->out;
     cl_int err;
@@ -205,9 +205,9 @@ session(struct session *s)
 }
 
 static void *
-session_thread(void *arg)
+work_thread(void *arg)
 {
-    session(arg);
+    do_work(arg);
     return NULL;
 }
 
@@ -265,23 +265,23 @@ main(int argc, char **argv)
     if (!all_devices || all_count == 0 || all_count > 8)
         all_count = 1;
     printf("devices in the context: %u\n", all_count);
-    struct session one = {platform, device, all_devices ? all : &device, all_count, khr, compile_link, il, size, argv + first_kernel, argc - first_kernel,
+    struct work one = {platform, device, all_devices ? all : &device, all_count, khr, compile_link, il, size, argv + first_kernel, argc - first_kernel,
                           {"", 0}, 0};
     int failures;
     if (threads == 0) {
-        session(&one);
+        do_work(&one);
         fputs(one.out.text, stdout);
         failures = one.failures;
     } else { /* T applications' work at once in one process: each must print what one alone prints */
-        session(&one);
-        struct session *many = calloc((size_t)threads, sizeof(*many));
+        do_work(&one);
+        struct work *many = calloc((size_t)threads, sizeof(*many));
         pthread_t *ids = calloc((size_t)threads, sizeof(*ids));
         int started = 0, differ = 0;
         for (; many && ids && started < threads; started++) {
             many[started] = one;
             many[started].out.length = 0;
             many[started].failures = 0;
-            if (pthread_create(&ids[started], NULL, session_thread, &many[started]) != 0)
+            if (pthread_create(&ids[started], NULL, work_thread, &many[started]) != 0)
                 break;
         }
         failures = one.failures || started < threads;
@@ -291,7 +291,7 @@ main(int argc, char **argv)
             differ += many[t].out.length != one.out.length || memcmp(many[t].out.text, one.out.text, one.out.length);
         }
         fputs(one.out.text, stdout);
-        printf("threads: %d sessions at once, %d printed otherwise than one alone, %d failures\n", started, differ,
+        printf("threads: %d runs at once, %d printed otherwise than one alone, %d failures\n", started, differ,
                failures);
         failures += differ;
         free(many);
