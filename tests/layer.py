@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 
+import oracle
 from verdicts import check, summary
 
 CLI = os.environ["SPVCOND_CLI"]
@@ -136,6 +137,9 @@ def mock_checks(tmp, demo, demo_plain, multi):
           "kernel scale: created" in out, "mock, IL: the multi-target module through clCreateProgramWithIL", out + err)
     check(names == ["scale"] and 10 in caps and 6246 not in caps and 6245 not in caps,
           "mock, IL: the driver got the fp64 device's variant, specialized (capabilities %s)" % sorted(caps))
+    if os.path.exists(out_prefix + ".il.spv"):
+        ok, text = oracle.judge(out_prefix + ".il.spv", "given by the layer")
+        check(ok, "mock, IL: the module the driver got passes spirv-val", text)
     rc, out, err = host(env, "spvcond mock", demo_plain, "--create-only", kernels=["scale_float"])
     check(rc == 0 and open(out_prefix + ".il.spv", "rb").read() == open(demo_plain, "rb").read(),
           "mock, IL: a plain module goes to the driver byte for byte", out + err)
@@ -164,6 +168,9 @@ def mock_checks(tmp, demo, demo_plain, multi):
     first, other = (module_facts("%s.%d.spv" % (out_prefix, k))[1] for k in (0, 1))
     check("scale_double" in first and "scale_double" not in other and "scale_float" in other,
           "mock, binaries: each device got its own module (%s / %s)" % (first, other))
+    for k in (0, 1):
+        ok, text = oracle.judge("%s.%d.spv" % (out_prefix, k), "given by the layer")
+        check(ok, "mock, binaries: device %d's module passes spirv-val" % (k + 1), text)
 
 
 def clinfo_checks():
@@ -289,6 +296,7 @@ def main():
                   "pocl, two devices%s: the kernels both keep, and run" % how, out + err)
         clinfo_checks()
         mock_checks(tmp, demo, demo_plain, multi)
+    print(oracle.report())
     return summary()
 
 
