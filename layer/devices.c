@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The devices below the layer: what each reports, and how each takes SPIR-V. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,15 +58,31 @@ platform_name(cl_device_id device)
     return layer_platform_string(platform, CL_PLATFORM_NAME);
 }
 
+/* Whether the device is NVIDIA's: its platform, or the extension only NVIDIA's driver reports. */
+static bool
+is_nvidia(const char *extensions, const char *platform)
+{
+    return (platform && strcmp(platform, "NVIDIA CUDA") == 0) ||
+           layer_has_word(extensions, "cl_nv_device_attribute_query");
+}
+
 /* IL first (the driver reads SPIR-V: nothing to convert), then the binary forms the drivers are known to
- * take. */
+ * take. `why`, when not NULL, says why a device of a known driver has no route. */
 static enum layer_route
-route_of(const char *il_version, const char *extensions, const char *platform)
+route_of(const char *il_version, const char *extensions, const char *platform, char *why, size_t why_size)
 {
     if (il_version && strstr(il_version, "SPIR-V"))
         return LAYER_ROUTE_IL;
     if (platform && strcmp(platform, "rusticl") == 0)
         return LAYER_ROUTE_SPIRV_BINARY;
+    if (is_nvidia(extensions, platform)) {
+        char msg[512] = "";
+        if (layer_can_lower_ptx(msg, sizeof(msg)))
+            return LAYER_ROUTE_PTX;
+        if (why)
+            snprintf(why, why_size, "NVIDIA's driver reads no SPIR-V, and the layer cannot make PTX: %s", msg);
+        return LAYER_ROUTE_NONE;
+    }
     if (layer_has_word(extensions, "cl_khr_spir") && layer_can_translate())
         return LAYER_ROUTE_BITCODE;
     return LAYER_ROUTE_NONE;
@@ -77,7 +94,7 @@ layer_device_route(cl_device_id device)
     char *il = layer_device_string(device, CL_DEVICE_IL_VERSION);
     char *ext = layer_device_string(device, CL_DEVICE_EXTENSIONS);
     char *platform = platform_name(device);
-    enum layer_route route = route_of(il, ext, platform);
+    enum layer_route route = route_of(il, ext, platform, NULL, 0);
     free(il);
     free(ext);
     free(platform);
@@ -94,6 +111,8 @@ layer_route_name(enum layer_route route)
         return "SPIR-V as a program binary";
     case LAYER_ROUTE_BITCODE:
         return "LLVM bitcode from the SPIR-V/LLVM translator";
+    case LAYER_ROUTE_PTX:
+        return "PTX from LLVM's NVPTX back end";
     default:
         return "none";
     }
@@ -118,7 +137,7 @@ layer_device_query(cl_device_id device, struct layer_device *d)
     d->extensions = layer_device_string(device, CL_DEVICE_EXTENSIONS);
     d->platform = platform_name(device);
     char *il = layer_device_string(device, CL_DEVICE_IL_VERSION);
-    d->route = route_of(il, d->extensions, d->platform);
+    d->route = route_of(il, d->extensions, d->platform, d->no_route, sizeof(d->no_route));
     free(il);
 
     spvcond_opencl_device *f = &d->facts;
@@ -154,6 +173,18 @@ layer_device_query(cl_device_id device, struct layer_device *d)
         layer_next.clGetDeviceInfo(device, 0x4108, bytes, d->sub_group_sizes, NULL) == CL_SUCCESS) {
         f->sub_group_sizes = d->sub_group_sizes;
         f->sub_group_size_count = bytes / sizeof(size_t);
+    }
+    cl_uint cc;
+    if (is_nvidia(d->extensions, d->platform) && query(device, 0x4000 /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV */, &cc,
+                                                       sizeof(cc))) {
+        d->compute_capability_major = cc;
+        if (query(device, 0x4001 /* CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV */, &cc, sizeof(cc)))
+            d->compute_capability_minor = cc;
+        f->compute_capability_major = d->compute_capability_major;
+        f->compute_capability_minor = d->compute_capability_minor;
+        /* libclc's nvptx64 library has no image built-ins: image kernels are absent, and say so. */
+        if (d->route == LAYER_ROUTE_PTX)
+            f->image_support = false;
     }
     return ok && d->version && d->extensions;
 }

@@ -40,7 +40,7 @@ static bool
 layer_gives_il(cl_device_id device)
 {
     enum layer_route route = layer_device_route(device);
-    return route == LAYER_ROUTE_SPIRV_BINARY || route == LAYER_ROUTE_BITCODE;
+    return route == LAYER_ROUTE_SPIRV_BINARY || route == LAYER_ROUTE_BITCODE || route == LAYER_ROUTE_PTX;
 }
 
 /* An extension string with cl_khr_il_program added. */

@@ -27,6 +27,7 @@ enum layer_route {
     LAYER_ROUTE_IL,            /* clCreateProgramWithIL: the driver reads SPIR-V itself */
     LAYER_ROUTE_SPIRV_BINARY,  /* rusticl: SPIR-V as a program binary behind its 12-byte header */
     LAYER_ROUTE_BITCODE,       /* cl_khr_spir (pocl): LLVM bitcode from the SPIR-V/LLVM translator */
+    LAYER_ROUTE_PTX,           /* NVIDIA: PTX from the translator, libclc's nvptx64 built-ins, LLVM's NVPTX back end */
 };
 
 /* A device's facts as the driver reports them. */
@@ -35,6 +36,8 @@ struct layer_device {
     enum layer_route route;
     char *name, *version, *profile, *extensions, *platform;
     size_t *sub_group_sizes;
+    unsigned compute_capability_major, compute_capability_minor; /* NVIDIA's; 0 for other devices */
+    char no_route[640]; /* why a device of a known driver has no route ("" when it has one, or is unknown) */
     spvcond_opencl_device facts; /* points into the strings above */
 };
 
@@ -58,6 +61,27 @@ bool layer_can_translate(void);
 /* SPIR-V words -> LLVM bitcode, malloc'd; on failure false with the translator's message in msg. */
 bool layer_translate(const uint32_t *words, size_t count, unsigned char **bitcode, size_t *size, char *msg,
                      size_t msg_size);
+
+/* Whether PTX can be made here (the layer was built with LLVM's NVPTX back end and libclc's nvptx64 library
+ * can be read); when not, why in msg. */
+bool layer_can_lower_ptx(char *msg, size_t msg_size);
+/* SPIR-V words -> PTX for a device of compute capability major.minor (ptx.cpp), malloc'd, NUL-terminated,
+ * *size counting the NUL; on failure false with the reason in msg. */
+bool layer_lower_ptx(const uint32_t *words, size_t count, unsigned major, unsigned minor, char **ptx, size_t *size,
+                     char *msg, size_t msg_size);
+/* An OpenCL built-in's name with its parameter types written out (no substitutions), SPIR's address spaces
+ * turned into NVPTX's when spir_to_nvptx (builtin_names.c); false when the name is not one of that grammar. */
+bool layer_builtin_canonical(const char *name, bool spir_to_nvptx, char *out, size_t out_size);
+
+/* ---- a look inside (dump.c) ---- */
+
+/* A number for the next program when SPVCOND_LAYER_DUMP names a folder, 0 when it does not. */
+unsigned layer_dump_program(void);
+/* Writes into that folder, for program `program` (0: nothing) and its device number `device`, the module
+ * specialized for it or (driver_form) what the driver was given: <pid>-<program>-<device>-<route>.<ext>.
+ * Failures are said on standard error and change nothing else. */
+void layer_dump(unsigned program, size_t device, const struct layer_device *d, bool driver_form, const void *data,
+                size_t size);
 
 /* ---- programs (programs.c) ---- */
 

@@ -215,7 +215,7 @@ remember(struct program *p)
  * device), else each device's binary. */
 static cl_program
 driver_program(cl_context context, struct layer_device *devs, size_t n, uint32_t **words, size_t *counts,
-               struct program *record, cl_int *err, char *msg, size_t msg_size)
+               struct program *record, unsigned dump, cl_int *err, char *msg, size_t msg_size)
 {
     if (devs[0].route == LAYER_ROUTE_IL) {
         for (size_t k = 1; k < n; k++)
@@ -226,6 +226,7 @@ driver_program(cl_context context, struct layer_device *devs, size_t n, uint32_t
                 *err = CL_INVALID_OPERATION;
                 return NULL;
             }
+        layer_dump(dump, 0, &devs[0], true, words[0], counts[0] * 4);
         return layer_next.clCreateProgramWithIL(context, words[0], counts[0] * 4, err);
     }
     unsigned char **binaries = calloc(n, sizeof(*binaries));
@@ -248,10 +249,17 @@ driver_program(cl_context context, struct layer_device *devs, size_t n, uint32_t
                 goto done;
             memcpy(binaries[k], header, 12);
             memcpy(binaries[k] + 12, words[k], counts[k] * 4);
+        } else if (devs[k].route == LAYER_ROUTE_PTX) {
+            if (!layer_lower_ptx(words[k], counts[k], devs[k].compute_capability_major,
+                                 devs[k].compute_capability_minor, (char **)&binaries[k], &lengths[k], msg, msg_size)) {
+                *err = CL_INVALID_VALUE;
+                goto done;
+            }
         } else if (!layer_translate(words[k], counts[k], &binaries[k], &lengths[k], msg, msg_size)) {
             *err = CL_INVALID_VALUE;
             goto done;
         }
+        layer_dump(dump, k, &devs[k], true, binaries[k], lengths[k]);
     }
     if (binaries && lengths && ids)
         program = layer_next.clCreateProgramWithBinary(context, (cl_uint)n, ids, lengths,
@@ -318,6 +326,8 @@ layer_create_program_with_il(cl_context context, const void *il, size_t length, 
     for (size_t k = 0; k < n; k++) {
         /* A device the layer cannot read, or one without SPIR-V: the driver's own answer. */
         if (!layer_device_query(ids[k], &devs[k]) || devs[k].route == LAYER_ROUTE_NONE) {
+            if (devs[k].no_route[0])
+                snprintf(msg, sizeof(msg), "%s", devs[k].no_route);
             program = layer_next.clCreateProgramWithIL(context, il, length, err);
             goto done;
         }
@@ -334,12 +344,15 @@ layer_create_program_with_il(cl_context context, const void *il, size_t length, 
         *err = CL_INVALID_OPERATION;
         goto done;
     }
-    for (size_t k = 0; k < n; k++)
+    unsigned dump = layer_dump_program();
+    for (size_t k = 0; k < n; k++) {
         if (!specialize_for(&devs[k], il, length, &words[k], &counts[k], &pd[k], msg, sizeof(msg))) {
             *err = CL_INVALID_VALUE;
             goto done;
         }
-    program = driver_program(context, devs, n, words, counts, p, err, msg, sizeof(msg));
+        layer_dump(dump, k, &devs[k], false, words[k], counts[k] * 4);
+    }
+    program = driver_program(context, devs, n, words, counts, p, dump, err, msg, sizeof(msg));
     if (program) {
         p->handle = program;
         p->device_count = n;

@@ -503,13 +503,19 @@ typedef struct spvcond_opencl_device {
     uint64_t max_work_group_size;    /* CL_DEVICE_MAX_WORK_GROUP_SIZE (0: unknown) */
     const size_t *sub_group_sizes;   /* CL_DEVICE_SUB_GROUP_SIZES_INTEL (cl_intel_required_subgroup_size) */
     size_t sub_group_size_count;     /* at most 64 */
+    /* Since 0.3 (cl_nv_device_attribute_query): an NVIDIA device's compute capability (0: not NVIDIA's). */
+    uint32_t compute_capability_major; /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV */
+    uint32_t compute_capability_minor; /* CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV */
 } spvcond_opencl_device;
 
 /* The device description of an OpenCL device: DPC++'s aspects (cpu/gpu/accelerator/custom by type, fp16,
  * fp64, int64 atomics and atomic64, image, online compiler and linker, queue profiling), its sub-group
  * sizes and maximum work-group size, and for SPV_INTEL_function_variants its SPIR-V capabilities (OpenCL's
  * SPIR-V environment), its category (cpu, gpu) and, for a CPU device, the registry target of the machine
- * the library was built for (a CPU device runs on its host). *out is one block, released with
+ * the library was built for (a CPU device runs on its host). An NVIDIA device (a compute capability given)
+ * also has what its built-in device nvidia_gpu_sm_XY says the hardware has and its driver does not report
+ * (fp16 from 5.3), target nvptx64 and the registry's architecture for it (the highest known at or below
+ * its compute capability). *out is one block, released with
  * spvcond_free(ctx, *out); it copies every string and array it needs. */
 SPVCOND_API spvcond_result spvcond_opencl_device_info(spvcond_context *ctx, const spvcond_opencl_device *device,
                                                       spvcond_device_info **out);

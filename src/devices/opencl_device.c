@@ -3,6 +3,7 @@
  * reports, mapped to DPC++'s aspects (as DPC++'s OpenCL backend maps them) and to the facts of
  * SPV_INTEL_function_variants' device constants. The caller queries; the library needs no OpenCL. */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "registry/architectures.h"
@@ -150,6 +151,45 @@ opencl_capabilities(const spvcond_opencl_device *d, const uint32_t *aspects, siz
     return n;
 }
 
+/* An NVIDIA device's built-in entry: nvidia_gpu_sm_XY for its compute capability, or the highest the table
+ * has below it (a device newer than the table has what the newest known one has). */
+static bool
+nvidia_builtin(uint32_t major, uint32_t minor, spvcond_device_info *out)
+{
+    char name[32];
+    uint32_t want = major > 99 ? 999 : major * 10 + (minor > 9 ? 9 : minor);
+    for (uint32_t v = want; v >= 10; v--) {
+        snprintf(name, sizeof(name), "nvidia_gpu_sm_%u", (unsigned)v);
+        if (spvcond_builtin_device_find(name, out))
+            return true;
+    }
+    return false;
+}
+
+/* What an NVIDIA device's hardware has and its OpenCL driver does not report (fp16), and the facts of
+ * SPV_INTEL_function_variants its built-in entry gives: target nvptx64, its architecture. */
+static void
+nvidia_facts(const spvcond_opencl_device *d, spvcond_device_info *info, uint32_t *aspects)
+{
+    spvcond_device_info builtin = SPVCOND_SIZED(spvcond_device_info);
+    if (!d->compute_capability_major || !nvidia_builtin(d->compute_capability_major, d->compute_capability_minor,
+                                                        &builtin))
+        return;
+    bool fp16 = false, listed = false;
+    for (size_t k = 0; k < builtin.aspect_count; k++)
+        fp16 |= builtin.aspects[k] == 5;
+    for (size_t k = 0; k < info->aspect_count; k++)
+        listed |= aspects[k] == 5;
+    if (fp16 && !listed && info->aspect_count < MAX_ASPECTS)
+        aspects[info->aspect_count++] = 5;
+    info->has_target = builtin.has_target;
+    info->target = builtin.target;
+    info->has_architecture = builtin.has_architecture;
+    info->category = builtin.has_architecture ? builtin.category : info->category;
+    info->family = builtin.family;
+    info->architecture = builtin.architecture;
+}
+
 spvcond_result
 spvcond_opencl_device_info(spvcond_context *ctx, const spvcond_opencl_device *device, spvcond_device_info **out)
 {
@@ -178,6 +218,11 @@ spvcond_opencl_device_info(spvcond_context *ctx, const spvcond_opencl_device *de
     }
     info->aspects = b->aspects;
     info->aspect_count = opencl_aspects(&d, b->aspects);
+    if (d.type & CL_TYPE_GPU) {
+        info->has_category = true;
+        info->category = SPVCOND_ARCH_CATEGORY_GPU;
+        nvidia_facts(&d, info, b->aspects);
+    }
     for (size_t k = 0; k < d.sub_group_size_count; k++)
         b->sub_group_sizes[k] = d.sub_group_sizes[k] > UINT32_MAX ? UINT32_MAX : (uint32_t)d.sub_group_sizes[k];
     info->sub_group_sizes = b->sub_group_sizes;
@@ -190,9 +235,6 @@ spvcond_opencl_device_info(spvcond_context *ctx, const spvcond_opencl_device *de
         info->has_category = true;
         info->category = SPVCOND_ARCH_CATEGORY_CPU;
         info->has_target = host_target(&info->target);
-    } else if (d.type & CL_TYPE_GPU) {
-        info->has_category = true;
-        info->category = SPVCOND_ARCH_CATEGORY_GPU;
     }
     *out = info;
     return SPVCOND_OK;

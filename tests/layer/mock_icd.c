@@ -7,7 +7,11 @@
  *   SPVCOND_MOCK_IL=1     the devices read SPIR-V (CL_DEVICE_IL_VERSION, clCreateProgramWithIL); otherwise
  *                         they take it as rusticl does, as a program binary behind a 12-byte header, and the
  *                         platform is named "rusticl" so that the layer gives it that form
- *   SPVCOND_MOCK_OUT=P    each module received is written to P.il.spv (IL) or P.N.spv (device N's binary)
+ *   SPVCOND_MOCK_NVIDIA=1 the platform is NVIDIA's ("NVIDIA CUDA"): no IL, no fp16 reported, both devices with
+ *                         fp64 and cl_nv_device_attribute_query, compute capability 9.0 (device 1) and 5.2
+ *                         (device 2); binaries are PTX, whose .entry names are the kernels
+ *   SPVCOND_MOCK_OUT=P    each module received is written to P.il.spv (IL) or P.N.spv (device N's binary;
+ *                         P.N.ptx for NVIDIA's PTX)
  *
  * A kernel exists where the module given for a device has an entry point of its name; clCreateKernel
  * makes one when any device has it (the layer, not the driver, decides which kernels an application sees).
@@ -62,6 +66,13 @@ reads_il(void)
     return il && strcmp(il, "1") == 0;
 }
 
+static int
+nvidia(void)
+{
+    const char *nv = getenv("SPVCOND_MOCK_NVIDIA");
+    return nv && strcmp(nv, "1") == 0 && !reads_il();
+}
+
 static cl_int
 answer(const void *data, size_t size, size_t value_size, void *value, size_t *size_ret)
 {
@@ -83,7 +94,7 @@ get_platform_info(cl_platform_id p, cl_platform_info param, size_t value_size, v
     (void)p;
     switch (param) {
     case CL_PLATFORM_NAME:
-        return ANSWER_TEXT(reads_il() ? "spvcond mock" : "rusticl");
+        return ANSWER_TEXT(reads_il() ? "spvcond mock" : nvidia() ? "NVIDIA CUDA" : "rusticl");
     case CL_PLATFORM_VENDOR:
         return ANSWER_TEXT("libspvcond tests");
     case CL_PLATFORM_VERSION:
@@ -115,7 +126,8 @@ get_device_ids(cl_platform_id p, cl_device_type type, cl_uint n, cl_device_id *o
 static cl_int CL_API_CALL
 get_device_info(cl_device_id d, cl_device_info param, size_t value_size, void *value, size_t *size_ret)
 {
-    int fp64 = d->index == 0;
+    int fp64 = d->index == 0 || nvidia();
+    cl_uint cc_major = d->index == 0 ? 9 : 5, cc_minor = d->index == 0 ? 0 : 2;
     cl_device_type type = CL_DEVICE_TYPE_GPU;
     cl_device_fp_config fp = fp64 ? CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM : 0;
     size_t max_wg = 256;
@@ -124,12 +136,18 @@ get_device_info(cl_device_id d, cl_device_info param, size_t value_size, void *v
     cl_platform_id p = &platform;
     switch (param) {
     case CL_DEVICE_NAME:
+        if (nvidia())
+            return ANSWER_TEXT(d->index == 0 ? "mock NVIDIA sm_90" : "mock NVIDIA sm_52");
         return ANSWER_TEXT(fp64 ? "mock fp64" : "mock fp32");
     case CL_DEVICE_VERSION:
         return ANSWER_TEXT("OpenCL 3.0 mock");
     case CL_DEVICE_PROFILE:
         return ANSWER_TEXT("FULL_PROFILE");
     case CL_DEVICE_EXTENSIONS:
+        if (nvidia())
+            return ANSWER_TEXT("cl_khr_global_int32_base_atomics cl_khr_fp64 cl_khr_int64_base_atomics "
+                               "cl_khr_int64_extended_atomics cl_khr_byte_addressable_store "
+                               "cl_nv_device_attribute_query cl_nv_compiler_options");
         return ANSWER_TEXT(reads_il() ? (fp64 ? "cl_khr_il_program cl_khr_fp64" : "cl_khr_il_program")
                                       : (fp64 ? "cl_khr_fp64" : ""));
     case CL_DEVICE_IL_VERSION:
@@ -150,6 +168,10 @@ get_device_info(cl_device_id d, cl_device_info param, size_t value_size, void *v
         return ANSWER(queue);
     case CL_DEVICE_PLATFORM:
         return ANSWER(p);
+    case 0x4000: /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV */
+        return nvidia() ? ANSWER(cc_major) : CL_INVALID_VALUE;
+    case 0x4001: /* CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV */
+        return nvidia() ? ANSWER(cc_minor) : CL_INVALID_VALUE;
     default:
         return CL_INVALID_VALUE;
     }
@@ -233,12 +255,28 @@ entry_points(const uint32_t *w, size_t count, char *names)
     return 1;
 }
 
+/* The .entry names of PTX text, ';'-separated; 0 if it is not NUL-terminated text with a .target. */
+static int
+ptx_entries(const char *ptx, size_t size, char *names)
+{
+    names[0] = 0;
+    if (size == 0 || ptx[size - 1] != 0 || !strstr(ptx, "\n.target sm_"))
+        return 0;
+    for (const char *e = strstr(ptx, ".entry "); e; e = strstr(e + 1, ".entry ")) {
+        size_t n = strcspn(e + 7, "( \n");
+        if (strlen(names) + n + 2 < NAMES)
+            strncat(strcat(names, names[0] ? ";" : ""), e + 7, n);
+    }
+    return 1;
+}
+
 static void
 record(const void *module, size_t size, const char *what)
 {
     const char *prefix = getenv("SPVCOND_MOCK_OUT");
     char path[4096];
-    if (!prefix || snprintf(path, sizeof(path), "%s.%s.spv", prefix, what) >= (int)sizeof(path))
+    if (!prefix || snprintf(path, sizeof(path), "%s.%s.%s", prefix, what, nvidia() ? "ptx" : "spv") >=
+                       (int)sizeof(path))
         return;
     FILE *f = fopen(path, "wb");
     if (f) {
@@ -287,7 +325,19 @@ create_program_with_binary(cl_context c, cl_uint n, const cl_device_id *list, co
         *err = CL_OUT_OF_HOST_MEMORY;
         return NULL;
     }
-    for (cl_uint k = 0; k < n; k++) {
+    for (cl_uint k = 0; k < n && nvidia(); k++) {
+        char what[8];
+        if (!ptx_entries((const char *)binaries[k], lengths[k], p->names[list[k]->index])) {
+            free(p);
+            *err = CL_INVALID_BINARY;
+            return NULL;
+        }
+        if (status)
+            status[k] = CL_SUCCESS;
+        snprintf(what, sizeof(what), "%d", list[k]->index);
+        record(binaries[k], lengths[k] - 1, what);
+    }
+    for (cl_uint k = 0; k < n && !nvidia(); k++) {
         uint32_t header[3];
         if (lengths[k] < 12 || (memcpy(header, binaries[k], 12), header[0] != 1) || header[1] != lengths[k] - 12 ||
             !entry_points((const uint32_t *)(binaries[k] + 12), header[1] / 4, p->names[list[k]->index])) {

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/* The layer built without LLVM's NVPTX back end (or without the translator): NVIDIA's devices get no
+ * route, and the driver's own answer (docs/opencl-layer.md). */
+#include <stdio.h>
+
+#include "layer.h"
+
+bool
+layer_can_lower_ptx(char *msg, size_t msg_size)
+{
+    snprintf(msg, msg_size, "the layer was built without LLVM's NVPTX back end and the SPIR-V/LLVM translator");
+    return false;
+}
+
+bool
+layer_lower_ptx(const uint32_t *words, size_t count, unsigned major, unsigned minor, char **ptx, size_t *size,
+                char *msg, size_t msg_size)
+{
+    (void)words;
+    (void)count;
+    (void)major;
+    (void)minor;
+    *ptx = NULL;
+    *size = 0;
+    layer_can_lower_ptx(msg, msg_size);
+    return false;
+}
