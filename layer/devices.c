@@ -139,6 +139,8 @@ layer_device_query(cl_device_id device, struct layer_device *d)
     char *il = layer_device_string(device, CL_DEVICE_IL_VERSION);
     d->route = route_of(il, d->extensions, d->platform, d->no_route, sizeof(d->no_route));
     free(il);
+    layer_debug("device %s (platform %s): route %s%s%s", d->name ? d->name : "?", d->platform ? d->platform : "?",
+                layer_route_name(d->route), d->no_route[0] ? ": " : "", d->no_route);
 
     spvcond_opencl_device *f = &d->facts;
     *f = SPVCOND_SIZED(spvcond_opencl_device);

@@ -337,6 +337,7 @@ clInitLayer(cl_uint num_entries, const struct _cl_icd_dispatch *target_dispatch,
             const struct _cl_icd_dispatch **layer_dispatch_ret)
 {
     size_t entries = sizeof(layer_dispatch) / sizeof(void *);
+    layer_debug("loaded by the ICD loader (%u entries below, %zu known here)", num_entries, entries);
     if (!target_dispatch || !num_entries_ret || !layer_dispatch_ret)
         return CL_INVALID_VALUE;
     /* An older loader's table is shorter: what it lacks stays NULL below and above. */
@@ -345,8 +346,10 @@ clInitLayer(cl_uint num_entries, const struct _cl_icd_dispatch *target_dispatch,
     if (!layer_next.clGetDeviceInfo || !layer_next.clGetPlatformInfo || !layer_next.clGetContextInfo ||
         !layer_next.clCreateProgramWithBinary || !layer_next.clGetProgramBuildInfo ||
         !layer_next.clGetProgramInfo || !layer_next.clCreateKernel || !layer_next.clReleaseProgram ||
-        !layer_next.clReleaseKernel)
+        !layer_next.clReleaseKernel) {
+        layer_debug("not active: the loader's table lacks an entry the layer needs");
         return CL_INVALID_VALUE;
+    }
     layer_dispatch = layer_next;
     if (layer_next.clCreateProgramWithIL)
         layer_dispatch.clCreateProgramWithIL = create_program_with_il;

@@ -73,6 +73,13 @@ bool layer_lower_ptx(const uint32_t *words, size_t count, unsigned major, unsign
  * turned into NVPTX's when spir_to_nvptx (builtin_names.c); false when the name is not one of that grammar. */
 bool layer_builtin_canonical(const char *name, bool spir_to_nvptx, char *out, size_t out_size);
 
+/* ---- what the layer says of itself (debug.c) ---- */
+
+/* Whether SPVCOND_LAYER_DEBUG asks the layer to say what it does. */
+bool layer_debug_enabled(void);
+/* One line "spvcond layer: ..." on standard error when it does. */
+void layer_debug(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
 /* ---- a look inside (dump.c) ---- */
 
 /* A number for the next program when SPVCOND_LAYER_DUMP names a folder, 0 when it does not. */

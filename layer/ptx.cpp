@@ -22,6 +22,8 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Intrinsics.h>
@@ -403,6 +405,106 @@ link_builtins(Module &m, std::string &error)
     return true;
 }
 
+// The math intrinsics LLVM's NVPTX back end cannot select: it would emit a call to the C library's
+// function (expf, __powisf2), which nothing defines on the device, and end the process in the back end.
+// libclc's native_* functions use them for float: they become the GPU's approximate instructions, as NVIDIA's
+// own compiler makes native_exp2 ex2.approx (OpenCL leaves native_*'s precision to the implementation).
+// What remains (a double, a pow) refuses the module.
+bool
+unselectable(Intrinsic::ID id)
+{
+    switch (id) {
+    case Intrinsic::exp:
+    case Intrinsic::exp2:
+    case Intrinsic::log:
+    case Intrinsic::log2:
+    case Intrinsic::log10:
+    case Intrinsic::sin:
+    case Intrinsic::cos:
+    case Intrinsic::pow:
+    case Intrinsic::powi:
+        return true;
+    default:
+        return false;
+    }
+}
+
+// One lane: the approximate instruction, scaled where the function's base is not 2.
+Value *
+approximate(IRBuilder<> &b, Module &m, Intrinsic::ID id, Value *x)
+{
+    auto call = [&](Intrinsic::ID nvvm, Value *v) { return b.CreateCall(Intrinsic::getDeclaration(&m, nvvm), {v}); };
+    auto *f32 = b.getFloatTy();
+    switch (id) {
+    case Intrinsic::exp2:
+        return call(Intrinsic::nvvm_ex2_approx_f, x);
+    case Intrinsic::exp:
+        return call(Intrinsic::nvvm_ex2_approx_f, b.CreateFMul(x, ConstantFP::get(f32, 1.4426950408889634)));
+    case Intrinsic::log2:
+        return call(Intrinsic::nvvm_lg2_approx_f, x);
+    case Intrinsic::log:
+        return b.CreateFMul(call(Intrinsic::nvvm_lg2_approx_f, x), ConstantFP::get(f32, 0.6931471805599453));
+    case Intrinsic::log10:
+        return b.CreateFMul(call(Intrinsic::nvvm_lg2_approx_f, x), ConstantFP::get(f32, 0.3010299956639812));
+    case Intrinsic::sin:
+        return call(Intrinsic::nvvm_sin_approx_f, x);
+    case Intrinsic::cos:
+        return call(Intrinsic::nvvm_cos_approx_f, x);
+    default:
+        return nullptr;
+    }
+}
+
+bool
+lower_native_math(Module &m, std::string &error)
+{
+    SmallVector<CallInst *, 16> calls;
+    for (Function &f : m)
+        for (BasicBlock &b : f)
+            for (Instruction &i : b)
+                if (auto *call = dyn_cast<CallInst>(&i))
+                    if (Function *callee = call->getCalledFunction(); callee && unselectable(callee->getIntrinsicID()))
+                        calls.push_back(call);
+    for (CallInst *call : calls) {
+        Intrinsic::ID id = call->getCalledFunction()->getIntrinsicID();
+        Type *type = call->getType();
+        if (id == Intrinsic::powi && isa<ConstantInt>(call->getArgOperand(1)))
+            continue; // the back end multiplies
+        if (!type->getScalarType()->isFloatTy() || id == Intrinsic::pow || id == Intrinsic::powi) {
+            error = "the module calls " + call->getCalledFunction()->getName().str() + " in " +
+                    call->getFunction()->getName().str() + ", which NVPTX has no instruction for";
+            return false;
+        }
+        IRBuilder<> b(call);
+        Value *x = call->getArgOperand(0), *result;
+        if (auto *v = dyn_cast<FixedVectorType>(type)) {
+            result = PoisonValue::get(v);
+            for (unsigned lane = 0; lane < v->getNumElements(); lane++)
+                result = b.CreateInsertElement(result, approximate(b, m, id, b.CreateExtractElement(x, lane)), lane);
+        } else {
+            result = approximate(b, m, id, x);
+        }
+        call->replaceAllUsesWith(result);
+        call->eraseFromParent();
+    }
+    return true;
+}
+
+// The last look before the back end: no call it could not select.
+bool
+selectable(const Module &m, std::string &error)
+{
+    for (const Function &f : m)
+        if (f.isIntrinsic() && unselectable(f.getIntrinsicID()))
+            for (const User *u : f.users())
+                if (auto *call = dyn_cast<CallInst>(u);
+                    call && !(f.getIntrinsicID() == Intrinsic::powi && isa<ConstantInt>(call->getArgOperand(1)))) {
+                    error = "the optimized module calls " + f.getName().str() + ", which NVPTX has no instruction for";
+                    return false;
+                }
+    return true;
+}
+
 // The processor: the device's compute capability, or the highest below it that this LLVM knows. The PTX
 // version: the lowest that the processor needs (any driver for the device reads it).
 bool
@@ -505,7 +607,7 @@ lower(const unsigned char *bitcode, size_t size, unsigned major, unsigned minor,
         error = "the module in NVPTX's address spaces is not valid LLVM IR: " + verify_out.str().substr(0, 400);
         return false;
     }
-    if (!link_builtins(*m, error))
+    if (!link_builtins(*m, error) || !lower_native_math(*m, error))
         return false;
     NamedMDNode *annotations = m->getNamedMetadata("nvvm.annotations");
     SmallPtrSet<const GlobalValue *, 16> kernels;
@@ -540,6 +642,8 @@ lower(const unsigned char *bitcode, size_t size, unsigned major, unsigned minor,
         error = "the optimized module is not valid LLVM IR: " + verify_out.str().substr(0, 400);
         return false;
     }
+    if (!selectable(*m, error))
+        return false;
 
     SmallVector<char, 0> text;
     raw_svector_ostream out(text);
