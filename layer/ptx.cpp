@@ -49,6 +49,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 extern "C" {
 #include "layer.h"
@@ -112,6 +113,115 @@ load_builtins(std::string &error)
                                                           sizeof(canonical)))
             library.by_canonical[canonical] = f.getName().str();
     library.bitcode = std::move(*file);
+    return true;
+}
+
+// NVIDIA's libdevice (the CUDA toolkit's math library as LLVM bitcode), where the machine has it: the
+// OpenCL math built-ins whose libdevice function is within OpenCL's error bound (the CUDA C++ Programming
+// Guide's table of maximum ulp errors against OpenCL's, docs/opencl-layer.md) come from it rather than from
+// libclc's generic code, as NVIDIA's own OpenCL compiler takes them from its library.
+struct device_library {
+    std::unique_ptr<MemoryBuffer> bitcode;
+    std::string path;
+    bool tried = false;
+};
+device_library libdevice;
+
+// Call with `lowering` held: libdevice, from SPVCOND_LAYER_LIBDEVICE (a file, or "none"), else the CUDA
+// toolkit's usual places.
+const MemoryBuffer *
+load_libdevice()
+{
+    if (libdevice.tried)
+        return libdevice.bitcode.get();
+    libdevice.tried = true;
+    std::vector<std::string> places;
+    const char *env = getenv("SPVCOND_LAYER_LIBDEVICE");
+    if (env && *env) {
+        places.push_back(env);
+    } else {
+        for (const char *var : {"CUDA_PATH", "CUDA_HOME"})
+            if (const char *root = getenv(var); root && *root)
+                places.push_back(std::string(root) + "/nvvm/libdevice/libdevice.10.bc");
+        places.push_back("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc");
+        places.push_back("/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc");
+    }
+    for (const std::string &place : places) {
+        if (place == "none")
+            break;
+        auto file = MemoryBuffer::getFile(place, false, false);
+        if (file) {
+            libdevice.bitcode = std::move(*file);
+            libdevice.path = place;
+            break;
+        }
+    }
+    return libdevice.bitcode.get();
+}
+
+// OpenCL's name, its arity, and libdevice's float and double functions.
+const struct {
+    const char *name;
+    unsigned arity;
+    const char *f32, *f64;
+} libdevice_math[] = {
+    {"sin", 1, "__nv_sinf", "__nv_sin"},       {"cos", 1, "__nv_cosf", "__nv_cos"},
+    {"tan", 1, "__nv_tanf", "__nv_tan"},       {"exp", 1, "__nv_expf", "__nv_exp"},
+    {"exp2", 1, "__nv_exp2f", "__nv_exp2"},    {"exp10", 1, "__nv_exp10f", "__nv_exp10"},
+    {"log", 1, "__nv_logf", "__nv_log"},       {"log2", 1, "__nv_log2f", "__nv_log2"},
+    {"log10", 1, "__nv_log10f", "__nv_log10"}, {"log1p", 1, "__nv_log1pf", "__nv_log1p"},
+    {"expm1", 1, "__nv_expm1f", "__nv_expm1"}, {"asin", 1, "__nv_asinf", "__nv_asin"},
+    {"acos", 1, "__nv_acosf", "__nv_acos"},    {"atan", 1, "__nv_atanf", "__nv_atan"},
+    {"sinh", 1, "__nv_sinhf", "__nv_sinh"},    {"cosh", 1, "__nv_coshf", "__nv_cosh"},
+    {"tanh", 1, "__nv_tanhf", "__nv_tanh"},    {"cbrt", 1, "__nv_cbrtf", "__nv_cbrt"},
+    {"erf", 1, "__nv_erff", "__nv_erf"},       {"erfc", 1, "__nv_erfcf", "__nv_erfc"},
+    {"rsqrt", 1, "__nv_rsqrtf", "__nv_rsqrt"}, {"pow", 2, "__nv_powf", "__nv_pow"},
+    {"atan2", 2, "__nv_atan2f", "__nv_atan2"}, {"hypot", 2, "__nv_hypotf", "__nv_hypot"},
+};
+
+// Each scalar math built-in the module calls defined as a call of libdevice's function, then what is used
+// linked from libdevice (its __nvvm_reflect queries answered by the back end's NVVMReflect pass).
+bool
+link_libdevice(Module &m, std::string &error)
+{
+    LLVMContext &c = m.getContext();
+    bool any = false;
+    for (const auto &fn : libdevice_math) {
+        for (bool dbl : {false, true}) {
+            std::string name = "_Z" + std::to_string(strlen(fn.name)) + fn.name + std::string(fn.arity, dbl ? 'd' : 'f');
+            Function *f = m.getFunction(name);
+            if (!f || !f->isDeclaration())
+                continue;
+            Type *t = dbl ? Type::getDoubleTy(c) : Type::getFloatTy(c);
+            SmallVector<Type *, 2> params(fn.arity, t);
+            auto *type = FunctionType::get(t, params, false);
+            if (f->getFunctionType() != type)
+                continue;
+            FunctionCallee nv = m.getOrInsertFunction(dbl ? fn.f64 : fn.f32, type);
+            BasicBlock *body = BasicBlock::Create(c, "", f);
+            IRBuilder<> b(body);
+            SmallVector<Value *, 2> args;
+            for (Argument &a : f->args())
+                args.push_back(&a);
+            b.CreateRet(b.CreateCall(nv, args));
+            f->setLinkage(GlobalValue::InternalLinkage);
+            any = true;
+        }
+    }
+    if (!any)
+        return true;
+    auto lazy = getOwningLazyBitcodeModule(MemoryBuffer::getMemBuffer(libdevice.bitcode->getMemBufferRef(), false),
+                                           c);
+    if (!lazy) {
+        error = "libdevice (" + libdevice.path + ") cannot be read: " + toString(lazy.takeError());
+        return false;
+    }
+    (*lazy)->setTargetTriple(m.getTargetTriple());
+    (*lazy)->setDataLayout(m.getDataLayout());
+    if (Linker::linkModules(m, std::move(*lazy), Linker::LinkOnlyNeeded)) {
+        error = "linking libdevice (" + libdevice.path + ") failed";
+        return false;
+    }
     return true;
 }
 
@@ -371,6 +481,8 @@ link_builtins(Module &m, std::string &error)
             f->setName(found->second);
         }
     }
+    if (load_libdevice() && !link_libdevice(m, error))
+        return false;
     auto lazy = getOwningLazyBitcodeModule(MemoryBuffer::getMemBuffer(library.bitcode->getMemBufferRef(), false),
                                            m.getContext());
     if (!lazy) {
@@ -385,7 +497,7 @@ link_builtins(Module &m, std::string &error)
     }
     std::string missing;
     for (Function &f : m)
-        if (f.isDeclaration() && !f.isIntrinsic() && !f.use_empty())
+        if (f.isDeclaration() && !f.isIntrinsic() && !f.use_empty() && f.getName() != "__nvvm_reflect")
             missing += (missing.empty() ? "" : ", ") + f.getName().str();
     if (!missing.empty()) {
         error = "neither the module nor libclc's nvptx64 library defines " + missing;

@@ -23,7 +23,14 @@ rusticl (llvmpipe: no fp64, no fp16) and pocl (fp64), with and without OPENCL_LA
 6. A mock driver (tests/layer/mock_icd.c: two devices, one with fp64) shows what the real runtimes here
    cannot: a driver that reads SPIR-V gets the specialized module through clCreateProgramWithIL (a plain
    module byte for byte), and refuses a context whose devices need different modules; given binaries,
-   each device gets its own module and a kernel only one of them keeps is absent from the program."""
+   each device gets its own module and a kernel only one of them keeps is absent from the program.
+7. The mock driver plays NVIDIA's (platform "NVIDIA CUDA", compute capability 9.0 and 5.2, no IL, no fp16
+   reported): each device gets PTX from LLVM's NVPTX back end for its processor (sm_86, the highest LLVM 15
+   knows, for 9.0; sm_52 for 5.2), whose .entry names are exactly the kernels the device keeps, each
+   parameter annotated `.ptr .global .align N`; the sm_90 device keeps the fp16 kernel (the hardware has
+   half precision though the driver does not say so), the sm_52 device does not, and says why. The guarded
+   and multi-target modules take their fp64 paths. SPVCOND_LAYER_DUMP writes what each device got, on every
+   route; SPVCOND_LAYER_DEBUG says that the layer was loaded and each device's route."""
 import difflib
 import os
 import re
@@ -44,6 +51,7 @@ LAYER = os.environ["SPVCOND_LAYER"]
 CORPUS = os.environ.get("SPVCOND_CORPUS", "")
 MOCK_ICD = os.environ.get("SPVCOND_MOCK_ICD")
 BITCODE = os.environ.get("SPVCOND_LAYER_BITCODE", "1") == "1"  # the layer was built with the translator
+PTX = os.environ.get("SPVCOND_LAYER_PTX", "1") == "1"  # ... and with LLVM's NVPTX back end
 INCLUDE = os.path.join(SRC, "..", "include")
 BASE = dict(os.environ, RUSTICL_ENABLE="llvmpipe", ASAN_OPTIONS="detect_leaks=0")  # runtimes leak by design
 BASE.pop("OPENCL_LAYERS", None)
@@ -173,6 +181,68 @@ def mock_checks(tmp, demo, demo_plain, multi):
         check(ok, "mock, binaries: device %d's module passes spirv-val" % (k + 1), text)
 
 
+def ptx_entries(path):
+    """The .entry names of a PTX file, its .target and its kernel parameters' declarations."""
+    text = open(path).read() if os.path.exists(path) else ""
+    target = re.search(r"^\.target (\S+?),? ", text, re.M)
+    return (re.findall(r"^\.entry (\w+)\(", text, re.M), target.group(1) if target else None,
+            re.findall(r"^\s*\.param \.u64 (\.ptr[^\n]*)", text, re.M))
+
+
+def mock_nvidia_checks(tmp, demo, chain, multi):
+    if not MOCK_ICD or not PTX:
+        print("skipped: the NVIDIA route (%s)" % ("no mock driver" if not MOCK_ICD else
+                                                 "the layer was built without LLVM's NVPTX back end"))
+        return
+    out_prefix = os.path.join(tmp, "nv")
+    dump = os.path.join(tmp, "dump")
+    os.makedirs(dump, exist_ok=True)
+    env = dict(WITH, OCL_ICD_VENDORS=MOCK_ICD, SPVCOND_MOCK_OUT=out_prefix, SPVCOND_MOCK_NVIDIA="1",
+               SPVCOND_LAYER_DUMP=dump, SPVCOND_LAYER_DEBUG="1")
+    env.pop("SPVCOND_MOCK_IL", None)
+    kernels = ["scale_float", "scale_double", "mix_double", "scale_half", "add_one"]
+    rc, out, err = host(env, "NVIDIA", demo, "--all-devices", "--create-only", kernels=kernels)
+    check(out.startswith("device IL version: SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4\n"),
+          "mock NVIDIA: the device reports SPIR-V 1.0-1.4 through the layer", out[:200])
+    check(out.count("spvcond: this device takes the module as PTX from LLVM's NVPTX back end") == 2,
+          "mock NVIDIA: both devices' build logs name the PTX route", out + err)
+    want = {0: ("sm_86", kernels), 1: ("sm_52", [k for k in kernels if k != "scale_half"])}
+    for k, (target, names) in want.items():
+        entries, got_target, params = ptx_entries("%s.%d.ptx" % (out_prefix, k))
+        check(got_target == target, "mock NVIDIA, compute capability %s: the PTX targets %s (got %s)" % (
+            "9.0" if k == 0 else "5.2", target, got_target))
+        check(entries == names, "mock NVIDIA, device %d: the PTX's .entry names are the kernels it keeps (%s)" % (
+            k + 1, entries))
+        check(len(params) == len(names) and all(re.match(r"\.ptr \.global \.align \d+ \w+$", p) for p in params),
+              "mock NVIDIA, device %d: every buffer parameter is `.ptr .global .align N`" % (k + 1), str(params[:3]))
+    second = out.split("build log (device 2):")[-1]
+    check("spvcond: kernel scale_half is not available on this device: %s" % FP16 in second and
+          "scale_half is not available" not in out.split("build log (device 2):")[0],
+          "mock NVIDIA: the sm_52 device says why scale_half is absent (no fp16 before 5.3), sm_90 keeps it", out)
+    check("kernel scale_half: not created (OpenCL error -46)" in out and "kernel scale_float: created" in out,
+          "mock NVIDIA, both devices: scale_half absent from the program, scale_float there", out)
+    check("spvcond layer: loaded by the ICD loader" in err and
+          "spvcond layer: device mock NVIDIA sm_90 (platform NVIDIA CUDA): route PTX from LLVM's NVPTX back end" in err,
+          "SPVCOND_LAYER_DEBUG: the layer says it was loaded and each device's route", err[:600])
+    dumped = sorted(os.listdir(dump))
+    check(len([d for d in dumped if d.endswith(".specialized.spv")]) == 2 and
+          len([d for d in dumped if d.endswith(".ptx")]) == 2,
+          "SPVCOND_LAYER_DUMP: each device's specialized module and its PTX are written (%s)" % dumped)
+    for name in dumped:
+        if name.endswith(".specialized.spv"):
+            ok, text = oracle.judge(os.path.join(dump, name), "the layer's module for an NVIDIA device")
+            check(ok, "mock NVIDIA: %s passes spirv-val" % name, text)
+        if name.endswith(".ptx"):
+            check(open(os.path.join(dump, name)).read() == open("%s.%s.ptx" % (out_prefix, name[-5])).read(),
+                  "SPVCOND_LAYER_DUMP: %s is what the driver got" % name)
+    for name, module, kernel in (("guarded-code", chain, "refine"), ("multi-target", multi, "scale")):
+        rc, out, err = host(env, "NVIDIA", module, "--create-only", kernels=[kernel])
+        text = open(out_prefix + ".0.ptx").read() if os.path.exists(out_prefix + ".0.ptx") else ""
+        check(rc == 0 and "kernel %s: created" % kernel in out and ".f64" in text and
+              "0d4050000000000000" in text, "mock NVIDIA: the %s module takes the fp64 path (+ 64.0 in double)" % name,
+              out + err + text[-300:])
+
+
 def clinfo_checks():
     clinfo = shutil.which("clinfo")
     if not clinfo:
@@ -296,6 +366,7 @@ def main():
                   "pocl, two devices%s: the kernels both keep, and run" % how, out + err)
         clinfo_checks()
         mock_checks(tmp, demo, demo_plain, multi)
+        mock_nvidia_checks(tmp, demo, chain, multi)
     print(oracle.report())
     return summary()
 

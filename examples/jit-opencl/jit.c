@@ -5,7 +5,9 @@
  *   jit-opencl [--platform NAME] [--raw] [--no-run] [--print [--shared]] [--no-fold] MODULE.spv
  *
  * rusticl takes SPIR-V through clCreateProgramWithBinary behind a 12-byte header; pocl takes LLVM
- * bitcode, so for pocl the specialized SPIR-V goes through `llvm-spirv-15 -r` first (cl_khr_spir).
+ * bitcode, so for pocl the specialized SPIR-V goes through `llvm-spirv-15 -r` first (cl_khr_spir); any other
+ * device gets it through clCreateProgramWithIL, which NVIDIA's driver takes with the spvcond layer loaded
+ * (OPENCL_LAYERS: the layer makes PTX of it; docs/opencl-layer.md).
  * --raw skips specialization, to show what the runtime makes of an annotated module as it is.
  * Kernels the program knows (the demonstration module's) are run on known data and checked; others
  * are only created, or with --print run on a[i] = i (one float buffer) and their first results printed,
@@ -77,6 +79,13 @@ query_device(cl_device_id dev, spvcond_opencl_device *f)
     f->image_support = clGetDeviceInfo(dev, CL_DEVICE_IMAGE_SUPPORT, sizeof(flag), &flag, NULL) == CL_SUCCESS && flag;
     clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(max_wg), &max_wg, NULL);
     f->max_work_group_size = max_wg;
+    /* NVIDIA's compute capability (cl_nv_device_attribute_query): the hardware's fp16, its architecture. */
+    cl_uint cc = 0;
+    if (clGetDeviceInfo(dev, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof(cc), &cc, NULL) == CL_SUCCESS) {
+        f->compute_capability_major = cc;
+        if (clGetDeviceInfo(dev, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof(cc), &cc, NULL) == CL_SUCCESS)
+            f->compute_capability_minor = cc;
+    }
 }
 
 static void
@@ -186,11 +195,23 @@ run_and_print(cl_context ctx, cl_command_queue q, cl_kernel k, const char *name,
     return 2;
 }
 
+/* How the device takes SPIR-V: its own IL path (or the one the spvcond layer gives NVIDIA's driver, which
+ * then makes PTX), rusticl's binary, or pocl's LLVM bitcode. */
+enum route { ROUTE_IL, ROUTE_RUSTICL, ROUTE_POCL };
+
+static const char *
+route_name(enum route r)
+{
+    return r == ROUTE_IL ? "SPIR-V through clCreateProgramWithIL" : r == ROUTE_POCL ? "LLVM bitcode" : "SPIR-V";
+}
+
 /* The program object for the runtime's route. */
 static cl_program
-load_program(cl_context ctx, cl_device_id dev, int pocl, const uint32_t *words, size_t count, cl_int *err)
+load_program(cl_context ctx, cl_device_id dev, enum route route, const uint32_t *words, size_t count, cl_int *err)
 {
-    if (!pocl) {
+    if (route == ROUTE_IL)
+        return clCreateProgramWithIL(ctx, words, count * 4, err);
+    if (route == ROUTE_RUSTICL) {
         size_t size = 12 + count * 4;
         unsigned char *bin = malloc(size);
         uint32_t header[3] = {1, (uint32_t)(count * 4), CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT};
@@ -276,8 +297,19 @@ main(int argc, char **argv)
         fprintf(stderr, "error: no OpenCL platform '%s' with a device\n", platform_name);
         return 3;
     }
-    int pocl = strcmp(platform_name, "pocl") == 0;
-    char dev_name[256] = "";
+    char dev_name[256] = "", platform_full[256] = "";
+    clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof(platform_full) - 1, platform_full, NULL);
+    char *il = device_string(dev, CL_DEVICE_IL_VERSION);
+    enum route route = strcmp(platform_full, "rusticl") == 0                      ? ROUTE_RUSTICL
+                       : strstr(platform_full, "Portable Computing Language") ? ROUTE_POCL
+                                                                              : ROUTE_IL;
+    if (route == ROUTE_IL && !(il && strstr(il, "SPIR-V"))) {
+        fprintf(stderr, "error: %s takes no SPIR-V%s\n", platform_full,
+                strstr(platform_full, "NVIDIA") ? ": load the spvcond layer (OPENCL_LAYERS), which makes PTX for it" : "");
+        free(il);
+        return 3;
+    }
+    free(il);
     clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof(dev_name) - 1, dev_name, NULL);
     /* The library's part: the device, verdicts, values, specialization. */
     size_t size;
@@ -293,7 +325,7 @@ main(int argc, char **argv)
         return 3;
     release_facts(&facts);
     spvcond_device_info info = *device;
-    printf("device: %s (%s route); aspects:", dev_name, pocl ? "LLVM bitcode" : "SPIR-V");
+    printf("device: %s (%s route); aspects:", dev_name, route_name(route));
     for (size_t k = 0; k < info.aspect_count; k++)
         printf(" %s", spvcond_aspect_name(info.aspects[k]));
     printf("; max work-group size %llu\n", (unsigned long long)info.max_work_group_size);
@@ -339,7 +371,7 @@ main(int argc, char **argv)
     cl_int err;
     cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
     cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
-    cl_program prog = load_program(ctx, dev, pocl, words, count, &err);
+    cl_program prog = load_program(ctx, dev, route, words, count, &err);
     if (prog && err == CL_SUCCESS)
         err = clBuildProgram(prog, 1, &dev, "", NULL, NULL);
     if (!prog || err != CL_SUCCESS) {
