@@ -57,6 +57,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         od.image_support = od.generic_address_space = data[0] & 64;
         od.sub_group_sizes = sizes;
         od.sub_group_size_count = data[0] % 4;
+        od.compute_capability_major = (data[0] & 128) ? (uint32_t)(n % 13) : 0; /* NVIDIA's, any */
+        od.compute_capability_minor = (uint32_t)(n % 10);
         spvcond_device_info *device;
         if (spvcond_opencl_device_info(ctx, &od, &device) == SPVCOND_OK) {
             FUZZ_ASSERT(device->aspect_count <= 16 && device->capability_count <= 24 &&

@@ -40,7 +40,7 @@ def function_name_mask(data):
 out = sys.argv[1]
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 corpus = sys.argv[2]
-for t in ["fuzz_roundtrip", "fuzz_annotate", "fuzz_specialize", "fuzz_validate", "fuzz_text"]:
+for t in ["fuzz_roundtrip", "fuzz_annotate", "fuzz_specialize", "fuzz_validate", "fuzz_text", "fuzz_builtin_names"]:
     os.makedirs(os.path.join(out, t), exist_ok=True)
 modules = []
 with tempfile.TemporaryDirectory() as tmp:
@@ -109,4 +109,10 @@ texts = {
 }
 for sel, text in texts.items():
     open(os.path.join(out, "fuzz_text", "seed%d" % sel), "wb").write(bytes([sel]) + text.encode())
+# Built-in names as the translator and libclc's nvptx64 library spell them (the first byte's low bit adds "_Z").
+names = ["_Z13get_global_idj", "_Z6vload4mPU3AS2Kf", "_Z5fractfPU3AS4f", "_Z10atomic_addPU3AS1Vii",
+         "_Z6sincosDv4_fPU3AS4S_", "_Z5frexpDv2_dPDv2_i", "_Z11read_imagef14ocl_image2d_ro11ocl_samplerDv2_i",
+         "_Z3fooPU3AS3KfS0_", "_Z7vstore4Dv4_fmPU3AS1f"]
+for k, name in enumerate(names):
+    open(os.path.join(out, "fuzz_builtin_names", "seed%d" % k), "wb").write(b"\0" + name.encode())
 print("seeds: %d modules" % len(modules))

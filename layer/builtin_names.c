@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "layer.h"
+#include "builtin_names.h"
 
 enum { MAX_NODES = 96, MAX_SUBSTITUTIONS = 64, MAX_QUALIFIERS = 4, MAX_DEPTH = 32 };
 
@@ -36,6 +36,7 @@ struct node {
     struct span vendor[MAX_QUALIFIERS]; /* NODE_QUALIFIED: each vendor qualifier's name ("AS1") */
     size_t vendor_count;
     char cv[4];           /* NODE_QUALIFIED: "r", "V", "K" in that order */
+    bool candidate;       /* a substitution candidate (every type but a builtin one) */
 };
 
 struct parser {
@@ -64,6 +65,7 @@ substitutable(struct parser *ps, int node)
 {
     if (node < 0 || ps->sub_count == MAX_SUBSTITUTIONS)
         return false;
+    ps->nodes[node].candidate = true;
     ps->subs[ps->sub_count++] = node;
     return true;
 }
@@ -219,10 +221,13 @@ parse_type(struct parser *ps)
     return n;
 }
 
-/* The output, bounded. */
+/* The output, bounded: in size, and in the types and candidates that reading it again makes (the
+ * substitutions written out make more of both than the name had), so that what is written always reads
+ * again within the same bounds. */
 struct out {
     char *at;
     size_t length, size;
+    size_t nodes, candidates;
     bool overflow;
 };
 
@@ -263,12 +268,16 @@ address_space_qualifier(struct span q, unsigned *as)
     return true;
 }
 
+/* `run`: how many vendor qualifiers were written just before this type with nothing between (a qualified
+ * type that a substitution makes the child of another reads back as one list, which has a bound too). */
 static bool
-render(const struct parser *ps, int node, bool to_nvptx, struct out *o, unsigned depth)
+render(const struct parser *ps, int node, bool to_nvptx, struct out *o, unsigned depth, size_t run)
 {
-    if (node < 0 || depth > MAX_DEPTH)
+    if (node < 0 || depth >= MAX_DEPTH || ++o->nodes > MAX_NODES)
         return false;
     const struct node *n = &ps->nodes[node];
+    if (n->candidate && ++o->candidates > MAX_SUBSTITUTIONS)
+        return false;
     switch (n->kind) {
     case NODE_TEXT:
         put(o, n->text.at, n->text.length);
@@ -277,10 +286,10 @@ render(const struct parser *ps, int node, bool to_nvptx, struct out *o, unsigned
         put(o, "Dv", 2);
         put(o, n->text.at, n->text.length);
         put(o, "_", 1);
-        return render(ps, n->child, to_nvptx, o, depth + 1);
+        return render(ps, n->child, to_nvptx, o, depth + 1, 0);
     case NODE_POINTER:
         put(o, "P", 1);
-        return render(ps, n->child, to_nvptx, o, depth + 1);
+        return render(ps, n->child, to_nvptx, o, depth + 1, 0);
     case NODE_QUALIFIED:
         for (size_t k = 0; k < n->vendor_count; k++) {
             unsigned as;
@@ -292,9 +301,11 @@ render(const struct parser *ps, int node, bool to_nvptx, struct out *o, unsigned
                     char q[8] = {'3', 'A', 'S', (char)('0' + mapped), 0};
                     put(o, "U", 1);
                     put(o, q, 4);
+                    run++;
                 }
                 continue;
             }
+            run++;
             char length[8];
             size_t digits = 0;
             for (size_t v = n->vendor[k].length; v && digits < sizeof(length); v /= 10)
@@ -303,8 +314,10 @@ render(const struct parser *ps, int node, bool to_nvptx, struct out *o, unsigned
             put(o, length + sizeof(length) - digits, digits);
             put(o, n->vendor[k].at, n->vendor[k].length);
         }
+        if (run > MAX_QUALIFIERS)
+            return false;
         put(o, n->cv, strlen(n->cv));
-        return render(ps, n->child, to_nvptx, o, depth + 1);
+        return render(ps, n->child, to_nvptx, o, depth + 1, n->cv[0] ? 0 : run);
     }
     return false;
 }
@@ -322,13 +335,13 @@ layer_builtin_canonical(const char *name, bool spir_to_nvptx, char *out, size_t 
     struct span function;
     if (!source_name(&ps, &function))
         return false;
-    struct out o = {out, 0, out_size, false};
+    struct out o = {out, 0, out_size, 0, 0, false};
     put(&o, name, (size_t)(ps.p - name)); /* "_Z" <length> <name> */
     if (ps.p == ps.end)
         return false; /* a function has at least one parameter type ("v") */
     while (ps.p < ps.end) {
         int type = parse_type(&ps);
-        if (type < 0 || !render(&ps, type, spir_to_nvptx, &o, 0))
+        if (type < 0 || !render(&ps, type, spir_to_nvptx, &o, 0, 0))
             return false;
     }
     return !o.overflow;

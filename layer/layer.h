@@ -13,6 +13,8 @@
 #define CL_USE_DEPRECATED_OPENCL_2_2_APIS
 #include <CL/cl_icd.h>
 #include <spvcond/spvcond.h>
+
+#include "builtin_names.h"
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -69,9 +71,6 @@ bool layer_can_lower_ptx(char *msg, size_t msg_size);
  * *size counting the NUL; on failure false with the reason in msg. */
 bool layer_lower_ptx(const uint32_t *words, size_t count, unsigned major, unsigned minor, char **ptx, size_t *size,
                      char *msg, size_t msg_size);
-/* An OpenCL built-in's name with its parameter types written out (no substitutions), SPIR's address spaces
- * turned into NVPTX's when spir_to_nvptx (builtin_names.c); false when the name is not one of that grammar. */
-bool layer_builtin_canonical(const char *name, bool spir_to_nvptx, char *out, size_t out_size);
 
 /* ---- what the layer says of itself (debug.c) ---- */
 

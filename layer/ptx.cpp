@@ -16,6 +16,7 @@
 // verifier rejects.
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringMap.h>
+#include <llvm/ADT/StringSet.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -123,6 +124,7 @@ load_builtins(std::string &error)
 struct device_library {
     std::unique_ptr<MemoryBuffer> bitcode;
     std::string path;
+    StringSet<> defined; // the functions it defines
     bool tried = false;
 };
 device_library libdevice;
@@ -150,11 +152,21 @@ load_libdevice()
         if (place == "none")
             break;
         auto file = MemoryBuffer::getFile(place, false, false);
-        if (file) {
-            libdevice.bitcode = std::move(*file);
-            libdevice.path = place;
-            break;
+        if (!file)
+            continue;
+        LLVMContext context;
+        context.setOpaquePointers(true);
+        auto lazy = getLazyBitcodeModule((*file)->getMemBufferRef(), context);
+        if (!lazy) { // not bitcode this LLVM reads: as if there were none
+            consumeError(lazy.takeError());
+            continue;
         }
+        for (const Function &f : **lazy)
+            if (!f.isDeclaration())
+                libdevice.defined.insert(f.getName());
+        libdevice.bitcode = std::move(*file);
+        libdevice.path = place;
+        break;
     }
     return libdevice.bitcode.get();
 }
@@ -190,7 +202,7 @@ link_libdevice(Module &m, std::string &error)
         for (bool dbl : {false, true}) {
             std::string name = "_Z" + std::to_string(strlen(fn.name)) + fn.name + std::string(fn.arity, dbl ? 'd' : 'f');
             Function *f = m.getFunction(name);
-            if (!f || !f->isDeclaration())
+            if (!f || !f->isDeclaration() || !libdevice.defined.count(dbl ? fn.f64 : fn.f32))
                 continue;
             Type *t = dbl ? Type::getDoubleTy(c) : Type::getFloatTy(c);
             SmallVector<Type *, 2> params(fn.arity, t);

@@ -235,6 +235,28 @@ def mock_nvidia_checks(tmp, demo, chain, multi):
         if name.endswith(".ptx"):
             check(open(os.path.join(dump, name)).read() == open("%s.%s.ptx" % (out_prefix, name[-5])).read(),
                   "SPVCOND_LAYER_DUMP: %s is what the driver got" % name)
+    # The math built-ins: from NVIDIA's libdevice where it is found (a stand-in here, whose sinf is marked),
+    # else libclc's; without libclc's library the device has no route, and the layer says why.
+    math = os.path.join(tmp, "math.spv")
+    compile_cl(os.path.join(SRC, "..", "bench", "layer_speed.cl"), math, tmp)
+    fake = os.path.join(tmp, "libdevice.bc")
+    with open(os.path.join(tmp, "libdevice.c"), "w") as f:
+        f.write("float __nv_sinf(float x) { return x * 12345.0f; }\n")
+    subprocess.run(["clang-15", "-c", "-target", "nvptx64-nvidia-cuda", "-emit-llvm", "-O1",
+                    os.path.join(tmp, "libdevice.c"), "-o", fake], check=True)
+    for how, extra, marked in (("a libdevice", {"SPVCOND_LAYER_LIBDEVICE": fake}, True),
+                               ("no libdevice", {"SPVCOND_LAYER_LIBDEVICE": "none"}, False)):
+        rc, out, err = host(dict(env, **extra), "NVIDIA", math, "--create-only", kernels=["math_float"])
+        text = open(out_prefix + ".0.ptx").read() if os.path.exists(out_prefix + ".0.ptx") else ""
+        check(rc == 0 and ("0f4640E400" in text) == marked and ".entry math_double(" in text,
+              "mock NVIDIA, %s: sin comes from %s" % (how, "libdevice's __nv_sinf" if marked else "libclc"),
+              (out + err)[-400:])
+    rc, out, err = host(dict(env, SPVCOND_LAYER_LIBCLC=os.path.join(tmp, "none.bc")), "NVIDIA", demo,
+                        kernels=["scale_float"])
+    check(rc == 1 and "device IL version: none" in out and "program: not created (OpenCL error -59)" in out and
+          "the layer cannot make PTX: libclc's nvptx64 library %s cannot be read" % os.path.join(tmp, "none.bc")
+          in err and "install libclc-15" in err,
+          "mock NVIDIA without libclc's library: no IL path, the driver's own answer, and why on stderr", out + err)
     for name, module, kernel in (("guarded-code", chain, "refine"), ("multi-target", multi, "scale")):
         rc, out, err = host(env, "NVIDIA", module, "--create-only", kernels=[kernel])
         text = open(out_prefix + ".0.ptx").read() if os.path.exists(out_prefix + ".0.ptx") else ""

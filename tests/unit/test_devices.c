@@ -442,3 +442,53 @@ Test(devices, opencl_device_mapping)
     cr_assert_eq(spvcond_opencl_device_info(ctx, &llvmpipe, &d), SPVCOND_ERROR_INVALID_ARGUMENT);
     spvcond_context_destroy(ctx);
 }
+
+/* NVIDIA's OpenCL driver as the H100/H200 report it: fp64, int64 atomics, images, no fp16 in its
+ * extensions or CL_DEVICE_HALF_FP_CONFIG. The compute capability adds what the hardware has (fp16 from
+ * 5.3), target nvptx64 and the architecture; a device newer than the table takes its newest entry. */
+Test(devices, opencl_nvidia_compute_capability)
+{
+    spvcond_context *ctx;
+    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    spvcond_opencl_device nv = SPVCOND_SIZED(spvcond_opencl_device);
+    nv.name = "NVIDIA H200";
+    nv.version = "OpenCL 3.0 CUDA";
+    nv.profile = "FULL_PROFILE";
+    nv.extensions = "cl_khr_global_int32_base_atomics cl_khr_fp64 cl_khr_3d_image_writes cl_khr_byte_addressable_store "
+                    "cl_khr_icd cl_nv_compiler_options cl_nv_device_attribute_query cl_khr_int64_base_atomics "
+                    "cl_khr_int64_extended_atomics";
+    nv.type = 4; /* CL_DEVICE_TYPE_GPU */
+    nv.double_fp_config = 0x3f;
+    nv.image_support = true;
+    nv.max_work_group_size = 1024;
+    struct {
+        uint32_t major, minor;
+        bool fp16;
+        const char *architecture;
+    } cases[] = {{9, 0, true, "nvidia_gpu_sm_90"}, {5, 2, false, "nvidia_gpu_sm_52"}, {5, 3, true, "nvidia_gpu_sm_53"},
+                 {8, 9, true, "nvidia_gpu_sm_89"}, {12, 0, true, "nvidia_gpu_sm_90"}, {0, 0, false, NULL}};
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        nv.compute_capability_major = cases[c].major;
+        nv.compute_capability_minor = cases[c].minor;
+        spvcond_device_info *d;
+        cr_assert_eq(spvcond_opencl_device_info(ctx, &nv, &d), SPVCOND_OK);
+        cr_assert_eq(has(d->aspects, d->aspect_count, 5), cases[c].fp16, "fp16 on %u.%u", cases[c].major,
+                     cases[c].minor);
+        cr_assert_eq(has(d->capabilities, d->capability_count, 9), cases[c].fp16, "Float16 on %u.%u", cases[c].major,
+                     cases[c].minor);
+        cr_assert(has(d->aspects, d->aspect_count, 6) && has(d->aspects, d->aspect_count, 28) &&
+                  has(d->aspects, d->aspect_count, 9), "fp64, atomic64 and image as the driver reports them");
+        cr_assert(d->has_category && d->category == 2, "a GPU");
+        if (cases[c].architecture) {
+            spvcond_device_info builtin = SPVCOND_SIZED(spvcond_device_info);
+            cr_assert(spvcond_builtin_device_find(cases[c].architecture, &builtin));
+            cr_assert(d->has_target && d->target == 8, "target nvptx64 on %u.%u", cases[c].major, cases[c].minor);
+            cr_assert(d->has_architecture && d->architecture == builtin.architecture && d->family == builtin.family,
+                      "%u.%u is %s", cases[c].major, cases[c].minor, cases[c].architecture);
+        } else {
+            cr_assert(!d->has_target && !d->has_architecture, "no compute capability: nothing of NVIDIA's");
+        }
+        spvcond_free(ctx, d);
+    }
+    spvcond_context_destroy(ctx);
+}

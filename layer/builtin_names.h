@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+/* OpenCL built-in names across address-space numberings (builtin_names.c). */
+#ifndef SPVCOND_LAYER_BUILTIN_NAMES_H
+#define SPVCOND_LAYER_BUILTIN_NAMES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* An OpenCL built-in's Itanium-mangled name with its parameter types written out (no substitutions) into
+ * out, SPIR's address spaces turned into NVPTX's when spir_to_nvptx; false when the name is not one of the
+ * grammar built-ins use or out is too small. Two names whose canonical texts are equal name one function. */
+bool layer_builtin_canonical(const char *name, bool spir_to_nvptx, char *out, size_t out_size);
+
+#endif
