@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "layer.h"
 
@@ -26,4 +27,18 @@ layer_debug(const char *format, ...)
     vsnprintf(line, sizeof(line), format, ap);
     va_end(ap);
     fprintf(stderr, "spvcond layer: %s\n", line);
+}
+
+double
+layer_now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+double
+layer_elapsed_ms(double since)
+{
+    return layer_now_ms() - since;
 }

@@ -5,6 +5,7 @@
  * device and gives the driver the form it takes; it answers for what it adds (the IL path of a device that
  * lacks one, the lines of the build log, the kernels each device keeps); everything else goes straight
  * through. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -309,6 +310,28 @@ get_program_info(cl_program program, cl_program_info param, size_t value_size, v
     return err;
 }
 
+/* A global work offset on a kernel made as PTX: libclc's nvptx64 get_global_id does not add it, so the
+ * kernel would run on the wrong items. Refused rather than run wrong (only a non-zero offset costs a look). */
+static cl_int CL_API_CALL
+enqueue_nd_range_kernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim, const size_t *offset,
+                        const size_t *global, const size_t *local, cl_uint num_events, const cl_event *wait_list,
+                        cl_event *event)
+{
+    bool shifted = false;
+    for (cl_uint d = 0; offset && d < work_dim && d < 3; d++)
+        shifted |= offset[d] != 0;
+    cl_program program = NULL;
+    if (shifted &&
+        layer_next.clGetKernelInfo(kernel, CL_KERNEL_PROGRAM, sizeof(program), &program, NULL) == CL_SUCCESS &&
+        layer_program_ptx(program)) {
+        fprintf(stderr, "spvcond layer: clEnqueueNDRangeKernel: a kernel the layer made as PTX for NVIDIA's driver "
+                        "cannot take a global work offset (libclc's get_global_id does not add it)\n");
+        return CL_INVALID_GLOBAL_OFFSET;
+    }
+    return layer_next.clEnqueueNDRangeKernel(queue, kernel, work_dim, offset, global, local, num_events, wait_list,
+                                             event);
+}
+
 static cl_int CL_API_CALL
 release_program(cl_program program)
 {
@@ -367,6 +390,8 @@ clInitLayer(cl_uint num_entries, const struct _cl_icd_dispatch *target_dispatch,
     layer_dispatch.clCreateKernel = create_kernel;
     layer_dispatch.clCreateKernelsInProgram = create_kernels_in_program;
     layer_dispatch.clReleaseProgram = release_program;
+    if (layer_next.clEnqueueNDRangeKernel && layer_next.clGetKernelInfo)
+        layer_dispatch.clEnqueueNDRangeKernel = enqueue_nd_range_kernel;
     *layer_dispatch_ret = &layer_dispatch;
     *num_entries_ret = (cl_uint)entries;
     return CL_SUCCESS;

@@ -78,6 +78,9 @@ bool layer_lower_ptx(const uint32_t *words, size_t count, unsigned major, unsign
 bool layer_debug_enabled(void);
 /* One line "spvcond layer: ..." on standard error when it does. */
 void layer_debug(const char *format, ...) __attribute__((format(printf, 1, 2)));
+/* A monotonic clock in milliseconds, and the time since one of its readings, for those lines. */
+double layer_now_ms(void);
+double layer_elapsed_ms(double since);
 
 /* ---- a look inside (dump.c) ---- */
 
@@ -102,6 +105,8 @@ char *layer_program_kernels(cl_program program, size_t *count);
 bool layer_program_lacks(cl_program program, const char *name);
 /* The program is being released: forget it when this is its last reference. */
 void layer_program_release(cl_program program);
+/* Whether the layer gave a device of the program PTX. */
+bool layer_program_ptx(cl_program program);
 /* Whether the program is one the layer gave the driver as compiled binaries (rather than as IL). */
 bool layer_program_compiled(cl_program program);
 /* clLinkProgram of one such program: the program made again from its binaries and built with `options`. */

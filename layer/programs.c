@@ -24,6 +24,7 @@ struct program {
     size_t device_count;
     struct program_device *devices;
     unsigned char **binaries; /* each device's binary, when the driver took binaries (NULL: IL) */
+    bool ptx;                 /* a device got PTX (libclc's nvptx64 get_global_id adds no global offset) */
     size_t *lengths;
     struct program *next;
 };
@@ -235,6 +236,7 @@ driver_program(cl_context context, struct layer_device *devs, size_t n, uint32_t
     cl_program program = NULL;
     *err = CL_OUT_OF_HOST_MEMORY;
     for (size_t k = 0; binaries && lengths && ids && k < n; k++) {
+        double started = layer_now_ms();
         ids[k] = devs[k].id;
         if (devs[k].route == LAYER_ROUTE_SPIRV_BINARY) {
             /* rusticl's binary: {version 1, SPIR-V size, binary type}, then the SPIR-V */
@@ -260,12 +262,18 @@ driver_program(cl_context context, struct layer_device *devs, size_t n, uint32_t
             goto done;
         }
         layer_dump(dump, k, &devs[k], true, binaries[k], lengths[k]);
+        layer_debug("device %s: %s made in %.1f ms (%zu bytes)", devs[k].name ? devs[k].name : "?",
+                    devs[k].route == LAYER_ROUTE_PTX ? "PTX" : devs[k].route == LAYER_ROUTE_BITCODE ? "LLVM bitcode"
+                                                                                                  : "the binary",
+                    layer_elapsed_ms(started), lengths[k]);
     }
     if (binaries && lengths && ids)
         program = layer_next.clCreateProgramWithBinary(context, (cl_uint)n, ids, lengths,
                                                        (const unsigned char **)binaries, NULL, err);
     if (program) { /* kept: clLinkProgram makes the program again from them */
         record->binaries = binaries;
+        for (size_t k = 0; k < n; k++)
+            record->ptx |= devs[k].route == LAYER_ROUTE_PTX;
         record->lengths = lengths;
         binaries = NULL;
         lengths = NULL;
@@ -346,9 +354,17 @@ layer_create_program_with_il(cl_context context, const void *il, size_t length, 
     }
     unsigned dump = layer_dump_program();
     for (size_t k = 0; k < n; k++) {
+        double started = layer_now_ms();
         if (!specialize_for(&devs[k], il, length, &words[k], &counts[k], &pd[k], msg, sizeof(msg))) {
             *err = CL_INVALID_VALUE;
             goto done;
+        }
+        if (layer_debug_enabled()) {
+            size_t kept = 0;
+            for (const char *name = pd[k].kernels; *name; name += strlen(name) + 1)
+                kept++;
+            layer_debug("device %s: module specialized in %.1f ms (%zu words), %zu kernels kept",
+                        devs[k].name ? devs[k].name : "?", layer_elapsed_ms(started), counts[k], kept);
         }
         layer_dump(dump, k, &devs[k], false, words[k], counts[k] * 4);
     }
@@ -393,6 +409,16 @@ find(cl_program handle)
 }
 
 bool
+layer_program_ptx(cl_program program)
+{
+    pthread_mutex_lock(&lock);
+    struct program *p = find(program);
+    bool ptx = p && p->ptx;
+    pthread_mutex_unlock(&lock);
+    return ptx;
+}
+
+bool
 layer_program_compiled(cl_program program)
 {
     pthread_mutex_lock(&lock);
@@ -420,6 +446,7 @@ program_copy(const struct program *p)
         for (const char *n = d->kernels; *n; n += strlen(n) + 1)
             names += strlen(n) + 1;
         c->devices[k] = (struct program_device){d->device, strdup(d->log), malloc(names)};
+        c->ptx = p->ptx;
         c->lengths[k] = p->lengths[k];
         c->binaries[k] = malloc(p->lengths[k]);
         ok = c->devices[k].log && c->devices[k].kernels && c->binaries[k];

@@ -470,6 +470,75 @@ mark_kernels(Module &m)
     }
 }
 
+// OpenCL's printf as CUDA's: NVIDIA's driver provides `vprintf(format, arguments)`, which reads the
+// arguments from a buffer where each lies at its natural alignment (what clang does for CUDA's printf).
+// Arguments arrive with C's promotions already made (float as double); pointers become generic ones (a %s
+// string in constant memory). A vector argument (%v4f) has no vprintf form: the module is refused.
+bool
+lower_printf(Module &m, std::string &error)
+{
+    Function *printf_fn = m.getFunction("printf");
+    if (!printf_fn || printf_fn->use_empty())
+        return true;
+    LLVMContext &c = m.getContext();
+    auto *i32 = Type::getInt32Ty(c);
+    auto *generic = PointerType::get(c, 0);
+    FunctionCallee vprintf = m.getOrInsertFunction("vprintf", FunctionType::get(i32, {generic, generic}, false));
+    SmallVector<CallInst *, 16> calls;
+    for (User *u : printf_fn->users()) {
+        auto *call = dyn_cast<CallInst>(u);
+        if (!call || call->getCalledOperand() != printf_fn || call->arg_size() < 1) {
+            error = "printf is used other than called";
+            return false;
+        }
+        calls.push_back(call);
+    }
+    for (CallInst *call : calls) {
+        IRBuilder<> b(call);
+        SmallVector<Value *, 8> values;
+        SmallVector<Type *, 8> fields;
+        for (unsigned k = 1; k < call->arg_size(); k++) {
+            Value *v = call->getArgOperand(k);
+            Type *t = v->getType();
+            if (t->isHalfTy() || t->isFloatTy())
+                v = b.CreateFPExt(v, b.getDoubleTy());
+            else if (t->isIntegerTy() && t->getIntegerBitWidth() < 32)
+                v = b.CreateZExt(v, i32);
+            else if (t->isPointerTy() && t->getPointerAddressSpace() != 0)
+                v = b.CreateAddrSpaceCast(v, generic);
+            else if (!t->isIntegerTy() && !t->isDoubleTy() && !t->isPointerTy()) {
+                error = "printf in " + call->getFunction()->getName().str() +
+                        " has a vector argument, which NVIDIA's printf (vprintf) does not take";
+                return false;
+            }
+            values.push_back(v);
+            fields.push_back(v->getType());
+        }
+        Value *buffer = ConstantPointerNull::get(generic);
+        if (!values.empty()) {
+            auto *layout = StructType::get(c, fields);
+            IRBuilder<> entry(&*call->getFunction()->getEntryBlock().getFirstInsertionPt());
+            AllocaInst *slot = entry.CreateAlloca(layout);
+            for (unsigned k = 0; k < values.size(); k++)
+                b.CreateStore(values[k], b.CreateStructGEP(layout, slot, k));
+            buffer = slot;
+        }
+        Value *format = call->getArgOperand(0);
+        if (format->getType()->getPointerAddressSpace() != 0)
+            format = b.CreateAddrSpaceCast(format, generic);
+        Value *printed = b.CreateCall(vprintf, {format, buffer});
+        // OpenCL's printf returns 0, or -1 when it failed.
+        Value *result = b.CreateSelect(b.CreateICmpSLT(printed, ConstantInt::get(i32, 0)),
+                                       ConstantInt::get(i32, -1), ConstantInt::get(i32, 0));
+        if (call->getType() == i32)
+            call->replaceAllUsesWith(result);
+        call->eraseFromParent();
+    }
+    if (printf_fn->use_empty())
+        printf_fn->eraseFromParent();
+    return true;
+}
+
 // Built-ins: each declared function that libclc defines under its NVPTX name takes that name (two
 // declarations that become one merge), then what is used is linked from the library.
 bool
@@ -509,7 +578,8 @@ link_builtins(Module &m, std::string &error)
     }
     std::string missing;
     for (Function &f : m)
-        if (f.isDeclaration() && !f.isIntrinsic() && !f.use_empty() && f.getName() != "__nvvm_reflect")
+        if (f.isDeclaration() && !f.isIntrinsic() && !f.use_empty() && f.getName() != "__nvvm_reflect" &&
+            f.getName() != "vprintf") // the driver's
             missing += (missing.empty() ? "" : ", ") + f.getName().str();
     if (!missing.empty()) {
         error = "neither the module nor libclc's nvptx64 library defines " + missing;
@@ -731,7 +801,7 @@ lower(const unsigned char *bitcode, size_t size, unsigned major, unsigned minor,
         error = "the module in NVPTX's address spaces is not valid LLVM IR: " + verify_out.str().substr(0, 400);
         return false;
     }
-    if (!link_builtins(*m, error) || !lower_native_math(*m, error))
+    if (!lower_printf(*m, error) || !link_builtins(*m, error) || !lower_native_math(*m, error))
         return false;
     NamedMDNode *annotations = m->getNamedMetadata("nvvm.annotations");
     SmallPtrSet<const GlobalValue *, 16> kernels;
@@ -783,6 +853,11 @@ lower(const unsigned char *bitcode, size_t size, unsigned major, unsigned minor,
         return false;
     }
     ptx.assign(text.data(), text.size());
+    // The back end's OpenCL flavour writes no linkage directives: the driver's vprintf, declared and not
+    // defined here, needs `.extern`.
+    const std::string declared = "\n.func  (.param .b32 func_retval0) vprintf\n";
+    if (size_t at = ptx.find(declared); at != std::string::npos)
+        ptx.insert(at + 1, ".extern ");
     return true;
 }
 

@@ -46,6 +46,7 @@ from verdicts import check, summary
 CLI = os.environ["SPVCOND_CLI"]
 SRC = os.environ["SPVCOND_TEST_SRC"]
 DATA = os.environ["SPVCOND_TEST_DATA"]
+DATA_SRC = os.path.join(SRC, "data", "layer")
 HOST = os.environ["SPVCOND_LAYER_HOST"]
 LAYER = os.environ["SPVCOND_LAYER"]
 CORPUS = os.environ.get("SPVCOND_CORPUS", "")
@@ -251,6 +252,22 @@ def mock_nvidia_checks(tmp, demo, chain, multi):
         check(rc == 0 and ("0f4640E400" in text) == marked and ".entry math_double(" in text,
               "mock NVIDIA, %s: sin comes from %s" % (how, "libdevice's __nv_sinf" if marked else "libclc"),
               (out + err)[-400:])
+    rc, out, err = host(env, "NVIDIA", demo, "--create-only", "--offset", "4", kernels=["scale_float"])
+    check("kernel scale_float: enqueued at offset 4: refused (OpenCL error -56)" in out and
+          "cannot take a global work offset" in err,
+          "mock NVIDIA: a global work offset, which the PTX would ignore, is refused (CL_INVALID_GLOBAL_OFFSET)",
+          out + err)
+    rc, out, err = host(dict(env, SPVCOND_MOCK_NVIDIA="0"), "rusticl", demo, "--create-only", "--offset", "4",
+                        kernels=["scale_float"])
+    check("kernel scale_float: enqueued at offset 4: taken" in out, "mock, binaries: the same offset reaches the driver",
+          out + err)
+    hello = os.path.join(tmp, "printf.spv")
+    compile_cl(os.path.join(DATA_SRC, "printf.cl"), hello, tmp)
+    rc, out, err = host(env, "NVIDIA", hello, "--create-only", kernels=["hello"])
+    text = open(out_prefix + ".0.ptx").read() if os.path.exists(out_prefix + ".0.ptx") else ""
+    check(rc == 0 and re.search(r"\n\.extern \.func +\(\.param \.b32 func_retval0\) vprintf\n", text) is not None and
+          "printf" not in text.replace("vprintf", ""), "mock NVIDIA: printf becomes the driver's vprintf",
+          (out + err)[-400:])
     rc, out, err = host(dict(env, SPVCOND_LAYER_LIBCLC=os.path.join(tmp, "none.bc")), "NVIDIA", demo,
                         kernels=["scale_float"])
     check(rc == 1 and "device IL version: none" in out and "program: not created (OpenCL error -59)" in out and

@@ -3,14 +3,16 @@
  * only the OpenCL API. It loads a SPIR-V module from IL, builds it, prints the build log and the kernels
  * the program has, and runs the kernels it is asked for on a[i] = i, printing their first results.
  *
- *   layer-host --platform NAME [--create-only] [--all-devices] [--khr] [--compile-link] [--check-il] [--threads T] MODULE.spv
+ *   layer-host --platform NAME [--create-only] [--all-devices] [--khr] [--compile-link] [--check-il] [--threads T]
+ *              [--offset N] MODULE.spv
  *              KERNEL[:double]...
  *
  * --create-only creates the kernels asked for without running them (for a driver that compiles nothing);
  * --all-devices puts every device of the platform in the context and builds for them all;
  * --khr creates the program with cl_khr_il_program's clCreateProgramWithILKHR, found by name;
  * --compile-link uses clCompileProgram + clLinkProgram instead of clBuildProgram; --check-il first asks
- * the device for an IL version, as a careful application does, and stops when it has none. A kernel
+ * the device for an IL version, as a careful application does, and stops when it has none; --offset runs
+ * the kernels with that global work offset (with --create-only, only enqueues them). A kernel
  * with ":double" gets a buffer of doubles. Exit status: 0 when the program was built and every kernel
  * asked for ran, 1 when something was refused, 2 on bad usage. */
 #define CL_TARGET_OPENCL_VERSION 300
@@ -76,6 +78,7 @@ say(struct out *o, const char *format, ...)
 }
 
 static int create_only;
+static size_t offset; /* --offset: the global work offset of every run */
 
 /* Run `name` on a[i] = i; print a[0..3]. */
 static int
@@ -95,6 +98,12 @@ run(struct out *o, cl_context context, cl_command_queue queue, cl_program progra
     }
     if (create_only) {
         say(o, "kernel %s: created\n", name);
+        if (offset) { /* the driver runs nothing: only whether the enqueue is taken */
+            size_t global = N;
+            err = clEnqueueNDRangeKernel(queue, kernel, 1, &offset, &global, NULL, 0, NULL, NULL);
+            say(o, "kernel %s: enqueued at offset %zu: %s (OpenCL error %d)\n", name, offset,
+                err == CL_SUCCESS ? "taken" : "refused", err);
+        }
         clReleaseKernel(kernel);
         return 0;
     }
@@ -112,7 +121,8 @@ run(struct out *o, cl_context context, cl_command_queue queue, cl_program progra
     if (err == CL_SUCCESS)
         err = clSetKernelArg(kernel, 0, sizeof(buffer), &buffer);
     if (err == CL_SUCCESS)
-        err = clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, local[0] ? local : NULL, 0, NULL, NULL);
+        err = clEnqueueNDRangeKernel(queue, kernel, 1, offset ? &offset : NULL, &global, local[0] ? local : NULL, 0,
+                                     NULL, NULL);
     if (err == CL_SUCCESS)
         err = clEnqueueReadBuffer(queue, buffer, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
     clReleaseMemObject(buffer);
@@ -223,6 +233,8 @@ main(int argc, char **argv)
             threads = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--create-only"))
             create_only = 1;
+        else if (!strcmp(argv[i], "--offset") && i + 1 < argc)
+            offset = (size_t)atol(argv[++i]);
         else if (!strcmp(argv[i], "--all-devices"))
             all_devices = 1;
         else if (!strcmp(argv[i], "--khr"))
