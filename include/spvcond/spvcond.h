@@ -503,7 +503,7 @@ typedef struct spvcond_opencl_device {
     uint64_t max_work_group_size;    /* CL_DEVICE_MAX_WORK_GROUP_SIZE (0: unknown) */
     const size_t *sub_group_sizes;   /* CL_DEVICE_SUB_GROUP_SIZES_INTEL (cl_intel_required_subgroup_size) */
     size_t sub_group_size_count;     /* at most 64 */
-    /* Since 0.3 (cl_nv_device_attribute_query): an NVIDIA device's compute capability (0: not NVIDIA's). */
+    /* cl_nv_device_attribute_query: an NVIDIA device's compute capability (0: not NVIDIA's, or unknown). */
     uint32_t compute_capability_major; /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV */
     uint32_t compute_capability_minor; /* CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV */
 } spvcond_opencl_device;

@@ -1,0 +1,55 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# A folder that runs the OpenCL layer's NVIDIA checks and benchmarks on a machine with NVIDIA's OpenCL driver
+# and no Debian packages (docs/opencl-layer.md "NVIDIA", docs/performance.md "NVIDIA"): the layer, the plain
+# host program, bench/layer-speed and the JIT example from BUILD (a build without sanitizers, with the layer
+# and its translator), the Debian libraries they need (LLVM 15, LLVMSPIRVLib, libyaml and theirs) as .deb
+# files, libclc's nvptx64 library, the test modules compiled here, the corpus plain and annotated, and the
+# sources of the benchmarks' kernels. Then, there: bash DIR/run.sh (tools/nvidia-run.sh).
+# Usage: sh tools/nvidia-bundle.sh DIR [BUILD]   (BUILD defaults to build-release)
+set -eu
+cd "$(dirname "$0")/.."
+out=${1:?usage: sh tools/nvidia-bundle.sh DIR [BUILD]}
+build=${2:-build-release}
+for t in layer/libspvcond-opencl-layer.so tests/layer-host bench/layer-speed examples/jit-opencl/jit-opencl; do
+    [ -f "$build/$t" ] || { echo "nvidia-bundle: $build/$t is missing (meson setup $build -Dtests=enabled -Dopencl_layer=enabled -Dtranslator=enabled; ninja -C $build)" >&2; exit 1; }
+done
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/debs" "$out/modules" "$out/bench" "$out/corpus"
+cp "$build/layer/libspvcond-opencl-layer.so" "$build/tests/layer-host" "$build/bench/layer-speed" \
+    "$build/examples/jit-opencl/jit-opencl" "$build"/libspvcond.so.0.? "$out/bin/"
+strip --strip-unneeded "$out"/bin/* 2>/dev/null || true
+(cd "$out/debs" && apt-get download libllvm15 libllvmspirvlib15 libz3-4 libedit2 libffi8 libxml2 libicu72 \
+    libyaml-0-2 >/dev/null 2>&1)
+xz -T0 -9 -c "$(pkg-config --variable=libexecdir libclc 2>/dev/null || echo /usr/lib/clc)/nvptx64--nvidiacl.bc" \
+    > "$out/nvptx64--nvidiacl.bc.xz"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cl() { # SOURCE OUT [clang flags]
+    src=$1; dst=$2; shift 2
+    clang-15 -c -target spir64 -cl-std=CL1.2 -Xclang -finclude-default-header -emit-llvm -O0 "$@" "$src" -o "$tmp/m.bc"
+    llvm-spirv-15 --spirv-max-version=1.2 "$tmp/m.bc" -o "$dst"
+}
+cli=$build/cli/spvcond
+cl tests/data/jit_demo.cl "$out/modules/demo.spv"
+"$cli" annotate -q "$out/modules/demo.spv" -o "$out/modules/demo.a.spv"
+cl tests/data/guards/chain.cl "$tmp/chain.spv" -I include
+"$cli" annotate -q "$tmp/chain.spv" -o "$out/modules/chain.a.spv"
+cl tests/data/layer/printf.cl "$out/modules/printf.spv"
+cp "$build/tests/multi_target.spv" "$out/modules/"
+cl bench/layer_speed.cl "$out/bench/layer_speed.spv"
+cp bench/layer_speed.cl tests/data/jit_demo.cl "$out/bench/"
+corpus=$(python3 tools/make-corpus.py --print-dir)
+for f in "$corpus"/*.spv; do
+    b=$(basename "$f" .spv)
+    cp "$f" "$out/corpus/"
+    "$cli" annotate -q "$f" -o "$out/corpus/$b.a.spv" 2>/dev/null || rm -f "$out/corpus/$b.a.spv"
+done
+# The benchmarks' corpus kernels with their OpenCL C source, for the driver to compile.
+(cd "$tmp" && apt-get download erlang-cl hashcat-data >/dev/null 2>&1 &&
+    for d in *.deb; do dpkg-deb --fsys-tarfile "$d" | tar x ./usr/share/doc/erlang-cl/examples ./usr/share/hashcat/OpenCL 2>/dev/null || true; done)
+cp "$tmp/usr/share/doc/erlang-cl/examples/z2.cl" "$tmp/usr/share/doc/erlang-cl/examples/mul4x4.cl" "$out/bench/"
+(cd "$tmp/usr/share" && tar cf - hashcat/OpenCL/inc_* hashcat/OpenCL/m13711-pure.cl) | xz -T0 -6 > "$out/bench/hashcat.tar.xz"
+(cd "$out" && tar cf - corpus | xz -T0 -6 > corpus.tar.xz && rm -rf corpus)
+cp tools/nvidia-run.sh "$out/run.sh"
+echo "nvidia-bundle: $out ($(du -sh "$out" | cut -f1)); there: bash $out/run.sh > log 2>&1"
