@@ -539,6 +539,63 @@ lower_printf(Module &m, std::string &error)
     return true;
 }
 
+// Half precision: libclc 15's nvptx64 library defines no built-in on half (no sin, dot or fmax of halves).
+// A half function whose arguments and result are half scalars or vectors is defined as the float
+// function on the widened arguments, its result narrowed. The float
+// result is within a fraction of a half ulp of the exact one, well inside OpenCL's half bounds.
+void
+half_through_float(Module &m, Function *f, const char *canonical)
+{
+    // The parameters' part of the canonical name (after "_Z" <length> <name>), half written as float.
+    const char *p = canonical + 2;
+    size_t length = 0;
+    while (*p >= '0' && *p <= '9')
+        length = length * 10 + (size_t)(*p++ - '0');
+    if (length == 0 || strlen(p) < length)
+        return;
+    std::string prefix(canonical, (size_t)(p - canonical) + length), params(p + length), widened;
+    if (params.find("Dh") == std::string::npos)
+        return;
+    for (size_t k = 0; k < params.size(); k++) {
+        if (params.compare(k, 2, "Dh") == 0) {
+            widened += 'f';
+            k++;
+        } else {
+            widened += params[k];
+        }
+    }
+    auto found = library.by_canonical.find(prefix + widened);
+    if (found == library.by_canonical.end())
+        return;
+    LLVMContext &c = m.getContext();
+    auto widen = [&](Type *t) -> Type * {
+        if (t->isHalfTy())
+            return Type::getFloatTy(c);
+        if (auto *v = dyn_cast<FixedVectorType>(t); v && v->getElementType()->isHalfTy())
+            return FixedVectorType::get(Type::getFloatTy(c), v->getNumElements());
+        return nullptr;
+    };
+    FunctionType *type = f->getFunctionType();
+    SmallVector<Type *, 4> params_wide;
+    for (Type *t : type->params()) {
+        Type *w = widen(t);
+        if (!w)
+            return; // a pointer, an integer: not this simple form
+        params_wide.push_back(w);
+    }
+    Type *result_wide = type->getReturnType()->isVoidTy() ? nullptr : widen(type->getReturnType());
+    if (!result_wide)
+        return;
+    FunctionCallee wide = m.getOrInsertFunction(found->second, FunctionType::get(result_wide, params_wide, false));
+    BasicBlock *body = BasicBlock::Create(c, "", f);
+    IRBuilder<> b(body);
+    SmallVector<Value *, 4> args;
+    for (Argument &a : f->args())
+        args.push_back(b.CreateFPExt(&a, params_wide[a.getArgNo()]));
+    b.CreateRet(b.CreateFPTrunc(b.CreateCall(wide, args), type->getReturnType()));
+    f->setLinkage(GlobalValue::InternalLinkage);
+}
+
 // Built-ins: each declared function that libclc defines under its NVPTX name takes that name (two
 // declarations that become one merge), then what is used is linked from the library.
 bool
@@ -553,7 +610,11 @@ link_builtins(Module &m, std::string &error)
         if (!layer_builtin_canonical(f->getName().str().c_str(), true, canonical, sizeof(canonical)))
             continue;
         auto found = library.by_canonical.find(canonical);
-        if (found == library.by_canonical.end() || found->second == f->getName())
+        if (found == library.by_canonical.end()) {
+            half_through_float(m, f, canonical);
+            continue;
+        }
+        if (found->second == f->getName())
             continue;
         if (Function *other = m.getFunction(found->second)) {
             f->replaceAllUsesWith(other);

@@ -268,12 +268,27 @@ def mock_nvidia_checks(tmp, demo, chain, multi):
     check(rc == 0 and re.search(r"\n\.extern \.func +\(\.param \.b32 func_retval0\) vprintf\n", text) is not None and
           "printf" not in text.replace("vprintf", ""), "mock NVIDIA: printf becomes the driver's vprintf",
           (out + err)[-400:])
+    halves = os.path.join(tmp, "half.spv")
+    compile_cl(os.path.join(DATA_SRC, "half.cl"), halves, tmp)
+    rc, out, err = host(env, "NVIDIA", halves, "--create-only", kernels=["half_math"])
+    text = open(out_prefix + ".0.ptx").read() if os.path.exists(out_prefix + ".0.ptx") else ""
+    check(rc == 0 and ".entry half_math(" in text and "cvt.f32.f16" in text and "sqrt.rn.f32" in text,
+          "mock NVIDIA: half built-ins, which libclc's nvptx64 library lacks, computed in float", (out + err)[-400:])
     rc, out, err = host(dict(env, SPVCOND_LAYER_LIBCLC=os.path.join(tmp, "none.bc")), "NVIDIA", demo,
                         kernels=["scale_float"])
     check(rc == 1 and "device IL version: none" in out and "program: not created (OpenCL error -59)" in out and
           "the layer cannot make PTX: libclc's nvptx64 library %s cannot be read" % os.path.join(tmp, "none.bc")
           in err and "install libclc-15" in err,
           "mock NVIDIA without libclc's library: no IL path, the driver's own answer, and why on stderr", out + err)
+    # A multi-target module whose variants differ by architecture and capabilities (the translator's
+    # cl_dot4 shape): sm_90 (architecture sm60 or later, fp16) gets the half variant, sm_52 the float one.
+    rc, out, err = host(env, "NVIDIA", os.path.join(DATA, "dot_two_widths.spv"), "--all-devices", "--create-only",
+                        kernels=["dot4"])
+    texts = [open("%s.%d.ptx" % (out_prefix, k)).read() if os.path.exists("%s.%d.ptx" % (out_prefix, k)) else ""
+             for k in (0, 1)]
+    check(rc == 0 and "kernel dot4: created" in out and ".f16" in texts[0] and ".f16" not in texts[1] and
+          ".f32" in texts[1], "mock NVIDIA: the multi-target dot4 takes the half variant on sm_90, the float one on "
+          "sm_52 (the architecture and capabilities the compute capability gives)", (out + err)[-400:])
     for name, module, kernel in (("guarded-code", chain, "refine"), ("multi-target", multi, "scale")):
         rc, out, err = host(env, "NVIDIA", module, "--create-only", kernels=[kernel])
         text = open(out_prefix + ".0.ptx").read() if os.path.exists(out_prefix + ".0.ptx") else ""
