@@ -36,7 +36,8 @@ cl tests/data/jit_demo.cl "$out/modules/demo.spv"
 cl tests/data/guards/chain.cl "$tmp/chain.spv" -I include
 "$cli" annotate -q "$tmp/chain.spv" -o "$out/modules/chain.a.spv"
 cl tests/data/layer/printf.cl "$out/modules/printf.spv"
-cp "$build/tests/multi_target.spv" "$out/modules/"
+cl tests/data/layer/half.cl "$out/modules/half.spv"
+cp "$build/tests/multi_target.spv" "$build/tests/dot_two_widths.spv" "$out/modules/"
 cl bench/layer_speed.cl "$out/bench/layer_speed.spv"
 cp bench/layer_speed.cl tests/data/jit_demo.cl "$out/bench/"
 corpus=$(python3 tools/make-corpus.py --print-dir)
@@ -49,7 +50,7 @@ done
 (cd "$tmp" && apt-get download erlang-cl hashcat-data >/dev/null 2>&1 &&
     for d in *.deb; do dpkg-deb --fsys-tarfile "$d" | tar x ./usr/share/doc/erlang-cl/examples ./usr/share/hashcat/OpenCL 2>/dev/null || true; done)
 cp "$tmp/usr/share/doc/erlang-cl/examples/z2.cl" "$tmp/usr/share/doc/erlang-cl/examples/mul4x4.cl" "$out/bench/"
-(cd "$tmp/usr/share" && tar cf - hashcat/OpenCL/inc_* hashcat/OpenCL/m13711-pure.cl) | xz -T0 -6 > "$out/bench/hashcat.tar.xz"
+(cd "$tmp/usr/share" && tar cf - hashcat/OpenCL/inc_* hashcat/OpenCL/m13711-pure.cl hashcat/OpenCL/m06211-pure.cl) | xz -T0 -6 > "$out/bench/hashcat.tar.xz"
 (cd "$out" && tar cf - corpus | xz -T0 -6 > corpus.tar.xz && rm -rf corpus)
 cp tools/nvidia-run.sh "$out/run.sh"
 echo "nvidia-bundle: $out ($(du -sh "$out" | cut -f1)); there: bash $out/run.sh > log 2>&1"
