@@ -94,7 +94,28 @@ if [ -f "$layer" ] && command -v clang-15 >/dev/null && command -v llvm-spirv-15
             layer_runs=$((layer_runs + 1))
         done
     done
-    echo "memcheck: the OpenCL layer in a plain OpenCL program, $layer_runs runs (rusticl, pocl; build, compile + link), no error and no leak of its own ($(($(date +%s) - started)) s)"
+    # NVIDIA's route, on the mock driver playing NVIDIA's (two devices, compute capability 9.0 and 5.2): the
+    # translation, PTX, printf and half built-ins, each device's module.
+    cc -std=c11 -shared -fPIC tests/layer/mock_icd.c -o "$work/libmock-icd.so"
+    mkdir -p "$work/icd"
+    echo "$work/libmock-icd.so" > "$work/icd/mock.icd"
+    for module in tests/data/layer/printf.cl tests/data/layer/half.cl; do
+        name=$(basename "$module" .cl)
+        clang-15 -c -target spir64 -cl-std=CL1.2 -Xclang -finclude-default-header -emit-llvm -O0 "$module" \
+            -o "$work/$name.bc"
+        llvm-spirv-15 --spirv-max-version=1.2 "$work/$name.bc" -o "$work/$name.spv"
+    done
+    for run in "demo.a.spv scale_float scale_half" "printf.spv hello" "half.spv half_math"; do
+        set -- $run
+        log="$work/layer.nvidia.$1.vg"
+        OCL_ICD_VENDORS="$work/icd" SPVCOND_MOCK_NVIDIA=1 OPENCL_LAYERS="$layer" valgrind --leak-check=full \
+            --fullpath-after= --num-callers=30 --log-file="$log" "$work/host" --platform NVIDIA --all-devices \
+            --create-only "$work/$@" >/dev/null 2>&1 || true
+        python3 tools/layer_leaks.py "$log" libspvcond-opencl-layer /layer/ /src/ > "$log.ours" ||
+            { cat "$log.ours"; echo "memcheck: the OpenCL layer's NVIDIA route ($1): errors or leaks of its own"; exit 1; }
+        layer_runs=$((layer_runs + 1))
+    done
+    echo "memcheck: the OpenCL layer in a plain OpenCL program, $layer_runs runs (rusticl, pocl; build, compile + link; NVIDIA's route on the mock driver), no error and no leak of its own ($(($(date +%s) - started)) s)"
 else
     echo "memcheck: the OpenCL layer skipped (not built, or no clang-15 / llvm-spirv-15)"
 fi
