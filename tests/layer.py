@@ -71,6 +71,7 @@ DEMO = {
 }
 DOUBLE = {"scale_double"}
 PATH = {"rusticl": "32 32.5 33 33.5", "pocl": "64 64.5 65 65.5"}  # x / 2 + 32 (float), + 64 (fp64)
+USER = {"reduce": "2016 1 2 3", "vectors": "8 10 12 14", "atomics": "0 1.00003 2 3"}  # tests/data/layer/kernels.cl
 REAL = ["darktable__basecurve", "ufo__reductor", "python3-silx__silx__resources__opencl__convolution"]
 
 
@@ -268,6 +269,11 @@ def mock_nvidia_checks(tmp, demo, chain, multi):
     check(rc == 0 and re.search(r"\n\.extern \.func +\(\.param \.b32 func_retval0\) vprintf\n", text) is not None and
           "printf" not in text.replace("vprintf", ""), "mock NVIDIA: printf becomes the driver's vprintf",
           (out + err)[-400:])
+    rc, out, err = host(env, "NVIDIA", os.path.join(tmp, "kernels.spv"), "--create-only", kernels=list(USER))
+    text = open(out_prefix + ".0.ptx").read() if os.path.exists(out_prefix + ".0.ptx") else ""
+    check(rc == 0 and ".shared .align 4 .b8 reduce_$_partial[256]" in text and "bar.sync" in text and
+          "atom.global" in text and ".reqntid 64, 1, 1" in text,
+          "mock NVIDIA: local memory, barriers, atomics and the required work-group size in the PTX", (out + err)[-400:])
     halves = os.path.join(tmp, "half.spv")
     compile_cl(os.path.join(DATA_SRC, "half.cl"), halves, tmp)
     rc, out, err = host(env, "NVIDIA", halves, "--create-only", kernels=["half_math"])
@@ -338,6 +344,8 @@ def main():
         compile_cl(os.path.join(SRC, "data", "guards", "chain.cl"), chain_plain, tmp, "-I", INCLUDE)
         annotate(chain_plain, chain)
         multi = os.path.join(DATA, "multi_target.spv")
+        user_kernels = os.path.join(tmp, "kernels.spv")
+        compile_cl(os.path.join(DATA_SRC, "kernels.cl"), user_kernels, tmp)
         junk = os.path.join(tmp, "junk.spv")
         with open(junk, "wb") as f:
             f.write(b"not a SPIR-V module, " * 20)
@@ -376,6 +384,12 @@ def main():
                       "%s: the %s module takes the %s path (%s)" % (
                           platform, name, "fp64" if platform == "pocl" else "float", PATH[platform]), out + err)
                 print("%s, %s: %s" % (platform, name, re.findall(r"kernel \w+: results .*", out)))
+
+            # OpenCL C as applications write it: local memory and barriers, vector loads, atomics.
+            rc, out, err = host(WITH, platform, user_kernels, kernels=list(USER))
+            check(rc == 0 and all("kernel %s: results %s\n" % kr in out for kr in USER.items()),
+                  "%s: local memory, vectors and atomics through the layer (%s)" % (platform, ", ".join(USER)),
+                  out + err)
 
             # 4. Plain SPIR-V, real modules, a module that is not SPIR-V, threads.
             rc, out, err = host(WITH, platform, demo_plain, kernels=["scale_float"])

@@ -37,6 +37,7 @@ cl tests/data/guards/chain.cl "$tmp/chain.spv" -I include
 "$cli" annotate -q "$tmp/chain.spv" -o "$out/modules/chain.a.spv"
 cl tests/data/layer/printf.cl "$out/modules/printf.spv"
 cl tests/data/layer/half.cl "$out/modules/half.spv"
+cl tests/data/layer/kernels.cl "$out/modules/kernels.spv"
 cp "$build/tests/multi_target.spv" "$build/tests/dot_two_widths.spv" "$out/modules/"
 cl bench/layer_speed.cl "$out/bench/layer_speed.spv"
 cp bench/layer_speed.cl tests/data/jit_demo.cl "$out/bench/"

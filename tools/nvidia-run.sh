@@ -36,6 +36,7 @@ echo "== chain annotated"; run modules/chain.a.spv refine
 echo "== multi-target"; run modules/multi_target.spv scale
 echo "== printf"; run modules/printf.spv hello
 echo "== half built-ins"; run modules/half.spv half_math
+echo "== local memory, vectors, atomics"; run modules/kernels.spv reduce vectors atomics
 echo "== a multi-target module chosen by architecture (dot4: half from sm60 with fp16)"
 SPVCOND_LAYER_DUMP=$T OPENCL_LAYERS=$L $H --platform NVIDIA --create-only modules/dot_two_widths.spv dot4 2>&1 | grep -E "program|kernel"
 grep -c "\.f16" "$T"/*.ptx
