@@ -74,9 +74,9 @@ text_printf(struct text *t, const char *format, ...)
         text_add(t, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 }
 
-/* What one device keeps and why it lacks the rest. */
+/* What one device keeps and why it lacks the rest (and, for SPVCOND_LAYER_DEBUG, both as lists). */
 struct verdicts {
-    struct text log, kernels;
+    struct text log, kernels, kept, removed;
 };
 
 static void
@@ -85,9 +85,35 @@ verdict(void *user, const char *kernel, bool supported, const char *reason)
     struct verdicts *v = user;
     if (supported) {
         text_add(&v->kernels, kernel, strlen(kernel) + 1);
+        if (layer_debug_enabled())
+            text_printf(&v->kept, "%s%s", v->kept.length ? " " : "", kernel);
     } else {
         text_printf(&v->log, "spvcond: kernel %s is not available on this device: %s\n", kernel, reason);
+        if (layer_debug_enabled())
+            text_printf(&v->removed, "%s%s", v->removed.length ? " " : "", kernel);
     }
+}
+
+/* SPVCOND_LAYER_DEBUG: what the library made of the device's report. */
+static void
+debug_facts(const struct layer_device *d, const spvcond_device_info *info)
+{
+    if (!layer_debug_enabled())
+        return;
+    struct text t = {0};
+    for (size_t k = 0; k < info->aspect_count; k++)
+        text_printf(&t, "%s%s", k ? " " : "",
+                    spvcond_aspect_name(info->aspects[k]) ? spvcond_aspect_name(info->aspects[k]) : "?");
+    char target[64] = "none";
+    if (info->has_target)
+        spvcond_registry_target_name(info->target, target, sizeof(target));
+    char cc[48] = "";
+    if (d->compute_capability_major)
+        snprintf(cc, sizeof(cc), "; compute capability %u.%u", d->compute_capability_major,
+                 d->compute_capability_minor);
+    layer_debug("device %s: aspects %s; %zu SPIR-V capabilities; target %s%s", d->name ? d->name : "?",
+                t.data ? t.data : "none", info->capability_count, target, cc);
+    free(t.data);
 }
 
 /* The module for one device: parsed, the kernels judged, specialized with the device's values and
@@ -111,12 +137,15 @@ specialize_for(const struct layer_device *d, const void *il, size_t length, uint
     }
     spvcond_fnvar_device fnvar = SPVCOND_SIZED(spvcond_fnvar_device);
     spvcond_specialize_options options = SPVCOND_SIZED(spvcond_specialize_options);
-    text_printf(&v.log, "spvcond: this device takes the module as %s\n", layer_route_name(d->route));
     if (spvcond_module_parse_bytes(sc, il, length, &m) != SPVCOND_OK ||
-        spvcond_opencl_device_info(sc, &d->facts, &info) != SPVCOND_OK ||
-        spvcond_kernels_supported(m, info, verdict, &v) != SPVCOND_OK ||
+        spvcond_opencl_device_info(sc, &d->facts, &info) != SPVCOND_OK)
+        goto done;
+    debug_facts(d, info);
+    if (spvcond_kernels_supported(m, info, verdict, &v) != SPVCOND_OK ||
         spvcond_device_spec_values(m, info, &values, &nv) != SPVCOND_OK)
         goto done;
+    layer_debug("device %s: kernels kept: %s; removed: %s", d->name ? d->name : "?",
+                v.kept.data ? v.kept.data : "none", v.removed.data ? v.removed.data : "none");
     spvcond_device_info_facts(info, SPVCOND_UNSPECIFIED_UNKNOWN, &fnvar);
     options.values = values;
     options.value_count = nv;
@@ -124,6 +153,7 @@ specialize_for(const struct layer_device *d, const void *il, size_t length, uint
     if (spvcond_specialize(m, &options, NULL) != SPVCOND_OK || spvcond_module_emit(m, &emitted, count) != SPVCOND_OK)
         goto done;
     text_add(&v.kernels, "", 1);
+    text_add(&v.log, "", 0); /* a log, empty when the layer has nothing to say to the application */
     if (v.log.failed || v.kernels.failed || !(*words = malloc(*count * 4 + 1))) {
         spvcond_free(sc, emitted);
         snprintf(msg, msg_size, "out of memory");
@@ -142,13 +172,17 @@ done:
         if (e && e->instruction_index != SIZE_MAX)
             snprintf(msg, msg_size, "%s (instruction %zu at word %zu)", e->message, e->instruction_index,
                      e->word_offset);
-        else if (e)
+        else if (e && e->word_offset != SIZE_MAX)
             snprintf(msg, msg_size, "%s (word %zu)", e->message, e->word_offset);
+        else if (e) /* of the module as a whole (its size, its header) */
+            snprintf(msg, msg_size, "%s", e->message);
         else
             snprintf(msg, msg_size, "the module was refused");
     }
     free(v.log.data);
     free(v.kernels.data);
+    free(v.kept.data);
+    free(v.removed.data);
     spvcond_free(sc, values);
     spvcond_free(sc, info);
     spvcond_module_destroy(m);

@@ -56,7 +56,7 @@ PTX = os.environ.get("SPVCOND_LAYER_PTX", "1") == "1"  # ... and with LLVM's NVP
 INCLUDE = os.path.join(SRC, "..", "include")
 BASE = dict(os.environ, RUSTICL_ENABLE="llvmpipe", ASAN_OPTIONS="detect_leaks=0")  # runtimes leak by design
 BASE.pop("OPENCL_LAYERS", None)
-WITH = dict(BASE, OPENCL_LAYERS=LAYER)
+WITH = dict(BASE, OPENCL_LAYERS=LAYER, SPVCOND_LAYER_DEBUG="1")  # the layer says its route on standard error
 
 ROUTE = {"rusticl": "SPIR-V as a program binary", "pocl": "LLVM bitcode from the SPIR-V/LLVM translator"}
 FP64 = "Required aspect fp64 is not supported on the device"
@@ -96,10 +96,16 @@ def annotate(module, out):
     subprocess.run([CLI, "annotate", "-q", module, "-o", out], check=True)
 
 
-def demo_checks(platform, out, how):
+def routes(err):
+    """The routes SPVCOND_LAYER_DEBUG says the layer took, one per device."""
+    return re.findall(r"^spvcond layer: device .*\(platform .*\): route (.*)$", err, re.M)
+
+
+def demo_checks(platform, out, err, how):
     want = DEMO[platform]
-    check("spvcond: this device takes the module as %s" % ROUTE[platform] in out,
-          "%s%s: the build log names the route (%s)" % (platform, how, ROUTE[platform]), out[-600:])
+    check(ROUTE[platform] in routes(err) and "takes the module as" not in out,
+          "%s%s: the layer says its route (%s) when asked, not in the build log" % (platform, how, ROUTE[platform]),
+          err[-600:])
     names = re.search(r"program: built; kernels: (\S*) \((\d+)\)", out)
     check(names is not None and set(names.group(1).split(";")) == set(want["run"]) and
           int(names.group(2)) == len(want["run"]),
@@ -143,8 +149,8 @@ def mock_checks(tmp, demo, demo_plain, multi):
     env = dict(WITH, OCL_ICD_VENDORS=MOCK_ICD, SPVCOND_MOCK_OUT=out_prefix, SPVCOND_MOCK_IL="1")
     rc, out, err = host(env, "spvcond mock", multi, "--create-only", kernels=["scale"])
     caps, names = module_facts(out_prefix + ".il.spv") if os.path.exists(out_prefix + ".il.spv") else (set(), [])
-    check(rc == 0 and "spvcond: this device takes the module as SPIR-V through clCreateProgramWithIL" in out and
-          "kernel scale: created" in out, "mock, IL: the multi-target module through clCreateProgramWithIL", out + err)
+    check(rc == 0 and routes(err) == ["SPIR-V through clCreateProgramWithIL"] and "kernel scale: created" in out,
+          "mock, IL: the multi-target module through clCreateProgramWithIL", out + err)
     check(names == ["scale"] and 10 in caps and 6246 not in caps and 6245 not in caps,
           "mock, IL: the driver got the fp64 device's variant, specialized (capabilities %s)" % sorted(caps))
     if os.path.exists(out_prefix + ".il.spv"):
@@ -206,8 +212,13 @@ def mock_nvidia_checks(tmp, demo, chain, multi):
     rc, out, err = host(env, "NVIDIA", demo, "--all-devices", "--create-only", kernels=kernels)
     check(out.startswith("device IL version: SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4\n"),
           "mock NVIDIA: the device reports SPIR-V 1.0-1.4 through the layer", out[:200])
-    check(out.count("spvcond: this device takes the module as PTX from LLVM's NVPTX back end") == 2,
-          "mock NVIDIA: both devices' build logs name the PTX route", out + err)
+    check(routes(err) == ["PTX from LLVM's NVPTX back end"] * 2, "mock NVIDIA: both devices take the PTX route",
+          out + err)
+    check("spvcond layer: device mock NVIDIA sm_52: aspects gpu fp64 int64_base_atomics int64_extended_atomics "
+          "online_compiler online_linker atomic64; 10 SPIR-V capabilities; target nvptx64; compute capability 5.2"
+          in err and "spvcond layer: device mock NVIDIA sm_52: kernels kept: scale_float scale_double mix_double "
+          "add_one; removed: scale_half" in err,
+          "SPVCOND_LAYER_DEBUG: each device's facts, and the kernels it keeps and removes", err[-900:])
     want = {0: ("sm_86", kernels), 1: ("sm_52", [k for k in kernels if k != "scale_half"])}
     for k, (target, names) in want.items():
         entries, got_target, params = ptx_entries("%s.%d.ptx" % (out_prefix, k))
@@ -373,7 +384,7 @@ def main():
                 rc, out, err = host(WITH, platform, demo, *flags, kernels=kernels)
                 check(out.startswith("device IL version: SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4\n"),
                       "%s%s: the device reports SPIR-V 1.0-1.4" % (platform, how), out[:300])
-                demo_checks(platform, out, how)
+                demo_checks(platform, out, err, how)
                 print("%s%s:\n  %s" % (platform, how, "\n  ".join(l for l in out.splitlines() if l.startswith(
                     ("kernel", "spvcond", "program")))))
 
@@ -396,6 +407,8 @@ def main():
             check(rc == 0 and "kernel scale_float: results 0 2 4 6\n" in out and
                   re.search(r"kernels: \S+ \(5\)", out) is not None,
                   "%s: plain SPIR-V through the layer (every kernel of the module there)" % platform, out + err)
+            check("spvcond" not in out.split("build log:")[-1].split("program:")[0],
+                  "%s: a plain module's build log is the driver's alone" % platform, out)
             for name in REAL:
                 path = os.path.join(CORPUS, name + ".spv")
                 if not os.path.exists(path):
