@@ -9,7 +9,7 @@
 #include "json_writer.h"
 
 static const char check_usage[] =
-    "USAGE: spvcond check [--device NAME] [--device-config FILE] [function-variants device] [--json]\n"
+    "USAGE: spvcond check [--device NAME] [--device-config FILE] [--target T --features F --arch A ...] [--json]\n"
     "                     <input> [KERNEL...]\n"
     "\n"
     "For each kernel of an annotated module (all of them if none is named), say whether the device\n"

@@ -35,11 +35,16 @@ print_device(struct json *j, const char *source, const spvcond_device_info *d, c
             snprintf(buf, sizeof(buf), "%u", d->aspects[k]);
             printf(" %s", an ? an : buf);
         }
+        /* A device that may support other aspects lists what it is known to have: with nothing listed, any. */
         if (d->may_support_other_aspects)
-            printf(" (and maybe others)");
+            printf(d->aspect_count ? " and maybe others" : " any");
+        else if (!d->aspect_count)
+            printf(" none");
         printf("; sub-group sizes:");
         for (size_t k = 0; k < d->sub_group_size_count; k++)
             printf(" %u", d->sub_group_sizes[k]);
+        if (!d->sub_group_size_count)
+            printf(d->may_support_other_aspects ? " any" : " none");
         if (d->max_work_group_size)
             printf("; max work-group size %llu", (unsigned long long)d->max_work_group_size);
         if (d->has_architecture) {

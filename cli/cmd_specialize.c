@@ -68,9 +68,12 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
     uint32_t flags = 0;
     int c, rc = EXIT_OK;
     optind = 1;
+    bool facts_given = false;
     while (rc == EXIT_OK && (c = getopt_long(argc, argv, "o:qh", options, NULL)) != -1) {
-        if (fnvar_option(&fnvar, c, optarg, &rc))
+        if (fnvar_option(&fnvar, c, optarg, &rc)) {
+            facts_given = true;
             continue;
+        }
         switch (c) {
         case OPT_SPEC: rc = values_parse_list(&values, optarg, "--spec"); break;
         case OPT_DEVICE: dev.name = optarg; break;
@@ -105,6 +108,9 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
         rc = EXIT_USAGE;
         goto done;
     }
+    if (!dev.name && values.count == 0 && !facts_given && !cli->quiet)
+        fprintf(stderr, "spvcond specialize: warning: no --device, --spec, --spec-file or device facts: every spec "
+                        "constant keeps its default, so an annotated module keeps everything\n");
     if (dev.name && (rc = device_options_resolve(cli, &dev)) != EXIT_OK)
         goto done;
     if ((rc = fnvar_options_finish(&fnvar, &dev)) != EXIT_OK)

@@ -41,7 +41,9 @@ static const char usage_text[] =
     "\n"
     "A missing <input> or '-' reads standard input. 'spvcond <command> --help' describes a command.\n"
     "Exit status: 0 success, 1 invalid input or failed processing, 2 usage error, 3 I/O error,\n"
-    "4 out of memory.\n";
+    "4 out of memory. The manual: man spvcond. Unmodified OpenCL applications get the consumer from the\n"
+    "OpenCL layer libspvcond-opencl-layer.so, installed beside the library (OPENCL_LAYERS; man spvcond,\n"
+    "section OPENCL LAYER).\n";
 
 void
 cli_error(const char *fmt, ...)

@@ -17,22 +17,24 @@ meson install -C "$build" --destdir "$dest" --no-rebuild --quiet
 eval "$(meson introspect "$build" --buildoptions | python3 -c '
 import json, sys
 for o in json.load(sys.stdin):
-    if o["name"] in ("prefix", "libdir", "bindir", "includedir", "mandir"):
+    if o["name"] in ("prefix", "libdir", "bindir", "includedir", "mandir", "datadir"):
         print("%s=%s" % (o["name"], o["value"]))')"
 case $libdir in /*) ;; *) libdir=$prefix/$libdir ;; esac
 case $bindir in /*) ;; *) bindir=$prefix/$bindir ;; esac
 case $includedir in /*) ;; *) includedir=$prefix/$includedir ;; esac
+case $datadir in /*) ;; *) datadir=$prefix/$datadir ;; esac
 case $mandir in /*) ;; *) mandir=$prefix/$mandir ;; esac
 fail() { echo "FAIL $*"; exit 1; }
 passed=0
 ok() { echo "ok   $*"; passed=$((passed + 1)); }
 
-for f in "$bindir/spvcond" "$libdir/libspvcond.a" "$libdir/pkgconfig/spvcond.pc" "$includedir/spvcond/spvcond.h" \
-         "$includedir/spvcond/device_if.h" "$includedir/spvcond/spvcond-version.h" "$mandir/man1/spvcond.1"; do
+for f in "$bindir/spvcond" "$libdir/libspvcond.a" "$libdir/pkgconfig/spvcond.pc" "$libdir/pkgconfig/spvcond-static.pc" \
+         "$includedir/spvcond/spvcond.h" "$includedir/spvcond/device_if.h" "$includedir/spvcond/spvcond-version.h" \
+         "$mandir/man1/spvcond.1" "$datadir/doc/spvcond/opencl-layer.md"; do
     [ -f "$dest$f" ] || fail "installed: $f"
 done
 ls "$dest$libdir"/libspvcond.so.* >/dev/null 2>&1 || fail "installed: $libdir/libspvcond.so.*"
-ok "installed: the tool, the shared and static libraries, the headers, spvcond.pc, spvcond.1"
+ok "installed: the tool, the shared and static libraries, the headers, spvcond.pc and spvcond-static.pc, spvcond.1, the layer's document"
 man -l "$dest$mandir/man1/spvcond.1" 2>/dev/null | grep -q "spvcond annotate" || fail "man -l spvcond.1 renders"
 ok "man -l renders the installed spvcond(1)"
 
@@ -41,8 +43,8 @@ spvcond=$dest$bindir/spvcond
 export PKG_CONFIG_PATH="$dest$libdir/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$dest"
 cflags=$(pkg-config --cflags spvcond)
 shared_libs=$(pkg-config --libs spvcond)
-# The static archive by name (-l:libspvcond.a), with what it needs in turn (Requires.private, Libs.private).
-static_libs=$(pkg-config --static --libs spvcond | sed 's/-lspvcond\b/-l:libspvcond.a/')
+# The static archive, in the README's words: pkg-config --cflags --libs spvcond-static.
+static_libs=$(pkg-config --libs spvcond-static)
 ok "pkg-config: $cflags | $shared_libs | $static_libs"
 
 # The C example (examples/specialize_device.c) on the bundled example, against the installed tool.

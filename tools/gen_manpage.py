@@ -57,12 +57,17 @@ def command_section(name, text):
     lines = text.rstrip("\n").splitlines()
     if not lines or not lines[0].startswith("USAGE: "):
         sys.exit(f"gen_manpage: spvcond {name} --help does not start with USAGE:")
-    usage = [lines[0][len("USAGE: "):]]
+    forms = [[lines[0][len("USAGE: "):]]]
     k = 1
-    while k < len(lines) and lines[k].startswith(" ") and lines[k].strip():  # a wrapped usage line
-        usage.append(lines[k].strip())
+    while k < len(lines) and lines[k].startswith(" ") and lines[k].strip():
+        if lines[k].strip().startswith("spvcond "):  # another form of the command
+            forms.append([lines[k].strip()])
+        else:  # a wrapped usage line
+            forms[-1].append(lines[k].strip())
         k += 1
-    out = [f".SS {name}", ".PP", escape(" ".join(usage)).replace("-", "\\-")]
+    out = [f".SS {name}", ".PP"]
+    for n, form in enumerate(forms):
+        out += ([".br"] if n else []) + [escape(" ".join(form)).replace("-", "\\-")]
     paragraph = []
     for line in lines[k:] + [""]:
         if line.startswith("  -"):
