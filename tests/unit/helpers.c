@@ -28,7 +28,10 @@ const char *
 corpus(const char *name)
 {
     static char buf[4096];
-    snprintf(buf, sizeof(buf), "%s/%s", env_or_die("SPVCOND_CORPUS"), name);
+    const char *dir = env_or_die("SPVCOND_CORPUS");
+    cr_assert(access(dir, R_OK) == 0,
+              "the corpus is not made (%s): the test command makes it first (meson test -C BUILD corpus-modules)", dir);
+    snprintf(buf, sizeof(buf), "%s/%s", dir, name);
     return buf;
 }
 
