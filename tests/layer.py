@@ -423,6 +423,12 @@ def main():
                           "%s: %s%s builds through the layer, %s kernels" % (
                               platform, name, " (annotated)" if module != path else "",
                               built.group(1) if built else "no"), (out + err)[-400:])
+            odd = os.path.join(tmp, "odd.spv")
+            with open(odd, "wb") as f:
+                f.write(open(demo_plain, "rb").read()[:2163])
+            rc, out, err = host(WITH, platform, odd, kernels=["scale_float"])
+            check(rc == 1 and "spvcond layer: clCreateProgramWithIL: size 2163 bytes is not a multiple of 4\n" in err,
+                  "%s: a module cut to 2163 bytes: refused, the message naming no word" % platform, err[-300:])
             rc, out, err = host(WITH, platform, junk, kernels=["scale_float"])
             check(rc == 1 and "program: not created (OpenCL error -30)" in out and
                   "spvcond layer: clCreateProgramWithIL: bad magic number" in err,

@@ -40,6 +40,34 @@ Test(cli, help_and_version)
     cr_assert_eq(cli("--version", &out), 0);
     cr_assert(strstr(out, "spvcond 0.") != NULL);
     free(out);
+    /* The tool's help points to the manual and to the layer, which a user of the tool alone would not find. */
+    cr_assert_eq(cli("--help", &out), 0);
+    cr_assert(strstr(out, "man spvcond") != NULL && strstr(out, "libspvcond-opencl-layer.so") != NULL, "%s", out);
+    free(out);
+}
+
+/* What a new user met: each message says plainly what it means. */
+Test(cli, plain_messages)
+{
+    char args[1024], *out;
+    /* specialize with neither a device nor values keeps everything, and says so */
+    snprintf(args, sizeof(args), "specialize %s -o /dev/null 2>&1", fixture("annotate_graph"));
+    cr_assert_eq(cli(args, &out), 0);
+    cr_assert(strstr(out, "warning: no --device, --spec, --spec-file or device facts: every spec constant keeps its "
+                          "default, so an annotated module keeps everything") != NULL, "%s", out);
+    free(out);
+    snprintf(args, sizeof(args), "specialize -q %s -o /dev/null 2>&1", fixture("annotate_graph"));
+    cr_assert_eq(cli(args, &out), 0);
+    cr_assert(strstr(out, "warning") == NULL, "-q says nothing: %s", out);
+    free(out);
+    /* devices says "any" or "none", never an empty list */
+    cr_assert_eq(cli("devices", &out), 0);
+    cr_assert(strstr(out, "x86_64                 built-in aspects: any; sub-group sizes: any; target x86_64\n") != NULL,
+              "%s", out);
+    cr_assert(strstr(out, "aspects:;") == NULL && strstr(out, "sizes:;") == NULL && strstr(out, "sizes:\n") == NULL &&
+                  strstr(out, "(and maybe others)") == NULL,
+              "%s", out);
+    free(out);
 }
 
 Test(cli, usage_errors_exit_2)
