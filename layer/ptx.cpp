@@ -5,28 +5,23 @@
 //   2. SPIR's address spaces renumbered as NVPTX's (constant 2 -> 4, generic 4 -> 0: NVPTX's generic is
 //      also where private data lives), the module rebuilt with every type mapped;
 //   3. kernels named in !nvvm.annotations (with their required work-group size), SPIR's calling
-//      conventions dropped;
-//   4. OpenCL built-ins resolved against libclc's nvptx64 library (builtin_names.c maps each name across
-//      the numberings) and linked from it, only what is used;
+//      conventions dropped, clang -O0's optnone and noinline removed;
+//   4. printf as the driver's vprintf, OpenCL built-ins from libdevice and libclc's nvptx64 library,
+//      libclc's native_* math as approximate instructions (ptx_builtins.cpp);
 //   5. everything but the kernels internalized, LLVM's optimizer with no C library assumed (no call becomes
 //      `expf`, which nothing would define), then the NVPTX back end for the device's compute capability
 //      (the highest this LLVM knows when the device is newer), with the OpenCL flavour of the target:
 //      kernel parameters carry `.ptr .global .align N`.
 // A module that fails any step is refused with the reason; nothing is handed to the driver that LLVM's
-// verifier rejects.
+// verifier rejects, and the back end's errors are collected rather than fatal.
 #include <llvm/ADT/SmallVector.h>
-#include <llvm/ADT/StringMap.h>
-#include <llvm/ADT/StringSet.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
-#include <llvm/IR/IRBuilder.h>
-#include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Instructions.h>
-#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
@@ -50,11 +45,11 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <vector>
 
 extern "C" {
 #include "layer.h"
 }
+#include "ptx_steps.h"
 
 using namespace llvm;
 
@@ -64,178 +59,6 @@ const char triple[] = "nvptx64-nvidia-nvcl";
 
 // One lowering at a time: the library below is read once and shared.
 std::mutex lowering;
-
-// libclc's nvptx64 library, read once, and its functions by canonical name (builtin_names.c).
-struct builtins {
-    std::string path;
-    std::unique_ptr<MemoryBuffer> bitcode;
-    StringMap<std::string> by_canonical;
-    std::string error; // why it could not be read
-    bool tried = false;
-};
-builtins library;
-
-std::string
-library_path()
-{
-    const char *env = getenv("SPVCOND_LAYER_LIBCLC");
-    return env && *env ? env : LAYER_LIBCLC_NVPTX;
-}
-
-// Call with `lowering` held.
-bool
-load_builtins(std::string &error)
-{
-    if (library.tried) {
-        error = library.error;
-        return library.bitcode != nullptr;
-    }
-    library.tried = true;
-    library.path = library_path();
-    auto file = MemoryBuffer::getFile(library.path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-    if (!file) {
-        library.error = "libclc's nvptx64 library " + library.path + " cannot be read (" + file.getError().message() +
-                        "): install libclc-15, or name the file in SPVCOND_LAYER_LIBCLC";
-        error = library.error;
-        return false;
-    }
-    LLVMContext context;
-    context.setOpaquePointers(true);
-    auto lazy = getLazyBitcodeModule((*file)->getMemBufferRef(), context);
-    if (!lazy) {
-        library.error = "libclc's nvptx64 library " + library.path + " is not LLVM 15 bitcode: " +
-                        toString(lazy.takeError());
-        error = library.error;
-        return false;
-    }
-    char canonical[1024];
-    for (const Function &f : **lazy)
-        if (!f.isDeclaration() && layer_builtin_canonical(f.getName().str().c_str(), false, canonical,
-                                                          sizeof(canonical)))
-            library.by_canonical[canonical] = f.getName().str();
-    library.bitcode = std::move(*file);
-    return true;
-}
-
-// NVIDIA's libdevice (the CUDA toolkit's math library as LLVM bitcode), where the machine has it: the
-// OpenCL math built-ins whose libdevice function is within OpenCL's error bound (the CUDA C++ Programming
-// Guide's table of maximum ulp errors against OpenCL's, docs/opencl-layer.md) come from it rather than from
-// libclc's generic code, as NVIDIA's own OpenCL compiler takes them from its library.
-struct device_library {
-    std::unique_ptr<MemoryBuffer> bitcode;
-    std::string path;
-    StringSet<> defined; // the functions it defines
-    bool tried = false;
-};
-device_library libdevice;
-
-// Call with `lowering` held: libdevice, from SPVCOND_LAYER_LIBDEVICE (a file, or "none"), else the CUDA
-// toolkit's usual places.
-const MemoryBuffer *
-load_libdevice()
-{
-    if (libdevice.tried)
-        return libdevice.bitcode.get();
-    libdevice.tried = true;
-    std::vector<std::string> places;
-    const char *env = getenv("SPVCOND_LAYER_LIBDEVICE");
-    if (env && *env) {
-        places.push_back(env);
-    } else {
-        for (const char *var : {"CUDA_PATH", "CUDA_HOME"})
-            if (const char *root = getenv(var); root && *root)
-                places.push_back(std::string(root) + "/nvvm/libdevice/libdevice.10.bc");
-        places.push_back("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc");
-        places.push_back("/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc");
-    }
-    for (const std::string &place : places) {
-        if (place == "none")
-            break;
-        auto file = MemoryBuffer::getFile(place, false, false);
-        if (!file)
-            continue;
-        LLVMContext context;
-        context.setOpaquePointers(true);
-        auto lazy = getLazyBitcodeModule((*file)->getMemBufferRef(), context);
-        if (!lazy) { // not bitcode this LLVM reads: as if there were none
-            consumeError(lazy.takeError());
-            continue;
-        }
-        for (const Function &f : **lazy)
-            if (!f.isDeclaration())
-                libdevice.defined.insert(f.getName());
-        libdevice.bitcode = std::move(*file);
-        libdevice.path = place;
-        break;
-    }
-    return libdevice.bitcode.get();
-}
-
-// OpenCL's name, its arity, and libdevice's float and double functions.
-const struct {
-    const char *name;
-    unsigned arity;
-    const char *f32, *f64;
-} libdevice_math[] = {
-    {"sin", 1, "__nv_sinf", "__nv_sin"},       {"cos", 1, "__nv_cosf", "__nv_cos"},
-    {"tan", 1, "__nv_tanf", "__nv_tan"},       {"exp", 1, "__nv_expf", "__nv_exp"},
-    {"exp2", 1, "__nv_exp2f", "__nv_exp2"},    {"exp10", 1, "__nv_exp10f", "__nv_exp10"},
-    {"log", 1, "__nv_logf", "__nv_log"},       {"log2", 1, "__nv_log2f", "__nv_log2"},
-    {"log10", 1, "__nv_log10f", "__nv_log10"}, {"log1p", 1, "__nv_log1pf", "__nv_log1p"},
-    {"expm1", 1, "__nv_expm1f", "__nv_expm1"}, {"asin", 1, "__nv_asinf", "__nv_asin"},
-    {"acos", 1, "__nv_acosf", "__nv_acos"},    {"atan", 1, "__nv_atanf", "__nv_atan"},
-    {"sinh", 1, "__nv_sinhf", "__nv_sinh"},    {"cosh", 1, "__nv_coshf", "__nv_cosh"},
-    {"tanh", 1, "__nv_tanhf", "__nv_tanh"},    {"cbrt", 1, "__nv_cbrtf", "__nv_cbrt"},
-    {"erf", 1, "__nv_erff", "__nv_erf"},       {"erfc", 1, "__nv_erfcf", "__nv_erfc"},
-    {"rsqrt", 1, "__nv_rsqrtf", "__nv_rsqrt"}, {"pow", 2, "__nv_powf", "__nv_pow"},
-    {"atan2", 2, "__nv_atan2f", "__nv_atan2"}, {"hypot", 2, "__nv_hypotf", "__nv_hypot"},
-};
-
-// Each scalar math built-in the module calls defined as a call of libdevice's function, then what is used
-// linked from libdevice (its __nvvm_reflect queries answered by the back end's NVVMReflect pass).
-bool
-link_libdevice(Module &m, std::string &error)
-{
-    LLVMContext &c = m.getContext();
-    bool any = false;
-    for (const auto &fn : libdevice_math) {
-        for (bool dbl : {false, true}) {
-            std::string name = "_Z" + std::to_string(strlen(fn.name)) + fn.name + std::string(fn.arity, dbl ? 'd' : 'f');
-            Function *f = m.getFunction(name);
-            if (!f || !f->isDeclaration() || !libdevice.defined.count(dbl ? fn.f64 : fn.f32))
-                continue;
-            Type *t = dbl ? Type::getDoubleTy(c) : Type::getFloatTy(c);
-            SmallVector<Type *, 2> params(fn.arity, t);
-            auto *type = FunctionType::get(t, params, false);
-            if (f->getFunctionType() != type)
-                continue;
-            FunctionCallee nv = m.getOrInsertFunction(dbl ? fn.f64 : fn.f32, type);
-            BasicBlock *body = BasicBlock::Create(c, "", f);
-            IRBuilder<> b(body);
-            SmallVector<Value *, 2> args;
-            for (Argument &a : f->args())
-                args.push_back(&a);
-            b.CreateRet(b.CreateCall(nv, args));
-            f->setLinkage(GlobalValue::InternalLinkage);
-            any = true;
-        }
-    }
-    if (!any)
-        return true;
-    auto lazy = getOwningLazyBitcodeModule(MemoryBuffer::getMemBuffer(libdevice.bitcode->getMemBufferRef(), false),
-                                           c);
-    if (!lazy) {
-        error = "libdevice (" + libdevice.path + ") cannot be read: " + toString(lazy.takeError());
-        return false;
-    }
-    (*lazy)->setTargetTriple(m.getTargetTriple());
-    (*lazy)->setDataLayout(m.getDataLayout());
-    if (Linker::linkModules(m, std::move(*lazy), Linker::LinkOnlyNeeded)) {
-        error = "linking libdevice (" + libdevice.path + ") failed";
-        return false;
-    }
-    return true;
-}
 
 unsigned
 nvptx_address_space(unsigned as, bool &known)
@@ -470,296 +293,6 @@ mark_kernels(Module &m)
     }
 }
 
-// OpenCL's printf as CUDA's: NVIDIA's driver provides `vprintf(format, arguments)`, which reads the
-// arguments from a buffer where each lies at its natural alignment (what clang does for CUDA's printf).
-// Arguments arrive with C's promotions already made (float as double); pointers become generic ones (a %s
-// string in constant memory). A vector argument (%v4f) has no vprintf form: the module is refused.
-bool
-lower_printf(Module &m, std::string &error)
-{
-    Function *printf_fn = m.getFunction("printf");
-    if (!printf_fn || printf_fn->use_empty())
-        return true;
-    LLVMContext &c = m.getContext();
-    auto *i32 = Type::getInt32Ty(c);
-    auto *generic = PointerType::get(c, 0);
-    FunctionCallee vprintf = m.getOrInsertFunction("vprintf", FunctionType::get(i32, {generic, generic}, false));
-    SmallVector<CallInst *, 16> calls;
-    for (User *u : printf_fn->users()) {
-        auto *call = dyn_cast<CallInst>(u);
-        if (!call || call->getCalledOperand() != printf_fn || call->arg_size() < 1) {
-            error = "printf is used other than called";
-            return false;
-        }
-        calls.push_back(call);
-    }
-    for (CallInst *call : calls) {
-        IRBuilder<> b(call);
-        SmallVector<Value *, 8> values;
-        SmallVector<Type *, 8> fields;
-        for (unsigned k = 1; k < call->arg_size(); k++) {
-            Value *v = call->getArgOperand(k);
-            Type *t = v->getType();
-            if (t->isHalfTy() || t->isFloatTy())
-                v = b.CreateFPExt(v, b.getDoubleTy());
-            else if (t->isIntegerTy() && t->getIntegerBitWidth() < 32)
-                v = b.CreateZExt(v, i32);
-            else if (t->isPointerTy() && t->getPointerAddressSpace() != 0)
-                v = b.CreateAddrSpaceCast(v, generic);
-            else if (!t->isIntegerTy() && !t->isDoubleTy() && !t->isPointerTy()) {
-                error = "printf in " + call->getFunction()->getName().str() +
-                        " has a vector argument, which NVIDIA's printf (vprintf) does not take";
-                return false;
-            }
-            values.push_back(v);
-            fields.push_back(v->getType());
-        }
-        Value *buffer = ConstantPointerNull::get(generic);
-        if (!values.empty()) {
-            auto *layout = StructType::get(c, fields);
-            IRBuilder<> entry(&*call->getFunction()->getEntryBlock().getFirstInsertionPt());
-            AllocaInst *slot = entry.CreateAlloca(layout);
-            for (unsigned k = 0; k < values.size(); k++)
-                b.CreateStore(values[k], b.CreateStructGEP(layout, slot, k));
-            buffer = slot;
-        }
-        Value *format = call->getArgOperand(0);
-        if (format->getType()->getPointerAddressSpace() != 0)
-            format = b.CreateAddrSpaceCast(format, generic);
-        Value *printed = b.CreateCall(vprintf, {format, buffer});
-        // OpenCL's printf returns 0, or -1 when it failed.
-        Value *result = b.CreateSelect(b.CreateICmpSLT(printed, ConstantInt::get(i32, 0)),
-                                       ConstantInt::get(i32, -1), ConstantInt::get(i32, 0));
-        if (call->getType() == i32)
-            call->replaceAllUsesWith(result);
-        call->eraseFromParent();
-    }
-    if (printf_fn->use_empty())
-        printf_fn->eraseFromParent();
-    return true;
-}
-
-// Half precision: libclc 15's nvptx64 library defines no built-in on half (no sin, dot or fmax of halves).
-// A half function whose arguments and result are half scalars or vectors is defined as the float
-// function on the widened arguments, its result narrowed. The float
-// result is within a fraction of a half ulp of the exact one, well inside OpenCL's half bounds.
-void
-half_through_float(Module &m, Function *f, const char *canonical)
-{
-    // The parameters' part of the canonical name (after "_Z" <length> <name>), half written as float.
-    const char *p = canonical + 2;
-    size_t length = 0;
-    while (*p >= '0' && *p <= '9')
-        length = length * 10 + (size_t)(*p++ - '0');
-    if (length == 0 || strlen(p) < length)
-        return;
-    std::string prefix(canonical, (size_t)(p - canonical) + length), params(p + length), widened;
-    if (params.find("Dh") == std::string::npos)
-        return;
-    for (size_t k = 0; k < params.size(); k++) {
-        if (params.compare(k, 2, "Dh") == 0) {
-            widened += 'f';
-            k++;
-        } else {
-            widened += params[k];
-        }
-    }
-    auto found = library.by_canonical.find(prefix + widened);
-    if (found == library.by_canonical.end())
-        return;
-    LLVMContext &c = m.getContext();
-    auto widen = [&](Type *t) -> Type * {
-        if (t->isHalfTy())
-            return Type::getFloatTy(c);
-        if (auto *v = dyn_cast<FixedVectorType>(t); v && v->getElementType()->isHalfTy())
-            return FixedVectorType::get(Type::getFloatTy(c), v->getNumElements());
-        return nullptr;
-    };
-    FunctionType *type = f->getFunctionType();
-    SmallVector<Type *, 4> params_wide;
-    for (Type *t : type->params()) {
-        Type *w = widen(t);
-        if (!w)
-            return; // a pointer, an integer: not this simple form
-        params_wide.push_back(w);
-    }
-    Type *result_wide = type->getReturnType()->isVoidTy() ? nullptr : widen(type->getReturnType());
-    if (!result_wide)
-        return;
-    FunctionCallee wide = m.getOrInsertFunction(found->second, FunctionType::get(result_wide, params_wide, false));
-    BasicBlock *body = BasicBlock::Create(c, "", f);
-    IRBuilder<> b(body);
-    SmallVector<Value *, 4> args;
-    for (Argument &a : f->args())
-        args.push_back(b.CreateFPExt(&a, params_wide[a.getArgNo()]));
-    b.CreateRet(b.CreateFPTrunc(b.CreateCall(wide, args), type->getReturnType()));
-    f->setLinkage(GlobalValue::InternalLinkage);
-}
-
-// Built-ins: each declared function that libclc defines under its NVPTX name takes that name (two
-// declarations that become one merge), then what is used is linked from the library.
-bool
-link_builtins(Module &m, std::string &error)
-{
-    SmallVector<Function *, 32> declared;
-    for (Function &f : m)
-        if (f.isDeclaration() && !f.isIntrinsic())
-            declared.push_back(&f);
-    char canonical[1024];
-    for (Function *f : declared) {
-        if (!layer_builtin_canonical(f->getName().str().c_str(), true, canonical, sizeof(canonical)))
-            continue;
-        auto found = library.by_canonical.find(canonical);
-        if (found == library.by_canonical.end()) {
-            half_through_float(m, f, canonical);
-            continue;
-        }
-        if (found->second == f->getName())
-            continue;
-        if (Function *other = m.getFunction(found->second)) {
-            f->replaceAllUsesWith(other);
-            f->eraseFromParent();
-        } else {
-            f->setName(found->second);
-        }
-    }
-    if (load_libdevice() && !link_libdevice(m, error))
-        return false;
-    auto lazy = getOwningLazyBitcodeModule(MemoryBuffer::getMemBuffer(library.bitcode->getMemBufferRef(), false),
-                                           m.getContext());
-    if (!lazy) {
-        error = "libclc's nvptx64 library cannot be read: " + toString(lazy.takeError());
-        return false;
-    }
-    (*lazy)->setTargetTriple(m.getTargetTriple());
-    (*lazy)->setDataLayout(m.getDataLayout());
-    if (Linker::linkModules(m, std::move(*lazy), Linker::LinkOnlyNeeded)) {
-        error = "linking libclc's nvptx64 library failed";
-        return false;
-    }
-    std::string missing;
-    for (Function &f : m)
-        if (f.isDeclaration() && !f.isIntrinsic() && !f.use_empty() && f.getName() != "__nvvm_reflect" &&
-            f.getName() != "vprintf") // the driver's
-            missing += (missing.empty() ? "" : ", ") + f.getName().str();
-    if (!missing.empty()) {
-        error = "neither the module nor libclc's nvptx64 library defines " + missing;
-        return false;
-    }
-    // A call whose type is not the definition's (a built-in libclc declares otherwise) would be undefined.
-    for (Function &f : m)
-        for (BasicBlock &b : f)
-            for (Instruction &i : b)
-                if (auto *call = dyn_cast<CallBase>(&i))
-                    if (Function *callee = call->getCalledFunction();
-                        callee && callee->getFunctionType() != call->getFunctionType()) {
-                        error = "the module calls " + callee->getName().str() +
-                                " with another type than libclc's nvptx64 library defines it with";
-                        return false;
-                    }
-    return true;
-}
-
-// The math intrinsics LLVM's NVPTX back end cannot select: it would emit a call to the C library's
-// function (expf, __powisf2), which nothing defines on the device, and end the process in the back end.
-// libclc's native_* functions use them for float: they become the GPU's approximate instructions, as NVIDIA's
-// own compiler makes native_exp2 ex2.approx (OpenCL leaves native_*'s precision to the implementation).
-// What remains (a double, a pow) refuses the module.
-bool
-unselectable(Intrinsic::ID id)
-{
-    switch (id) {
-    case Intrinsic::exp:
-    case Intrinsic::exp2:
-    case Intrinsic::log:
-    case Intrinsic::log2:
-    case Intrinsic::log10:
-    case Intrinsic::sin:
-    case Intrinsic::cos:
-    case Intrinsic::pow:
-    case Intrinsic::powi:
-        return true;
-    default:
-        return false;
-    }
-}
-
-// One lane: the approximate instruction, scaled where the function's base is not 2.
-Value *
-approximate(IRBuilder<> &b, Module &m, Intrinsic::ID id, Value *x)
-{
-    auto call = [&](Intrinsic::ID nvvm, Value *v) { return b.CreateCall(Intrinsic::getDeclaration(&m, nvvm), {v}); };
-    auto *f32 = b.getFloatTy();
-    switch (id) {
-    case Intrinsic::exp2:
-        return call(Intrinsic::nvvm_ex2_approx_f, x);
-    case Intrinsic::exp:
-        return call(Intrinsic::nvvm_ex2_approx_f, b.CreateFMul(x, ConstantFP::get(f32, 1.4426950408889634)));
-    case Intrinsic::log2:
-        return call(Intrinsic::nvvm_lg2_approx_f, x);
-    case Intrinsic::log:
-        return b.CreateFMul(call(Intrinsic::nvvm_lg2_approx_f, x), ConstantFP::get(f32, 0.6931471805599453));
-    case Intrinsic::log10:
-        return b.CreateFMul(call(Intrinsic::nvvm_lg2_approx_f, x), ConstantFP::get(f32, 0.3010299956639812));
-    case Intrinsic::sin:
-        return call(Intrinsic::nvvm_sin_approx_f, x);
-    case Intrinsic::cos:
-        return call(Intrinsic::nvvm_cos_approx_f, x);
-    default:
-        return nullptr;
-    }
-}
-
-bool
-lower_native_math(Module &m, std::string &error)
-{
-    SmallVector<CallInst *, 16> calls;
-    for (Function &f : m)
-        for (BasicBlock &b : f)
-            for (Instruction &i : b)
-                if (auto *call = dyn_cast<CallInst>(&i))
-                    if (Function *callee = call->getCalledFunction(); callee && unselectable(callee->getIntrinsicID()))
-                        calls.push_back(call);
-    for (CallInst *call : calls) {
-        Intrinsic::ID id = call->getCalledFunction()->getIntrinsicID();
-        Type *type = call->getType();
-        if (id == Intrinsic::powi && isa<ConstantInt>(call->getArgOperand(1)))
-            continue; // the back end multiplies
-        if (!type->getScalarType()->isFloatTy() || id == Intrinsic::pow || id == Intrinsic::powi) {
-            error = "the module calls " + call->getCalledFunction()->getName().str() + " in " +
-                    call->getFunction()->getName().str() + ", which NVPTX has no instruction for";
-            return false;
-        }
-        IRBuilder<> b(call);
-        Value *x = call->getArgOperand(0), *result;
-        if (auto *v = dyn_cast<FixedVectorType>(type)) {
-            result = PoisonValue::get(v);
-            for (unsigned lane = 0; lane < v->getNumElements(); lane++)
-                result = b.CreateInsertElement(result, approximate(b, m, id, b.CreateExtractElement(x, lane)), lane);
-        } else {
-            result = approximate(b, m, id, x);
-        }
-        call->replaceAllUsesWith(result);
-        call->eraseFromParent();
-    }
-    return true;
-}
-
-// The last look before the back end: no call it could not select.
-bool
-selectable(const Module &m, std::string &error)
-{
-    for (const Function &f : m)
-        if (f.isIntrinsic() && unselectable(f.getIntrinsicID()))
-            for (const User *u : f.users())
-                if (auto *call = dyn_cast<CallInst>(u);
-                    call && !(f.getIntrinsicID() == Intrinsic::powi && isa<ConstantInt>(call->getArgOperand(1)))) {
-                    error = "the optimized module calls " + f.getName().str() + ", which NVPTX has no instruction for";
-                    return false;
-                }
-    return true;
-}
-
 // The processor: the device's compute capability, or the highest below it that this LLVM knows. The PTX
 // version: the lowest that the processor needs (any driver for the device reads it).
 bool
@@ -862,7 +395,7 @@ lower(const unsigned char *bitcode, size_t size, unsigned major, unsigned minor,
         error = "the module in NVPTX's address spaces is not valid LLVM IR: " + verify_out.str().substr(0, 400);
         return false;
     }
-    if (!lower_printf(*m, error) || !link_builtins(*m, error) || !lower_native_math(*m, error))
+    if (!ptx::lower_printf(*m, error) || !ptx::link_builtins(*m, error) || !ptx::lower_native_math(*m, error))
         return false;
     NamedMDNode *annotations = m->getNamedMetadata("nvvm.annotations");
     SmallPtrSet<const GlobalValue *, 16> kernels;
@@ -897,7 +430,7 @@ lower(const unsigned char *bitcode, size_t size, unsigned major, unsigned minor,
         error = "the optimized module is not valid LLVM IR: " + verify_out.str().substr(0, 400);
         return false;
     }
-    if (!selectable(*m, error))
+    if (!ptx::selectable(*m, error))
         return false;
 
     SmallVector<char, 0> text;
@@ -929,7 +462,7 @@ layer_can_lower_ptx(char *msg, size_t msg_size)
 {
     std::lock_guard<std::mutex> one_at_a_time(lowering);
     std::string error;
-    if (load_builtins(error))
+    if (ptx::load_builtins(error))
         return true;
     snprintf(msg, msg_size, "%s", error.c_str());
     return false;
@@ -949,7 +482,7 @@ layer_lower_ptx(const uint32_t *words, size_t count, unsigned major, unsigned mi
     bool ok;
     try {
         std::lock_guard<std::mutex> one_at_a_time(lowering);
-        ok = load_builtins(error) && lower(bitcode, bitcode_size, major, minor, text, cpu, error);
+        ok = ptx::load_builtins(error) && lower(bitcode, bitcode_size, major, minor, text, cpu, error);
     } catch (const std::exception &e) {
         ok = false;
         error = e.what();

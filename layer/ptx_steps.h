@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+// The steps of NVIDIA's route that ptx_builtins.cpp carries out for ptx.cpp: each false with the reason in
+// `error`. Call them with ptx.cpp's lowering lock held (the libraries are read once and shared).
+#ifndef SPVCOND_LAYER_PTX_STEPS_H
+#define SPVCOND_LAYER_PTX_STEPS_H
+
+#include <llvm/IR/Module.h>
+
+#include <string>
+
+namespace ptx {
+
+// libclc's nvptx64 library read (once), and its functions indexed by canonical name.
+bool load_builtins(std::string &error);
+// printf calls as calls of the driver's vprintf.
+bool lower_printf(llvm::Module &m, std::string &error);
+// Built-ins named as libclc names them, defined from libdevice or in float where that serves, and linked.
+bool link_builtins(llvm::Module &m, std::string &error);
+// libclc's native_* math as the GPU's approximate instructions.
+bool lower_native_math(llvm::Module &m, std::string &error);
+// Whether the back end can select every call left (no C library function would be called).
+bool selectable(const llvm::Module &m, std::string &error);
+
+} // namespace ptx
+
+#endif
