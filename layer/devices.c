@@ -167,6 +167,9 @@ layer_device_query(cl_device_id device, struct layer_device *d)
     f->generic_address_space = query(device, CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, &flag, sizeof(flag)) && flag;
     if (query(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, &max_wg, sizeof(max_wg)))
         f->max_work_group_size = max_wg;
+    cl_uint bits;
+    if (query(device, CL_DEVICE_ADDRESS_BITS, &bits, sizeof(bits)))
+        d->address_bits = bits;
     size_t bytes = 0;
     if (layer_has_word(d->extensions, "cl_intel_required_subgroup_size") &&
         layer_next.clGetDeviceInfo(device, 0x4108 /* CL_DEVICE_SUB_GROUP_SIZES_INTEL */, 0, NULL, &bytes) ==

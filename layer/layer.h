@@ -39,6 +39,7 @@ struct layer_device {
     char *name, *version, *profile, *extensions, *platform;
     size_t *sub_group_sizes;
     unsigned compute_capability_major, compute_capability_minor; /* NVIDIA's; 0 for other devices */
+    unsigned address_bits;                                         /* CL_DEVICE_ADDRESS_BITS (0: unknown) */
     char no_route[640]; /* why a device of a known driver has no route ("" when it has one, or is unknown) */
     spvcond_opencl_device facts; /* points into the strings above */
 };
@@ -91,6 +92,12 @@ unsigned layer_dump_program(void);
  * Failures are said on standard error and change nothing else. */
 void layer_dump(unsigned program, size_t device, const struct layer_device *d, bool driver_form, const void *data,
                 size_t size);
+
+/* ---- validation (validate.c, validate_none.c) ---- */
+
+/* Whether the specialized module is valid SPIR-V for the device's OpenCL environment (SPIRV-Tools'
+ * validator); when not, why in msg. Always true when the layer was built without the validator. */
+bool layer_validate(const uint32_t *words, size_t count, const struct layer_device *d, char *msg, size_t msg_size);
 
 /* ---- programs (programs.c) ---- */
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "layer.h"
+#include "translator_check.h"
 
 /* What the layer knows of a program on one device. */
 struct program_device {
@@ -246,6 +247,21 @@ remember(struct program *p)
     pthread_mutex_unlock(&lock);
 }
 
+/* The module's pointer size from OpMemoryModel (Physical32: 32, Physical64: 64), 0 when it says neither. */
+static unsigned
+module_address_bits(const uint32_t *words, size_t count)
+{
+    for (size_t k = 5; k < count;) {
+        uint32_t n = words[k] >> 16, op = words[k] & 0xffff;
+        if (n == 0 || n > count - k)
+            return 0;
+        if (op == 14 /* OpMemoryModel */ && n >= 3)
+            return words[k + 1] == 1 ? 32 : words[k + 1] == 2 ? 64 : 0;
+        k += n;
+    }
+    return 0;
+}
+
 /* The driver's program from each device's module: one IL for drivers that read it (the same for every
  * device), else each device's binary. */
 static cl_program
@@ -272,6 +288,25 @@ driver_program(cl_context context, struct layer_device *devs, size_t n, uint32_t
     for (size_t k = 0; binaries && lengths && ids && k < n; k++) {
         double started = layer_now_ms();
         ids[k] = devs[k].id;
+        /* Each of these drivers trusts what it gets: nothing the validator rejects reaches one, nor a module
+         * whose pointers are not the device's size (pocl fails on it and frees its module twice). */
+        if (!layer_validate(words[k], counts[k], &devs[k], msg, msg_size)) {
+            *err = CL_INVALID_VALUE;
+            goto done;
+        }
+        if (!layer_entry_names_check(words[k], counts[k], msg, msg_size)) {
+            *err = CL_INVALID_VALUE;
+            goto done;
+        }
+        unsigned bits = module_address_bits(words[k], counts[k]);
+        if (bits && devs[k].address_bits && bits != devs[k].address_bits) {
+            snprintf(msg, msg_size, "the module's pointers are %u bits (its addressing model), %s's are %u", bits,
+                     devs[k].name ? devs[k].name : "the device's", devs[k].address_bits);
+            *err = CL_INVALID_VALUE;
+            goto done;
+        }
+        layer_debug("device %s: the module validated in %.1f ms", devs[k].name ? devs[k].name : "?",
+                    layer_elapsed_ms(started));
         if (devs[k].route == LAYER_ROUTE_SPIRV_BINARY) {
             /* rusticl's binary: {version 1, SPIR-V size, binary type}, then the SPIR-V */
             if (counts[k] > (UINT32_MAX - 12) / 4) {

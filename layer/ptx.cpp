@@ -410,6 +410,31 @@ lower(const unsigned char *bitcode, size_t size, unsigned major, unsigned minor,
     for (GlobalVariable &g : m->globals())
         if (!g.isDeclaration())
             g.setLinkage(GlobalValue::InternalLinkage);
+    // PTX names are identifiers (the back end ends the process on another): an internal one that is not is
+    // dropped (the back end numbers it), a kernel's refuses the module.
+    auto identifier = [](StringRef name) {
+        if (name.empty() || (name[0] >= '0' && name[0] <= '9'))
+            return false;
+        for (char ch : name)
+            if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+                  ch == '$' || ch == '.'))
+                return false;
+        return true;
+    };
+    for (GlobalValue &g : m->global_values()) {
+        if (g.hasName() && !identifier(g.getName())) {
+            if (!g.hasLocalLinkage()) {
+                std::string shown = g.getName().str().substr(0, 80);
+                for (char &ch : shown)
+                    if (ch < 0x20 || ch > 0x7e)
+                        ch = '?';
+                error = "the name of " + std::string(kernels.count(&g) ? "kernel" : "function") + " '" + shown +
+                        "' is not an identifier PTX takes";
+                return false;
+            }
+            g.setName("");
+        }
+    }
 
     PassBuilder builder(machine.get());
     LoopAnalysisManager lam;

@@ -6,6 +6,7 @@
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <cstdlib>
@@ -17,6 +18,7 @@
 
 extern "C" {
 #include "layer.h"
+#include "translator_check.h"
 }
 
 // The translator is not safe to run on two threads at once (Intel's opencl-clang serializes it for that
@@ -35,6 +37,11 @@ layer_translate(const uint32_t *words, size_t count, unsigned char **bitcode, si
 {
     *bitcode = nullptr;
     *size = 0;
+    char why[512];
+    if (!layer_translator_check(words, count, why, sizeof(why))) {
+        snprintf(msg, msg_size, "the SPIR-V/LLVM translator would end the process on this module: %s", why);
+        return false;
+    }
     std::string error;
     std::lock_guard<std::mutex> one_at_a_time(translating);
     try {
@@ -51,6 +58,15 @@ layer_translate(const uint32_t *words, size_t count, unsigned char **bitcode, si
             return false;
         }
         std::unique_ptr<llvm::Module> module(raw);
+        // The translator can write IR that LLVM rejects from SPIR-V that the validator accepts; a driver that
+        // takes the bitcode as its own may not survive that (pocl frees the module twice on the failed build).
+        std::string broken;
+        llvm::raw_string_ostream why(broken);
+        if (llvm::verifyModule(*module, &why)) {
+            snprintf(msg, msg_size, "the SPIR-V/LLVM translator made invalid LLVM IR of the module: %s",
+                     why.str().substr(0, 300).c_str());
+            return false;
+        }
         llvm::SmallVector<char, 0> buffer;
         llvm::raw_svector_ostream out(buffer);
         llvm::WriteBitcodeToFile(*module, out);

@@ -7,6 +7,7 @@ plain module and an annotated one whose kernels the device all keeps build witho
 module whose fp64 kernels rusticl lacks warns, and the log says why. Debian's python3-pyopencl runs under
 Debian's python3 (/usr/bin/python3); without it the test says so and checks nothing."""
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -42,9 +43,18 @@ def compile_cl(source, out, tmp, *flags):
     subprocess.run(["llvm-spirv-15", "--spirv-max-version=1.2", bc, "-o", out], check=True)
 
 
+def sanitizer_runtimes():
+    """The sanitizer runtimes a sanitized layer links: Python is not built with them, so they are preloaded."""
+    p = subprocess.run(["ldd", LAYER], capture_output=True, text=True)
+    return re.findall(r"=> (\S*lib(?:asan|ubsan)\.so\S*)", p.stdout)
+
+
 def client(module, platform):
     env = dict(os.environ, OPENCL_LAYERS=LAYER, RUSTICL_ENABLE="llvmpipe", PYOPENCL_COMPILER_OUTPUT="1",
                ASAN_OPTIONS="detect_leaks=0")
+    preload = ":".join(sanitizer_runtimes())
+    if preload:
+        env["LD_PRELOAD"] = preload
     env.pop("PYTHONPATH", None)
     p = subprocess.run([DEBIAN_PYTHON, "-c", CLIENT, module, platform], capture_output=True, text=True, env=env,
                        timeout=600)
