@@ -40,7 +40,7 @@ def function_name_mask(data):
 out = sys.argv[1]
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 corpus = sys.argv[2]
-for t in ["fuzz_roundtrip", "fuzz_annotate", "fuzz_specialize", "fuzz_validate", "fuzz_text", "fuzz_builtin_names"]:
+for t in ["fuzz_roundtrip", "fuzz_annotate", "fuzz_specialize", "fuzz_validate", "fuzz_text", "fuzz_builtin_names", "fuzz_driver_checks"]:
     os.makedirs(os.path.join(out, t), exist_ok=True)
 modules = []
 with tempfile.TemporaryDirectory() as tmp:
@@ -77,7 +77,7 @@ with tempfile.TemporaryDirectory() as tmp:
     modules += [p for p in sorted(glob.glob(os.path.join(corpus, "*.spv"))) if os.path.getsize(p) < 40000]
     for k, path in enumerate(modules):
         data = open(path, "rb").read()
-        for t in ["fuzz_roundtrip", "fuzz_annotate", "fuzz_validate"]:
+        for t in ["fuzz_roundtrip", "fuzz_annotate", "fuzz_validate", "fuzz_driver_checks"]:
             open(os.path.join(out, t, "seed%03d.spv" % k), "wb").write(data)
         if os.path.basename(path).startswith("guard_spec_ids"):  # its SpecId 100 means fp64 (6)
             guarded = data[:8] + bytes([data[8] | 2, data[9], 100, 6]) + data[12:]

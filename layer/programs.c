@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "layer.h"
-#include "translator_check.h"
+#include "driver_checks.h"
 
 /* What the layer knows of a program on one device. */
 struct program_device {
@@ -294,7 +294,10 @@ driver_program(cl_context context, struct layer_device *devs, size_t n, uint32_t
             *err = CL_INVALID_VALUE;
             goto done;
         }
-        if (!layer_entry_names_check(words[k], counts[k], msg, msg_size)) {
+        char why[512];
+        if (!layer_entry_names_check(words[k], counts[k], why, sizeof(why)) ||
+            !layer_translator_check(words[k], counts[k], why, sizeof(why))) {
+            snprintf(msg, msg_size, "the module is refused before the driver: %s", why);
             *err = CL_INVALID_VALUE;
             goto done;
         }

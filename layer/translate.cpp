@@ -18,7 +18,6 @@
 
 extern "C" {
 #include "layer.h"
-#include "translator_check.h"
 }
 
 // The translator is not safe to run on two threads at once (Intel's opencl-clang serializes it for that
@@ -37,11 +36,6 @@ layer_translate(const uint32_t *words, size_t count, unsigned char **bitcode, si
 {
     *bitcode = nullptr;
     *size = 0;
-    char why[512];
-    if (!layer_translator_check(words, count, why, sizeof(why))) {
-        snprintf(msg, msg_size, "the SPIR-V/LLVM translator would end the process on this module: %s", why);
-        return false;
-    }
     std::string error;
     std::lock_guard<std::mutex> one_at_a_time(translating);
     try {

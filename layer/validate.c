@@ -54,7 +54,7 @@ environment(const struct layer_device *d, const uint32_t *words, size_t count, c
 bool
 layer_validate(const uint32_t *words, size_t count, const struct layer_device *d, char *msg, size_t msg_size)
 {
-    char env_name[48];
+    char env_name[64];
     spv_target_env env = environment(d, words, count, env_name, sizeof(env_name));
     spv_context context = spvContextCreate(env);
     if (!context) {
@@ -64,6 +64,28 @@ layer_validate(const uint32_t *words, size_t count, const struct layer_device *d
     spv_const_binary_t binary = {words, count};
     spv_diagnostic diagnostic = NULL;
     spv_result_t result = spvValidate(context, &binary, &diagnostic);
+    /* The OpenCL environments allow the core specification's capabilities alone; one that a device extension
+     * adds (Float16 with cl_khr_fp16, on NVIDIA's route from the compute capability) is refused as "not
+     * allowed by OpenCL". Such a module is judged by SPIR-V's universal rules of its version instead (the
+     * exception docs/opencl-layer.md states). */
+    if (result != SPV_SUCCESS && diagnostic && diagnostic->error && strstr(diagnostic->error, "Capability ") &&
+        strstr(diagnostic->error, "is not allowed by OpenCL")) {
+        unsigned minor = count > 1 ? (words[1] >> 8) & 0xff : 0;
+        spv_target_env universal = minor >= 6 ? SPV_ENV_UNIVERSAL_1_6 : minor == 5 ? SPV_ENV_UNIVERSAL_1_5
+                                   : minor == 4 ? SPV_ENV_UNIVERSAL_1_4 : minor == 3 ? SPV_ENV_UNIVERSAL_1_3
+                                   : minor == 2 ? SPV_ENV_UNIVERSAL_1_2 : minor == 1 ? SPV_ENV_UNIVERSAL_1_1
+                                                                                   : SPV_ENV_UNIVERSAL_1_0;
+        spvDiagnosticDestroy(diagnostic);
+        diagnostic = NULL;
+        spvContextDestroy(context);
+        context = spvContextCreate(universal);
+        if (!context) {
+            snprintf(msg, msg_size, "out of memory");
+            return false;
+        }
+        snprintf(env_name, sizeof(env_name), "SPIR-V 1.%u (a capability of a device extension)", minor);
+        result = spvValidate(context, &binary, &diagnostic);
+    }
     if (result != SPV_SUCCESS) /* the validator's message names the instruction, disassembled */
         snprintf(msg, msg_size, "the module specialized for %s is not valid SPIR-V for %s (SPIRV-Tools' validator: "
                  "%s)", d->name ? d->name : "the device", env_name,

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* What drivers and the SPIR-V/LLVM translator end the process on and the validator lets pass
- * (translator_check.c). */
-#ifndef SPVCOND_LAYER_TRANSLATOR_CHECK_H
-#define SPVCOND_LAYER_TRANSLATOR_CHECK_H
+ * (driver_checks.c). */
+#ifndef SPVCOND_LAYER_DRIVER_CHECKS_H
+#define SPVCOND_LAYER_DRIVER_CHECKS_H
 
 #include <stdbool.h>
 #include <stddef.h>

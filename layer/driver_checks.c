@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "translator_check.h"
+#include "driver_checks.h"
 
 enum {
     OP_STRING = 7, OP_EXT_INST_IMPORT = 11, OP_LOAD = 61, OP_STORE = 62, OP_COPY_MEMORY = 63,
