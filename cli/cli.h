@@ -4,6 +4,8 @@
 #define SPVCOND_CLI_H
 
 #include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "spvcond/spvcond.h"
@@ -30,6 +32,15 @@ struct cli {
     int sync;           /* --sync: outputs are flushed to the disk before the command returns */
     struct cli_bytes module_bytes; /* the loaded module's words, which it borrows; freed by cli_fini */
 };
+
+/* --validate (annotate, specialize): the module judged by SPIRV-Tools' validator (validate_input.c). */
+enum { CLI_OPT_VALIDATE = 1010 };
+#define CLI_VALIDATE_OPTIONS {"validate", no_argument, NULL, CLI_OPT_VALIDATE}
+/* Whether this tool was built with the validator. */
+bool cli_can_validate(void);
+/* EXIT_OK when the words are valid SPIR-V for the universal environment of their version; else
+ * EXIT_INVALID with "error: NAME: WHAT is not valid SPIR-V (SPIRV-Tools' validator: MESSAGE)". */
+int cli_validate_words(const struct cli *cli, const uint32_t *words, size_t count, const char *what);
 
 /* --sync and --no-sync, taken by every command that writes files. */
 enum { CLI_OPT_SYNC = 1000, CLI_OPT_NO_SYNC };

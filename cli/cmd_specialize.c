@@ -32,6 +32,9 @@ static const char specialize_usage[] =
     "  --no-fold          Keep branches on frozen conditions (spec/guards.md).\n"
     "  --strict           A value for a SpecId the module lacks is an error, not a warning.\n"
     FNVAR_USAGE
+    "  --validate         Judge the output with SPIRV-Tools' validator (SPIR-V's universal rules of its\n"
+    "                     version) before writing it: a module invalid there was invalid as it came\n"
+    "                     (specialize writes nothing invalid of a valid module) and is refused (exit 1).\n"
     "  -o FILE            Output ('-' for standard output). Required.\n"
     "  -q, --quiet        No summary and no warnings on standard error.\n"
     CLI_SYNC_HELP
@@ -55,6 +58,7 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
         {"no-fold", no_argument, NULL, OPT_NO_FOLD},
         FNVAR_LONG_OPTIONS,
         {"quiet", no_argument, NULL, 'q'},
+        CLI_VALIDATE_OPTIONS,
         CLI_SYNC_OPTIONS,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -68,7 +72,7 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
     uint32_t flags = 0;
     int c, rc = EXIT_OK;
     optind = 1;
-    bool facts_given = false;
+    bool facts_given = false, validate = false;
     while (rc == EXIT_OK && (c = getopt_long(argc, argv, "o:qh", options, NULL)) != -1) {
         if (fnvar_option(&fnvar, c, optarg, &rc)) {
             facts_given = true;
@@ -84,6 +88,7 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
         case OPT_STRICT: flags |= SPVCOND_SPECIALIZE_STRICT; break;
         case OPT_NO_TRIM: flags |= SPVCOND_SPECIALIZE_NO_TRIM; break;
         case OPT_NO_FOLD: flags |= SPVCOND_SPECIALIZE_NO_FOLD; break;
+        case CLI_OPT_VALIDATE: validate = true; break;
         case 'o': output = optarg; break;
         case 'q': cli->quiet = 1; break;
         CLI_SYNC_CASES;
@@ -159,7 +164,15 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
     spvcond_specialize_options opts = {sizeof(spvcond_specialize_options), values.items, values.count, &device, flags};
     spvcond_specialize_stats stats = {.size = sizeof(spvcond_specialize_stats)};
     spvcond_result r = spvcond_specialize(m, &opts, &stats);
-    if (r == SPVCOND_OK) {
+    if (r == SPVCOND_OK && validate) {
+        uint32_t *words;
+        size_t count;
+        spvcond_result er = spvcond_module_emit(m, &words, &count);
+        rc = er == SPVCOND_OK ? cli_validate_words(cli, words, count, "the specialized module") : cli_exit_code(er);
+        if (er == SPVCOND_OK)
+            spvcond_free(cli->ctx, words);
+    }
+    if (r == SPVCOND_OK && rc == EXIT_OK) {
         rc = cli_write_module(cli, output, m);
         if (rc == EXIT_OK && !cli->quiet)
             fprintf(stderr,

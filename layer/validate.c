@@ -10,6 +10,28 @@
 
 #include "layer.h"
 
+/* The validator's message on one line: "MESSAGE\n  INSTRUCTION\n" -> "MESSAGE: INSTRUCTION". */
+static void
+one_line(const char *in, char *out, size_t size)
+{
+    size_t n = 0;
+    for (const char *p = in; *p && n + 3 < size; p++) {
+        if (*p == '\n') {
+            while (p[1] == ' ')
+                p++;
+            if (p[1] && n + 3 < size) {
+                if (n && out[n - 1] == '.')
+                    n--;
+                out[n++] = ':';
+                out[n++] = ' ';
+            }
+            continue;
+        }
+        out[n++] = *p;
+    }
+    out[n] = 0;
+}
+
 /* The OpenCL major.minor of "OpenCL M.m ...", 0 when it is not of that form. */
 static unsigned
 opencl_version(const char *version)
@@ -86,10 +108,12 @@ layer_validate(const uint32_t *words, size_t count, const struct layer_device *d
         snprintf(env_name, sizeof(env_name), "SPIR-V 1.%u (a capability of a device extension)", minor);
         result = spvValidate(context, &binary, &diagnostic);
     }
-    if (result != SPV_SUCCESS) /* the validator's message names the instruction, disassembled */
+    if (result != SPV_SUCCESS) { /* the validator's message names the instruction, disassembled */
+        char message[1024];
+        one_line(diagnostic && diagnostic->error ? diagnostic->error : "no message", message, sizeof(message));
         snprintf(msg, msg_size, "the module specialized for %s is not valid SPIR-V for %s (SPIRV-Tools' validator: "
-                 "%s)", d->name ? d->name : "the device", env_name,
-                 diagnostic && diagnostic->error ? diagnostic->error : "no message");
+                 "%s)", d->name ? d->name : "the device", env_name, message);
+    }
     spvDiagnosticDestroy(diagnostic);
     spvContextDestroy(context);
     return result == SPV_SUCCESS;

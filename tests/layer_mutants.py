@@ -8,7 +8,8 @@
    a scalar, an extended instruction number OpenCL.std lacks, an Aligned memory access and an Alignment
    decoration that are not powers of two, a decoration of the OpenCL.std import, 32-bit pointers for a
    64-bit device, an entry point name that is not UTF-8. Each is refused with CL_INVALID_VALUE and the
-   reason on rusticl, pocl and the mock NVIDIA driver, and never handed to the driver.
+   reason on rusticl, pocl and the mock NVIDIA driver, and never handed to the driver. The command-line
+   tool's --validate refuses such a module at annotate and at specialize.
 2. A campaign with a fixed seed: mutants of annotated modules (several kernels, guarded code, a
    multi-target module) with 1-4 words flipped or replaced, through the layer on every runtime; any
    signal or hang fails, and the input is kept in BUILD/layer-mutants/ to become a regression input.
@@ -180,6 +181,27 @@ def main():
                       re.search(r"spvcond layer: clCreateProgramWithIL: .*" + said, err) is not None,
                       "%s: %s is refused (CL_INVALID_VALUE) and the message says why" % (name, kind),
                       "rc %s: %s" % (rc, (out + err)[-500:]))
+
+        # The command-line tool learns of the same module at the step that received it, with --validate.
+        plain = os.path.join(tmp, "demo.spv")
+        bad = os.path.join(tmp, "store.spv")
+        write_words(bad, patched(read_words(plain), "a store through a value that is not a pointer"))
+        out = os.path.join(tmp, "out.spv")
+        p = subprocess.run([CLI, "annotate", "-q", "--validate", plain, "-o", out], capture_output=True, text=True)
+        check(p.returncode == 0 and os.path.exists(out), "annotate --validate takes a valid module", p.stderr)
+        os.remove(out)
+        p = subprocess.run([CLI, "annotate", "-q", "--validate", bad, "-o", out], capture_output=True, text=True)
+        check(p.returncode == 1 and not os.path.exists(out) and
+              "the input is not valid SPIR-V 1.0 (SPIRV-Tools' validator: OpStore" in p.stderr,
+              "annotate --validate refuses a store through a value that is not a pointer (exit 1, no output)",
+              p.stderr)
+        annotated = os.path.join(tmp, "store.a.spv")
+        subprocess.run([CLI, "annotate", "-q", bad, "-o", annotated], check=True)
+        p = subprocess.run([CLI, "specialize", "-q", "--validate", "--device", "intel_gpu_pvc", annotated, "-o", out],
+                           capture_output=True, text=True)
+        check(p.returncode == 1 and not os.path.exists(out) and
+              "the specialized module is not valid SPIR-V 1.0 (SPIRV-Tools' validator: OpStore" in p.stderr,
+              "specialize --validate refuses it too (exit 1, no output)", p.stderr)
 
         # 2. The campaign.
         os.makedirs(KEEP, exist_ok=True)
