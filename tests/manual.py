@@ -90,6 +90,13 @@ def main(spvcond, page, tools):
     flat = " ".join(text.split())
     version = run(spvcond, "--version").stdout.split()[1]
     check(f"spvcond {version}" in flat, f"the page carries the tool's version {version}")
+    # Each form of a command's synopsis on its own line; no placeholder where options belong.
+    check(re.search(r"spvcond devices \[--device-config FILE\] \[--table dpcpp\] \[--json\]\n\s*spvcond devices "
+                    r"--registry \[--json\]", text) is not None,
+          "the page writes each form of the devices synopsis on its own line")
+    check("[function-variants device]" not in text, "the page's synopses name options, not placeholders")
+    check("share/doc/spvcond" in flat and "SPVCOND_LAYER_DEBUG" in flat and "of the source" not in flat,
+          "the page points to the layer's installed document and its environment variables")
     for command, options in all_options.items():
         missing = [o for o in options if o not in flat]
         check(re.search(rf"^   {command}$", text, re.M) is not None and not missing,
