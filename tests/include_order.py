@@ -8,7 +8,8 @@
 - calls, from the compiled library: an object file references (nm's undefined symbols) only what objects
   of its own folder or of lower ones define, and the graph of objects referencing each other has no
   circle (a header's inline functions count for the file that includes it);
-- the CLI (cli/) and the OpenCL layer (layer/) include the public headers and their own, nothing of src/.
+- the CLI (cli/) and the OpenCL layer (layer/) include the public headers, their own and the SPIRV-Tools
+  wrapper they share (spirv_tools/, which includes nothing of ours), nothing of src/.
 
 src/meson.build must list the folders in an order that keeps LAYERS. Usage:
 include_order.py SOURCE_ROOT INTERNAL_LIBRARY NM"""
@@ -58,7 +59,7 @@ def check_public_only(root, folder, fail):
             continue
         files += 1
         for target in INCLUDE.findall(open(os.path.join(path, name), encoding="utf-8").read()):
-            if not target.startswith("spvcond/") and target not in own:
+            if not target.startswith(("spvcond/", "spirv_tools/")) and target not in own:
                 fail("%s/%s includes \"%s\": %s/ uses the public headers (include/spvcond) alone" %
                      (folder, name, target, folder))
     return files
@@ -156,6 +157,10 @@ def main():
     failures = []
     fail = failures.append
     files = check_includes(src, fail) + check_public_only(root, "cli", fail) + check_public_only(root, "layer", fail)
+    for name in sorted(os.listdir(os.path.join(root, "spirv_tools"))):  # the wrapper includes nothing of ours
+        for target in INCLUDE.findall(open(os.path.join(root, "spirv_tools", name), encoding="utf-8").read()):
+            if target != "validator.h":
+                fail("spirv_tools/%s includes \"%s\": it wraps SPIRV-Tools alone" % (name, target))
     check_meson_order(src, fail)
     objects, edges = check_calls(library, nm, fail)
     for f in failures:
