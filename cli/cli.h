@@ -41,6 +41,8 @@ bool cli_can_validate(void);
 /* EXIT_OK when the words are valid SPIR-V for the universal environment of their version; else
  * EXIT_INVALID with "error: NAME: WHAT is not valid SPIR-V (SPIRV-Tools' validator: MESSAGE)". */
 int cli_validate_words(const struct cli *cli, const uint32_t *words, size_t count, const char *what);
+/* The same of a module as it would be written. */
+int cli_validate_module(const struct cli *cli, spvcond_module *module, const char *what);
 
 /* --sync and --no-sync, taken by every command that writes files. */
 enum { CLI_OPT_SYNC = 1000, CLI_OPT_NO_SYNC };

@@ -99,12 +99,7 @@ cmd_annotate(struct cli *cli, int argc, char **argv)
         return rc;
     }
     if (validate) { /* the input as it was read: emitting an unedited module gives its words back */
-        uint32_t *words;
-        size_t count;
-        spvcond_result er = spvcond_module_emit(m, &words, &count);
-        rc = er == SPVCOND_OK ? cli_validate_words(cli, words, count, "the input") : cli_exit_code(er);
-        if (er == SPVCOND_OK)
-            spvcond_free(cli->ctx, words);
+        rc = cli_validate_module(cli, m, "the input");
         if (rc != EXIT_OK) {
             spvcond_module_destroy(m);
             spvcond_requirements_file_destroy(reqfile);

@@ -164,14 +164,8 @@ cmd_specialize(struct cli *cli, int argc, char **argv)
     spvcond_specialize_options opts = {sizeof(spvcond_specialize_options), values.items, values.count, &device, flags};
     spvcond_specialize_stats stats = {.size = sizeof(spvcond_specialize_stats)};
     spvcond_result r = spvcond_specialize(m, &opts, &stats);
-    if (r == SPVCOND_OK && validate) {
-        uint32_t *words;
-        size_t count;
-        spvcond_result er = spvcond_module_emit(m, &words, &count);
-        rc = er == SPVCOND_OK ? cli_validate_words(cli, words, count, "the specialized module") : cli_exit_code(er);
-        if (er == SPVCOND_OK)
-            spvcond_free(cli->ctx, words);
-    }
+    if (r == SPVCOND_OK && validate)
+        rc = cli_validate_module(cli, m, "the specialized module");
     if (r == SPVCOND_OK && rc == EXIT_OK) {
         rc = cli_write_module(cli, output, m);
         if (rc == EXIT_OK && !cli->quiet)

@@ -22,3 +22,16 @@ cli_validate_words(const struct cli *cli, const uint32_t *words, size_t count, c
               count > 1 ? (unsigned)((words[1] >> 8) & 0xff) : 0, message);
     return EXIT_INVALID;
 }
+
+int
+cli_validate_module(const struct cli *cli, spvcond_module *module, const char *what)
+{
+    uint32_t *words;
+    size_t count;
+    spvcond_result r = spvcond_module_emit(module, &words, &count);
+    if (r != SPVCOND_OK)
+        return cli_exit_code(r);
+    int rc = cli_validate_words(cli, words, count, what);
+    spvcond_free(cli->ctx, words);
+    return rc;
+}
