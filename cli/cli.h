@@ -36,8 +36,6 @@ struct cli {
 /* --validate (annotate, specialize): the module judged by SPIRV-Tools' validator (validate_input.c). */
 enum { CLI_OPT_VALIDATE = 1010 };
 #define CLI_VALIDATE_OPTIONS {"validate", no_argument, NULL, CLI_OPT_VALIDATE}
-/* Whether this tool was built with the validator. */
-bool cli_can_validate(void);
 /* EXIT_OK when the words are valid SPIR-V for the universal environment of their version; else
  * EXIT_INVALID with "error: NAME: WHAT is not valid SPIR-V (SPIRV-Tools' validator: MESSAGE)". */
 int cli_validate_words(const struct cli *cli, const uint32_t *words, size_t count, const char *what);

@@ -6,11 +6,6 @@
 #include "cli.h"
 #include "spirv_tools/validator.h"
 
-bool
-cli_can_validate(void)
-{
-    return true;
-}
 
 int
 cli_validate_words(const struct cli *cli, const uint32_t *words, size_t count, const char *what)
