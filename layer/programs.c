@@ -310,6 +310,7 @@ driver_program(cl_context context, struct layer_device *devs, size_t n, uint32_t
         }
         layer_debug("device %s: the module validated in %.1f ms", devs[k].name ? devs[k].name : "?",
                     layer_elapsed_ms(started));
+        started = layer_now_ms();
         if (devs[k].route == LAYER_ROUTE_SPIRV_BINARY) {
             /* rusticl's binary: {version 1, SPIR-V size, binary type}, then the SPIR-V */
             if (counts[k] > (UINT32_MAX - 12) / 4) {
