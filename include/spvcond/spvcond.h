@@ -74,7 +74,7 @@ typedef struct spvcond_diag {
 typedef void (*spvcond_diag_fn)(void *user, const spvcond_diag *diag);
 
 /* Optional allocator: all three hooks, or no allocator at all for the default one (on Linux, huge
- * pages and slabs kept in the context, src/heap.c; elsewhere malloc). free(NULL) is never called. */
+ * pages and slabs kept in the context, src/support/heap.c; elsewhere malloc). free(NULL) is never called. */
 typedef struct spvcond_allocator {
     void *(*alloc)(void *user, size_t size);
     void *(*realloc)(void *user, void *ptr, size_t size);

@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-/* Aspect numbers (src/aspects.c). */
+/* Aspect numbers (src/registry/aspects.c). */
 enum {
     GPU = 2, FP16 = 5, FP64 = 6, IMAGE = 9, ONLINE_COMPILER = 10, ONLINE_LINKER = 11, QUEUE_PROFILING = 12,
     USM_DEVICE = 13, USM_HOST = 14, USM_SHARED = 15, USM_SYSTEM = 17, PCI_ADDRESS = 18, MAX_MEM_BANDWIDTH = 24,
