@@ -16,12 +16,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t count;
     uint32_t *words = fuzz_words(data, size, &count);
     char msg[512];
+    unsigned bits;
     msg[0] = 0;
-    if (!layer_entry_names_check(words, count, msg, sizeof(msg)))
+    if (!layer_driver_check(words, count, &bits, msg, sizeof(msg)))
         FUZZ_ASSERT(strstr(msg, "word ") != NULL, "a refusal names the word");
-    msg[0] = 0;
-    if (!layer_translator_check(words, count, msg, sizeof(msg)))
-        FUZZ_ASSERT(strstr(msg, "word ") != NULL, "a refusal names the word");
+    FUZZ_ASSERT(bits == 0 || bits == 32 || bits == 64, "a pointer size is 32 or 64 bits, or unknown");
     free(words);
     return 0;
 }

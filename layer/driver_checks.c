@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* What drivers that take their input as trusted end the process on, though SPIRV-Tools' validator of Debian
- * bookworm lets it pass, found by mutating modules through the layer (docs/opencl-layer.md,
- * "Validation"). An entry point's name that is not UTF-8 (rusticl panics on it). And what the SPIR-V/LLVM
- * translator of LLVM 15 asserts on (it is built with assertions: an assertion ends the
- * application's process) though SPIRV-Tools' validator of Debian bookworm lets it pass, found by
- * mutating modules through the layer (docs/opencl-layer.md, "Validation"): an alignment that is not a
- * power of two (a decoration, or a memory access's Aligned operand), and a decoration of an id defined
- * before the decorations (an extended instruction set import, a string), which the translator takes only
- * as a forward reference. Each is refused here, with where it is, before the translator reads the module.
- * The words are untrusted: every read is bounded. */
+/* What drivers that take their input as trusted, and the SPIR-V/LLVM translator of LLVM 15 (built with
+ * assertions: an assertion ends the application's process), end the process on though SPIRV-Tools'
+ * validator of Debian bookworm lets it pass, found by mutating modules through the layer
+ * (docs/opencl-layer.md, "Validation"): an entry point's name that is not UTF-8 (rusticl panics on it), an
+ * alignment that is not a power of two (a decoration, or a memory access's Aligned operand), and a
+ * decoration of an id defined before the decorations (an extended instruction set import, a string), which
+ * the translator takes only as a forward reference. Each is refused here, with where it is, in one walk
+ * that also reads the module's pointer size for the caller to hold against the device's. The words are
+ * untrusted: every read is bounded. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,9 +15,9 @@
 #include "driver_checks.h"
 
 enum {
-    OP_STRING = 7, OP_EXT_INST_IMPORT = 11, OP_LOAD = 61, OP_STORE = 62, OP_COPY_MEMORY = 63,
-    OP_COPY_MEMORY_SIZED = 64, OP_DECORATE = 71, OP_GROUP_DECORATE = 74, DECORATION_ALIGNMENT = 44,
-    MEMORY_ACCESS_ALIGNED = 0x2, MEMORY_ACCESS_VOLATILE = 0x1,
+    OP_STRING = 7, OP_EXT_INST_IMPORT = 11, OP_MEMORY_MODEL = 14, OP_ENTRY_POINT = 15, OP_LOAD = 61, OP_STORE = 62,
+    OP_COPY_MEMORY = 63, OP_COPY_MEMORY_SIZED = 64, OP_DECORATE = 71, OP_GROUP_DECORATE = 74,
+    DECORATION_ALIGNMENT = 44, MEMORY_ACCESS_ALIGNED = 0x2, ADDRESSING_PHYSICAL32 = 1, ADDRESSING_PHYSICAL64 = 2,
 };
 
 static bool
@@ -36,14 +35,46 @@ aligned_ok(const uint32_t *w, uint32_t n, uint32_t at)
     return at + 1 < n && power_of_two(w[at + 1]);
 }
 
-bool
-layer_translator_check(const uint32_t *words, size_t count, char *msg, size_t msg_size)
+/* The length of the UTF-8 sequence at s (at most n bytes), 0 when it is not one. */
+static size_t
+utf8_sequence(const unsigned char *s, size_t n)
 {
-    /* Ids defined before the annotations: a bit each, for ids below the bound the header states. */
+    size_t len = s[0] < 0x80 ? 1 : (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3 : (s[0] & 0xf8) == 0xf0 ? 4 : 0;
+    if (len == 0 || len > n || (len == 2 && s[0] < 0xc2))
+        return 0;
+    for (size_t k = 1; k < len; k++)
+        if ((s[k] & 0xc0) != 0x80)
+            return 0;
+    return len;
+}
+
+/* The byte of an entry point's name (operands from word 3 of an instruction of n words) where it stops being
+ * UTF-8 text without control characters, or SIZE_MAX when it is such text. */
+static size_t
+name_not_text(const uint32_t *w, uint32_t n)
+{
+    const unsigned char *name = (const unsigned char *)&w[3];
+    size_t room = (size_t)(n - 3) * 4, at = 0;
+    while (at < room && name[at]) {
+        size_t len = utf8_sequence(name + at, room - at);
+        if (len == 0 || (len == 1 && name[at] < 0x20))
+            return at;
+        at += len;
+    }
+    return SIZE_MAX;
+}
+
+bool
+layer_driver_check(const uint32_t *words, size_t count, unsigned *address_bits, char *msg, size_t msg_size)
+{
+    static const char early_decorated[] = "decorates an id defined before the decorations (an import or a string), "
+                                          "which the SPIR-V/LLVM translator takes only as a forward reference";
+    /* Ids defined before the annotations: a bit each, for ids below EARLY_MAX. */
     enum { EARLY_MAX = 1 << 16 };
-    static const size_t early_words = EARLY_MAX / 32;
     uint32_t early[EARLY_MAX / 32];
     memset(early, 0, sizeof(early));
+#define EARLY(id) ((id) < EARLY_MAX && (early[(id) / 32] >> ((id) % 32) & 1))
+    *address_bits = 0;
     for (size_t k = 5, index = 0; k < count; index++) {
         const uint32_t *w = &words[k];
         uint32_t n = w[0] >> 16, op = w[0] & 0xffff;
@@ -51,23 +82,29 @@ layer_translator_check(const uint32_t *words, size_t count, char *msg, size_t ms
             snprintf(msg, msg_size, "instruction %zu at word %zu runs past the module's end", index, k);
             return false;
         }
-        if ((op == OP_EXT_INST_IMPORT || op == OP_STRING) && n > 1 && w[1] / 32 < early_words)
+        if ((op == OP_EXT_INST_IMPORT || op == OP_STRING) && n > 1 && w[1] < EARLY_MAX)
             early[w[1] / 32] |= 1u << (w[1] % 32);
+        if (op == OP_MEMORY_MODEL && n >= 3)
+            *address_bits = w[1] == ADDRESSING_PHYSICAL32 ? 32 : w[1] == ADDRESSING_PHYSICAL64 ? 64 : 0;
+        size_t byte;
+        if (op == OP_ENTRY_POINT && n > 3 && (byte = name_not_text(w, n)) != SIZE_MAX) {
+            snprintf(msg, msg_size, "the name of the entry point at word %zu (instruction %zu) is not UTF-8 text "
+                     "(byte %zu), which SPIR-V requires and drivers rely on", k, index, byte);
+            return false;
+        }
         const char *wrong = NULL;
         uint32_t id = 0;
         if (op == OP_DECORATE && n > 2) {
             id = w[1];
-            if (id / 32 < early_words && (early[id / 32] >> (id % 32) & 1))
-                wrong = "decorates an id defined before the decorations (an import or a string), which the "
-                        "SPIR-V/LLVM translator takes only as a forward reference";
+            if (EARLY(id))
+                wrong = early_decorated;
             else if (w[2] == DECORATION_ALIGNMENT && (n < 4 || !power_of_two(w[3])))
                 wrong = "gives an alignment that is not a power of two";
         } else if (op == OP_GROUP_DECORATE) {
             for (uint32_t t = 2; t < n && !wrong; t++)
-                if (w[t] / 32 < early_words && (early[w[t] / 32] >> (w[t] % 32) & 1)) {
+                if (EARLY(w[t])) {
                     id = w[t];
-                    wrong = "decorates an id defined before the decorations (an import or a string), which the "
-                            "SPIR-V/LLVM translator takes only as a forward reference";
+                    wrong = early_decorated;
                 }
         } else if ((op == OP_LOAD && !aligned_ok(w, n, 4)) || (op == OP_STORE && !aligned_ok(w, n, 3)) ||
                    (op == OP_COPY_MEMORY && !aligned_ok(w, n, 3)) ||
@@ -83,45 +120,6 @@ layer_translator_check(const uint32_t *words, size_t count, char *msg, size_t ms
         }
         k += n;
     }
-    return true;
-}
-
-/* The length of the UTF-8 sequence at s (at most n bytes), 0 when it is not one. */
-static size_t
-utf8_sequence(const unsigned char *s, size_t n)
-{
-    size_t len = s[0] < 0x80 ? 1 : (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3 : (s[0] & 0xf8) == 0xf0 ? 4 : 0;
-    if (len == 0 || len > n || (len == 2 && s[0] < 0xc2))
-        return 0;
-    for (size_t k = 1; k < len; k++)
-        if ((s[k] & 0xc0) != 0x80)
-            return 0;
-    return len;
-}
-
-bool
-layer_entry_names_check(const uint32_t *words, size_t count, char *msg, size_t msg_size)
-{
-    for (size_t k = 5, index = 0; k < count; index++) {
-        uint32_t n = words[k] >> 16, op = words[k] & 0xffff;
-        if (n == 0 || n > count - k) {
-            snprintf(msg, msg_size, "instruction %zu at word %zu runs past the module's end", index, k);
-            return false;
-        }
-        if (op == 15 /* OpEntryPoint */ && n > 3) {
-            const unsigned char *name = (const unsigned char *)&words[k + 3];
-            size_t room = (size_t)(n - 3) * 4, at = 0;
-            while (at < room && name[at]) {
-                size_t len = utf8_sequence(name + at, room - at);
-                if (len == 0 || (len == 1 && name[at] < 0x20)) {
-                    snprintf(msg, msg_size, "the name of the entry point at word %zu (instruction %zu) is not UTF-8 "
-                             "text (byte %zu), which SPIR-V requires and drivers rely on", k, index, at);
-                    return false;
-                }
-                at += len;
-            }
-        }
-        k += n;
-    }
+#undef EARLY
     return true;
 }

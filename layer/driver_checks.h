@@ -8,10 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Whether the translator can read the module without asserting, as far as the checks above know; when
- * not, where and why in msg. */
-bool layer_translator_check(const uint32_t *words, size_t count, char *msg, size_t msg_size);
-/* Whether every entry point's name is UTF-8 text without control characters; when not, where in msg. */
-bool layer_entry_names_check(const uint32_t *words, size_t count, char *msg, size_t msg_size);
+/* Whether a driver and the translator can take the module as far as the checks of driver_checks.c know;
+ * when not, where and why in msg. *address_bits: the module's pointer size from its addressing model (32,
+ * 64; 0 when it states neither, or the walk stopped before it). */
+bool layer_driver_check(const uint32_t *words, size_t count, unsigned *address_bits, char *msg, size_t msg_size);
 
 #endif

@@ -247,21 +247,6 @@ remember(struct program *p)
     pthread_mutex_unlock(&lock);
 }
 
-/* The module's pointer size from OpMemoryModel (Physical32: 32, Physical64: 64), 0 when it says neither. */
-static unsigned
-module_address_bits(const uint32_t *words, size_t count)
-{
-    for (size_t k = 5; k < count;) {
-        uint32_t n = words[k] >> 16, op = words[k] & 0xffff;
-        if (n == 0 || n > count - k)
-            return 0;
-        if (op == 14 /* OpMemoryModel */ && n >= 3)
-            return words[k + 1] == 1 ? 32 : words[k + 1] == 2 ? 64 : 0;
-        k += n;
-    }
-    return 0;
-}
-
 /* The driver's program from each device's module: one IL for drivers that read it (the same for every
  * device), else each device's binary. */
 static cl_program
@@ -295,13 +280,12 @@ driver_program(cl_context context, struct layer_device *devs, size_t n, uint32_t
             goto done;
         }
         char why[512];
-        if (!layer_entry_names_check(words[k], counts[k], why, sizeof(why)) ||
-            !layer_translator_check(words[k], counts[k], why, sizeof(why))) {
+        unsigned bits;
+        if (!layer_driver_check(words[k], counts[k], &bits, why, sizeof(why))) {
             snprintf(msg, msg_size, "the module is refused before the driver: %s", why);
             *err = CL_INVALID_VALUE;
             goto done;
         }
-        unsigned bits = module_address_bits(words[k], counts[k]);
         if (bits && devs[k].address_bits && bits != devs[k].address_bits) {
             snprintf(msg, msg_size, "the module's pointers are %u bits (its addressing model), %s's are %u", bits,
                      devs[k].name ? devs[k].name : "the device's", devs[k].address_bits);
