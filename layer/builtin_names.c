@@ -243,10 +243,8 @@ put(struct out *o, const char *s, size_t n)
     o->at[o->length] = 0;
 }
 
-/* SPIR's address space `as` in NVPTX's numbering; 0 is the plain pointer (private and generic), -1 one this
- * file does not know. */
-static int
-nvptx_address_space(unsigned as)
+int
+layer_nvptx_address_space(unsigned as)
 {
     static const int map[] = {0, 1, 4, 3, 0}; /* private, global, constant, local, generic */
     return as < sizeof(map) / sizeof(map[0]) ? map[as] : -1;
@@ -294,7 +292,7 @@ render(const struct parser *ps, int node, bool to_nvptx, struct out *o, unsigned
         for (size_t k = 0; k < n->vendor_count; k++) {
             unsigned as;
             if (to_nvptx && address_space_qualifier(n->vendor[k], &as)) {
-                int mapped = nvptx_address_space(as);
+                int mapped = layer_nvptx_address_space(as);
                 if (mapped < 0)
                     return false;
                 if (mapped > 0) {

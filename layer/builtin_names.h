@@ -11,4 +11,9 @@
  * grammar built-ins use or out is too small. Two names whose canonical texts are equal name one function. */
 bool layer_builtin_canonical(const char *name, bool spir_to_nvptx, char *out, size_t out_size);
 
+/* SPIR's address space `as` (private 0, global 1, constant 2, local 3, generic 4) in NVPTX's numbering (global
+ * 1, local 3, constant 4, and 0 for private and generic alike); -1 for one SPIR does not have. The one table
+ * the names above and the NVIDIA route's rewriting of types (ptx.cpp) share. */
+int layer_nvptx_address_space(unsigned as);
+
 #endif

@@ -60,12 +60,13 @@ const char triple[] = "nvptx64-nvidia-nvcl";
 // One lowering at a time: the library below is read once and shared.
 std::mutex lowering;
 
+// NVPTX's address space for SPIR's `as` (builtin_names.c's table); one SPIR lacks stays as it was, unknown.
 unsigned
 nvptx_address_space(unsigned as, bool &known)
 {
-    static const unsigned map[] = {0, 1, 4, 3, 0}; // private, global, constant, local, generic
-    known = as < sizeof(map) / sizeof(map[0]);
-    return known ? map[as] : as;
+    int mapped = layer_nvptx_address_space(as);
+    known = mapped >= 0;
+    return known ? (unsigned)mapped : as;
 }
 
 // Every type with SPIR's address spaces in NVPTX's.
