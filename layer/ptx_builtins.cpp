@@ -33,6 +33,45 @@ using namespace llvm;
 
 namespace ptx {
 
+// Each function a bitcode library defines, read lazily (no body is materialized); false with LLVM's message
+// in `error` when the bytes are not bitcode this LLVM reads.
+template <typename Fn>
+static bool
+each_defined(const MemoryBuffer &bitcode, Fn fn, std::string &error)
+{
+    LLVMContext context;
+    context.setOpaquePointers(true); // the libraries have them; typed bitcode is upgraded
+    auto lazy = getLazyBitcodeModule(bitcode.getMemBufferRef(), context);
+    if (!lazy) {
+        error = toString(lazy.takeError());
+        return false;
+    }
+    for (const Function &f : **lazy)
+        if (!f.isDeclaration())
+            fn(f.getName());
+    return true;
+}
+
+// What the module uses of a library linked into it: read lazily from its bytes (kept for the process),
+// given the module's target.
+static bool
+link_needed(Module &m, const MemoryBuffer &bitcode, const std::string &what, std::string &error)
+{
+    auto lazy = getOwningLazyBitcodeModule(MemoryBuffer::getMemBuffer(bitcode.getMemBufferRef(), false),
+                                           m.getContext());
+    if (!lazy) {
+        error = what + " cannot be read: " + toString(lazy.takeError());
+        return false;
+    }
+    (*lazy)->setTargetTriple(m.getTargetTriple());
+    (*lazy)->setDataLayout(m.getDataLayout());
+    if (Linker::linkModules(m, std::move(*lazy), Linker::LinkOnlyNeeded)) {
+        error = "linking " + what + " failed";
+        return false;
+    }
+    return true;
+}
+
 // libclc's nvptx64 library, read once, and its functions by canonical name (builtin_names.c).
 struct builtins {
     std::string path;
@@ -67,20 +106,17 @@ load_builtins(std::string &error)
         error = library.error;
         return false;
     }
-    LLVMContext context;
-    context.setOpaquePointers(true);
-    auto lazy = getLazyBitcodeModule((*file)->getMemBufferRef(), context);
-    if (!lazy) {
-        library.error = "libclc's nvptx64 library " + library.path + " is not LLVM 15 bitcode: " +
-                        toString(lazy.takeError());
+    char canonical[1024];
+    auto index = [&](StringRef name) {
+        if (layer_builtin_canonical(name.str().c_str(), false, canonical, sizeof(canonical)))
+            library.by_canonical[canonical] = name.str();
+    };
+    std::string why;
+    if (!each_defined(**file, index, why)) {
+        library.error = "libclc's nvptx64 library " + library.path + " is not LLVM 15 bitcode: " + why;
         error = library.error;
         return false;
     }
-    char canonical[1024];
-    for (const Function &f : **lazy)
-        if (!f.isDeclaration() && layer_builtin_canonical(f.getName().str().c_str(), false, canonical,
-                                                          sizeof(canonical)))
-            library.by_canonical[canonical] = f.getName().str();
     library.bitcode = std::move(*file);
     return true;
 }
@@ -120,18 +156,11 @@ load_libdevice()
         if (place == "none")
             break;
         auto file = MemoryBuffer::getFile(place, false, false);
-        if (!file)
-            continue;
-        LLVMContext context;
-        context.setOpaquePointers(true);
-        auto lazy = getLazyBitcodeModule((*file)->getMemBufferRef(), context);
-        if (!lazy) { // not bitcode this LLVM reads: as if there were none
-            consumeError(lazy.takeError());
+        std::string why;
+        if (!file || !each_defined(**file, [](StringRef name) { libdevice.defined.insert(name); }, why)) {
+            libdevice.defined.clear(); // not bitcode this LLVM reads: as if there were none
             continue;
         }
-        for (const Function &f : **lazy)
-            if (!f.isDeclaration())
-                libdevice.defined.insert(f.getName());
         libdevice.bitcode = std::move(*file);
         libdevice.path = place;
         break;
@@ -188,21 +217,7 @@ link_libdevice(Module &m, std::string &error)
             any = true;
         }
     }
-    if (!any)
-        return true;
-    auto lazy = getOwningLazyBitcodeModule(MemoryBuffer::getMemBuffer(libdevice.bitcode->getMemBufferRef(), false),
-                                           c);
-    if (!lazy) {
-        error = "libdevice (" + libdevice.path + ") cannot be read: " + toString(lazy.takeError());
-        return false;
-    }
-    (*lazy)->setTargetTriple(m.getTargetTriple());
-    (*lazy)->setDataLayout(m.getDataLayout());
-    if (Linker::linkModules(m, std::move(*lazy), Linker::LinkOnlyNeeded)) {
-        error = "linking libdevice (" + libdevice.path + ") failed";
-        return false;
-    }
-    return true;
+    return !any || link_needed(m, *libdevice.bitcode, "libdevice (" + libdevice.path + ")", error);
 }
 
 // OpenCL's printf as CUDA's: NVIDIA's driver provides `vprintf(format, arguments)`, which reads the
@@ -360,18 +375,8 @@ link_builtins(Module &m, std::string &error)
     }
     if (load_libdevice() && !link_libdevice(m, error))
         return false;
-    auto lazy = getOwningLazyBitcodeModule(MemoryBuffer::getMemBuffer(library.bitcode->getMemBufferRef(), false),
-                                           m.getContext());
-    if (!lazy) {
-        error = "libclc's nvptx64 library cannot be read: " + toString(lazy.takeError());
+    if (!link_needed(m, *library.bitcode, "libclc's nvptx64 library", error))
         return false;
-    }
-    (*lazy)->setTargetTriple(m.getTargetTriple());
-    (*lazy)->setDataLayout(m.getDataLayout());
-    if (Linker::linkModules(m, std::move(*lazy), Linker::LinkOnlyNeeded)) {
-        error = "linking libclc's nvptx64 library failed";
-        return false;
-    }
     std::string missing;
     for (Function &f : m)
         if (f.isDeclaration() && !f.isIntrinsic() && !f.use_empty() && f.getName() != "__nvvm_reflect" &&
