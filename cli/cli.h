@@ -36,10 +36,9 @@ struct cli {
 /* --validate (annotate, specialize): the module judged by SPIRV-Tools' validator (validate_input.c). */
 enum { CLI_OPT_VALIDATE = 1010 };
 #define CLI_VALIDATE_OPTIONS {"validate", no_argument, NULL, CLI_OPT_VALIDATE}
-/* EXIT_OK when the words are valid SPIR-V for the universal environment of their version; else
- * EXIT_INVALID with "error: NAME: WHAT is not valid SPIR-V (SPIRV-Tools' validator: MESSAGE)". */
-int cli_validate_words(const struct cli *cli, const uint32_t *words, size_t count, const char *what);
-/* The same of a module as it would be written. */
+/* EXIT_OK when the module, as it would be written, is valid SPIR-V for the universal environment of its
+ * version; else EXIT_INVALID with "error: NAME: WHAT is not valid SPIR-V 1.x (SPIRV-Tools' validator:
+ * MESSAGE)" (EXIT_USAGE, saying so, in a tool built without the validator). */
 int cli_validate_module(const struct cli *cli, spvcond_module *module, const char *what);
 
 /* --sync and --no-sync, taken by every command that writes files. */

@@ -6,18 +6,6 @@
 #include "cli.h"
 #include "spirv_tools/validator.h"
 
-
-int
-cli_validate_words(const struct cli *cli, const uint32_t *words, size_t count, const char *what)
-{
-    char message[1024];
-    if (spvcond_validate_universal(words, count, message, sizeof(message)))
-        return EXIT_OK;
-    cli_error("%s: %s is not valid SPIR-V 1.%u (SPIRV-Tools' validator: %s)", cli->input_name, what,
-              count > 1 ? (unsigned)((words[1] >> 8) & 0xff) : 0, message);
-    return EXIT_INVALID;
-}
-
 int
 cli_validate_module(const struct cli *cli, spvcond_module *module, const char *what)
 {
@@ -26,7 +14,11 @@ cli_validate_module(const struct cli *cli, spvcond_module *module, const char *w
     spvcond_result r = spvcond_module_emit(module, &words, &count);
     if (r != SPVCOND_OK)
         return cli_exit_code(r);
-    int rc = cli_validate_words(cli, words, count, what);
+    char rules[32], message[1024];
+    bool valid = spvcond_validate_universal(words, count, rules, sizeof(rules), message, sizeof(message));
     spvcond_free(cli->ctx, words);
-    return rc;
+    if (valid)
+        return EXIT_OK;
+    cli_error("%s: %s is not valid %s (SPIRV-Tools' validator: %s)", cli->input_name, what, rules, message);
+    return EXIT_INVALID;
 }

@@ -22,9 +22,8 @@ layer_validate(const uint32_t *words, size_t count, const struct layer_device *d
      * allowed by OpenCL". Such a module is judged by SPIR-V's universal rules of its version instead (the
      * exception docs/opencl-layer.md states). */
     if (!valid && strstr(message, "Capability ") && strstr(message, "is not allowed by OpenCL")) {
-        snprintf(env_name, sizeof(env_name), "SPIR-V 1.%u (a capability of a device extension)",
-                 count > 1 ? (unsigned)((words[1] >> 8) & 0xff) : 0);
-        valid = spvcond_validate_universal(words, count, message, sizeof(message));
+        valid = spvcond_validate_universal(words, count, env_name, sizeof(env_name), message, sizeof(message));
+        strncat(env_name, " (a capability of a device extension)", sizeof(env_name) - strlen(env_name) - 1);
     }
     if (!valid) /* the validator's message names the instruction, disassembled */
         snprintf(msg, msg_size, "the module specialized for %s is not valid SPIR-V for %s (SPIRV-Tools' validator: "

@@ -63,8 +63,10 @@ validate(const uint32_t *words, size_t count, spv_target_env env, char *msg, siz
 }
 
 bool
-spvcond_validate_universal(const uint32_t *words, size_t count, char *msg, size_t msg_size)
+spvcond_validate_universal(const uint32_t *words, size_t count, char *env_name, size_t env_size, char *msg,
+                           size_t msg_size)
 {
+    snprintf(env_name, env_size, "SPIR-V 1.%u", spirv_minor(words, count));
     return validate(words, count, universal(words, count), msg, msg_size);
 }
 
@@ -76,10 +78,8 @@ spvcond_validate_opencl(const uint32_t *words, size_t count, const char *device_
     if (!device_version || sscanf(device_version, "OpenCL %u.%u", &major, &minor) != 2)
         major = minor = 0;
     unsigned version = major * 10 + minor;
-    if (spirv_minor(words, count) > 2) {
-        snprintf(env_name, env_size, "SPIR-V 1.%u", spirv_minor(words, count));
-        return validate(words, count, universal(words, count), msg, msg_size);
-    }
+    if (spirv_minor(words, count) > 2)
+        return spvcond_validate_universal(words, count, env_name, env_size, msg, msg_size);
     static const struct {
         unsigned version;
         spv_target_env full, embedded;

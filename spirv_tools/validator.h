@@ -11,8 +11,10 @@
 #include <stdint.h>
 
 /* Whether the words are valid SPIR-V by the universal rules of the module's version (its header's); when
- * not, the validator's message on one line in msg ("MESSAGE: INSTRUCTION"). */
-bool spvcond_validate_universal(const uint32_t *words, size_t count, char *msg, size_t msg_size);
+ * not, the validator's message on one line in msg ("MESSAGE: INSTRUCTION"). *env_name says which rules
+ * ("SPIR-V 1.0"). */
+bool spvcond_validate_universal(const uint32_t *words, size_t count, char *env_name, size_t env_size, char *msg,
+                                size_t msg_size);
 
 /* The same in the OpenCL environment of a device of that CL_DEVICE_VERSION ("OpenCL 3.0 ...": 3.0 takes
  * 2.2's, the newest the validator knows) and profile; a module above SPIR-V 1.2 by the universal rules of
