@@ -168,6 +168,22 @@ setup(const char *name, struct job *j)
     return j->out != NULL;
 }
 
+/* What setup() made for a kernel, released once it has run. */
+static void
+release(struct job *j)
+{
+    cl_mem made[] = {j->in, j->in2, j->out};
+    for (size_t k = 0; k < sizeof(made) / sizeof(made[0]); k++)
+        if (made[k])
+            clReleaseMemObject(made[k]);
+    free(j->host_out);
+    free(fin);
+    free(fin2);
+    free(din);
+    fin = fin2 = NULL;
+    din = NULL;
+}
+
 static const float MUL_A[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
 
 static int
@@ -363,12 +379,18 @@ main(int argc, char **argv)
         struct job j;
         if (!setup(argv[k], &j)) {
             printf("kernel %s: unknown to layer-speed\n", argv[k]);
+            release(&j);
             failed = 1;
             continue;
         }
         cl_kernel ks = clCreateKernel(by_source, argv[k], &err), kl = clCreateKernel(by_layer, argv[k], &err);
         if (!ks || !kl || !set_args(ks, &j) || !set_args(kl, &j)) {
             printf("kernel %s: not created (OpenCL error %d)\n", argv[k], err);
+            if (ks)
+                clReleaseKernel(ks);
+            if (kl)
+                clReleaseKernel(kl);
+            release(&j);
             failed = 1;
             continue;
         }
@@ -408,6 +430,7 @@ main(int argc, char **argv)
         free(ts);
         clReleaseKernel(ks);
         clReleaseKernel(kl);
+        release(&j);
     }
     clReleaseProgram(by_source);
     clReleaseProgram(by_layer);
