@@ -25,7 +25,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     memcpy(name + at, data + 1, n);
     name[at + n] = 0;
-    size_t out_size = data[0] & 2 ? 8 + data[0] % 64 : sizeof(out);
+    size_t out_size = data[0] & 2 ? (size_t)(8 + data[0] % 64) : sizeof(out);
     for (int to_nvptx = 0; to_nvptx < 2; to_nvptx++) {
         if (layer_builtin_canonical(name, to_nvptx, out, out_size)) {
             FUZZ_ASSERT(memchr(out, 0, out_size) != NULL, "the canonical text is a string");

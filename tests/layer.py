@@ -197,6 +197,17 @@ def ptx_entries(path):
             re.findall(r"^\s*\.param \.u64 (\.ptr[^\n]*)", text, re.M))
 
 
+def received(prefix, device=0):
+    """The PTX the mock driver got for a device in the last run, taken away so that the next run's checks see
+    only what that run gave it ("" when it got none)."""
+    path = "%s.%d.ptx" % (prefix, device)
+    if not os.path.exists(path):
+        return ""
+    text = open(path).read()
+    os.remove(path)
+    return text
+
+
 def mock_nvidia_checks(tmp, demo, chain, multi):
     if not MOCK_ICD or not PTX:
         print("skipped: the NVIDIA route (%s)" % ("no mock driver" if not MOCK_ICD else
@@ -260,7 +271,7 @@ def mock_nvidia_checks(tmp, demo, chain, multi):
     for how, extra, marked in (("a libdevice", {"SPVCOND_LAYER_LIBDEVICE": fake}, True),
                                ("no libdevice", {"SPVCOND_LAYER_LIBDEVICE": "none"}, False)):
         rc, out, err = host(dict(env, **extra), "NVIDIA", math, "--create-only", kernels=["math_float"])
-        text = open(out_prefix + ".0.ptx").read() if os.path.exists(out_prefix + ".0.ptx") else ""
+        text = received(out_prefix)
         check(rc == 0 and ("0f4640E400" in text) == marked and ".entry math_double(" in text,
               "mock NVIDIA, %s: sin comes from %s" % (how, "libdevice's __nv_sinf" if marked else "libclc"),
               (out + err)[-400:])
@@ -276,19 +287,19 @@ def mock_nvidia_checks(tmp, demo, chain, multi):
     hello = os.path.join(tmp, "printf.spv")
     compile_cl(os.path.join(DATA_SRC, "printf.cl"), hello, tmp)
     rc, out, err = host(env, "NVIDIA", hello, "--create-only", kernels=["hello"])
-    text = open(out_prefix + ".0.ptx").read() if os.path.exists(out_prefix + ".0.ptx") else ""
+    text = received(out_prefix)
     check(rc == 0 and re.search(r"\n\.extern \.func +\(\.param \.b32 func_retval0\) vprintf\n", text) is not None and
           "printf" not in text.replace("vprintf", ""), "mock NVIDIA: printf becomes the driver's vprintf",
           (out + err)[-400:])
     rc, out, err = host(env, "NVIDIA", os.path.join(tmp, "kernels.spv"), "--create-only", kernels=list(USER))
-    text = open(out_prefix + ".0.ptx").read() if os.path.exists(out_prefix + ".0.ptx") else ""
+    text = received(out_prefix)
     check(rc == 0 and ".shared .align 4 .b8 reduce_$_partial[256]" in text and "bar.sync" in text and
           "atom.global" in text and ".reqntid 64, 1, 1" in text,
           "mock NVIDIA: local memory, barriers, atomics and the required work-group size in the PTX", (out + err)[-400:])
     halves = os.path.join(tmp, "half.spv")
     compile_cl(os.path.join(DATA_SRC, "half.cl"), halves, tmp)
     rc, out, err = host(env, "NVIDIA", halves, "--create-only", kernels=["half_math"])
-    text = open(out_prefix + ".0.ptx").read() if os.path.exists(out_prefix + ".0.ptx") else ""
+    text = received(out_prefix)
     check(rc == 0 and ".entry half_math(" in text and "cvt.f32.f16" in text and "sqrt.rn.f32" in text,
           "mock NVIDIA: half built-ins, which libclc's nvptx64 library lacks, computed in float", (out + err)[-400:])
     rc, out, err = host(dict(env, SPVCOND_LAYER_LIBCLC=os.path.join(tmp, "none.bc")), "NVIDIA", demo,
@@ -301,14 +312,13 @@ def mock_nvidia_checks(tmp, demo, chain, multi):
     # cl_dot4 shape): sm_90 (architecture sm60 or later, fp16) gets the half variant, sm_52 the float one.
     rc, out, err = host(env, "NVIDIA", os.path.join(DATA, "dot_two_widths.spv"), "--all-devices", "--create-only",
                         kernels=["dot4"])
-    texts = [open("%s.%d.ptx" % (out_prefix, k)).read() if os.path.exists("%s.%d.ptx" % (out_prefix, k)) else ""
-             for k in (0, 1)]
+    texts = [received(out_prefix, k) for k in (0, 1)]
     check(rc == 0 and "kernel dot4: created" in out and ".f16" in texts[0] and ".f16" not in texts[1] and
           ".f32" in texts[1], "mock NVIDIA: the multi-target dot4 takes the half variant on sm_90, the float one on "
           "sm_52 (the architecture and capabilities the compute capability gives)", (out + err)[-400:])
     for name, module, kernel in (("guarded-code", chain, "refine"), ("multi-target", multi, "scale")):
         rc, out, err = host(env, "NVIDIA", module, "--create-only", kernels=[kernel])
-        text = open(out_prefix + ".0.ptx").read() if os.path.exists(out_prefix + ".0.ptx") else ""
+        text = received(out_prefix)
         check(rc == 0 and "kernel %s: created" % kernel in out and ".f64" in text and
               "0d4050000000000000" in text, "mock NVIDIA: the %s module takes the fp64 path (+ 64.0 in double)" % name,
               out + err + text[-300:])
