@@ -40,7 +40,7 @@ def function_name_mask(data):
 out = sys.argv[1]
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 corpus = sys.argv[2]
-for t in ["fuzz_roundtrip", "fuzz_annotate", "fuzz_specialize", "fuzz_validate", "fuzz_text", "fuzz_builtin_names", "fuzz_driver_checks"]:
+for t in ["fuzz_roundtrip", "fuzz_annotate", "fuzz_specialize", "fuzz_validate", "fuzz_text", "fuzz_builtin_names", "fuzz_driver_checks", "fuzz_cache_entry"]:
     os.makedirs(os.path.join(out, t), exist_ok=True)
 modules = []
 with tempfile.TemporaryDirectory() as tmp:

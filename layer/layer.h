@@ -15,6 +15,7 @@
 #include <spvcond/spvcond.h>
 
 #include "builtin_names.h"
+#include "cache_entry.h"
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -98,6 +99,41 @@ void layer_dump(unsigned program, size_t device, const struct layer_device *d, b
 /* Whether the specialized module is valid SPIR-V for the device's OpenCL environment (SPIRV-Tools'
  * validator); when not, why in msg. Always true when the layer was built without the validator. */
 bool layer_validate(const uint32_t *words, size_t count, const struct layer_device *d, char *msg, size_t msg_size);
+
+/* ---- the program cache (cache.c, cache_entry.c; cache_none.c without nettle) ---- */
+
+/* Where what the layer hands each driver is kept between runs of an application (docs/opencl-layer.md,
+ * "The cache"): SPVCOND_LAYER_CACHE_DIR, else $XDG_CACHE_HOME/spvcond, else ~/.cache/spvcond;
+ * SPVCOND_LAYER_CACHE_DISABLE turns it off, SPVCOND_LAYER_CACHE_MAX_SIZE bounds it (least recently used
+ * entries go first). Read from the environment once per program. */
+struct layer_cache {
+    bool enabled;
+    char dir[4096];
+    unsigned long long max_size; /* bytes */
+};
+void layer_cache_open(struct layer_cache *cache);
+/* The module's digest, for the keys of its devices' entries. */
+void layer_cache_module_digest(const void *il, size_t length, unsigned char digest[LAYER_CACHE_KEY_SIZE]);
+/* The key of one device's entry: the module's digest, the device's facts as the layer read them, its route,
+ * and what made the entry (the layer's and the library's builds; for bitcode and PTX, LLVM's and the
+ * translator's; for PTX, libclc's and libdevice's files). */
+void layer_cache_key(const unsigned char module_digest[LAYER_CACHE_KEY_SIZE], const struct layer_device *d,
+                     unsigned char key[LAYER_CACHE_KEY_SIZE]);
+/* The entry, malloc'd into *out; false when the cache has none that is whole and of this build (a damaged
+ * one is said in the debug output and left to be replaced). */
+bool layer_cache_load(const struct layer_cache *cache, const unsigned char key[LAYER_CACHE_KEY_SIZE],
+                      enum layer_route route, const char *device_name, struct layer_cache_entry *out);
+/* Stores the entry (written whole, then renamed into place), then keeps the folder within its bound.
+ * Failures are said in the debug output and change nothing else. */
+void layer_cache_store(const struct layer_cache *cache, const unsigned char key[LAYER_CACHE_KEY_SIZE],
+                       enum layer_route route, const char *device_name, const struct layer_cache_entry *entry);
+
+/* What else decides the translator's output, for the key (translate.cpp: an address in LLVM's library and
+ * one in the translator's, whose builds are read; none without the translator). */
+size_t layer_translator_anchors(const void **anchors, size_t max);
+/* The files the PTX route links, for the key: each candidate path with its size and time (ptx_builtins.cpp;
+ * "" without the route). */
+void layer_ptx_inputs(char *out, size_t size);
 
 /* ---- programs (programs.c) ---- */
 

@@ -247,100 +247,144 @@ remember(struct program *p)
     pthread_mutex_unlock(&lock);
 }
 
-/* The driver's program from each device's module: one IL for drivers that read it (the same for every
- * device), else each device's binary. */
+/* What a driver that does not read SPIR-V itself takes of the specialized module (malloc'd), once judged:
+ * rusticl's program binary, LLVM bitcode (pocl) or PTX (NVIDIA). */
+static bool
+binary_form(const struct layer_device *d, const uint32_t *words, size_t count, unsigned char **form, size_t *size,
+            cl_int *err, char *msg, size_t msg_size)
+{
+    const char *name = d->name ? d->name : "?";
+    double started = layer_now_ms();
+    *err = CL_INVALID_VALUE;
+    /* Each of these drivers trusts what it gets: nothing the validator rejects reaches one, nor a module
+     * whose pointers are not the device's size (pocl fails on it and frees its module twice). */
+    if (!layer_validate(words, count, d, msg, msg_size))
+        return false;
+    char why[512];
+    unsigned bits;
+    if (!layer_driver_check(words, count, &bits, why, sizeof(why))) {
+        snprintf(msg, msg_size, "the module is refused before the driver: %s", why);
+        return false;
+    }
+    if (bits && d->address_bits && bits != d->address_bits) {
+        snprintf(msg, msg_size, "the module's pointers are %u bits (its addressing model), %s's are %u", bits,
+                 d->name ? d->name : "the device's", d->address_bits);
+        return false;
+    }
+    layer_debug("device %s: the module validated in %.1f ms", name, layer_elapsed_ms(started));
+    started = layer_now_ms();
+    if (d->route == LAYER_ROUTE_SPIRV_BINARY) {
+        /* rusticl's binary: {version 1, SPIR-V size, binary type}, then the SPIR-V */
+        if (count > (UINT32_MAX - 12) / 4) {
+            snprintf(msg, msg_size, "the module is too large for a program binary (%zu words)", count);
+            return false;
+        }
+        uint32_t header[3] = {1, (uint32_t)(count * 4), CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT};
+        *size = 12 + count * 4;
+        if (!(*form = malloc(*size))) {
+            *err = CL_OUT_OF_HOST_MEMORY;
+            return false;
+        }
+        memcpy(*form, header, 12);
+        memcpy(*form + 12, words, count * 4);
+    } else if (d->route == LAYER_ROUTE_PTX) {
+        if (!layer_lower_ptx(words, count, d->compute_capability_major, d->compute_capability_minor, (char **)form,
+                             size, msg, msg_size))
+            return false;
+    } else if (!layer_translate(words, count, form, size, msg, msg_size)) {
+        return false;
+    }
+    layer_debug("device %s: %s made in %.1f ms (%zu bytes)", name,
+                d->route == LAYER_ROUTE_PTX       ? "PTX"
+                : d->route == LAYER_ROUTE_BITCODE ? "LLVM bitcode"
+                                                  : "the binary",
+                layer_elapsed_ms(started), *size);
+    return true;
+}
+
+/* What device number k's driver takes (*form, malloc'd) and what the layer remembers of it (*pd): from the
+ * cache, else made (specialized; for a driver that reads SPIR-V, the specialized module; else its binary
+ * form) and stored. */
+static bool
+device_form(const struct layer_cache *cache, const unsigned char *digest, const struct layer_device *d, size_t k,
+            unsigned dump, const void *il, size_t length, struct program_device *pd, unsigned char **form,
+            size_t *size, cl_int *err, char *msg, size_t msg_size)
+{
+    const char *name = d->name ? d->name : "?";
+    unsigned char key[LAYER_CACHE_KEY_SIZE] = {0};
+    struct layer_cache_entry entry;
+    if (cache->enabled) {
+        layer_cache_key(digest, d, key);
+        if (layer_cache_load(cache, key, d->route, name, &entry)) {
+            *pd = (struct program_device){d->id, entry.log, entry.kernels};
+            *form = entry.form;
+            *size = entry.form_size;
+            layer_dump(dump, k, d, true, *form, *size);
+            return true;
+        }
+    }
+    double started = layer_now_ms();
+    uint32_t *words = NULL;
+    size_t count = 0;
+    if (!specialize_for(d, il, length, &words, &count, pd, msg, msg_size)) {
+        *err = CL_INVALID_VALUE;
+        return false;
+    }
+    if (layer_debug_enabled()) {
+        size_t kept = 0;
+        for (const char *kernel = pd->kernels; *kernel; kernel += strlen(kernel) + 1)
+            kept++;
+        layer_debug("device %s: module specialized in %.1f ms (%zu words), %zu kernels kept", name,
+                    layer_elapsed_ms(started), count, kept);
+    }
+    layer_dump(dump, k, d, false, words, count * 4);
+    if (d->route == LAYER_ROUTE_IL) {
+        *form = (unsigned char *)words;
+        *size = count * 4;
+    } else {
+        bool made = binary_form(d, words, count, form, size, err, msg, msg_size);
+        free(words);
+        if (!made)
+            return false;
+    }
+    layer_dump(dump, k, d, true, *form, *size);
+    if (cache->enabled)
+        layer_cache_store(cache, key, d->route, name,
+                          &(struct layer_cache_entry){pd->log, pd->kernels, *form, *size});
+    return true;
+}
+
+/* The driver's program from each device's form: one IL for drivers that read it (the same for every
+ * device), else each device's binary (kept in `record`, which clLinkProgram makes the program again from). */
 static cl_program
-driver_program(cl_context context, struct layer_device *devs, size_t n, uint32_t **words, size_t *counts,
-               struct program *record, unsigned dump, cl_int *err, char *msg, size_t msg_size)
+driver_program(cl_context context, const struct layer_device *devs, size_t n, unsigned char **forms, size_t *sizes,
+               struct program *record, cl_int *err, char *msg, size_t msg_size)
 {
     if (devs[0].route == LAYER_ROUTE_IL) {
         for (size_t k = 1; k < n; k++)
-            if (counts[k] != counts[0] || memcmp(words[k], words[0], counts[0] * 4) != 0) {
+            if (sizes[k] != sizes[0] || memcmp(forms[k], forms[0], sizes[0]) != 0) {
                 snprintf(msg, msg_size, "the devices of the context need different modules (%s and %s), and a "
                          "program from IL holds one: create the program for fewer devices",
                          devs[0].name ? devs[0].name : "?", devs[k].name ? devs[k].name : "?");
                 *err = CL_INVALID_OPERATION;
                 return NULL;
             }
-        layer_dump(dump, 0, &devs[0], true, words[0], counts[0] * 4);
-        return layer_next.clCreateProgramWithIL(context, words[0], counts[0] * 4, err);
+        return layer_next.clCreateProgramWithIL(context, forms[0], sizes[0], err);
     }
-    unsigned char **binaries = calloc(n, sizeof(*binaries));
-    size_t *lengths = calloc(n, sizeof(*lengths));
     cl_device_id *ids = calloc(n, sizeof(*ids));
-    cl_program program = NULL;
-    *err = CL_OUT_OF_HOST_MEMORY;
-    for (size_t k = 0; binaries && lengths && ids && k < n; k++) {
-        double started = layer_now_ms();
-        ids[k] = devs[k].id;
-        /* Each of these drivers trusts what it gets: nothing the validator rejects reaches one, nor a module
-         * whose pointers are not the device's size (pocl fails on it and frees its module twice). */
-        if (!layer_validate(words[k], counts[k], &devs[k], msg, msg_size)) {
-            *err = CL_INVALID_VALUE;
-            goto done;
-        }
-        char why[512];
-        unsigned bits;
-        if (!layer_driver_check(words[k], counts[k], &bits, why, sizeof(why))) {
-            snprintf(msg, msg_size, "the module is refused before the driver: %s", why);
-            *err = CL_INVALID_VALUE;
-            goto done;
-        }
-        if (bits && devs[k].address_bits && bits != devs[k].address_bits) {
-            snprintf(msg, msg_size, "the module's pointers are %u bits (its addressing model), %s's are %u", bits,
-                     devs[k].name ? devs[k].name : "the device's", devs[k].address_bits);
-            *err = CL_INVALID_VALUE;
-            goto done;
-        }
-        layer_debug("device %s: the module validated in %.1f ms", devs[k].name ? devs[k].name : "?",
-                    layer_elapsed_ms(started));
-        started = layer_now_ms();
-        if (devs[k].route == LAYER_ROUTE_SPIRV_BINARY) {
-            /* rusticl's binary: {version 1, SPIR-V size, binary type}, then the SPIR-V */
-            if (counts[k] > (UINT32_MAX - 12) / 4) {
-                snprintf(msg, msg_size, "the module is too large for a program binary (%zu words)", counts[k]);
-                *err = CL_INVALID_VALUE;
-                goto done;
-            }
-            uint32_t header[3] = {1, (uint32_t)(counts[k] * 4), CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT};
-            lengths[k] = 12 + counts[k] * 4;
-            if (!(binaries[k] = malloc(lengths[k])))
-                goto done;
-            memcpy(binaries[k], header, 12);
-            memcpy(binaries[k] + 12, words[k], counts[k] * 4);
-        } else if (devs[k].route == LAYER_ROUTE_PTX) {
-            if (!layer_lower_ptx(words[k], counts[k], devs[k].compute_capability_major,
-                                 devs[k].compute_capability_minor, (char **)&binaries[k], &lengths[k], msg, msg_size)) {
-                *err = CL_INVALID_VALUE;
-                goto done;
-            }
-        } else if (!layer_translate(words[k], counts[k], &binaries[k], &lengths[k], msg, msg_size)) {
-            *err = CL_INVALID_VALUE;
-            goto done;
-        }
-        layer_dump(dump, k, &devs[k], true, binaries[k], lengths[k]);
-        layer_debug("device %s: %s made in %.1f ms (%zu bytes)", devs[k].name ? devs[k].name : "?",
-                    devs[k].route == LAYER_ROUTE_PTX ? "PTX" : devs[k].route == LAYER_ROUTE_BITCODE ? "LLVM bitcode"
-                                                                                                  : "the binary",
-                    layer_elapsed_ms(started), lengths[k]);
+    if (!ids) {
+        *err = CL_OUT_OF_HOST_MEMORY;
+        return NULL;
     }
-    if (binaries && lengths && ids)
-        program = layer_next.clCreateProgramWithBinary(context, (cl_uint)n, ids, lengths,
-                                                       (const unsigned char **)binaries, NULL, err);
-    if (program) { /* kept: clLinkProgram makes the program again from them */
-        record->binaries = binaries;
+    for (size_t k = 0; k < n; k++)
+        ids[k] = devs[k].id;
+    cl_program program =
+        layer_next.clCreateProgramWithBinary(context, (cl_uint)n, ids, sizes, (const unsigned char **)forms, NULL, err);
+    free(ids);
+    if (program) {
         for (size_t k = 0; k < n; k++)
             record->ptx |= devs[k].route == LAYER_ROUTE_PTX;
-        record->lengths = lengths;
-        binaries = NULL;
-        lengths = NULL;
     }
-done:
-    for (size_t k = 0; binaries && k < n; k++)
-        free(binaries[k]);
-    free(binaries);
-    free(lengths);
-    free(ids);
     return program;
 }
 
@@ -378,14 +422,14 @@ layer_create_program_with_il(cl_context context, const void *il, size_t length, 
     if (!ids)
         return NULL;
     struct layer_device *devs = calloc(n, sizeof(*devs));
-    uint32_t **words = calloc(n, sizeof(*words));
-    size_t *counts = calloc(n, sizeof(*counts));
+    unsigned char **forms = calloc(n, sizeof(*forms));
+    size_t *sizes = calloc(n, sizeof(*sizes));
     struct program *p = calloc(1, sizeof(*p));
     struct program_device *pd = calloc(n, sizeof(*pd));
     cl_program program = NULL;
     char msg[1024] = "";
     *err = CL_OUT_OF_HOST_MEMORY;
-    if (!devs || !words || !counts || !p || !pd)
+    if (!devs || !forms || !sizes || !p || !pd)
         goto done;
     bool all_il = true, mixed = false;
     for (size_t k = 0; k < n; k++) {
@@ -410,27 +454,27 @@ layer_create_program_with_il(cl_context context, const void *il, size_t length, 
         goto done;
     }
     unsigned dump = layer_dump_program();
-    for (size_t k = 0; k < n; k++) {
-        double started = layer_now_ms();
-        if (!specialize_for(&devs[k], il, length, &words[k], &counts[k], &pd[k], msg, sizeof(msg))) {
-            *err = CL_INVALID_VALUE;
+    struct layer_cache cache;
+    unsigned char digest[LAYER_CACHE_KEY_SIZE];
+    layer_cache_open(&cache);
+    if (cache.enabled)
+        layer_cache_module_digest(il, length, digest);
+    for (size_t k = 0; k < n; k++)
+        if (!device_form(&cache, digest, &devs[k], k, dump, il, length, &pd[k], &forms[k], &sizes[k], err, msg,
+                         sizeof(msg)))
             goto done;
-        }
-        if (layer_debug_enabled()) {
-            size_t kept = 0;
-            for (const char *name = pd[k].kernels; *name; name += strlen(name) + 1)
-                kept++;
-            layer_debug("device %s: module specialized in %.1f ms (%zu words), %zu kernels kept",
-                        devs[k].name ? devs[k].name : "?", layer_elapsed_ms(started), counts[k], kept);
-        }
-        layer_dump(dump, k, &devs[k], false, words[k], counts[k] * 4);
-    }
-    program = driver_program(context, devs, n, words, counts, p, dump, err, msg, sizeof(msg));
+    program = driver_program(context, devs, n, forms, sizes, p, err, msg, sizeof(msg));
     if (program) {
         p->handle = program;
         p->device_count = n;
         p->devices = pd;
         pd = NULL;
+        if (devs[0].route != LAYER_ROUTE_IL) { /* kept: clLinkProgram makes the program again from them */
+            p->binaries = forms;
+            p->lengths = sizes;
+            forms = NULL;
+            sizes = NULL;
+        }
         remember(p);
         p = NULL;
     }
@@ -439,8 +483,8 @@ done:
         fprintf(stderr, "spvcond layer: clCreateProgramWithIL: %s\n", msg);
     for (size_t k = 0; k < n && devs; k++)
         layer_device_free(&devs[k]);
-    for (size_t k = 0; k < n && words; k++)
-        free(words[k]);
+    for (size_t k = 0; k < n && forms; k++)
+        free(forms[k]);
     for (size_t k = 0; k < n && pd; k++) {
         free(pd[k].log);
         free(pd[k].kernels);
@@ -448,8 +492,8 @@ done:
     free(pd);
     free(p);
     free(devs);
-    free(words);
-    free(counts);
+    free(forms);
+    free(sizes);
     free(ids);
     if (!program && *err == CL_SUCCESS)
         *err = CL_INVALID_VALUE;

@@ -18,7 +18,9 @@
 #include <llvm/Linker/Linker.h>
 #include <llvm/Support/MemoryBuffer.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <sys/stat.h>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -133,14 +135,11 @@ struct device_library {
 };
 static device_library libdevice;
 
-// Call with `lowering` held: libdevice, from SPVCOND_LAYER_LIBDEVICE (a file, or "none"), else the CUDA
+// Where libdevice is looked for, in order: SPVCOND_LAYER_LIBDEVICE (a file, or "none"), else the CUDA
 // toolkit's usual places.
-static const MemoryBuffer *
-load_libdevice()
+static std::vector<std::string>
+libdevice_places()
 {
-    if (libdevice.tried)
-        return libdevice.bitcode.get();
-    libdevice.tried = true;
     std::vector<std::string> places;
     const char *env = getenv("SPVCOND_LAYER_LIBDEVICE");
     if (env && *env) {
@@ -152,7 +151,35 @@ load_libdevice()
         places.push_back("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc");
         places.push_back("/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc");
     }
+    return places;
+}
+
+// The files the route links, as the cache's key sees them: each place with its size and time.
+extern "C" void
+layer_ptx_inputs(char *out, size_t size)
+{
+    std::string inputs;
+    std::vector<std::string> places = libdevice_places();
+    places.insert(places.begin(), library_path());
     for (const std::string &place : places) {
+        struct stat st;
+        inputs += place;
+        if (stat(place.c_str(), &st) == 0)
+            inputs += ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
+                      std::to_string(st.st_mtim.tv_nsec);
+        inputs += ";";
+    }
+    snprintf(out, size, "%s", inputs.c_str());
+}
+
+// Call with `lowering` held: libdevice, from the first of its places this LLVM reads.
+static const MemoryBuffer *
+load_libdevice()
+{
+    if (libdevice.tried)
+        return libdevice.bitcode.get();
+    libdevice.tried = true;
+    for (const std::string &place : libdevice_places()) {
         if (place == "none")
             break;
         auto file = MemoryBuffer::getFile(place, false, false);

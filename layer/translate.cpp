@@ -30,6 +30,23 @@ layer_can_translate(void)
     return true;
 }
 
+// LLVM's library and the translator's, whose builds decide the bitcode (the cache's key reads them).
+extern "C" size_t
+layer_translator_anchors(const void **anchors, size_t max)
+{
+    const void *all[] = {
+        reinterpret_cast<const void *>(static_cast<bool (*)(const llvm::Module &, llvm::raw_ostream *, bool *)>(
+            &llvm::verifyModule)),
+        reinterpret_cast<const void *>(
+            static_cast<bool (*)(llvm::LLVMContext &, const SPIRV::TranslatorOpts &, std::istream &, llvm::Module *&,
+                                 std::string &)>(&llvm::readSpirv)),
+    };
+    size_t n = 0;
+    for (; n < max && n < sizeof(all) / sizeof(all[0]); n++)
+        anchors[n] = all[n];
+    return n;
+}
+
 extern "C" bool
 layer_translate(const uint32_t *words, size_t count, unsigned char **bitcode, size_t *size, char *msg,
                 size_t msg_size)

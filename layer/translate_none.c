@@ -22,3 +22,11 @@ layer_translate(const uint32_t *words, size_t count, unsigned char **bitcode, si
     snprintf(msg, msg_size, "the layer was built without the SPIR-V/LLVM translator");
     return false;
 }
+
+size_t
+layer_translator_anchors(const void **anchors, size_t max)
+{
+    (void)anchors;
+    (void)max;
+    return 0;
+}

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 sh tools/setup-debian.sh
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-"fuzz_roundtrip fuzz_annotate fuzz_specialize fuzz_validate fuzz_text fuzz_builtin_names fuzz_driver_checks"}
+targets=${*:-"fuzz_roundtrip fuzz_annotate fuzz_specialize fuzz_validate fuzz_text fuzz_builtin_names fuzz_driver_checks fuzz_cache_entry"}
 [ -d build-fuzz ] || CC=clang-15 meson setup build-fuzz -Dfuzz=enabled -Db_sanitize=address,undefined \
     -Db_lundef=false -Dtests=disabled -Dopencl=disabled -Dreference=disabled >/dev/null
 ninja -C build-fuzz >/dev/null

@@ -149,6 +149,10 @@ get_device_info(cl_device_id d, cl_device_info param, size_t value_size, void *v
             return ANSWER_TEXT("cl_khr_global_int32_base_atomics cl_khr_fp64 cl_khr_int64_base_atomics "
                                "cl_khr_int64_extended_atomics cl_khr_byte_addressable_store "
                                "cl_nv_device_attribute_query cl_nv_compiler_options");
+        if (getenv("SPVCOND_MOCK_FP16")) { /* a fact the layer's cache must see change (tests/layer_cache.py) */
+            return ANSWER_TEXT(reads_il() ? (fp64 ? "cl_khr_il_program cl_khr_fp64 cl_khr_fp16" : "cl_khr_il_program cl_khr_fp16")
+                                          : (fp64 ? "cl_khr_fp64 cl_khr_fp16" : "cl_khr_fp16"));
+        }
         return ANSWER_TEXT(reads_il() ? (fp64 ? "cl_khr_il_program cl_khr_fp64" : "cl_khr_il_program")
                                       : (fp64 ? "cl_khr_fp64" : ""));
     case CL_DEVICE_IL_VERSION:
