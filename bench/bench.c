@@ -512,6 +512,57 @@ prepare(const char *name, const uint32_t *words, size_t count, const char *annot
     return rc;
 }
 
+/* --interleaved STAGE RUNS FILE [verbose]: our stage and its in-process reference alternated in one process,
+ * one context, one reference state: the case of a JIT compiler or the OpenCL layer, where another library
+ * (SPIRV-Tools here, LLVM there) uses the same process's heap between the library's calls. Prints
+ * "our_median_ms reference_median_ms median_ratio"; with `verbose`, each round's times first. */
+static int
+interleaved_main(const char *stage, int runs, const char *path, bool verbose)
+{
+    int s = 0;
+    while (s < OUR_STAGES && strcmp(stage_names[s], stage) != 0)
+        s++;
+    size_t size;
+    uint32_t *words = s < OUR_STAGES ? read_file(path, &size) : NULL;
+    if (!words || stage_reference[s] == STAGES || !SPVCOND_BENCH_REFERENCE || runs < 1 || runs > MAX_ROUNDS) {
+        fprintf(stderr, "bench: --interleaved needs one of our stages with a reference (the benchmark built with "
+                        "SPIRV-Tools), 1-%d runs and a readable module\n", MAX_ROUNDS);
+        free(words);
+        return 2;
+    }
+    struct stage_arg ours = {NULL, NULL, (enum stage)s, words, size / 4};
+    struct stage_arg theirs = {NULL, NULL, stage_reference[s], words, size / 4};
+#if SPVCOND_BENCH_REFERENCE
+    if (!(theirs.reference = bench_reference_create((enum bench_reference)(stage_reference[s] - OUR_STAGES))))
+        return 2;
+#endif
+    if (spvcond_context_create(NULL, NULL, NULL, &ours.ctx) != SPVCOND_OK)
+        return 2;
+    double our_ms[MAX_ROUNDS], their_ms[MAX_ROUNDS], ratio[MAX_ROUNDS];
+    int ok = stage_fn(&ours) == 0 && stage_fn(&theirs) == 0; /* warm-up */
+    for (int r = 0; r < runs && ok; r++) {
+        double t0 = now();
+        ok = stage_fn(&ours) == 0;
+        double t1 = now();
+        ok = ok && stage_fn(&theirs) == 0;
+        double t2 = now();
+        our_ms[r] = (t1 - t0) * 1e3;
+        their_ms[r] = (t2 - t1) * 1e3;
+        ratio[r] = their_ms[r] / our_ms[r];
+        if (verbose)
+            printf("round %d: %s %.2f ms, reference %.2f ms, %.1fx\n", r + 1, stage, our_ms[r], their_ms[r], ratio[r]);
+    }
+    spvcond_context_destroy(ours.ctx);
+#if SPVCOND_BENCH_REFERENCE
+    bench_reference_destroy(theirs.reference);
+#endif
+    free(words);
+    if (!ok)
+        return 1;
+    printf("%f %f %f\n", median_of(our_ms, runs), median_of(their_ms, runs), median_of(ratio, runs));
+    return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -519,6 +570,8 @@ main(int argc, char **argv)
         !strcmp(argv[1], "--child"))
         return child_main(argv[2], atoi(argv[3]), argv[4], argc == 6 && !strcmp(argv[5], "fresh"),
                           argc == 6 && !strcmp(argv[5], "cold"));
+    if ((argc == 5 || (argc == 6 && !strcmp(argv[5], "verbose"))) && !strcmp(argv[1], "--interleaved"))
+        return interleaved_main(argv[2], atoi(argv[3]), argv[4], argc == 6);
     int runs = 5, inner = 3, compare = 1;
     double opt_max_mb = 30;
     const char *csv_path = "bench-results.csv", *cli_path = NULL;

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <nettle/sha2.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,6 +184,28 @@ add_object(struct sha256_ctx *h, const void *address)
     }
 }
 
+/* The builds that make entries, read once per process (the loaded objects do not change): [0] this layer's
+ * and the library's, [1] those and LLVM's and the translator's. */
+static pthread_once_t builds_once = PTHREAD_ONCE_INIT;
+static unsigned char builds[2][SHA256_DIGEST_SIZE];
+
+static void
+read_builds(void)
+{
+    for (int k = 0; k < 2; k++) {
+        struct sha256_ctx h;
+        sha256_init(&h);
+        add_object(&h, suffix);                   /* an address in this layer */
+        add_string(&h, spvcond_version_string()); /* its text lies in the library */
+        add_object(&h, spvcond_version_string());
+        const void *anchors[4];
+        size_t n = k ? layer_translator_anchors(anchors, 4) : 0;
+        for (size_t j = 0; j < n; j++)
+            add_object(&h, anchors[j]);
+        sha256_digest(&h, SHA256_DIGEST_SIZE, builds[k]);
+    }
+}
+
 void
 layer_cache_key(const unsigned char module_digest[LAYER_CACHE_KEY_SIZE], const struct layer_device *d,
                 unsigned char key[LAYER_CACHE_KEY_SIZE])
@@ -211,16 +234,9 @@ layer_cache_key(const unsigned char module_digest[LAYER_CACHE_KEY_SIZE], const s
     add_number(&h, (uint64_t)d->compute_capability_major << 32 | d->compute_capability_minor);
     add_number(&h, d->address_bits);
     /* What made the entry: this layer's build, the library's, and the translator's for its routes. */
-    add_object(&h, suffix);                   /* an address in this layer */
-    add_string(&h, spvcond_version_string()); /* its text lies in the library */
-    add_object(&h, spvcond_version_string());
-    if (d->route == LAYER_ROUTE_BITCODE || d->route == LAYER_ROUTE_PTX) {
-        const void *anchors[4];
-        size_t n = layer_translator_anchors(anchors, 4);
-        for (size_t k = 0; k < n; k++)
-            add_object(&h, anchors[k]);
-    }
-    if (d->route == LAYER_ROUTE_PTX) {
+    pthread_once(&builds_once, read_builds);
+    add(&h, builds[d->route == LAYER_ROUTE_BITCODE || d->route == LAYER_ROUTE_PTX], SHA256_DIGEST_SIZE);
+    if (d->route == LAYER_ROUTE_PTX) { /* files, which may change while the application runs */
         char inputs[8192];
         layer_ptx_inputs(inputs, sizeof(inputs));
         add_string(&h, inputs);
@@ -293,7 +309,7 @@ layer_cache_load(const struct layer_cache *cache, const unsigned char key[LAYER_
     close(fd);
     free(bytes);
     if (ok)
-        layer_debug("device %s: cache hit %s (%zu bytes) in %.1f ms", device_name, path, out->form_size,
+        layer_debug("device %s: cache hit %s (%zu bytes) in %.2f ms", device_name, path, out->form_size,
                     layer_elapsed_ms(started));
     else
         layer_debug("device %s: cache entry %s ignored, made again: %s", device_name, path,

@@ -271,7 +271,7 @@ binary_form(const struct layer_device *d, const uint32_t *words, size_t count, u
                  d->name ? d->name : "the device's", d->address_bits);
         return false;
     }
-    layer_debug("device %s: the module validated in %.1f ms", name, layer_elapsed_ms(started));
+    layer_debug("device %s: the module validated in %.2f ms", name, layer_elapsed_ms(started));
     started = layer_now_ms();
     if (d->route == LAYER_ROUTE_SPIRV_BINARY) {
         /* rusticl's binary: {version 1, SPIR-V size, binary type}, then the SPIR-V */
@@ -294,7 +294,7 @@ binary_form(const struct layer_device *d, const uint32_t *words, size_t count, u
     } else if (!layer_translate(words, count, form, size, msg, msg_size)) {
         return false;
     }
-    layer_debug("device %s: %s made in %.1f ms (%zu bytes)", name,
+    layer_debug("device %s: %s made in %.2f ms (%zu bytes)", name,
                 d->route == LAYER_ROUTE_PTX       ? "PTX"
                 : d->route == LAYER_ROUTE_BITCODE ? "LLVM bitcode"
                                                   : "the binary",
@@ -334,7 +334,7 @@ device_form(const struct layer_cache *cache, const unsigned char *digest, const 
         size_t kept = 0;
         for (const char *kernel = pd->kernels; *kernel; kernel += strlen(kernel) + 1)
             kept++;
-        layer_debug("device %s: module specialized in %.1f ms (%zu words), %zu kernels kept", name,
+        layer_debug("device %s: module specialized in %.2f ms (%zu words), %zu kernels kept", name,
                     layer_elapsed_ms(started), count, kept);
     }
     layer_dump(dump, k, d, false, words, count * 4);
