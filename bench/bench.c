@@ -24,6 +24,8 @@
  *   bench [--runs N] [--inner N] [--csv FILE] [--cli SPVCOND] [--no-reference] [--opt-max-mb MB]
  *         [--fresh-context | --cold] MODULE.spv...
  *   bench --child STAGE RUNS FILE [fresh|cold]   (one stage on one file; also the entry point for profiling)
+ *   bench --interleaved STAGE RUNS FILE [verbose] [holes]   (a stage and its reference alternated in one
+ *                                                           process; see interleaved_main)
  *
  * Stages: parse (read + index), emit (parse + emit without edits), annotate (parse + annotate + emit),
  * specialize-<device> (parse of the annotated module + specialize + emit), validate (parse + validate
@@ -512,12 +514,29 @@ prepare(const char *name, const uint32_t *words, size_t count, const char *annot
     return rc;
 }
 
-/* --interleaved STAGE RUNS FILE [verbose]: our stage and its in-process reference alternated in one process,
- * one context, one reference state: the case of a JIT compiler or the OpenCL layer, where another library
- * (SPIRV-Tools here, LLVM there) uses the same process's heap between the library's calls. Prints
- * "our_median_ms reference_median_ms median_ratio"; with `verbose`, each round's times first. */
+/* glibc's heap as a library that keeps many small objects leaves it (LLVM's, in the layer's process):
+ * `mb` MB of blocks of 32 to 192 bytes, every other one freed, the rest kept to the end of the process. */
+static void
+leave_holes(size_t mb)
+{
+    static void **kept; /* reachable to the end */
+    size_t n = (mb << 20) / 96;
+    kept = malloc(n * sizeof(*kept));
+    for (size_t k = 0; kept && k < n; k++)
+        if ((kept[k] = malloc(32 + (k * 7) % 160)))
+            memset(kept[k], 1, 32);
+    for (size_t k = 0; kept && k < n; k += 2)
+        free(kept[k]);
+}
+
+/* --interleaved STAGE RUNS FILE [verbose] [holes]: our stage and its in-process reference alternated in
+ * one process, one context, one reference state: the case of a JIT compiler or the OpenCL layer, where
+ * another library (SPIRV-Tools here, LLVM there) uses the same process's heap between the library's
+ * calls; with `holes`, glibc's heap is first left in holes as such a library leaves it (leave_holes) and
+ * each round makes a context of its own, as the layer does. Prints "our_median_ms reference_median_ms
+ * median_ratio"; with `verbose`, each round's times first. */
 static int
-interleaved_main(const char *stage, int runs, const char *path, bool verbose)
+interleaved_main(const char *stage, int runs, const char *path, bool verbose, bool holes)
 {
     int s = 0;
     while (s < OUR_STAGES && strcmp(stage_names[s], stage) != 0)
@@ -540,9 +559,16 @@ interleaved_main(const char *stage, int runs, const char *path, bool verbose)
         return 2;
     double our_ms[MAX_ROUNDS], their_ms[MAX_ROUNDS], ratio[MAX_ROUNDS];
     int ok = stage_fn(&ours) == 0 && stage_fn(&theirs) == 0; /* warm-up */
+    if (holes)
+        leave_holes(400);
     for (int r = 0; r < runs && ok; r++) {
+        if (holes) {
+            spvcond_context_destroy(ours.ctx);
+            ours.ctx = NULL;
+            ok = spvcond_context_create(NULL, NULL, NULL, &ours.ctx) == SPVCOND_OK;
+        }
         double t0 = now();
-        ok = stage_fn(&ours) == 0;
+        ok = ok && stage_fn(&ours) == 0;
         double t1 = now();
         ok = ok && stage_fn(&theirs) == 0;
         double t2 = now();
@@ -570,8 +596,14 @@ main(int argc, char **argv)
         !strcmp(argv[1], "--child"))
         return child_main(argv[2], atoi(argv[3]), argv[4], argc == 6 && !strcmp(argv[5], "fresh"),
                           argc == 6 && !strcmp(argv[5], "cold"));
-    if ((argc == 5 || (argc == 6 && !strcmp(argv[5], "verbose"))) && !strcmp(argv[1], "--interleaved"))
-        return interleaved_main(argv[2], atoi(argv[3]), argv[4], argc == 6);
+    if (argc >= 5 && argc <= 7 && !strcmp(argv[1], "--interleaved")) {
+        bool verbose = false, holes = false;
+        for (int k = 5; k < argc; k++) {
+            verbose |= !strcmp(argv[k], "verbose");
+            holes |= !strcmp(argv[k], "holes");
+        }
+        return interleaved_main(argv[2], atoi(argv[3]), argv[4], verbose, holes);
+    }
     int runs = 5, inner = 3, compare = 1;
     double opt_max_mb = 30;
     const char *csv_path = "bench-results.csv", *cli_path = NULL;

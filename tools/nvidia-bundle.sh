@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # A folder that runs the OpenCL layer's NVIDIA checks and benchmarks on a machine with NVIDIA's OpenCL driver
 # and no Debian packages (docs/opencl-layer.md "NVIDIA", docs/performance.md "NVIDIA"): the layer, the plain
-# host program, bench/layer-speed and the JIT example from BUILD (a build without sanitizers, with the layer
+# host program, bench/layer-speed, bench/layer-cost and the JIT example from BUILD (a build without sanitizers, with the layer
 # and its translator), the Debian libraries they need (LLVM 15, LLVMSPIRVLib, libyaml and theirs) as .deb
 # files, libclc's nvptx64 library, the test modules compiled here, the corpus plain and annotated, and the
 # sources of the benchmarks' kernels. Then, there: bash DIR/run.sh (tools/nvidia-run.sh).
@@ -11,16 +11,16 @@ set -eu
 cd "$(dirname "$0")/.."
 out=${1:?usage: sh tools/nvidia-bundle.sh DIR [BUILD]}
 build=${2:-build-release}
-for t in layer/libspvcond-opencl-layer.so tests/layer-host bench/layer-speed examples/jit-opencl/jit-opencl; do
+for t in layer/libspvcond-opencl-layer.so tests/layer-host bench/layer-speed bench/layer-cost examples/jit-opencl/jit-opencl; do
     [ -f "$build/$t" ] || { echo "nvidia-bundle: $build/$t is missing (meson setup $build -Dtests=enabled -Dopencl_layer=enabled -Dtranslator=enabled; ninja -C $build)" >&2; exit 1; }
 done
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/debs" "$out/modules" "$out/bench" "$out/corpus"
-cp "$build/layer/libspvcond-opencl-layer.so" "$build/tests/layer-host" "$build/bench/layer-speed" \
+cp "$build/layer/libspvcond-opencl-layer.so" "$build/tests/layer-host" "$build/bench/layer-speed" "$build/bench/layer-cost" \
     "$build/examples/jit-opencl/jit-opencl" "$build"/libspvcond.so.0.? "$out/bin/"
 strip --strip-unneeded "$out"/bin/* 2>/dev/null || true
 (cd "$out/debs" && apt-get download libllvm15 libllvmspirvlib15 libz3-4 libedit2 libffi8 libxml2 libicu72 \
-    libyaml-0-2 >/dev/null 2>&1)
+    libyaml-0-2 libnettle8 >/dev/null 2>&1)
 xz -T0 -9 -c "$(pkg-config --variable=libexecdir libclc 2>/dev/null || echo /usr/lib/clc)/nvptx64--nvidiacl.bc" \
     > "$out/nvptx64--nvidiacl.bc.xz"
 tmp=$(mktemp -d)

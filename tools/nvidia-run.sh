@@ -5,9 +5,10 @@
 # modules, their results), the JIT example, the whole corpus through the layer, then bench/layer-speed
 # (kernel times and build times against the driver compiling the same OpenCL C). Needs nvidia-smi,
 # ocl-icd's libOpenCL.so.1 and NVIDIA's libnvidia-opencl.so.1; writes everything to standard output.
-# Usage: bash run.sh [PART...], PART among checks corpus speed build (default: all four).
+# Usage: bash run.sh [PART...], PART among checks corpus speed build cost (default: all five; cost:
+# bench/layer-cost, the layer cold and warm against the driver taking the PTX it made).
 set -u
-parts=" ${*:-checks corpus speed build} "
+parts=" ${*:-checks corpus speed build cost} "
 want() { case "$parts" in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 cd "$(dirname "$0")"
 G=$PWD
@@ -79,6 +80,14 @@ for h in ${HASHCAT:-m13711 m06211}; do
     echo "== build: hashcat $h"
     OPENCL_LAYERS=$L $B --rounds 3 --options "$opts" $h-pure.cl "$T/corpus/hashcat__$h-pure.spv"
 done
+fi
+if want cost; then
+    echo "== cost: the layer cold and warm against the driver taking the PTX the layer made"
+    OPENCL_LAYERS=$L "$G/bin/layer-cost" --platform NVIDIA --rounds 9 "$G/modules/demo.spv" "$G/modules/demo.a.spv" \
+        "$T/corpus/pocl-tests__tests__kernel__test_convert_type_16.spv" \
+        "$T/corpus/pocl-tests__tests__kernel__test_convert_type_16.a.spv"
+    OPENCL_LAYERS=$L "$G/bin/layer-cost" --platform NVIDIA --rounds "${COST_ROUNDS:-3}" \
+        "$T/corpus/hashcat__m13711-pure.spv" "$T/corpus/hashcat__m13711-pure.a.spv"
 fi
 rm -rf "$T"
 echo "nvidia-run: done"

@@ -4,7 +4,7 @@
  *
  * Why not plain malloc: our tables are fresh on every call, and a fresh 4 KB page costs a fault, which on
  * a virtual machine can cost more than the work itself (docs/performance.md has the figures). So:
- *  - blocks from 64 KB up (from 4 KB once the context has a slab) are carved from slabs: 64 MB of
+ *  - blocks from 64 KB up (from 16 bytes once the context has a slab) are carved from slabs: 64 MB of
  *    address space in huge pages, touched as they fill. A freed block becomes a hole, merged with the
  *    holes beside it, or gives its space back to the slab's carved end; a block takes the smallest hole
  *    it fits, else space at the end, so that pages are reused as well as faulted few. When all of a
@@ -20,9 +20,13 @@
  *    memory after the first. The whole pages of a zeroed block are given back rather than cleared
  *    (writing would make resident all of a table its pass fills sparsely), and a zeroed block takes no
  *    spare pages but has as many unmapped: the peak stays that of the largest module.
- *  - blocks under 4 KB are malloc's, and so are those under 64 KB while the context has no slab (with
- *    one, those from 4 KB up come from it, so that the growing arrays of one call are not trimmed from
- *    glibc's heap at its end and faulted back by the next).
+ *  - blocks under 64 KB are malloc's while the context has no slab (a small module's call opens none);
+ *    once it has one, all but the tiniest come from it. So the growing arrays of one call are not
+ *    trimmed from glibc's heap at its end and faulted back by the next, and a large module's call does
+ *    not depend on the state another library left glibc's heap in: in a process where LLVM or
+ *    SPIRV-Tools had left it in holes (the OpenCL layer's, a JIT compiler's), glibc's malloc of the
+ *    blocks from 4 KB down made reading and specializing an 8 MB module take 3 to 5 times as long
+ *    (docs/performance.md, "A heap another library used").
  * Every block carries a 16-byte header saying which kind it is and its size. The state (the current
  * slab, its holes, the spares) belongs to one context, so a context and its modules are used by one
  * thread at a time. */
@@ -42,7 +46,7 @@
 
 #define HUGE_PAGE (2u << 20)
 #define SLAB_SIZE ((size_t)64 << 20) /* address space a slab reserves; pages are touched as it fills */
-#define SLAB_FROM (4u << 10)   /* blocks this large (header included) share the current slab... */
+#define SLAB_FROM 32u          /* blocks this large (header included) share the current slab... */
 #define SLAB_OPEN (64u << 10)  /* ...from this size they open one when there is none or no room... */
 #define SLAB_MAX (4u << 20)    /* ...and larger ones do not (there: a mapping) */
 #define SLAB_START 32u         /* the slab's own header, rounded to HEADER */
