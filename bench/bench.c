@@ -530,7 +530,7 @@ leave_holes(size_t mb)
 }
 
 /* --interleaved STAGE RUNS FILE [verbose] [holes]: our stage and its in-process reference alternated in
- * one process, one context, one reference state: the case of a JIT compiler or the OpenCL layer, where
+ * one process (specialize and validate on FILE annotated, the reference on FILE), one context, one reference state: the case of a JIT compiler or the OpenCL layer, where
  * another library (SPIRV-Tools here, LLVM there) uses the same process's heap between the library's
  * calls; with `holes`, glibc's heap is first left in holes as such a library leaves it (leave_holes) and
  * each round makes a context of its own, as the layer does. Prints "our_median_ms reference_median_ms
@@ -551,6 +551,25 @@ interleaved_main(const char *stage, int runs, const char *path, bool verbose, bo
     }
     struct stage_arg ours = {NULL, NULL, (enum stage)s, words, size / 4};
     struct stage_arg theirs = {NULL, NULL, stage_reference[s], words, size / 4};
+    /* Specialize and validate take the annotated module, the reference the original (it cannot read the
+     * extension), as in the main benchmark. */
+    uint32_t *annotated = NULL;
+    size_t annotated_count = 0;
+    spvcond_context *setup = NULL;
+    if (s == SPECIALIZE_A || s == SPECIALIZE_B || s == VALIDATE) {
+        spvcond_module *m = NULL;
+        spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
+        if (spvcond_context_create(NULL, NULL, NULL, &setup) != SPVCOND_OK ||
+            spvcond_module_parse(setup, words, size / 4, SPVCOND_PARSE_FOR_ANNOTATE, &m) != SPVCOND_OK ||
+            spvcond_annotate(m, &o, NULL) != SPVCOND_OK ||
+            spvcond_module_emit(m, &annotated, &annotated_count) != SPVCOND_OK) {
+            fprintf(stderr, "bench: %s cannot be annotated\n", path);
+            return 2;
+        }
+        spvcond_module_destroy(m);
+        ours.words = annotated;
+        ours.count = annotated_count;
+    }
 #if SPVCOND_BENCH_REFERENCE
     if (!(theirs.reference = bench_reference_create((enum bench_reference)(stage_reference[s] - OUR_STAGES))))
         return 2;
@@ -582,6 +601,8 @@ interleaved_main(const char *stage, int runs, const char *path, bool verbose, bo
 #if SPVCOND_BENCH_REFERENCE
     bench_reference_destroy(theirs.reference);
 #endif
+    spvcond_free(setup, annotated);
+    spvcond_context_destroy(setup);
     free(words);
     if (!ok)
         return 1;

@@ -11,8 +11,9 @@
 # with SPIRV-Tools timed on the same inputs in the same run, in process and as commands, and our CLI
 # against cp (modules up to 30 MB; not for the fan-out series, whose point is our scaling in call
 # edges); and the stores series again with the caches emptied before each call (bench --cold).
-# Writes bench-results/{results.csv,results-cold.csv,table.md,scaling.png} and prints the table and the
-# scaling ratios.
+# Then the library's stages interleaved with SPIRV-Tools' in one process, on a clean heap and on one left
+# in holes (bench --interleaved). Writes bench-results/{results.csv,results-cold.csv,table.md,scaling.png,
+# interleaved.txt} and prints the table, the scaling ratios and the interleaved times.
 # BENCH_RUNS (default 5) interleaved rounds per module (bench/bench.c).
 set -eu
 cd "$(dirname "$0")/.."
@@ -132,4 +133,13 @@ plot "$out/parse-stores.dat" with linespoints lc 1 title "read + index", \
      x * 1.0 with lines dashtype 2 lc rgb "gray" title "1 GB/s"
 EOF
 rm -f "$out"/*.dat
-echo "wrote $out/results.csv, $out/table.md, $out/scaling.png"
+# The library beside another heap-heavy library in one process (docs/performance.md, "A heap another library
+# used"): annotate and specialize alternated with SPIRV-Tools' optimizer, on a clean heap with one context,
+# and on a heap left in holes with a context per round. Each line: ours, SPIRV-Tools', the median ratio.
+libclc64=/usr/lib/clc/spirv64-mesa3d-.spv
+for stage in annotate specialize-acm_g10; do
+    for how in "" holes; do
+        echo "$stage ${how:-clean}: $(./build-release/bench/bench --interleaved $stage 15 $libclc64 $how)"
+    done
+done | tee "$out/interleaved.txt"
+echo "wrote $out/results.csv, $out/table.md, $out/scaling.png, $out/interleaved.txt"

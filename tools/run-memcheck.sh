@@ -83,6 +83,9 @@ if [ -f "$layer" ] && command -v clang-15 >/dev/null && command -v llvm-spirv-15
     llvm-spirv-15 --spirv-max-version=1.2 "$work/demo.bc" -o "$work/demo.spv"
     build-memcheck/cli/spvcond annotate -q "$work/demo.spv" -o "$work/demo.a.spv"
     layer_runs=0
+    # The layer's cache in a folder of its own: each runtime's first run stores its entry, the second
+    # (compile + link) reads it back.
+    export SPVCOND_LAYER_CACHE_DIR="$work/cache"
     for platform in rusticl pocl; do
         for how in "" --compile-link; do
             log="$work/layer.$platform$how.vg"
@@ -115,7 +118,9 @@ if [ -f "$layer" ] && command -v clang-15 >/dev/null && command -v llvm-spirv-15
             { cat "$log.ours"; echo "memcheck: the OpenCL layer's NVIDIA route ($1): errors or leaks of its own"; exit 1; }
         layer_runs=$((layer_runs + 1))
     done
-    echo "memcheck: the OpenCL layer in a plain OpenCL program, $layer_runs runs (rusticl, pocl; build, compile + link; NVIDIA's route on the mock driver), no error and no leak of its own ($(($(date +%s) - started)) s)"
+    ls "$work"/cache/*.entry >/dev/null 2>&1 || { echo "memcheck: the layer stored nothing in its cache"; exit 1; }
+    unset SPVCOND_LAYER_CACHE_DIR
+    echo "memcheck: the OpenCL layer in a plain OpenCL program, $layer_runs runs (rusticl, pocl; build, compile + link, the second from the cache; NVIDIA's route on the mock driver), no error and no leak of its own ($(($(date +%s) - started)) s)"
 else
     echo "memcheck: the OpenCL layer skipped (not built, or no clang-15 / llvm-spirv-15)"
 fi
