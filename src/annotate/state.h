@@ -27,43 +27,56 @@ struct extension_declared {
     bool spec_conditional, function_variants, extension;
 };
 
+/* Each field says which phase writes it: "analyse" and "capabilities" are annotate.c's steps (the
+ * analysis before the phases, and the capabilities' conditions after them); the others are the files of
+ * the phases above. Every phase may read what an earlier one wrote. */
 struct annotate {
-    struct spvcond_module *m;
-    const spvcond_annotate_options *o;
-    struct spvcond_callgraph g;
-    struct spvcond_inference inf;
-    spvcond_annotate_stats stats;
+    struct spvcond_module *m;     /* spvcond_annotate (annotate.c) */
+    const spvcond_annotate_options *o; /* spvcond_annotate */
+    struct spvcond_callgraph g;   /* analyse (spvcond_infer builds it) */
+    struct spvcond_inference inf; /* analyse (spvcond_infer); roots.c adds stated uses to `own`, and
+                                     annotate.c propagates again after virtual.c's hidden edges */
+    spvcond_annotate_stats stats; /* every phase counts what it makes; the emitter its constants */
 
-    uint8_t *is_root;             /* per function */
-    uint32_t *root_set;           /* per function: requirement set index + 1 */
-    spvcond_aspects *declared;    /* per function, with has_declared */
-    uint8_t *has_declared;
-    uint32_t (*wg)[3];            /* per function: required work-group size */
-    uint32_t *sg;                 /* per function: required sub-group size */
+    uint8_t *is_root;             /* per function. analyse allocates; roots.c (entry points, exported and
+                                     stated functions) and virtual.c (virtual functions' bodies) set it */
+    uint32_t *root_set;           /* per function: requirement set index + 1. roots.c (spvcond_roots_sets) */
+    spvcond_aspects *declared;    /* per function, with has_declared. roots.c (stated requirements) */
+    uint8_t *has_declared;        /* roots.c */
+    uint32_t (*wg)[3];            /* per function: required work-group size. roots.c (stated, then
+                                     LocalSize execution modes) */
+    uint32_t *sg;                 /* per function: required sub-group size. roots.c */
 
-    struct condition_store store;  /* leaves, sets and conditions */
-    struct condition_emitter emit; /* their constants and decorations */
+    struct condition_store store;  /* leaves, sets and conditions: every phase adds to it */
+    struct condition_emitter emit; /* their constants and decorations: guards.c, virtual.c, annotate.c */
 
-    uint32_t *reach;              /* per function: the condition of the sets that reach it */
-    uint32_t *global_cond;        /* per module-level item (EXTINST_IMPORT..GLOBAL) */
-    uint32_t *var_set;            /* per module-level item: requirement set + 1 of exported variables */
-    size_t global_begin, global_end;
-    struct spvcond_declared_caps caps; /* the distinct capabilities declared */
-    uint32_t *cap_cond;           /* per distinct capability: the condition of its users (0: none seen) */
-    uint64_t caps_always;         /* those whose condition is "always" (spvcond_declared_cap_done bits) */
-    bool added_bool;              /* annotate made the emitter's bool type (the record says so) */
-    struct extension_declared ext_declared;
-    struct guards *guards;        /* guards.c's state; NULL when the module has no guard */
+    uint32_t *reach;              /* per function: the condition of the sets that reach it. reach.c */
+    uint32_t *global_cond;        /* per module-level item (EXTINST_IMPORT..GLOBAL). annotate.c (the items'
+                                     conditions); guards.c sets its guard constants' to "always" */
+    uint32_t *var_set;            /* per module-level item: requirement set + 1 of exported variables.
+                                     analyse allocates; roots.c (spvcond_roots_sets) */
+    size_t global_begin, global_end; /* analyse */
+    struct spvcond_declared_caps caps; /* the distinct capabilities declared. analyse */
+    uint32_t *cap_cond;           /* per distinct capability: the condition of its users (0: none seen).
+                                     capabilities */
+    uint64_t caps_always;         /* those whose condition is "always" (spvcond_declared_cap_done bits).
+                                     capabilities */
+    bool added_bool;              /* annotate made the emitter's bool type (the record says so). annotate.c */
+    struct extension_declared ext_declared; /* analyse */
+    struct guards *guards;        /* guards.c's state; NULL when the module has no guard. guards.c */
     uint32_t *aspect_constant;    /* with guard spec constants stated: per aspect, the module's constant
-                                     that means it (its leaf is that constant), else 0; or NULL */
+                                     that means it (its leaf is that constant), else 0; or NULL. guards.c */
     uint32_t *edge_guard;         /* with guards, per call-graph edge: the Or of its sites' guards, 0 if
-                                     some site is unguarded */
+                                     some site is unguarded. guards.c; virtual.c adds the edges to a
+                                     virtual set's stubs (allocating it when no guard did) */
     struct virtuals *virt;        /* virtual.c's state; NULL when no function pointer or set is
-                                     stated */
+                                     stated. virtual.c */
     const uint32_t *code_cond;    /* per function: the condition its code (items, capabilities) is under:
-                                     reach, but for a virtual function's moved body its set's too */
-    uint32_t *split_set;          /* split_plan.c: per function, the requirement set + 1 of a root whose own
-                                     condition is its LEAF_ROOT; NULL when not splitting */
+                                     reach, but for a virtual function's moved body its set's too.
+                                     virtual.c */
+    uint32_t *split_set;          /* per function, the requirement set + 1 of a root whose own condition
+                                     is its LEAF_ROOT; NULL when not splitting. spvcond_annotate allocates
+                                     it; roots.c sets it; split_plan.c reads it */
 };
 
 /* roots.c: stated requirements, roots, leaves and requirement sets, in three steps around the virtual
