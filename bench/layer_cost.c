@@ -31,48 +31,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "opencl_bench.h"
+
 #define MAX_ROUNDS 64
-
-static double
-now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static int
-by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double
-median(const double *values, int n)
-{
-    double v[MAX_ROUNDS];
-    memcpy(v, values, (size_t)n * sizeof(*v));
-    qsort(v, (size_t)n, sizeof(*v), by_value);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static void *
-read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    *size = buf ? fread(buf, 1, (size_t)n, f) : 0;
-    if (buf)
-        buf[*size] = 0; /* PTX is handed over as a C string */
-    fclose(f);
-    return buf;
-}
 
 static cl_context context;
 static cl_device_id device;

@@ -19,44 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-static double
-now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static int
-by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double
-median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof(*v), by_value);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static void *
-read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    *size = buf ? fread(buf, 1, (size_t)n, f) : 0;
-    if (buf)
-        buf[*size] = 0;
-    fclose(f);
-    return buf;
-}
+#include "opencl_bench.h"
 
 static cl_context context;
 static cl_device_id device;

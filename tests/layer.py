@@ -41,19 +41,11 @@ import sys
 import tempfile
 
 import oracle
+from layer_common import BITCODE, CLI, DATA, HOST, INCLUDE, LAYER, MOCK_ICD, PTX, SRC, annotate, compile_cl
 from verdicts import check, summary
 
-CLI = os.environ["SPVCOND_CLI"]
-SRC = os.environ["SPVCOND_TEST_SRC"]
-DATA = os.environ["SPVCOND_TEST_DATA"]
 DATA_SRC = os.path.join(SRC, "data", "layer")
-HOST = os.environ["SPVCOND_LAYER_HOST"]
-LAYER = os.environ["SPVCOND_LAYER"]
 CORPUS = os.environ.get("SPVCOND_CORPUS", "")
-MOCK_ICD = os.environ.get("SPVCOND_MOCK_ICD")
-BITCODE = os.environ.get("SPVCOND_LAYER_BITCODE", "1") == "1"  # the layer was built with the translator
-PTX = os.environ.get("SPVCOND_LAYER_PTX", "1") == "1"  # ... and with LLVM's NVPTX back end
-INCLUDE = os.path.join(SRC, "..", "include")
 BASE = dict(os.environ, RUSTICL_ENABLE="llvmpipe", ASAN_OPTIONS="detect_leaks=0")  # runtimes leak by design
 BASE.pop("OPENCL_LAYERS", None)
 WITH = dict(BASE, OPENCL_LAYERS=LAYER, SPVCOND_LAYER_DEBUG="1")  # the layer says its route on standard error
@@ -83,19 +75,6 @@ def host(env, platform, module, *args, kernels=()):
 
 def arg(kernel):
     return kernel + ":double" if kernel in DOUBLE else kernel
-
-
-def compile_cl(source, out, tmp, *flags):
-    bc = os.path.join(tmp, "module.bc")
-    subprocess.run(["clang-15", "-c", "-target", "spir64", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header",
-                    *flags, "-emit-llvm", "-O0", source, "-o", bc], check=True)
-    subprocess.run(["llvm-spirv-15", "--spirv-max-version=1.2", bc, "-o", out], check=True)
-
-
-def annotate(module, out):
-    subprocess.run([CLI, "annotate", "-q", module, "-o", out], check=True)
-
-
 def routes(err):
     """The routes SPVCOND_LAYER_DEBUG says the layer took, one per device."""
     return re.findall(r"^spvcond layer: device .*\(platform .*\): route (.*)$", err, re.M)

@@ -25,18 +25,9 @@ import struct
 import subprocess
 import tempfile
 
+from layer_common import BITCODE, CACHE, CLI, DATA, HOST, INCLUDE, LAYER, MOCK_ICD, PTX, SRC, compile_cl
 from verdicts import check, summary
 
-CLI = os.environ["SPVCOND_CLI"]
-SRC = os.environ["SPVCOND_TEST_SRC"]
-DATA = os.environ["SPVCOND_TEST_DATA"]
-HOST = os.environ["SPVCOND_LAYER_HOST"]
-LAYER = os.environ["SPVCOND_LAYER"]
-MOCK_ICD = os.environ.get("SPVCOND_MOCK_ICD")
-BITCODE = os.environ.get("SPVCOND_LAYER_BITCODE", "1") == "1"
-PTX = os.environ.get("SPVCOND_LAYER_PTX", "1") == "1"
-CACHE = os.environ.get("SPVCOND_LAYER_CACHE_BUILT", "1") == "1"
-INCLUDE = os.path.join(SRC, "..", "include")
 BASE = dict(os.environ, RUSTICL_ENABLE="llvmpipe", ASAN_OPTIONS="detect_leaks=0", SPVCOND_LAYER_DEBUG="1")
 for v in ("OPENCL_LAYERS", "SPVCOND_LAYER_CACHE_DISABLE", "SPVCOND_LAYER_CACHE_DIR", "SPVCOND_LAYER_CACHE_MAX_SIZE",
           "XDG_CACHE_HOME"):
@@ -49,14 +40,6 @@ def host(env, platform, module, *args, kernels=("scale_float",), layer=LAYER):
     p = subprocess.run([HOST, "--platform", platform, *args, module, *kernels], capture_output=True, text=True,
                        env=dict(env, OPENCL_LAYERS=layer), timeout=600)
     return p.returncode, p.stdout, p.stderr
-
-
-def compile_cl(source, out, tmp, *flags):
-    bc = os.path.join(tmp, "module.bc")
-    subprocess.run(["clang-15", "-c", "-target", "spir64", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header",
-                    *flags, "-emit-llvm", "-O0", source, "-o", bc], check=True)
-    subprocess.run(["llvm-spirv-15", "--spirv-max-version=1.2", bc, "-o", out], check=True)
-
 
 def entries(folder):
     return sorted(f for f in os.listdir(folder) if ENTRY.match(f)) if os.path.isdir(folder) else []

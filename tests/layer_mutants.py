@@ -23,16 +23,9 @@ import subprocess
 import sys
 import tempfile
 
+from layer_common import BITCODE, CLI, DATA, HOST, LAYER, MOCK_ICD, PTX, SRC, compile_cl
 from verdicts import check, summary
 
-CLI = os.environ["SPVCOND_CLI"]
-SRC = os.environ["SPVCOND_TEST_SRC"]
-DATA = os.environ["SPVCOND_TEST_DATA"]
-HOST = os.environ["SPVCOND_LAYER_HOST"]
-LAYER = os.environ["SPVCOND_LAYER"]
-MOCK_ICD = os.environ.get("SPVCOND_MOCK_ICD")
-BITCODE = os.environ.get("SPVCOND_LAYER_BITCODE", "1") == "1"
-PTX = os.environ.get("SPVCOND_LAYER_PTX", "1") == "1"
 COUNT = int(os.environ.get("SPVCOND_MUTANTS", "100"))
 SEED = int(os.environ.get("SPVCOND_MUTANTS_SEED", "1"))
 KEEP = os.path.join(os.environ.get("MESON_BUILD_ROOT", tempfile.gettempdir()), "layer-mutants")
@@ -49,14 +42,6 @@ def runtimes():
         out.append(("mock NVIDIA", "NVIDIA", ["--create-only"], dict(BASE, OCL_ICD_VENDORS=MOCK_ICD,
                                                                      SPVCOND_MOCK_NVIDIA="1")))
     return out
-
-
-def compile_cl(source, out, tmp, *flags):
-    bc = os.path.join(tmp, "module.bc")
-    subprocess.run(["clang-15", "-c", "-target", "spir64", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header",
-                    *flags, "-emit-llvm", "-O0", source, "-o", bc], check=True)
-    subprocess.run(["llvm-spirv-15", "--spirv-max-version=1.2", bc, "-o", out], check=True)
-
 
 def read_words(path):
     data = open(path, "rb").read()

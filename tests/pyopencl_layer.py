@@ -12,11 +12,9 @@ import subprocess
 import sys
 import tempfile
 
+from layer_common import CLI, LAYER, SRC, compile_cl
 from verdicts import check, summary
 
-CLI = os.environ["SPVCOND_CLI"]
-SRC = os.environ["SPVCOND_TEST_SRC"]
-LAYER = os.environ["SPVCOND_LAYER"]
 DEBIAN_PYTHON = "/usr/bin/python3"
 CLIENT = r"""
 import sys, warnings
@@ -34,13 +32,6 @@ with warnings.catch_warnings(record=True) as caught:
         if issubclass(w.category, cl.CompilerWarning):
             print("warning:", w.category.__name__, str(w.message).replace("\n", " | "))
 """
-
-
-def compile_cl(source, out, tmp, *flags):
-    bc = os.path.join(tmp, "module.bc")
-    subprocess.run(["clang-15", "-c", "-target", "spir64", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header",
-                    *flags, "-emit-llvm", "-O0", source, "-o", bc], check=True)
-    subprocess.run(["llvm-spirv-15", "--spirv-max-version=1.2", bc, "-o", out], check=True)
 
 
 def sanitizer_runtimes():
