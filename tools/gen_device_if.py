@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Writes include/spvcond/device_if.h, the OpenCL C header of guarded code (spec/guards.md), from the
-library's own tables: aspect names and numbers (src/registry/aspects.c) and the device registry's architectures
+library's own tables: aspect names and numbers (src/registry/aspect_table.h) and the device registry's architectures
 (src/registry/architectures.c). With --check, compares instead and fails when the header differs.
 
   python3 tools/gen_device_if.py [--check] [ROOT]"""
@@ -51,7 +51,8 @@ bool __spvcond_architecture_is(uint category, uint family, uint architecture, ui
 
 
 def generate(root):
-    aspects = re.findall(r'\[(\d+)\] = "([a-z0-9_]+)"', open(os.path.join(root, "src", "registry", "aspects.c")).read())
+    aspects = re.findall(r'X\((\d+), [A-Z0-9_]+, "([a-z0-9_]+)"',
+                         open(os.path.join(root, "src", "registry", "aspect_table.h")).read())
     archs = re.findall(r'\{"([a-z0-9_]+)", (\d+), (\d+), (\d+)\}',
                        open(os.path.join(root, "src", "registry", "architectures.c")).read())
     if not aspects or not archs:
@@ -72,7 +73,7 @@ def main():
     if "--check" in sys.argv:
         if open(path).read() != text:
             sys.exit("%s differs from the library's tables: run python3 tools/gen_device_if.py" % path)
-        print("device_if.h matches src/registry/aspects.c and src/registry/architectures.c")
+        print("device_if.h matches src/registry/aspect_table.h and src/registry/architectures.c")
         return
     open(path, "w").write(text)
 

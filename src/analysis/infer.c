@@ -46,7 +46,6 @@ type_facts(const struct spvcond_module *m, uint8_t *facts)
 /* Set on the facts of functions and function-pointer constants: a use of an id whose facts lack it
  * needs no look-up in the call graph's (four times larger) table. */
 #define FACT_NAMES_FUNCTION 0x40u
-#define SEEN_ATOMIC64 0x80u
 /* Set on the facts of module-level items (spvcond_is_module_item): the walk notes which of them
  * each function names with no look-up for the other ids. Values do not inherit it from their type. */
 #define FACT_MODULE_ITEM 0x20u
@@ -109,6 +108,8 @@ struct code_walk {
     bool infer;
     struct spvcond_declared_caps *caps; /* NULL: capabilities are not asked for */
     uint64_t cap_need;                  /* of the function being walked */
+    spvcond_aspects by_capability;      /* of the function being walked: aspects its instructions'
+                                           capabilities mean (spvcond_aspect_of_capability) */
 };
 
 /* Room for one more entry in the lists (out of line: the walk's hot path only compares). */
@@ -145,14 +146,15 @@ note_id(void *user, size_t inst, uint32_t word, uint32_t id)
 }
 
 /* A requirement of one of caps[0..count): each declared one is needed (as annotate has always
- * counted alternatives); Int64Atomics alone is the atomic64 aspect. */
+ * counted alternatives); one alone may mean an aspect. */
 static spvcond_result
 note_capability(void *user, size_t inst, const uint32_t *caps, size_t count)
 {
     struct code_walk *o = user;
     (void)inst;
-    if (o->infer && count == 1 && caps[0] == SPVCOND_CAPABILITY_INT64_ATOMICS)
-        o->seen |= SEEN_ATOMIC64;
+    uint32_t aspect = o->infer && count == 1 ? spvcond_aspect_of_capability(caps[0], true) : SPVCOND_ASPECT_MAX;
+    if (aspect < SPVCOND_ASPECT_MAX)
+        spvcond_aspects_add(&o->by_capability, aspect);
     for (size_t c = 0; c < count && o->caps; c++) {
         size_t d = spvcond_declared_caps_find(o->caps, caps[c]);
         o->cap_need |= d != SIZE_MAX ? spvcond_declared_cap_done(d) : 0;
@@ -195,7 +197,7 @@ walk(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, bool i
      struct spvcond_inference *inf)
 {
     size_t items = m->section[SPVCOND_SECTION_FUNCTION] - m->section[SPVCOND_SECTION_EXTINST_IMPORT];
-    struct code_walk o = {m, facts, b, inf, NULL, items, 0, 0, UINT32_MAX, 0, infer, caps, 0};
+    struct code_walk o = {m, facts, b, inf, NULL, items, 0, 0, UINT32_MAX, 0, infer, caps, 0, {{0, 0}}};
     if (!listed && !(o.item_seen = spvcond_alloc_array(m->ctx, items + 1, sizeof(uint32_t))))
         return spvcond_oom(m->ctx);
     const uint32_t *start = m->fn_item_start, *list = m->fn_items;
@@ -211,6 +213,7 @@ walk(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, bool i
             break;
         const struct spvcond_function *fn = &m->functions[f];
         o.seen = 0;
+        o.by_capability = (spvcond_aspects){{0, 0}};
         o.cap_need = 0;
         o.edges_from = UINT32_MAX;
         o.function = (uint32_t)f + 1;
@@ -247,8 +250,8 @@ walk(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, bool i
         if (caps)
             inf->cap_need[f] = o.cap_need;
         own[f] = spvcond_aspects_of_facts(o.seen);
-        if (o.seen & SEEN_ATOMIC64)
-            spvcond_aspects_add(&own[f], SPVCOND_ASPECT_ATOMIC64);
+        own[f].bits[0] |= o.by_capability.bits[0];
+        own[f].bits[1] |= o.by_capability.bits[1];
     }
     if (listed) {
         spvcond_dealloc(m->ctx, inf->item_start);
@@ -282,12 +285,11 @@ spvcond_aspects
 spvcond_aspects_of_facts(uint8_t facts)
 {
     spvcond_aspects a = {{0, 0}};
-    if (facts & SPVCOND_TYPE_FP64)
-        spvcond_aspects_add(&a, SPVCOND_ASPECT_FP64);
-    if (facts & SPVCOND_TYPE_FP16)
-        spvcond_aspects_add(&a, SPVCOND_ASPECT_FP16);
-    if (facts & SPVCOND_TYPE_IMAGE)
-        spvcond_aspects_add(&a, SPVCOND_ASPECT_IMAGE);
+#define SPVCOND_OF_FACT(n, NAME, name, type_fact, capability, inferred, more, query, extensions) \
+    if ((type_fact) && (facts & (type_fact)))                                                 \
+        spvcond_aspects_add(&a, n);
+    SPVCOND_ASPECT_TABLE(SPVCOND_OF_FACT)
+#undef SPVCOND_OF_FACT
     return a;
 }
 

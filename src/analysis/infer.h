@@ -6,6 +6,7 @@
 
 #include "analysis/callgraph.h"
 #include "ir/capabilities.h"
+#include "registry/aspects.h"
 
 typedef struct spvcond_aspects {
     uint64_t bits[2]; /* aspect numbers 0..127 */
@@ -67,14 +68,7 @@ spvcond_aspects_next(const spvcond_aspects *a, uint32_t from)
     return SPVCOND_ASPECT_MAX;
 }
 
-/* Aspects implied by SPVCOND_TYPE_* facts. */
+/* Aspects implied by SPVCOND_TYPE_* facts (registry/aspects.h), as the aspect table says. */
 spvcond_aspects spvcond_aspects_of_facts(uint8_t facts);
-
-/* The type-derived facts used for inference, per type id. */
-enum {
-    SPVCOND_TYPE_FP64 = 1,  /* contains a 64-bit float, also behind pointers */
-    SPVCOND_TYPE_FP16 = 2,  /* a 16-bit float value (not only behind a pointer: half storage is core) */
-    SPVCOND_TYPE_IMAGE = 4, /* an image, sampler or sampled image */
-};
 
 #endif

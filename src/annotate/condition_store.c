@@ -375,7 +375,8 @@ spvcond_cond_not(struct condition_store *cs, uint32_t x, uint32_t *out)
 }
 
 /* The aspects an OpSpecConstantCapabilitiesINTEL (true only on a device with every capability it lists)
- * stands for: Float64 is fp64, Float16 fp16, Int64Atomics atomic64, ImageBasic image. */
+ * stands for, as the aspect table says (Float64 is fp64, Float16 fp16, Int64Atomics atomic64, ImageBasic
+ * image). */
 static void
 constant_aspects(const struct condition_store *cs, uint32_t id, spvcond_aspects *out)
 {
@@ -383,10 +384,7 @@ constant_aspects(const struct condition_store *cs, uint32_t id, spvcond_aspects 
     if (spvcond_opcode_of(w[0]) != SPVCOND_OP_SPEC_CONSTANT_CAPABILITIES_INTEL)
         return;
     for (uint32_t k = 3; k < spvcond_word_count_of(w[0]); k++) {
-        uint32_t aspect = w[k] == SPVCOND_CAPABILITY_FLOAT64 ? SPVCOND_ASPECT_FP64
-                          : w[k] == SPVCOND_CAPABILITY_FLOAT16 ? SPVCOND_ASPECT_FP16
-                          : w[k] == SPVCOND_CAPABILITY_INT64_ATOMICS ? SPVCOND_ASPECT_ATOMIC64
-                          : w[k] == SPVCOND_CAPABILITY_IMAGE_BASIC ? SPVCOND_ASPECT_IMAGE : SPVCOND_ASPECT_MAX;
+        uint32_t aspect = spvcond_aspect_of_capability(w[k], false);
         if (aspect < SPVCOND_ASPECT_MAX)
             spvcond_aspects_add(out, aspect);
     }

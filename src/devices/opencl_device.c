@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "registry/architectures.h"
+#include "registry/aspects.h"
 #include "spvcond/spvcond.h"
 #include "support/context.h"
 #include "support/sized.h"
@@ -80,34 +81,49 @@ host_target(uint32_t *target)
 #endif
 }
 
-/* DPC++'s aspects of the device. */
+/* Whether the device reports the row's aspect: by its query, or by every one of its extensions. */
+static bool
+reports(const spvcond_opencl_device *d, const struct spvcond_aspect_row *row)
+{
+    bool has = false;
+    switch (row->query) {
+    case SPVCOND_CL_NONE: break;
+    case SPVCOND_CL_TYPE_CPU: has = (d->type & CL_TYPE_CPU) != 0; break;
+    case SPVCOND_CL_TYPE_GPU: has = (d->type & CL_TYPE_GPU) != 0; break;
+    case SPVCOND_CL_TYPE_ACCELERATOR: has = (d->type & CL_TYPE_ACCELERATOR) != 0; break;
+    case SPVCOND_CL_TYPE_CUSTOM: has = (d->type & CL_TYPE_CUSTOM) != 0; break;
+    case SPVCOND_CL_HALF_FP_CONFIG: has = d->half_fp_config != 0; break;
+    case SPVCOND_CL_DOUBLE_FP_CONFIG: has = d->double_fp_config != 0; break;
+    case SPVCOND_CL_IMAGE_SUPPORT: has = d->image_support; break;
+    case SPVCOND_CL_COMPILER_AVAILABLE: has = d->compiler_available; break;
+    case SPVCOND_CL_LINKER_AVAILABLE: has = d->linker_available; break;
+    case SPVCOND_CL_QUEUE_PROFILING: has = d->queue_profiling; break;
+    }
+    if (has || !row->extensions)
+        return has;
+    char word[64];
+    for (const char *p = row->extensions; *p;) {
+        size_t n = strcspn(p, " ");
+        if (n >= sizeof(word))
+            return false;
+        memcpy(word, p, n);
+        word[n] = 0;
+        if (!has_word(d->extensions, word))
+            return false;
+        p += n + (p[n] == ' ');
+    }
+    return true;
+}
+
+/* DPC++'s aspects of the device, in number order, as the aspect table says the device reports them. */
 static size_t
 opencl_aspects(const spvcond_opencl_device *d, uint32_t *out)
 {
-    const char *ext = d->extensions;
-    bool base64 = has_word(ext, "cl_khr_int64_base_atomics"), ext64 = has_word(ext, "cl_khr_int64_extended_atomics");
-    const struct {
-        bool has;
-        uint32_t aspect;
-    } facts[] = {
-        {(d->type & CL_TYPE_CPU) != 0, 1},
-        {(d->type & CL_TYPE_GPU) != 0, 2},
-        {(d->type & CL_TYPE_ACCELERATOR) != 0, 3},
-        {(d->type & CL_TYPE_CUSTOM) != 0, 4},
-        {d->half_fp_config != 0 || has_word(ext, "cl_khr_fp16"), 5},
-        {d->double_fp_config != 0 || has_word(ext, "cl_khr_fp64"), 6},
-        {base64, 7},
-        {ext64, 8},
-        {d->image_support, 9},
-        {d->compiler_available, 10},
-        {d->linker_available, 11},
-        {d->queue_profiling, 12},
-        {base64 && ext64, 28},
-    };
-    size_t n = 0;
-    for (size_t k = 0; k < sizeof(facts) / sizeof(facts[0]); k++)
-        if (facts[k].has)
-            out[n++] = facts[k].aspect;
+    size_t rows_count, n = 0;
+    const struct spvcond_aspect_row *rows = spvcond_aspect_rows(&rows_count);
+    for (size_t k = 0; k < rows_count && n < MAX_ASPECTS; k++)
+        if (rows[k].name && reports(d, &rows[k]))
+            out[n++] = rows[k].number;
     return n;
 }
 
@@ -116,9 +132,6 @@ opencl_aspects(const spvcond_opencl_device *d, uint32_t *out)
 static size_t
 opencl_capabilities(const spvcond_opencl_device *d, const uint32_t *aspects, size_t aspect_count, uint32_t *out)
 {
-    bool aspect[64] = {false};
-    for (size_t k = 0; k < aspect_count; k++)
-        aspect[aspects[k] & 63] = true;
     const char *ext = d->extensions;
     bool full = !d->profile || strcmp(d->profile, "EMBEDDED_PROFILE") != 0;
     unsigned major = opencl_major(d->version);
@@ -134,13 +147,7 @@ opencl_capabilities(const spvcond_opencl_device *d, const uint32_t *aspects, siz
         {full || has_word(ext, "cles_khr_int64"), 11}, /* Int64 */
         {true, 22},  /* Int16 */
         {true, 39},  /* Int8 */
-        {aspect[5], 9},   /* Float16 */
-        {aspect[6], 10},  /* Float64 */
-        {aspect[28], 12}, /* Int64Atomics */
-        {aspect[9], 13},  /* ImageBasic */
-        {aspect[9], 20},  /* LiteralSampler */
-        {aspect[9], 43},  /* Sampled1D */
-        {aspect[9], 46},  /* SampledBuffer */
+    }, after[] = {
         {major == 2 || d->generic_address_space, 38}, /* GenericPointer */
         {major == 2 || has_word(ext, "cl_khr_subgroups"), 18}, /* Groups */
     };
@@ -148,6 +155,27 @@ opencl_capabilities(const spvcond_opencl_device *d, const uint32_t *aspects, siz
     for (size_t k = 0; k < sizeof(facts) / sizeof(facts[0]); k++)
         if (facts[k].has)
             out[n++] = facts[k].capability;
+    /* Those the aspects bring (the aspect table's capabilities: Float16, Float64, Int64Atomics, ImageBasic
+     * and the image's others), in ascending order. */
+    size_t first = n, rows_count;
+    const struct spvcond_aspect_row *rows = spvcond_aspect_rows(&rows_count);
+    for (size_t k = 0; k < aspect_count; k++) {
+        const struct spvcond_aspect_row *row = aspects[k] < rows_count ? &rows[aspects[k]] : NULL;
+        for (size_t j = 0; row && row->capability && j <= 3 && n < MAX_CAPABILITIES - 2; j++) {
+            uint32_t cap = j ? row->more_capabilities[j - 1] : row->capability;
+            size_t at = n;
+            while (cap && at > first && out[at - 1] > cap) /* insertion, kept sorted */
+                at--;
+            if (!cap || (at > first && out[at - 1] == cap))
+                continue;
+            memmove(out + at + 1, out + at, (n - at) * sizeof(*out));
+            out[at] = cap;
+            n++;
+        }
+    }
+    for (size_t k = 0; k < sizeof(after) / sizeof(after[0]); k++)
+        if (after[k].has)
+            out[n++] = after[k].capability;
     return n;
 }
 
@@ -177,11 +205,11 @@ nvidia_facts(const spvcond_opencl_device *d, spvcond_device_info *info, uint32_t
         return;
     bool fp16 = false, listed = false;
     for (size_t k = 0; k < builtin.aspect_count; k++)
-        fp16 |= builtin.aspects[k] == 5;
+        fp16 |= builtin.aspects[k] == SPVCOND_ASPECT_FP16;
     for (size_t k = 0; k < info->aspect_count; k++)
-        listed |= aspects[k] == 5;
+        listed |= aspects[k] == SPVCOND_ASPECT_FP16;
     if (fp16 && !listed && info->aspect_count < MAX_ASPECTS)
-        aspects[info->aspect_count++] = 5;
+        aspects[info->aspect_count++] = SPVCOND_ASPECT_FP16;
     info->has_target = builtin.has_target;
     info->target = builtin.target;
     info->has_architecture = builtin.has_architecture;

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "devices/devices.h"
+#include "registry/aspects.h"
 #include "helpers.h"
 
 Test(devices, builtin_table)
@@ -402,6 +403,10 @@ Test(devices, opencl_device_mapping)
     for (size_t k = 0; k < sizeof(caps) / sizeof(caps[0]); k++)
         cr_assert(has(d->capabilities, d->capability_count, caps[k]), "capability %u", caps[k]);
     cr_assert(!has(d->capabilities, d->capability_count, 9), "no Float16");
+    uint32_t in_order[] = {4, 5, 6, 7, 8, 11, 22, 39, 10, 12, 13, 20, 43, 46, 38};
+    cr_assert_eq(d->capability_count, sizeof(in_order) / sizeof(in_order[0]));
+    for (size_t k = 0; k < d->capability_count; k++)
+        cr_assert_eq(d->capabilities[k], in_order[k], "capability %zu: the aspects' in ascending order", k);
     cr_assert(!has(d->capabilities, d->capability_count, 18), "no Groups without cl_khr_subgroups");
     cr_assert(d->has_category && d->category == 1, "a CPU");
 #if defined(__x86_64__)
@@ -491,4 +496,33 @@ Test(devices, opencl_nvidia_compute_capability)
         spvcond_free(ctx, d);
     }
     spvcond_context_destroy(ctx);
+}
+
+/* The aspect table (registry/aspect_table.h) is indexed by number, its names unique and found again by
+ * name; its SPIR-V columns say what the library reads as each aspect. */
+Test(devices, aspect_table)
+{
+    size_t count, named = 0;
+    const struct spvcond_aspect_row *rows = spvcond_aspect_rows(&count);
+    cr_assert(count > SPVCOND_ASPECT_EXT_ONEAPI_EXPORTABLE_DEVICE_MEM && count <= SPVCOND_ASPECT_MAX);
+    for (size_t k = 0; k < count; k++) {
+        if (!rows[k].name)
+            continue;
+        named++;
+        uint32_t back = UINT32_MAX;
+        cr_assert_eq(rows[k].number, k);
+        cr_assert(spvcond_aspect_by_name(rows[k].name, &back) && back == k, "%s", rows[k].name);
+        cr_assert_str_eq(spvcond_aspect_name((uint32_t)k), rows[k].name);
+    }
+    cr_assert_eq(named, 87, "DPC++'s 91 numbers less the 4 removed");
+    cr_assert_null(spvcond_aspect_name(35));
+    cr_assert_eq(SPVCOND_ASPECT_FP64, 6);
+    cr_assert_eq(SPVCOND_ASPECT_ATOMIC64, 28);
+    cr_assert_eq(spvcond_aspect_of_capability(10 /* Float64 */, false), SPVCOND_ASPECT_FP64);
+    cr_assert_eq(spvcond_aspect_of_capability(9 /* Float16 */, false), SPVCOND_ASPECT_FP16);
+    cr_assert_eq(spvcond_aspect_of_capability(13 /* ImageBasic */, false), SPVCOND_ASPECT_IMAGE);
+    cr_assert_eq(spvcond_aspect_of_capability(12 /* Int64Atomics */, true), SPVCOND_ASPECT_ATOMIC64);
+    cr_assert_eq(spvcond_aspect_of_capability(10, true), SPVCOND_ASPECT_MAX, "fp64 is inferred from types");
+    cr_assert_eq(spvcond_aspect_of_capability(6 /* Kernel */, false), SPVCOND_ASPECT_MAX);
+    cr_assert_eq(spvcond_aspect_of_capability(0, false), SPVCOND_ASPECT_MAX);
 }
