@@ -257,15 +257,16 @@ entry_path(const struct layer_cache *cache, const unsigned char key[LAYER_CACHE_
     snprintf(path, size, "%s/%s%s", cache->dir, name, suffix);
 }
 
-/* The whole file, malloc'd; NULL (errno set) when it cannot be read. */
+/* The whole file, malloc'd; NULL (errno set) when it cannot be read, is not a regular file or is larger
+ * than `limit` (no entry is: the bound keeps them out). */
 static unsigned char *
-read_whole(int fd, size_t *size)
+read_whole(int fd, unsigned long long limit, size_t *size)
 {
     struct stat st;
     if (fstat(fd, &st) != 0)
         return NULL;
-    if (!S_ISREG(st.st_mode) || (unsigned long long)st.st_size > SIZE_MAX / 2) {
-        errno = EINVAL;
+    if (!S_ISREG(st.st_mode) || (unsigned long long)st.st_size > limit || (unsigned long long)st.st_size > SIZE_MAX / 2) {
+        errno = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
         return NULL;
     }
     size_t n = (size_t)st.st_size, got = 0;
@@ -295,18 +296,20 @@ layer_cache_load(const struct layer_cache *cache, const unsigned char key[LAYER_
     double started = layer_now_ms();
     char path[sizeof(cache->dir) + 80];
     entry_path(cache, key, path, sizeof(path));
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
+    /* Not through a link, and not waiting on a FIFO someone put in its place: such an entry is damaged. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0 && errno == ENOENT) {
         layer_debug("device %s: cache miss (%s)", device_name, path);
         return false;
     }
     size_t size = 0;
-    unsigned char *bytes = read_whole(fd, &size);
+    unsigned char *bytes = fd >= 0 ? read_whole(fd, cache->max_size, &size) : NULL;
     char why[256] = "";
     bool ok = bytes && layer_cache_entry_decode(bytes, size, key, route, out, why, sizeof(why));
     if (ok)
         futimens(fd, NULL); /* its last use, for the bound (a folder we cannot write still serves) */
-    close(fd);
+    if (fd >= 0)
+        close(fd);
     free(bytes);
     if (ok)
         layer_debug("device %s: cache hit %s (%zu bytes) in %.2f ms", device_name, path, out->form_size,

@@ -11,8 +11,9 @@ playing rusticl (binaries, where each device's module can be read back) and play
   SPVCOND_LAYER_CACHE_DISABLE;
 - a miss on a changed module, on a changed device fact (the mock device reporting cl_khr_fp16: its fp16
   kernel is then kept), and on another build of the layer (a copy whose GNU build ID differs);
-- an entry of another format version, a truncated one, one whose bytes changed, one that is not an entry:
-  each ignored, the program made again and correct, the entry replaced;
+- an entry of another format version, a truncated one, one whose bytes changed, one that is not an entry,
+  a FIFO or a link in an entry's place: each ignored, the program made again and correct, the entry
+  replaced;
 - a folder that cannot be written (a file in its place; a read-only folder, or /proc for root): no cache,
   the program built;
 - six processes storing the same entry at once: all correct, one whole entry, no temporary file left;
@@ -180,6 +181,13 @@ def damage_checks(tmp, demo):
     damaged("an empty file", b"", "not an entry")
     rc, out, err = host(env, "rusticl", demo, "--create-only")
     check(hits(err) == 1, "the replaced entry is read again", err[-400:])
+    for what, make in (("a FIFO", os.mkfifo), ("a link", lambda p: os.symlink(os.path.join(folder, "elsewhere"), p))):
+        os.remove(path)
+        make(path)
+        rc, out, err = host(env, "rusticl", demo, "--create-only")
+        check(rc == 0 and "kernel scale_float: created" in out and "ignored, made again" in err and
+              open(path, "rb").read() == good, "%s in an entry's place: ignored (no wait), replaced" % what,
+              err[-400:])
 
     blocked = os.path.join(tmp, "a-file")
     open(blocked, "w").write("not a folder")
