@@ -421,20 +421,6 @@ make_folder(const char *path)
     return true;
 }
 
-static bool
-write_whole(int fd, const unsigned char *bytes, size_t size)
-{
-    for (size_t done = 0; done < size;) {
-        ssize_t w = write(fd, bytes + done, size - done);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        done += (size_t)w;
-    }
-    return true;
-}
-
 void
 layer_cache_store(const struct layer_cache *cache, const unsigned char key[LAYER_CACHE_KEY_SIZE],
                   enum layer_route route, const char *device_name, const struct layer_cache_entry *entry)
@@ -462,7 +448,7 @@ layer_cache_store(const struct layer_cache *cache, const unsigned char key[LAYER
             failed = "the folder cannot be written";
             error = errno;
         } else {
-            bool written = write_whole(fd, bytes, size);
+            bool written = layer_write_whole(fd, bytes, size);
             error = errno;
             if (close(fd) != 0 && written) {
                 written = false;

@@ -41,6 +41,21 @@ suffix(enum layer_route route, bool driver_form)
     }
 }
 
+bool
+layer_write_whole(int fd, const void *data, size_t size)
+{
+    const unsigned char *p = data;
+    for (size_t done = 0; done < size;) {
+        ssize_t w = write(fd, p + done, size - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        done += (size_t)w;
+    }
+    return true;
+}
+
 void
 layer_dump(unsigned program, size_t device, const struct layer_device *d, bool driver_form, const void *data,
            size_t size)
@@ -58,18 +73,7 @@ layer_dump(unsigned program, size_t device, const struct layer_device *d, bool d
         return;
     }
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    const unsigned char *p = data;
-    size_t left = size;
-    while (fd >= 0 && left > 0) {
-        ssize_t w = write(fd, p, left);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            break;
-        p += w;
-        left -= (size_t)w;
-    }
-    bool written = fd >= 0 && left == 0;
+    bool written = fd >= 0 && layer_write_whole(fd, data, size);
     if (fd >= 0 && close(fd) != 0)
         written = false;
     if (!written)

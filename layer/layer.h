@@ -93,6 +93,8 @@ unsigned layer_dump_program(void);
  * Failures are said on standard error and change nothing else. */
 void layer_dump(unsigned program, size_t device, const struct layer_device *d, bool driver_form, const void *data,
                 size_t size);
+/* Writes all of `data` to fd (retrying short and interrupted writes); false, errno set, when it cannot. */
+bool layer_write_whole(int fd, const void *data, size_t size);
 
 /* ---- validation (validate.c, validate_none.c) ---- */
 
