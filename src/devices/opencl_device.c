@@ -29,12 +29,11 @@ struct opencl_block {
     char name[]; /* a copy of the device's name, when given */
 };
 
-/* Whether the blank-separated list `list` has the word `word` (whole words: cl_khr_fp16 is not
- * cl_khr_fp16_extra). */
+/* Whether the blank-separated list `list` has the word of `len` characters at `word` (whole words:
+ * cl_khr_fp16 is not cl_khr_fp16_extra). */
 static bool
-has_word(const char *list, const char *word)
+has_word_n(const char *list, const char *word, size_t len)
 {
-    size_t len = strlen(word);
     for (const char *p = list; p && *p;) {
         while (*p == ' ')
             p++;
@@ -44,6 +43,12 @@ has_word(const char *list, const char *word)
         p += n;
     }
     return false;
+}
+
+static bool
+has_word(const char *list, const char *word)
+{
+    return has_word_n(list, word, strlen(word));
 }
 
 /* The OpenCL major version of "OpenCL M.m vendor text", 0 if it is not of that form. */
@@ -101,14 +106,9 @@ reports(const spvcond_opencl_device *d, const struct spvcond_aspect_row *row)
     }
     if (has || !row->extensions)
         return has;
-    char word[64];
     for (const char *p = row->extensions; *p;) {
         size_t n = strcspn(p, " ");
-        if (n >= sizeof(word))
-            return false;
-        memcpy(word, p, n);
-        word[n] = 0;
-        if (!has_word(d->extensions, word))
+        if (!has_word_n(d->extensions, p, n))
             return false;
         p += n + (p[n] == ' ');
     }
