@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Everything the tool writes, for every input we have: run two builds of spvcond over the corpus, libclc
 # and every fixture of tests/data, and compare their outputs byte for byte (modules, tables, reports,
-# standard output and error, exit codes). A change of structure must leave them identical.
+# standard output and error, exit codes), every --help text, the manual page written from them, and the
+# usage errors. A change of structure must leave them identical.
 # Usage: sh tools/compare-outputs.sh OLD_SPVCOND NEW_SPVCOND [WORKDIR]
 set -u
 old=$(realpath "$1"); new=$(realpath "$2")
@@ -46,9 +47,36 @@ run_all() {
         [ -f "$d/split/split.table" ] &&
             step filter "$S" filter -q "$d/split/split.table" --device intel_gpu_pvc -o "$d/filter.table"
     done
+    usage "$S" "$out/usage"
     # The file table names the folder it was written to: the same for both runs.
     find "$out" -name '*.table' -exec sed -i "s|$out|OUT|g" {} +
     find "$out" -name '*.err' -exec sed -i "s|$out|OUT|g" {} +
+}
+# The texts and refusals of the command line, once per tool: each command's --help, the manual page
+# written from them, and a usage error of every kind each command can meet.
+usage() {
+    S=$1; d=$2; mkdir -p "$d"
+    m=$work/inputs/$(ls "$work/inputs" | head -1)
+    n=0
+    u() { n=$((n + 1)); echo "$*" > "$d/$n.args"; "$S" "$@" > "$d/$n.out" 2> "$d/$n.err"; echo $? > "$d/$n.rc"; }
+    u; u --help; u -h; u --version; u bogus
+    for c in annotate check devices filter info repair reqs specialize split validate; do
+        u "$c" --help; u "$c" -h; u "$c" --bogus; u "$c" -o; u "$c" --hel
+    done
+    u annotate "$m"; u annotate "$m" "$m" -o /dev/null; u annotate --spec-id-base x "$m" -o /dev/null
+    u annotate --requirements; u annotate --spec-id=1 "$m" -o /dev/null
+    u specialize "$m"; u specialize --props p "$m" -o /dev/null; u specialize --spec 1 "$m" -o /dev/null
+    u specialize --unspecified maybe "$m" -o /dev/null; u specialize "$m" "$m" -o /dev/null
+    u specialize --target nope "$m" -o /dev/null; u specialize --device nope "$m" -o /dev/null
+    u specialize --spec-file /nonexistent "$m" -o /dev/null; u specialize -q "$m" -o /dev/null
+    u check "$m"; u check --device x86_64; u check --device nope "$m"; u check --json --device=x86_64 "$m" k1 k2
+    u filter --device x86_64 t; u filter -o t t; u filter --device x86_64 -o - ; u filter --device x86_64 -o - a b
+    u split "$m"; u split --mode nope "$m" -o "$d/s"; u split "$m" "$m" -o "$d/s"
+    u devices extra; u devices --table nope; u devices --registry --table dpcpp; u devices --registry --json
+    u reqs --json --props "$m"; u reqs "$m" "$m"; u reqs --binary nope "$m"
+    u info "$m" "$m"; u validate "$m" "$m"; u repair "$m"; u repair "$m" "$m" -o /dev/null
+    python3 tools/gen_manpage.py "$S" docs/spvcond.1.in "$d/spvcond.1" > "$d/manual.out" 2>&1
+    sed -i "s|$out|OUT|g; s|$work|WORK|g" "$d"/*.err "$d"/*.args
 }
 run_all "$old" "$work/old"
 run_all "$new" "$work/new"
