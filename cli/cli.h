@@ -3,11 +3,11 @@
 #ifndef SPVCOND_CLI_H
 #define SPVCOND_CLI_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
+#include "options.h"
 #include "spvcond/spvcond.h"
 
 /* Exit codes (documented in README.md). */
@@ -31,28 +31,15 @@ struct cli {
     int quiet;
     int sync;           /* --sync: outputs are flushed to the disk before the command returns */
     struct cli_bytes module_bytes; /* the loaded module's words, which it borrows; freed by cli_fini */
+    char **inputs;      /* the operands after the options (cli_parse) */
+    size_t input_count;
 };
 
-/* --validate (annotate, specialize): the module judged by SPIRV-Tools' validator (validate_input.c). */
-enum { CLI_OPT_VALIDATE = 1010 };
-#define CLI_VALIDATE_OPTIONS {"validate", no_argument, NULL, CLI_OPT_VALIDATE}
-/* EXIT_OK when the module, as it would be written, is valid SPIR-V for the universal environment of its
- * version; else EXIT_INVALID with "error: NAME: WHAT is not valid SPIR-V 1.x (SPIRV-Tools' validator:
- * MESSAGE)" (EXIT_USAGE, saying so, in a tool built without the validator). */
+/* The module, as it would be written, judged by SPIRV-Tools' validator (validate_input.c; --validate of
+ * annotate and specialize): EXIT_OK when it is valid SPIR-V for the universal environment of its version;
+ * else EXIT_INVALID with "error: NAME: WHAT is not valid SPIR-V 1.x (SPIRV-Tools' validator: MESSAGE)"
+ * (EXIT_USAGE, saying so, in a tool built without the validator). */
 int cli_validate_module(const struct cli *cli, spvcond_module *module, const char *what);
-
-/* --sync and --no-sync, taken by every command that writes files. */
-enum { CLI_OPT_SYNC = 1000, CLI_OPT_NO_SYNC };
-#define CLI_SYNC_OPTIONS {"sync", no_argument, NULL, CLI_OPT_SYNC}, {"no-sync", no_argument, NULL, CLI_OPT_NO_SYNC}
-#define CLI_SYNC_CASES                                                                                              \
-    case CLI_OPT_SYNC:                                                                                              \
-    case CLI_OPT_NO_SYNC: cli->sync = c == CLI_OPT_SYNC; break
-#define CLI_SYNC_HELP                                                                                               \
-    "  --sync             Flush each output to the disk (the file, then its directory) before exiting.\n"         \
-    "  --no-sync          Leave that to the system, as cp and compilers do (the default). Either way an\n"      \
-    "                     output replaces the old file whole, by rename, or not at all (a device or a\n"  \
-    "                     pipe, such as /dev/null, is written in place).\n"
-
 
 int cli_init(struct cli *cli);
 void cli_fini(struct cli *cli);
@@ -79,6 +66,11 @@ int cli_write_new_file(const struct cli *cli, const char *path, const void *data
 int cli_sync_directory(const char *dir);
 /* fsync the directory that holds `path` (after a rename into it); prints the error. */
 int cli_sync_directory_of(const char *path);
+/* Read and parse a requirements file (--requirements of annotate and split); prints diagnostics, and
+ * returns EXIT_INVALID for a file that is not one. */
+int cli_load_requirements(struct cli *cli, const char *path, spvcond_requirements_file **out);
+/* The one input a command reads: its operand, or "-" (standard input) when it has none. */
+const char *cli_input(const struct cli *cli);
 /* Read and parse a module; prints diagnostics. */
 int cli_load_module(struct cli *cli, const char *path, spvcond_module **out);
 /* The same with spvcond_module_parse flags (SPVCOND_PARSE_FOR_ANNOTATE). */
@@ -86,15 +78,8 @@ int cli_load_module_flags(struct cli *cli, const char *path, uint32_t flags, spv
 
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-int cmd_annotate(struct cli *cli, int argc, char **argv);
-int cmd_check(struct cli *cli, int argc, char **argv);
-int cmd_devices(struct cli *cli, int argc, char **argv);
-int cmd_info(struct cli *cli, int argc, char **argv);
-int cmd_reqs(struct cli *cli, int argc, char **argv);
-int cmd_validate(struct cli *cli, int argc, char **argv);
-int cmd_repair(struct cli *cli, int argc, char **argv);
-int cmd_split(struct cli *cli, int argc, char **argv);
-int cmd_filter(struct cli *cli, int argc, char **argv);
-int cmd_specialize(struct cli *cli, int argc, char **argv);
+/* The commands, in the order `spvcond --help` lists them (cmd_*.c). */
+extern const struct cli_command cli_annotate, cli_check, cli_devices, cli_filter, cli_info, cli_repair, cli_reqs,
+    cli_specialize, cli_split, cli_validate;
 
 #endif

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* spvcond check: DPC++'s kernel_not_supported check for a device, kernel by kernel. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,14 +15,7 @@ static const char check_usage[] =
     "supports it and, if not, why, in DPC++'s kernel_not_supported wording. Prints the spec-constant\n"
     "values for the device too. For a multi-target module (spirv-link's), say which of the functions\n"
     "that share a name the device gets, and under which condition each is kept. Exit status 0 when the\n"
-    "check ran, whatever the verdicts.\n"
-    "\n"
-    "  --device NAME      A device (spvcond devices); its architecture counts as below.\n"
-    "  --device-config FILE\n"
-    "                     Devices in DPC++'s YAML schema, searched before the built-in table.\n"
-    FNVAR_USAGE
-    "  --json             Print one JSON object.\n"
-    "  -h, --help         Print this help and exit.\n";
+    "check ran, whatever the verdicts.\n";
 
 struct verdicts {
     struct json *json; /* NULL: text */
@@ -94,130 +86,152 @@ print_variant(void *user, const spvcond_variant *v)
     }
 }
 
-int
-cmd_check(struct cli *cli, int argc, char **argv)
-{
-    static const struct option options[] = {
-        {"device", required_argument, NULL, 'd'},
-        {"device-config", required_argument, NULL, 'c'},
-        {"json", no_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},
-        FNVAR_LONG_OPTIONS,
-        {NULL, 0, NULL, 0},
-    };
-    struct device_options d;
-    memset(&d, 0, sizeof(d));
+struct check_args {
+    struct device_options device;
     struct fnvar_options fnvar;
-    memset(&fnvar, 0, sizeof(fnvar));
-    bool json = false;
-    int c, rc = EXIT_OK;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-        if (fnvar_option(&fnvar, c, optarg, &rc)) {
-            if (rc != EXIT_OK) {
-                fnvar_options_fini(&fnvar);
-                return rc;
-            }
-            continue;
-        }
-        switch (c) {
-        case 'd': d.name = optarg; break;
-        case 'c': d.config_path = optarg; break;
-        case 'j': json = true; break;
-        case 'h': fputs(check_usage, stdout); fnvar_options_fini(&fnvar); return EXIT_OK;
-        default: fputs(check_usage, stderr); fnvar_options_fini(&fnvar); return EXIT_USAGE;
+    bool json;
+};
+
+/* The spec-constant values for the device. */
+static void
+print_spec_values(struct json *j, const spvcond_spec_value *values, size_t count)
+{
+    if (j) {
+        json_key(j, "spec_values");
+        json_array_begin(j);
+    }
+    for (size_t k = 0; k < count; k++) {
+        if (j) {
+            json_object_begin(j);
+            json_kv_uint(j, "spec_id", values[k].spec_id);
+            json_kv_bool(j, "value", values[k].value != 0);
+            json_object_end(j);
+        } else {
+            printf("SpecId %u = %s\n", values[k].spec_id, values[k].value ? "true" : "false");
         }
     }
-    if ((!d.name && !fnvar.given) || optind >= argc) {
-        cli_error(optind >= argc ? "no input file" : "--device or a function-variants device required");
-        fnvar_options_fini(&fnvar);
+    if (j)
+        json_array_end(j);
+}
+
+/* The kernels' verdicts: the ones named, or every entry point (in one pass over the module). */
+static spvcond_result
+print_kernels(struct cli *cli, const spvcond_device_info *device, spvcond_module *m, struct verdicts *out)
+{
+    if (out->json) {
+        json_key(out->json, "kernels");
+        json_array_begin(out->json);
+    }
+    spvcond_result r = SPVCOND_OK;
+    if (cli->input_count == 1)
+        r = spvcond_kernels_supported(m, device, print_verdict, out);
+    for (size_t k = 1; k < cli->input_count && r == SPVCOND_OK; k++) {
+        bool ok;
+        char reason[SPVCOND_REASON_MAX];
+        r = spvcond_kernel_supported(m, device, cli->inputs[k], &ok, reason, sizeof(reason));
+        if (r == SPVCOND_OK)
+            print_verdict(out, cli->inputs[k], ok, reason);
+    }
+    if (out->json && r == SPVCOND_OK)
+        json_array_end(out->json);
+    return r;
+}
+
+/* The variants a multi-target module offers, which the device gets, and (JSON) the names it gets none of. */
+static spvcond_result
+print_variants(spvcond_module *m, const spvcond_specialize_options *o, struct verdicts *out)
+{
+    if (out->json) {
+        json_key(out->json, "variants");
+        json_array_begin(out->json);
+    }
+    spvcond_result r = spvcond_function_variants(m, o, print_variant, out);
+    if (r == SPVCOND_OK)
+        end_group(out);
+    if (out->json && r == SPVCOND_OK) {
+        json_array_end(out->json);
+        json_key(out->json, "uncovered");
+        json_array_begin(out->json);
+        for (size_t k = 0; k < out->uncovered_count; k++)
+            json_string(out->json, out->uncovered[k]);
+        json_array_end(out->json);
+    }
+    for (size_t k = 0; k < out->uncovered_count; k++)
+        free(out->uncovered[k]);
+    free(out->uncovered);
+    return r;
+}
+
+static int
+run_check(struct cli *cli, void *args)
+{
+    struct check_args *a = args;
+    struct device_options *d = &a->device;
+    if (!d->name && !fnvar_options_given(&a->fnvar)) {
+        cli_error("--device or a function-variants device required");
         return EXIT_USAGE;
     }
-    rc = d.name ? device_options_resolve(cli, &d) : EXIT_OK;
+    int rc = d->name ? device_options_resolve(cli, d) : EXIT_OK;
     spvcond_module *m = NULL;
     if (rc == EXIT_OK)
-        rc = cli_load_module(cli, argv[optind], &m);
+        rc = cli_load_module(cli, cli->inputs[0], &m);
+    if (rc == EXIT_OK)
+        rc = fnvar_options_finish(&a->fnvar, d);
     if (rc != EXIT_OK) {
-        device_options_fini(&d);
-        fnvar_options_fini(&fnvar);
-        return rc;
-    }
-    if ((rc = fnvar_options_finish(&fnvar, &d)) != EXIT_OK) {
         spvcond_module_destroy(m);
-        device_options_fini(&d);
-        fnvar_options_fini(&fnvar);
         return rc;
     }
     struct json j;
     json_init(&j, stdout);
-    if (json) {
+    struct verdicts out = {a->json ? &j : NULL, "", false, false, NULL, 0};
+    if (a->json)
         json_object_begin(&j);
-        if (d.name)
-            json_kv_string(&j, "device", d.name);
-    }
+    if (a->json && d->name)
+        json_kv_string(&j, "device", d->name);
     spvcond_spec_value *values = NULL;
     size_t count = 0;
-    spvcond_result r = d.name ? spvcond_device_spec_values(m, &d.info, &values, &count) : SPVCOND_OK;
-    if (r == SPVCOND_OK && d.name) {
-        if (json) {
-            json_key(&j, "spec_values");
-            json_array_begin(&j);
-        }
-        for (size_t k = 0; k < count; k++) {
-            if (json) {
-                json_object_begin(&j);
-                json_kv_uint(&j, "spec_id", values[k].spec_id);
-                json_kv_bool(&j, "value", values[k].value != 0);
-                json_object_end(&j);
-            } else {
-                printf("SpecId %u = %s\n", values[k].spec_id, values[k].value ? "true" : "false");
-            }
-        }
-        if (json) {
-            json_array_end(&j);
-            json_key(&j, "kernels");
-            json_array_begin(&j);
-        }
+    spvcond_result r = d->name ? spvcond_device_spec_values(m, &d->info, &values, &count) : SPVCOND_OK;
+    if (r == SPVCOND_OK && d->name) {
+        print_spec_values(out.json, values, count);
+        r = print_kernels(cli, &d->info, m, &out);
     }
-    /* The kernels: the ones named, or every entry point (in one pass over the module). */
-    struct verdicts out = {json ? &j : NULL, "", false, false, NULL, 0};
-    size_t named = (size_t)(argc - optind - 1);
-    if (d.name && !named && r == SPVCOND_OK)
-        r = spvcond_kernels_supported(m, &d.info, print_verdict, &out);
-    for (size_t k = 0; d.name && k < named && r == SPVCOND_OK; k++) {
-        bool ok;
-        char reason[SPVCOND_REASON_MAX];
-        r = spvcond_kernel_supported(m, &d.info, argv[optind + 1 + k], &ok, reason, sizeof(reason));
-        if (r == SPVCOND_OK)
-            print_verdict(&out, argv[optind + 1 + k], ok, reason);
-    }
-    /* The variants a multi-target module offers, and which the device gets. */
-    if (json && r == SPVCOND_OK) {
-        if (d.name)
-            json_array_end(&j);
-        json_key(&j, "variants");
-        json_array_begin(&j);
-    }
-    spvcond_specialize_options o = {sizeof(spvcond_specialize_options), values, count, &fnvar.device, 0};
+    spvcond_specialize_options o = {sizeof(spvcond_specialize_options), values, count, &a->fnvar.device, 0};
     if (r == SPVCOND_OK)
-        r = spvcond_function_variants(m, &o, print_variant, &out);
-    if (r == SPVCOND_OK)
-        end_group(&out);
-    if (json && r == SPVCOND_OK) {
-        json_array_end(&j);
-        json_key(&j, "uncovered"); /* names the device gets no variant of */
-        json_array_begin(&j);
-        for (size_t k = 0; k < out.uncovered_count; k++)
-            json_string(&j, out.uncovered[k]);
-        json_array_end(&j);
+        r = print_variants(m, &o, &out);
+    if (a->json && r == SPVCOND_OK)
         json_object_end(&j);
-    }
-    for (size_t k = 0; k < out.uncovered_count; k++)
-        free(out.uncovered[k]);
-    free(out.uncovered);
     spvcond_free(cli->ctx, values);
     spvcond_module_destroy(m);
-    device_options_fini(&d);
-    fnvar_options_fini(&fnvar);
     return cli_exit_code(r);
 }
+
+static void
+check_fini(void *args)
+{
+    struct check_args *a = args;
+    device_options_fini(&a->device);
+    fnvar_options_fini(&a->fnvar);
+}
+
+static const struct cli_opt check_options[] = {
+    CLI_STRING("device", 0, "NAME", struct check_args, device.name,
+               "A device (spvcond devices); its architecture counts as below."),
+    CLI_STRING("device-config", 0, "FILE", struct check_args, device.config_path,
+               "Devices in DPC++'s YAML schema, searched before the built-in table."),
+    FNVAR_ROWS(struct check_args, fnvar),
+    CLI_FLAG("json", 0, struct check_args, json, "Print one JSON object."),
+    CLI_END,
+};
+
+const struct cli_command cli_check = {
+    .name = "check",
+    .summary = "Say which kernels of an annotated module a device supports, and why not.",
+    .usage = check_usage,
+    .options = check_options,
+    .args_size = sizeof(struct check_args),
+    .min_inputs = 1,
+    .max_inputs = -1,
+    .inputs_error = "no input file",
+    .run = run_check,
+    .fini = check_fini,
+};

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* spvcond devices: the devices --device accepts, from a configuration file and the built-in table. */
-#include <getopt.h>
 #include <string.h>
 
 #include "device_options.h"
@@ -12,52 +11,47 @@ static const char devices_usage[] =
     "\n"
     "List the devices --device accepts: those of the configuration file (DPC++'s YAML schema), then\n"
     "DPC++'s targets compiled into the library, with their aspects (Intel GPUs as Intel's Linux driver\n"
-    "reports them) and sub-group sizes. --json also says where each built-in aspect comes from.\n"
-    "\n"
-    "  --table dpcpp      List DPC++'s own table instead (DeviceConfigFile.td), as \"dpcpp:NAME\", the\n"
-    "                     names --device takes to see a device as DPC++'s AOT filter does.\n"
-    "  --device-config FILE\n"
-    "                     Devices in DPC++'s YAML schema, listed first.\n"
-    "  --registry         List SPV_INTEL_function_variants' device registry instead: every target and\n"
-    "                     its features, every category/family/architecture, with their values: the\n"
-    "                     names --target, --features, --category, --family and --arch take.\n"
-    "  --json             Print one JSON object.\n"
-    "  -h, --help         Print this help and exit.\n";
+    "reports them) and sub-group sizes. --json also says where each built-in aspect comes from.\n";
 
+/* A device as a line of text. */
 static void
-print_device(struct json *j, const char *source, const spvcond_device_info *d, const char *name)
+print_device_text(const char *source, const spvcond_device_info *d, const char *name)
 {
     char buf[48];
-    if (!j) {
-        printf("%-22s %-8s aspects:", name, source);
-        for (size_t k = 0; k < d->aspect_count; k++) {
-            const char *an = spvcond_aspect_name(d->aspects[k]);
-            snprintf(buf, sizeof(buf), "%u", d->aspects[k]);
-            printf(" %s", an ? an : buf);
-        }
-        /* A device that may support other aspects lists what it is known to have: with nothing listed, any. */
-        if (d->may_support_other_aspects)
-            printf(d->aspect_count ? " and maybe others" : " any");
-        else if (!d->aspect_count)
-            printf(" none");
-        printf("; sub-group sizes:");
-        for (size_t k = 0; k < d->sub_group_size_count; k++)
-            printf(" %u", d->sub_group_sizes[k]);
-        if (!d->sub_group_size_count)
-            printf(d->may_support_other_aspects ? " any" : " none");
-        if (d->max_work_group_size)
-            printf("; max work-group size %llu", (unsigned long long)d->max_work_group_size);
-        if (d->has_architecture) {
-            spvcond_registry_describe_architecture(d->category, d->family, d->architecture, buf, sizeof(buf));
-            printf("; architecture %s", buf);
-        }
-        if (d->has_target) {
-            const char *tn = spvcond_registry_target_name(d->target, buf, sizeof(buf));
-            printf("; target %s", tn ? tn : "?");
-        }
-        printf("\n");
-        return;
+    printf("%-22s %-8s aspects:", name, source);
+    for (size_t k = 0; k < d->aspect_count; k++) {
+        const char *an = spvcond_aspect_name(d->aspects[k]);
+        snprintf(buf, sizeof(buf), "%u", d->aspects[k]);
+        printf(" %s", an ? an : buf);
     }
+    /* A device that may support other aspects lists what it is known to have: with nothing listed, any. */
+    if (d->may_support_other_aspects)
+        printf(d->aspect_count ? " and maybe others" : " any");
+    else if (!d->aspect_count)
+        printf(" none");
+    printf("; sub-group sizes:");
+    for (size_t k = 0; k < d->sub_group_size_count; k++)
+        printf(" %u", d->sub_group_sizes[k]);
+    if (!d->sub_group_size_count)
+        printf(d->may_support_other_aspects ? " any" : " none");
+    if (d->max_work_group_size)
+        printf("; max work-group size %llu", (unsigned long long)d->max_work_group_size);
+    if (d->has_architecture) {
+        spvcond_registry_describe_architecture(d->category, d->family, d->architecture, buf, sizeof(buf));
+        printf("; architecture %s", buf);
+    }
+    if (d->has_target) {
+        const char *tn = spvcond_registry_target_name(d->target, buf, sizeof(buf));
+        printf("; target %s", tn ? tn : "?");
+    }
+    printf("\n");
+}
+
+/* A device as a JSON object; a built-in one says where each of its aspects comes from. */
+static void
+print_device_json(struct json *j, const char *source, const spvcond_device_info *d, const char *name)
+{
+    char buf[48];
     json_object_begin(j);
     json_kv_string(j, "name", name);
     json_kv_string(j, "source", source);
@@ -112,6 +106,15 @@ print_device(struct json *j, const char *source, const spvcond_device_info *d, c
     json_object_end(j);
 }
 
+static void
+print_device(struct json *j, const char *source, const spvcond_device_info *d, const char *name)
+{
+    if (j)
+        print_device_json(j, source, d, name);
+    else
+        print_device_text(source, d, name);
+}
+
 /* One registry entry: "target x86_64 4" (text) or {"kind", "name", "value"} (JSON). */
 static void
 print_entry(struct json *j, const char *kind, const char *name, uint32_t value)
@@ -157,68 +160,79 @@ print_registry(struct json *j)
         json_array_end(j);
 }
 
-int
-cmd_devices(struct cli *cli, int argc, char **argv)
+struct devices_args {
+    const char *config_path;
+    bool json, dpcpp, registry;
+};
+
+static int
+take_table(struct cli *cli, void *args, const char *arg)
 {
-    static const struct option options[] = {
-        {"device-config", required_argument, NULL, 'c'},
-        {"json", no_argument, NULL, 'j'},
-        {"table", required_argument, NULL, 't'},
-        {"registry", no_argument, NULL, 'r'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    struct device_options d;
-    memset(&d, 0, sizeof(d));
-    bool json = false, dpcpp = false, registry = false;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-        switch (c) {
-        case 'c': d.config_path = optarg; break;
-        case 'j': json = true; break;
-        case 'r': registry = true; break;
-        case 't':
-            if (strcmp(optarg, "dpcpp") != 0) {
-                cli_error("--table takes dpcpp (the default table is the hardware's)");
-                return EXIT_USAGE;
-            }
-            dpcpp = true;
-            break;
-        case 'h': fputs(devices_usage, stdout); return EXIT_OK;
-        default: fputs(devices_usage, stderr); return EXIT_USAGE;
-        }
-    }
-    if (optind != argc) {
-        fputs(devices_usage, stderr);
+    (void)cli;
+    if (strcmp(arg, "dpcpp") != 0) {
+        cli_error("--table takes dpcpp (the default table is the hardware's)");
         return EXIT_USAGE;
     }
+    ((struct devices_args *)args)->dpcpp = true;
+    return EXIT_OK;
+}
+
+static int
+run_devices(struct cli *cli, void *args)
+{
+    const struct devices_args *a = args;
     struct json j;
     json_init(&j, stdout);
-    if (registry) {
-        if (d.config_path || dpcpp) {
+    if (a->registry) {
+        if (a->config_path || a->dpcpp) {
             cli_error("--registry lists the device registry alone: no --device-config or --table with it");
             return EXIT_USAGE;
         }
-        print_registry(json ? &j : NULL);
+        print_registry(a->json ? &j : NULL);
         return EXIT_OK;
     }
+    struct device_options d = {.config_path = a->config_path};
     int rc = device_options_load_config(cli, &d);
     if (rc != EXIT_OK)
         return rc;
-    if (json)
+    if (a->json)
         json_array_begin(&j);
     spvcond_device_info info = {.size = sizeof(spvcond_device_info)};
     for (size_t k = 0; spvcond_device_config_get(d.config, k, &info); k++)
-        print_device(json ? &j : NULL, "file", &info, info.name);
+        print_device(a->json ? &j : NULL, "file", &info, info.name);
     char name[64], full[80];
     for (size_t k = 0; spvcond_builtin_device_name(k, name, sizeof(name)); k++) {
-        snprintf(full, sizeof(full), "%s%s", dpcpp ? "dpcpp:" : "", name);
+        snprintf(full, sizeof(full), "%s%s", a->dpcpp ? "dpcpp:" : "", name);
         spvcond_builtin_device_find(full, &info);
-        print_device(json ? &j : NULL, "built-in", &info, full);
+        print_device(a->json ? &j : NULL, "built-in", &info, full);
     }
-    if (json)
+    if (a->json)
         json_array_end(&j);
     device_options_fini(&d);
     return EXIT_OK;
 }
+
+static const struct cli_opt devices_options[] = {
+    CLI_CALL("table", 0, "dpcpp", take_table,
+             "List DPC++'s own table instead (DeviceConfigFile.td), as \"dpcpp:NAME\", the\n"
+             "names --device takes to see a device as DPC++'s AOT filter does."),
+    CLI_STRING("device-config", 0, "FILE", struct devices_args, config_path,
+               "Devices in DPC++'s YAML schema, listed first."),
+    CLI_FLAG("registry", 0, struct devices_args, registry,
+             "List SPV_INTEL_function_variants' device registry instead: every target and\n"
+             "its features, every category/family/architecture, with their values: the\n"
+             "names --target, --features, --category, --family and --arch take."),
+    CLI_FLAG("json", 0, struct devices_args, json, "Print one JSON object."),
+    CLI_END,
+};
+
+const struct cli_command cli_devices = {
+    .name = "devices",
+    .summary = "List the devices --device accepts.",
+    .usage = devices_usage,
+    .options = devices_options,
+    .args_size = sizeof(struct devices_args),
+    .min_inputs = 0,
+    .max_inputs = 0,
+    .run = run_devices,
+};

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* spvcond filter: DPC++'s AOT aspect filter over a file table (spec/split.md). */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,14 +12,7 @@ static const char filter_usage[] =
     "write it) whose image the device can take: every aspect, the required sub-group size and the required\n"
     "work-group size its property file lists ([SYCL/device requirements]). Paths in the table are relative\n"
     "to its directory; the output keeps them as they are, so write it beside the input. Dropped rows are\n"
-    "named on standard error with the reason, in DPC++'s kernel_not_supported words.\n"
-    "\n"
-    "  --device NAME      The device (spvcond devices; dpcpp:NAME for DPC++'s own table).\n"
-    "  --device-config F  Devices in DPC++'s YAML schema, searched before the built-in table.\n"
-    "  -o FILE            The filtered table ('-' for standard output). Required.\n"
-    "  -q, --quiet        No summary on standard error.\n"
-    CLI_SYNC_HELP
-    "  -h, --help         Print this help and exit.\n";
+    "named on standard error with the reason, in DPC++'s kernel_not_supported words.\n";
 
 #define HEADER "[Code|Properties|Symbols]"
 
@@ -54,104 +46,128 @@ next_line(const char *text, size_t size, size_t *pos, size_t *number, const char
     return true;
 }
 
-int
-cmd_filter(struct cli *cli, int argc, char **argv)
+struct filter_args {
+    struct device_options device;
+    const char *output;
+};
+
+struct table {
+    const char *path;
+    char *out; /* the kept rows */
+    size_t len, kept, rows;
+};
+
+/* Row `s` (n bytes, line `line`) of the table: copied to the output if the device takes its image. */
+static int
+filter_row(struct cli *cli, const spvcond_device_info *device, struct table *t, const char *s, size_t n, size_t line)
 {
-    static const struct option options[] = {
-        {"device", required_argument, NULL, 'd'},
-        {"device-config", required_argument, NULL, 'c'},
-        {"quiet", no_argument, NULL, 'q'},
-        CLI_SYNC_OPTIONS,
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    struct device_options d;
-    memset(&d, 0, sizeof(d));
-    const char *output = NULL;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "o:qh", options, NULL)) != -1) {
-        switch (c) {
-        case 'd': d.name = optarg; break;
-        case 'c': d.config_path = optarg; break;
-        case 'o': output = optarg; break;
-        case 'q': cli->quiet = 1; break;
-        CLI_SYNC_CASES;
-        case 'h': fputs(filter_usage, stdout); return EXIT_OK;
-        default: fputs(filter_usage, stderr); return EXIT_USAGE;
-        }
+    const char *bar1 = memchr(s, '|', n), *bar2 = bar1 ? memchr(bar1 + 1, '|', (size_t)(s + n - bar1 - 1)) : NULL;
+    if (!bar1 || !bar2 || bar1 == s || bar2 == bar1 + 1) {
+        cli_error("%s:%zu: expected code|properties|symbols", t->path, line);
+        return EXIT_INVALID;
     }
-    if (!d.name || !output || argc - optind != 1) {
-        cli_error(!d.name ? "--device required" : !output ? "-o required" : "one table expected");
-        return EXIT_USAGE;
+    char *props = beside(t->path, bar1 + 1, (size_t)(bar2 - bar1 - 1));
+    void *ptext = NULL;
+    size_t psize = 0;
+    t->rows++;
+    int rc = props ? cli_read_file(props, &ptext, &psize) : EXIT_NOMEM; /* names the file that is missing */
+    bool supported = false;
+    char reason[SPVCOND_REASON_MAX];
+    spvcond_result r = rc == EXIT_OK ? spvcond_image_supported(cli->ctx, ptext, psize, props, device, &supported,
+                                                               reason, sizeof(reason))
+                                     : SPVCOND_OK;
+    if (r != SPVCOND_OK)
+        rc = r == SPVCOND_ERROR_INVALID_ARGUMENT ? EXIT_INVALID : cli_exit_code(r);
+    if (rc == EXIT_OK && supported) {
+        memcpy(t->out + t->len, s, n);
+        t->out[t->len + n] = '\n';
+        t->len += n + 1;
+        t->kept++;
+    } else if (rc == EXIT_OK && !cli->quiet) {
+        fprintf(stderr, "dropped %.*s: %s\n", (int)(bar1 - s), s, reason);
     }
-    const char *path = argv[optind];
-    int rc = device_options_resolve(cli, &d);
-    char *text = NULL, *out = NULL;
-    size_t size = 0, len = 0, kept = 0, rows = 0;
-    if (rc == EXIT_OK)
-        rc = cli_read_file(path, (void **)&text, &size);
-    if (rc == EXIT_OK && !(out = malloc(size + 2)))
-        rc = EXIT_NOMEM;
-    size_t line = 0, n;
-    const char *s;
-    for (size_t p = 0; rc == EXIT_OK && next_line(text, size, &p, &line, &s, &n);) {
-        if (line == 1) {
-            if (n != strlen(HEADER) || memcmp(s, HEADER, n) != 0) {
-                cli_error("%s:1: not a file table (expected %s)", path, HEADER);
-                rc = EXIT_INVALID;
-                break;
-            }
-            memcpy(out, s, n);
-            out[n] = '\n';
-            len = n + 1;
-            continue;
-        }
-        if (n == 0)
-            continue;
-        const char *bar1 = memchr(s, '|', n), *bar2 = bar1 ? memchr(bar1 + 1, '|', (size_t)(s + n - bar1 - 1)) : NULL;
-        if (!bar1 || !bar2 || bar1 == s || bar2 == bar1 + 1) {
-            cli_error("%s:%zu: expected code|properties|symbols", path, line);
-            rc = EXIT_INVALID;
-            break;
-        }
-        char *props = beside(path, bar1 + 1, (size_t)(bar2 - bar1 - 1));
-        void *ptext = NULL;
-        size_t psize = 0;
-        rows++;
-        if (!props)
-            rc = EXIT_NOMEM;
-        else
-            rc = cli_read_file(props, &ptext, &psize); /* names the file that is missing */
-        bool supported = false;
-        char reason[SPVCOND_REASON_MAX];
-        spvcond_result r = rc == EXIT_OK
-                               ? spvcond_image_supported(cli->ctx, ptext, psize, props, &d.info, &supported, reason,
-                                                         sizeof(reason))
-                               : SPVCOND_OK;
-        if (r != SPVCOND_OK)
-            rc = r == SPVCOND_ERROR_INVALID_ARGUMENT ? EXIT_INVALID : cli_exit_code(r);
-        if (rc == EXIT_OK && supported) {
-            memcpy(out + len, s, n);
-            out[len + n] = '\n';
-            len += n + 1;
-            kept++;
-        } else if (rc == EXIT_OK && !cli->quiet) {
-            fprintf(stderr, "dropped %.*s: %s\n", (int)(bar1 - s), s, reason);
-        }
-        free(ptext);
-        free(props);
-    }
-    if (rc == EXIT_OK && line == 0) {
-        cli_error("%s: empty, not a file table", path);
-        rc = EXIT_INVALID;
-    }
-    if (rc == EXIT_OK)
-        rc = cli_write_file(cli, output, out, len);
-    if (rc == EXIT_OK && !cli->quiet)
-        fprintf(stderr, "filter: %zu of %zu images kept for %s\n", kept, rows, d.name);
-    free(text);
-    free(out);
-    device_options_fini(&d);
+    free(ptext);
+    free(props);
     return rc;
 }
+
+/* The table's rows whose images the device takes, after its header. */
+static int
+filter_table(struct cli *cli, const spvcond_device_info *device, const char *text, size_t size, struct table *t)
+{
+    size_t line = 0, n;
+    const char *s;
+    int rc = EXIT_OK;
+    for (size_t p = 0; rc == EXIT_OK && next_line(text, size, &p, &line, &s, &n);) {
+        if (line == 1 && (n != strlen(HEADER) || memcmp(s, HEADER, n) != 0)) {
+            cli_error("%s:1: not a file table (expected %s)", t->path, HEADER);
+            return EXIT_INVALID;
+        }
+        if (line == 1) {
+            memcpy(t->out, s, n);
+            t->out[n] = '\n';
+            t->len = n + 1;
+        } else if (n != 0) {
+            rc = filter_row(cli, device, t, s, n, line);
+        }
+    }
+    if (rc == EXIT_OK && line == 0) {
+        cli_error("%s: empty, not a file table", t->path);
+        rc = EXIT_INVALID;
+    }
+    return rc;
+}
+
+static int
+run_filter(struct cli *cli, void *args)
+{
+    struct filter_args *a = args;
+    struct table t = {cli->inputs[0], NULL, 0, 0, 0};
+    char *text = NULL;
+    size_t size = 0;
+    int rc = device_options_resolve(cli, &a->device);
+    if (rc == EXIT_OK)
+        rc = cli_read_file(t.path, (void **)&text, &size);
+    if (rc == EXIT_OK && !(t.out = malloc(size + 2)))
+        rc = EXIT_NOMEM;
+    if (rc == EXIT_OK)
+        rc = filter_table(cli, &a->device.info, text, size, &t);
+    if (rc == EXIT_OK)
+        rc = cli_write_file(cli, a->output, t.out, t.len);
+    if (rc == EXIT_OK && !cli->quiet)
+        fprintf(stderr, "filter: %zu of %zu images kept for %s\n", t.kept, t.rows, a->device.name);
+    free(text);
+    free(t.out);
+    return rc;
+}
+
+static void
+filter_fini(void *args)
+{
+    device_options_fini(&((struct filter_args *)args)->device);
+}
+
+static const struct cli_opt filter_options[] = {
+    {.name = "device", .arg = "NAME", .kind = CLI_OPT_STRING, .offset = offsetof(struct filter_args, device.name),
+     .required = true, .help = "The device (spvcond devices; dpcpp:NAME for DPC++'s own table)."},
+    CLI_STRING("device-config", 0, "F", struct filter_args, device.config_path,
+               "Devices in DPC++'s YAML schema, searched before the built-in table."),
+    CLI_OUTPUT("FILE", struct filter_args, output, "The filtered table ('-' for standard output). Required."),
+    CLI_QUIET("No summary on standard error."),
+    CLI_SYNC,
+    CLI_END,
+};
+
+const struct cli_command cli_filter = {
+    .name = "filter",
+    .summary = "Keep the rows of a file table whose device image a device can take (DPC++'s aspect\n"
+               "filter).",
+    .usage = filter_usage,
+    .options = filter_options,
+    .args_size = sizeof(struct filter_args),
+    .min_inputs = 1,
+    .max_inputs = 1,
+    .inputs_error = "one table expected",
+    .run = run_filter,
+    .fini = filter_fini,
+};

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* spvcond info: a summary of a module, as text or JSON. */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,10 +14,7 @@ static const char info_usage[] =
     "Print a summary: SPIR-V version, bound, addressing and memory model, capabilities, extensions,\n"
     "entry points with execution modes, functions, call edges, spec constants with SpecIds and\n"
     "defaults, ConditionalINTEL decorations, the extension's conditional instructions, and the functions\n"
-    "that share a name (a multi-target module's variants) with their conditions in words.\n"
-    "\n"
-    "  --json             Print the same as one JSON object.\n"
-    "  -h, --help         Print this help and exit.\n";
+    "that share a name (a multi-target module's variants) with their conditions in words.\n";
 
 /* A grammar name, or the number when the grammar has none. */
 static const char *
@@ -177,10 +173,11 @@ print_coverage(void *user, const spvcond_coverage *c)
     json_object_end(o->json);
 }
 
+/* The header, capabilities, extensions and imports, as text. */
 static void
-print_text(const spvcond_module *m, const struct summary *s)
+print_text_header(const spvcond_module *m, const struct summary *s)
 {
-    char buf[512], b2[32], b3[32];
+    char b2[32], b3[32];
     const spvcond_module_info *info = &s->info;
     uint32_t version = spvcond_module_version(m);
     printf("SPIR-V %u.%u, generator 0x%08x, bound %u, %zu instructions, %zu words%s\n", (version >> 16) & 0xffu,
@@ -217,6 +214,34 @@ print_text(const spvcond_module *m, const struct summary *s)
         printf("device registry version: %u (OpDeviceRegistryVersion)\n", registry);
     for (cursor = 0; spvcond_module_next_item(m, SPVCOND_ITEM_EXT_INST_IMPORT, &cursor, &it);)
         printf("extended instruction set %%%u: %s\n", it.id, it.name);
+}
+
+/* Functions that share a name: a multi-target module's variants ('spvcond check' says which a device gets),
+ * and which devices keep which, over those the module's constants tell apart. */
+static void
+print_text_variants(const spvcond_module *m)
+{
+    struct variant_out o = {NULL, 0};
+    printf("variants (functions that share a name):\n");
+    spvcond_function_variants(m, NULL, print_variant, &o);
+    if (!o.count) {
+        printf("  none\n");
+        return;
+    }
+    struct variant_out cov = {NULL, 0};
+    printf("coverage (devices its constants tell apart, how many keep each variant, which keep none):\n");
+    if (spvcond_variant_coverage(m, print_coverage, &cov) != SPVCOND_OK || !cov.count)
+        printf("  %s\n", cov.count ? "(incomplete)" : "none");
+}
+
+static void
+print_text(const spvcond_module *m, const struct summary *s)
+{
+    char buf[512], b2[32], b3[32];
+    const spvcond_module_info *info = &s->info;
+    spvcond_item it = SPVCOND_SIZED(spvcond_item);
+    size_t cursor;
+    print_text_header(m, s);
     printf("entry points (%zu, %zu conditional):\n", s->entry_points, s->conditional_entry_points);
     for (cursor = 0; spvcond_module_next_item(m, SPVCOND_ITEM_ENTRY_POINT, &cursor, &it);) {
         printf("  %s %%%u \"%s\"", name_or_number(it.value_name, it.value, b2, 32), it.target, it.name);
@@ -250,20 +275,7 @@ print_text(const spvcond_module *m, const struct summary *s)
     printf("conditional instructions: %zu capabilities, %zu extensions, %zu entry points, %zu copy-objects\n",
            s->conditional_capabilities, s->conditional_extensions, s->conditional_entry_points,
            s->conditional_copies);
-    /* Functions that share a name: a multi-target module's variants ('spvcond check' says which a
-     * device gets). */
-    struct variant_out o = {NULL, 0};
-    printf("variants (functions that share a name):\n");
-    spvcond_function_variants(m, NULL, print_variant, &o);
-    if (!o.count) {
-        printf("  none\n");
-        return;
-    }
-    /* Which devices keep which variant, over those the module's constants tell apart. */
-    struct variant_out cov = {NULL, 0};
-    printf("coverage (devices its constants tell apart, how many keep each variant, which keep none):\n");
-    if (spvcond_variant_coverage(m, print_coverage, &cov) != SPVCOND_OK || !cov.count)
-        printf("  %s\n", cov.count ? "(incomplete)" : "none");
+    print_text_variants(m);
 }
 
 /* JSON: null, or the number. */
@@ -462,39 +474,40 @@ print_json(const spvcond_module *m, const struct summary *s)
     json_object_end(&j);
 }
 
-int
-cmd_info(struct cli *cli, int argc, char **argv)
+struct info_args {
+    bool json;
+};
+
+static int
+run_info(struct cli *cli, void *args)
 {
-    static const struct option options[] = {
-        {"json", no_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    bool json = false;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-        switch (c) {
-        case 'j': json = true; break;
-        case 'h': fputs(info_usage, stdout); return EXIT_OK;
-        default: fputs(info_usage, stderr); return EXIT_USAGE;
-        }
-    }
-    if (argc - optind > 1) {
-        cli_error("More than one input file specified");
-        return EXIT_USAGE;
-    }
-    const char *path = optind < argc ? argv[optind] : "-";
+    const struct info_args *a = args;
     spvcond_module *m;
-    int rc = cli_load_module(cli, path, &m);
+    int rc = cli_load_module(cli, cli_input(cli), &m);
     if (rc != EXIT_OK)
         return rc;
     struct summary s;
     count_summary(m, &s);
-    if (json)
+    if (a->json)
         print_json(m, &s);
     else
         print_text(m, &s);
     spvcond_module_destroy(m);
     return EXIT_OK;
 }
+
+static const struct cli_opt info_options[] = {
+    CLI_FLAG("json", 0, struct info_args, json, "Print the same as one JSON object."),
+    CLI_END,
+};
+
+const struct cli_command cli_info = {
+    .name = "info",
+    .summary = "Summarize a module: header, capabilities, entry points, functions, spec constants,\n"
+               "conditions.",
+    .usage = info_usage,
+    .options = info_options,
+    .args_size = sizeof(struct info_args),
+    CLI_ONE_INPUT,
+    .run = run_info,
+};

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* spvcond repair: give a multi-target module's items the conditions their users need (spec/repair.md). */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,50 +14,24 @@ static const char repair_usage[] =
     "something unconditional uses it, and so do the items and conditional capabilities it needs; a use of\n"
     "a conditional call's result outside the call's merge is pointed at the merge. Conditions of functions,\n"
     "entry points and code never change; what only such a change could mend is an error. Each change is\n"
-    "printed as a note; a module that validates is written unchanged.\n"
-    "\n"
-    "  -o FILE            Output ('-' for standard output). Required.\n"
-    "  -q, --quiet        No notes and no summary on standard error.\n"
-    CLI_SYNC_HELP
-    "  -h, --help         Print this help and exit.\n";
+    "printed as a note; a module that validates is written unchanged.\n";
 
-int
-cmd_repair(struct cli *cli, int argc, char **argv)
+struct repair_args {
+    const char *output;
+};
+
+static int
+run_repair(struct cli *cli, void *args)
 {
-    static const struct option options[] = {
-        {"quiet", no_argument, NULL, 'q'},
-        CLI_SYNC_OPTIONS,
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *output = NULL;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "o:qh", options, NULL)) != -1) {
-        switch (c) {
-        case 'o': output = optarg; break;
-        case 'q': cli->quiet = 1; break;
-        CLI_SYNC_CASES;
-        case 'h': fputs(repair_usage, stdout); return EXIT_OK;
-        default: fputs(repair_usage, stderr); return EXIT_USAGE;
-        }
-    }
-    if (!output) {
-        cli_error("-o required");
-        return EXIT_USAGE;
-    }
-    if (argc - optind > 1) {
-        cli_error("More than one input file specified");
-        return EXIT_USAGE;
-    }
+    const struct repair_args *a = args;
     spvcond_module *m;
-    int rc = cli_load_module(cli, optind < argc ? argv[optind] : "-", &m);
+    int rc = cli_load_module(cli, cli_input(cli), &m);
     if (rc != EXIT_OK)
         return rc;
     spvcond_repair_stats stats = {.size = sizeof(spvcond_repair_stats)};
     spvcond_result r = spvcond_repair(m, &stats);
     if (r == SPVCOND_OK)
-        rc = cli_write_module(cli, output, m);
+        rc = cli_write_module(cli, a->output, m);
     if (r == SPVCOND_OK && rc == EXIT_OK && !cli->quiet)
         fprintf(stderr,
                 "repaired: %zu conditions widened, %zu removed, %zu conditional capabilities widened, %zu uses "
@@ -67,3 +40,21 @@ cmd_repair(struct cli *cli, int argc, char **argv)
     spvcond_module_destroy(m);
     return r != SPVCOND_OK ? cli_exit_code(r) : rc;
 }
+
+static const struct cli_opt repair_options[] = {
+    CLI_OUTPUT("FILE", struct repair_args, output, "Output ('-' for standard output). Required."),
+    CLI_QUIET("No notes and no summary on standard error."),
+    CLI_SYNC,
+    CLI_END,
+};
+
+const struct cli_command cli_repair = {
+    .name = "repair",
+    .summary = "Widen the conditions of a multi-target module's items so that no specialization\n"
+               "can leave a dangling use (spirv-link's modules).",
+    .usage = repair_usage,
+    .options = repair_options,
+    .args_size = sizeof(struct repair_args),
+    CLI_ONE_INPUT,
+    .run = run_repair,
+};

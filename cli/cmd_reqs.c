@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* spvcond reqs: what each kernel of an annotated module requires, as text, JSON or a property set. */
-#include <getopt.h>
 #include <string.h>
 
 #include "cli.h"
@@ -10,15 +9,7 @@ static const char reqs_usage[] =
     "USAGE: spvcond reqs [--json | --props | --binary KERNEL [-o FILE]] [<input>]\n"
     "\n"
     "Print what each kernel of an annotated module requires, read from its named spec constants\n"
-    "(spvcond.aspect.*, spvcond.reqd_*), with the SpecId that stands for each requirement.\n"
-    "\n"
-    "  --json             The same as JSON.\n"
-    "  --props            DPC++'s property-file text: [SYCL/kernel reqs], name=2|<byte array>\n"
-    "                     (spec/props.md).\n"
-    "  --binary KERNEL    The raw property value of one kernel (8-byte bit count, then uint32 words).\n"
-    "  -o FILE            Where --binary writes (default: standard output).\n"
-    CLI_SYNC_HELP
-    "  -h, --help         Print this help and exit.\n";
+    "(spvcond.aspect.*, spvcond.reqd_*), with the SpecId that stands for each requirement.\n";
 
 static void
 describe_requirement(const spvcond_kernel_requirement *q, char *buf, size_t size)
@@ -42,56 +33,101 @@ describe_requirement(const spvcond_kernel_requirement *q, char *buf, size_t size
     }
 }
 
-int
-cmd_reqs(struct cli *cli, int argc, char **argv)
+struct reqs_args {
+    bool json, props;
+    const char *binary, *output;
+};
+
+/* --binary KERNEL: its property value, into -o's file. */
+static spvcond_result
+write_binary(struct cli *cli, const spvcond_requirements *r, const char *kernel, const char *output, int *rc)
 {
-    static const struct option options[] = {
-        {"json", no_argument, NULL, 'j'},
-        {"props", no_argument, NULL, 'p'},
-        {"binary", required_argument, NULL, 'b'},
-        CLI_SYNC_OPTIONS,
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    bool json = false, props = false;
-    const char *binary = NULL, *output = "-";
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:", options, NULL)) != -1) {
-        switch (c) {
-        case 'b': binary = optarg; break;
-        case 'o': output = optarg; break;
-        case 'j': json = true; break;
-        case 'p': props = true; break;
-        CLI_SYNC_CASES;
-        case 'h': fputs(reqs_usage, stdout); return EXIT_OK;
-        default: fputs(reqs_usage, stderr); return EXIT_USAGE;
+    size_t k = 0;
+    while (k < spvcond_requirements_kernel_count(r) && strcmp(spvcond_requirements_kernel_name(r, k), kernel))
+        k++;
+    if (k == spvcond_requirements_kernel_count(r)) {
+        cli_error("the module has no kernel named '%s'", kernel);
+        return SPVCOND_ERROR_NOT_FOUND;
+    }
+    uint8_t *bytes;
+    size_t size;
+    spvcond_result res = spvcond_requirements_kernel_bytes(r, k, &bytes, &size);
+    if (res == SPVCOND_OK) {
+        *rc = cli_write_file(cli, output ? output : "-", bytes, size);
+        spvcond_free(cli->ctx, bytes);
+    }
+    return res;
+}
+
+/* One requirement of a kernel, in JSON. */
+static void
+json_requirement(struct json *j, const spvcond_kernel_requirement *q)
+{
+    static const char *const types[] = {"aspect", "reqd_work_group_size", "reqd_sub_group_size"};
+    json_object_begin(j);
+    json_kv_string(j, "type", types[q->type <= 2 ? q->type : 0]);
+    json_key(j, "values");
+    json_array_begin(j);
+    for (uint32_t d = 0; d < q->dims; d++)
+        json_uint(j, q->values[d]);
+    json_array_end(j);
+    if (q->type == SPVCOND_REQUIREMENT_ASPECT && spvcond_aspect_name(q->values[0]))
+        json_kv_string(j, "aspect", spvcond_aspect_name(q->values[0]));
+    json_kv_uint(j, "spec_id", q->spec_id);
+    json_object_end(j);
+}
+
+/* Each kernel and its requirements, as text or (json) JSON. */
+static void
+print_kernels(const spvcond_requirements *r, bool json)
+{
+    struct json j;
+    json_init(&j, stdout);
+    if (json)
+        json_array_begin(&j);
+    for (size_t k = 0; k < spvcond_requirements_kernel_count(r); k++) {
+        size_t n = spvcond_requirements_count(r, k);
+        if (json) {
+            json_object_begin(&j);
+            json_kv_string(&j, "kernel", spvcond_requirements_kernel_name(r, k));
+            json_key(&j, "requirements");
+            json_array_begin(&j);
+        } else {
+            printf("%s:%s\n", spvcond_requirements_kernel_name(r, k), n ? "" : " no requirements");
+        }
+        for (size_t i = 0; i < n; i++) {
+            const spvcond_kernel_requirement *q = spvcond_requirements_get(r, k, i);
+            char text[96];
+            describe_requirement(q, text, sizeof(text));
+            if (json)
+                json_requirement(&j, q);
+            else
+                printf("  %s, SpecId %u\n", text, q->spec_id);
+        }
+        if (json) {
+            json_array_end(&j);
+            json_object_end(&j);
         }
     }
-    if (argc - optind > 1 || (json && props)) {
-        cli_error(json && props ? "--json and --props exclude each other" : "More than one input file specified");
-        return EXIT_USAGE;
-    }
+    if (json)
+        json_array_end(&j);
+    else if (spvcond_requirements_virtual_sets(r))
+        printf("virtual-function sets used: %s\n", spvcond_requirements_virtual_sets(r));
+}
+
+static int
+run_reqs(struct cli *cli, void *args)
+{
+    const struct reqs_args *a = args;
     spvcond_module *m;
-    int rc = cli_load_module(cli, optind < argc ? argv[optind] : "-", &m);
+    int rc = cli_load_module(cli, cli_input(cli), &m);
     if (rc != EXIT_OK)
         return rc;
     spvcond_requirements *r;
     spvcond_result res = spvcond_requirements_from_module(m, &r);
-    if (res == SPVCOND_OK && binary) {
-        size_t k = 0;
-        while (k < spvcond_requirements_kernel_count(r) && strcmp(spvcond_requirements_kernel_name(r, k), binary))
-            k++;
-        uint8_t *bytes;
-        size_t size;
-        if (k == spvcond_requirements_kernel_count(r)) {
-            cli_error("the module has no kernel named '%s'", binary);
-            res = SPVCOND_ERROR_NOT_FOUND;
-        } else if ((res = spvcond_requirements_kernel_bytes(r, k, &bytes, &size)) == SPVCOND_OK) {
-            rc = cli_write_file(cli, output, bytes, size);
-            spvcond_free(cli->ctx, bytes);
-        }
-    } else if (res == SPVCOND_OK && props) {
+    if (res == SPVCOND_OK && a->binary) {
+        res = write_binary(cli, r, a->binary, a->output, &rc);
+    } else if (res == SPVCOND_OK && a->props) {
         char *text;
         size_t size;
         if ((res = spvcond_requirements_write_props(r, &text, &size)) == SPVCOND_OK) {
@@ -99,52 +135,32 @@ cmd_reqs(struct cli *cli, int argc, char **argv)
             spvcond_free(cli->ctx, text);
         }
     } else if (res == SPVCOND_OK) {
-        struct json j;
-        json_init(&j, stdout);
-        if (json)
-            json_array_begin(&j);
-        for (size_t k = 0; k < spvcond_requirements_kernel_count(r); k++) {
-            size_t n = spvcond_requirements_count(r, k);
-            if (json) {
-                json_object_begin(&j);
-                json_kv_string(&j, "kernel", spvcond_requirements_kernel_name(r, k));
-                json_key(&j, "requirements");
-                json_array_begin(&j);
-            } else {
-                printf("%s:%s\n", spvcond_requirements_kernel_name(r, k), n ? "" : " no requirements");
-            }
-            for (size_t i = 0; i < n; i++) {
-                const spvcond_kernel_requirement *q = spvcond_requirements_get(r, k, i);
-                char text[96];
-                describe_requirement(q, text, sizeof(text));
-                if (json) {
-                    static const char *const types[] = {"aspect", "reqd_work_group_size", "reqd_sub_group_size"};
-                    json_object_begin(&j);
-                    json_kv_string(&j, "type", types[q->type <= 2 ? q->type : 0]);
-                    json_key(&j, "values");
-                    json_array_begin(&j);
-                    for (uint32_t d = 0; d < q->dims; d++)
-                        json_uint(&j, q->values[d]);
-                    json_array_end(&j);
-                    if (q->type == SPVCOND_REQUIREMENT_ASPECT && spvcond_aspect_name(q->values[0]))
-                        json_kv_string(&j, "aspect", spvcond_aspect_name(q->values[0]));
-                    json_kv_uint(&j, "spec_id", q->spec_id);
-                    json_object_end(&j);
-                } else {
-                    printf("  %s, SpecId %u\n", text, q->spec_id);
-                }
-            }
-            if (json) {
-                json_array_end(&j);
-                json_object_end(&j);
-            }
-        }
-        if (json)
-            json_array_end(&j);
-        else if (spvcond_requirements_virtual_sets(r))
-            printf("virtual-function sets used: %s\n", spvcond_requirements_virtual_sets(r));
+        print_kernels(r, a->json);
     }
     spvcond_requirements_destroy(r);
     spvcond_module_destroy(m);
     return res != SPVCOND_OK ? cli_exit_code(res) : rc;
 }
+
+static const struct cli_opt reqs_options[] = {
+    {.name = "json", .kind = CLI_OPT_FLAG, .offset = offsetof(struct reqs_args, json), .excludes = "props",
+     .help = "The same as JSON."},
+    CLI_FLAG("props", 0, struct reqs_args, props,
+             "DPC++'s property-file text: [SYCL/kernel reqs], name=2|<byte array>\n"
+             "(spec/props.md)."),
+    CLI_STRING("binary", 0, "KERNEL", struct reqs_args, binary,
+               "The raw property value of one kernel (8-byte bit count, then uint32 words)."),
+    CLI_STRING(NULL, 'o', "FILE", struct reqs_args, output, "Where --binary writes (default: standard output)."),
+    CLI_SYNC,
+    CLI_END,
+};
+
+const struct cli_command cli_reqs = {
+    .name = "reqs",
+    .summary = "Print what each kernel of an annotated module requires (text, JSON, property set).",
+    .usage = reqs_usage,
+    .options = reqs_options,
+    .args_size = sizeof(struct reqs_args),
+    CLI_ONE_INPUT,
+    .run = run_reqs,
+};

@@ -5,7 +5,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,15 +20,7 @@ static const char split_usage[] =
     "which holds them, what they call and what they use, and nothing of SPV_INTEL_function_variants.\n"
     "Writes image_N.spv, its property file image_N.prop ([SYCL/device requirements]) and symbol file\n"
     "image_N.sym, and the file table split.table ([Code|Properties|Symbols]); the directory appears whole\n"
-    "or not at all.\n"
-    "\n"
-    "  --mode M           per-requirements (default) or per-kernel (one image per kernel or export).\n"
-    "  --requirements F   Requirements stated per function, as for annotate (spec/requirements.md).\n"
-    "  --force            Replace a directory that exists and is not empty.\n"
-    "  -o DIR             Output directory. Required.\n"
-    "  -q, --quiet        No summary on standard error.\n"
-    CLI_SYNC_HELP
-    "  -h, --help         Print this help and exit.\n";
+    "or not at all.\n";
 
 struct out {
     const struct cli *cli;
@@ -108,129 +99,155 @@ has_entries(const char *dir)
     return any;
 }
 
-int
-cmd_split(struct cli *cli, int argc, char **argv)
+struct split_args {
+    uint32_t flags;
+    const char *requirements, *output;
+    bool force;
+};
+
+static int
+take_mode(struct cli *cli, void *args, const char *arg)
 {
-    static const struct option options[] = {
-        {"mode", required_argument, NULL, 'm'},
-        {"requirements", required_argument, NULL, 'r'},
-        {"force", no_argument, NULL, 'f'},
-        {"quiet", no_argument, NULL, 'q'},
-        CLI_SYNC_OPTIONS,
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *output = NULL, *requirements = NULL;
-    uint32_t flags = 0;
-    bool force = false;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "o:qh", options, NULL)) != -1) {
-        switch (c) {
-        case 'm':
-            if (strcmp(optarg, "per-kernel") == 0) {
-                flags = SPVCOND_SPLIT_PER_KERNEL;
-            } else if (strcmp(optarg, "per-requirements") != 0) {
-                cli_error("--mode takes per-requirements or per-kernel, not '%s'", optarg);
-                return EXIT_USAGE;
-            }
-            break;
-        case 'r': requirements = optarg; break;
-        case 'f': force = true; break;
-        case 'o': output = optarg; break;
-        case 'q': cli->quiet = 1; break;
-        CLI_SYNC_CASES;
-        case 'h': fputs(split_usage, stdout); return EXIT_OK;
-        default: fputs(split_usage, stderr); return EXIT_USAGE;
-        }
-    }
-    if (!output || argc - optind > 1) {
-        cli_error(!output ? "-o required" : "More than one input file specified");
+    (void)cli;
+    struct split_args *a = args;
+    if (strcmp(arg, "per-kernel") == 0) {
+        a->flags = SPVCOND_SPLIT_PER_KERNEL;
+    } else if (strcmp(arg, "per-requirements") == 0) {
+        a->flags = 0;
+    } else {
+        cli_error("--mode takes per-requirements or per-kernel, not '%s'", arg);
         return EXIT_USAGE;
     }
-    if (has_entries(output) && !force) {
-        cli_error("'%s' exists and is not empty; --force replaces it", output);
-        return EXIT_INVALID;
+    return EXIT_OK;
+}
+
+/* `output` (n bytes of it, no trailing '/') with `suffix` (12 bytes with its 0) in malloc's memory. */
+static char *
+beside_output(const char *output, size_t n, const char *suffix)
+{
+    char *p = malloc(n + 16);
+    if (p) {
+        memcpy(p, output, n);
+        memcpy(p + n, suffix, 12);
     }
-    spvcond_requirements_file *reqfile = NULL;
-    spvcond_annotate_options opts = {.size = sizeof(spvcond_annotate_options)};
-    void *data = NULL;
-    size_t size = 0;
+    return p;
+}
+
+/* The finished directory `tmp` takes the place of `output` (n bytes); one that existed goes aside first,
+ * and away once the new one is in place. */
+static int
+put_in_place(const struct cli *cli, const char *tmp, const char *output, size_t n)
+{
+    char *old = beside_output(output, n, ".old.XXXXXX");
+    if (!old)
+        return EXIT_NOMEM;
     int rc = EXIT_OK;
-    if (requirements && (rc = cli_read_file(requirements, &data, &size)) == EXIT_OK) {
-        spvcond_result pr = spvcond_requirements_file_parse(cli->ctx, data, size, requirements, &reqfile);
-        free(data);
-        if (pr != SPVCOND_OK)
-            return pr == SPVCOND_ERROR_INVALID_ARGUMENT ? EXIT_INVALID : cli_exit_code(pr);
-        opts.requirements = spvcond_requirements_file_entries(reqfile, &opts.requirement_count);
+    bool existed = access(output, F_OK) == 0;
+    if (existed && (!mkdtemp(old) || rmdir(old) != 0 || rename(output, old) != 0)) {
+        cli_error("could not move '%s' aside: %s", output, strerror(errno));
+        rc = EXIT_IO;
+    } else if (rename(tmp, output) != 0) {
+        cli_error("could not rename '%s' to '%s': %s", tmp, output, strerror(errno));
+        if (existed)
+            rename(old, output);
+        rc = EXIT_IO;
+    } else {
+        if (existed)
+            remove_tree(old);
+        if (cli->sync)
+            rc = cli_sync_directory_of(output);
     }
-    const char *input = optind < argc ? argv[optind] : "-";
-    cli->input_name = strcmp(input, "-") == 0 ? "stdin" : input;
-    struct cli_bytes module = {NULL, 0, 0};
-    if (rc == EXIT_OK)
-        rc = cli_read_module_file(input, &module);
-    if (rc != EXIT_OK) {
-        spvcond_requirements_file_destroy(reqfile);
-        return rc;
-    }
-    /* Beside the target, renamed into place at the end ("out/" is beside "out" too). */
-    size_t n = strlen(output);
-    while (n > 1 && output[n - 1] == '/')
-        n--;
-    char *tmp = malloc(n + 16), *old = malloc(n + 16);
+    free(old);
+    return rc;
+}
+
+/* The images, their files and the table, into `tmp`. */
+static int
+split_into(struct cli *cli, const struct split_args *a, const struct cli_bytes *module,
+           const spvcond_annotate_options *opts, char *tmp, size_t *images)
+{
     /* The file table, its header first, a row per image as take_image writes it. */
     static const char header[] = "[Code|Properties|Symbols]\n";
     struct out o = {cli, tmp, malloc(sizeof(header)), sizeof(header) - 1, sizeof(header), EXIT_OK};
-    if (o.table)
-        memcpy(o.table, header, sizeof(header));
-    if (!tmp || !old || !o.table || (memcpy(tmp, output, n), memcpy(tmp + n, ".tmp.XXXXXX", 12), !mkdtemp(tmp))) {
-        cli_error("could not create a directory next to '%s': %s", output, strerror(errno));
-        cli_bytes_free(&module);
-        free(o.table);
-        free(tmp);
-        free(old);
-        spvcond_requirements_file_destroy(reqfile);
-        return EXIT_IO;
-    }
-    size_t images = 0;
-    spvcond_result r = module.size % 4 ? SPVCOND_ERROR_INVALID_BINARY : SPVCOND_OK;
+    if (!o.table)
+        return EXIT_NOMEM;
+    memcpy(o.table, header, sizeof(header));
+    spvcond_result r = module->size % 4 ? SPVCOND_ERROR_INVALID_BINARY : SPVCOND_OK;
     if (r != SPVCOND_OK)
         cli_error("%s: the size is not a multiple of 4 bytes", cli->input_name);
     if (r == SPVCOND_OK)
-        r = spvcond_split(cli->ctx, module.data, module.size / 4, &opts, flags, take_image, &o, &images);
-    rc = o.rc != EXIT_OK ? o.rc : r != SPVCOND_OK ? cli_exit_code(r) : EXIT_OK;
+        r = spvcond_split(cli->ctx, module->data, module->size / 4, opts, a->flags, take_image, &o, images);
+    int rc = o.rc != EXIT_OK ? o.rc : r != SPVCOND_OK ? cli_exit_code(r) : EXIT_OK;
     if (rc == EXIT_OK)
         rc = write_in(&o, "split.table", o.table, o.len);
     if (rc == EXIT_OK && cli->sync)
         rc = cli_sync_directory(tmp); /* its entries, before it takes the target's place */
-    if (rc == EXIT_OK) {
-        /* An existing directory goes aside first, and away once the new one is in place. */
-        bool existed = access(output, F_OK) == 0;
-        memcpy(old, output, n);
-        memcpy(old + n, ".old.XXXXXX", 12);
-        if (existed && (!mkdtemp(old) || rmdir(old) != 0 || rename(output, old) != 0)) {
-            cli_error("could not move '%s' aside: %s", output, strerror(errno));
-            rc = EXIT_IO;
-        } else if (rename(tmp, output) != 0) {
-            cli_error("could not rename '%s' to '%s': %s", tmp, output, strerror(errno));
-            if (existed)
-                rename(old, output);
-            rc = EXIT_IO;
-        } else {
-            if (existed)
-                remove_tree(old);
-            if (cli->sync)
-                rc = cli_sync_directory_of(output);
-        }
+    free(o.table);
+    return rc;
+}
+
+static int
+run_split(struct cli *cli, void *args)
+{
+    const struct split_args *a = args;
+    if (has_entries(a->output) && !a->force) {
+        cli_error("'%s' exists and is not empty; --force replaces it", a->output);
+        return EXIT_INVALID;
     }
+    spvcond_requirements_file *reqfile = NULL;
+    spvcond_annotate_options opts = {.size = sizeof(spvcond_annotate_options)};
+    int rc = a->requirements ? cli_load_requirements(cli, a->requirements, &reqfile) : EXIT_OK;
     if (rc != EXIT_OK)
+        return rc;
+    if (reqfile)
+        opts.requirements = spvcond_requirements_file_entries(reqfile, &opts.requirement_count);
+    const char *input = cli_input(cli);
+    cli->input_name = strcmp(input, "-") == 0 ? "stdin" : input;
+    struct cli_bytes module = {NULL, 0, 0};
+    rc = cli_read_module_file(input, &module);
+    /* Beside the target, renamed into place at the end ("out/" is beside "out" too). */
+    size_t n = strlen(a->output), images = 0;
+    while (n > 1 && a->output[n - 1] == '/')
+        n--;
+    char *tmp = rc == EXIT_OK ? beside_output(a->output, n, ".tmp.XXXXXX") : NULL;
+    if (rc == EXIT_OK && (!tmp || !mkdtemp(tmp))) {
+        cli_error("could not create a directory next to '%s': %s", a->output, strerror(errno));
+        free(tmp);
+        tmp = NULL;
+        rc = EXIT_IO;
+    }
+    if (rc == EXIT_OK)
+        rc = split_into(cli, a, &module, &opts, tmp, &images);
+    if (rc == EXIT_OK)
+        rc = put_in_place(cli, tmp, a->output, n);
+    if (rc != EXIT_OK && tmp)
         remove_tree(tmp);
     if (rc == EXIT_OK && !cli->quiet)
-        fprintf(stderr, "split: %zu image%s in %s\n", images, images == 1 ? "" : "s", output);
-    free(o.table);
+        fprintf(stderr, "split: %zu image%s in %s\n", images, images == 1 ? "" : "s", a->output);
     cli_bytes_free(&module);
     free(tmp);
-    free(old);
     spvcond_requirements_file_destroy(reqfile);
     return rc;
 }
+
+static const struct cli_opt split_options[] = {
+    CLI_CALL("mode", 0, "M", take_mode, "per-requirements (default) or per-kernel (one image per kernel or export)."),
+    CLI_STRING("requirements", 0, "F", struct split_args, requirements,
+               "Requirements stated per function, as for annotate (spec/requirements.md)."),
+    CLI_FLAG("force", 0, struct split_args, force, "Replace a directory that exists and is not empty."),
+    CLI_OUTPUT("DIR", struct split_args, output, "Output directory. Required."),
+    CLI_QUIET("No summary on standard error."),
+    CLI_SYNC,
+    CLI_END,
+};
+
+const struct cli_command cli_split = {
+    .name = "split",
+    .summary = "Split a module into device images by requirements, with property and symbol files\n"
+               "and a file table (DPC++'s design).",
+    .usage = split_usage,
+    .options = split_options,
+    .args_size = sizeof(struct split_args),
+    CLI_ONE_INPUT,
+    .run = run_split,
+};

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* spvcond validate: our checker for SPV_INTEL_function_variants. */
-#include <getopt.h>
 #include <string.h>
 
 #include "cli.h"
@@ -14,31 +13,14 @@ static const char validate_usage[] =
     "OpConditionalCopyObjectINTEL is well formed; at most one OpDeviceRegistryVersion, in its place; no\n"
     "assignment of the spec constants can leave a use of a removed id. Also SPIR-V's version rules, as\n"
     "SPIRV-Tools checks them: every instruction and enumerant operand against the module's version and\n"
-    "the extensions that enable it. Prints every violation; exit 1 if there is any.\n"
-    "\n"
-    "  -h, --help         Print this help and exit.\n";
+    "the extensions that enable it. Prints every violation; exit 1 if there is any.\n";
 
-int
-cmd_validate(struct cli *cli, int argc, char **argv)
+static int
+run_validate(struct cli *cli, void *args)
 {
-    static const struct option options[] = {
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-        switch (c) {
-        case 'h': fputs(validate_usage, stdout); return EXIT_OK;
-        default: fputs(validate_usage, stderr); return EXIT_USAGE;
-        }
-    }
-    if (argc - optind > 1) {
-        cli_error("More than one input file specified");
-        return EXIT_USAGE;
-    }
+    (void)args;
     spvcond_module *m;
-    int rc = cli_load_module(cli, optind < argc ? argv[optind] : "-", &m);
+    int rc = cli_load_module(cli, cli_input(cli), &m);
     if (rc != EXIT_OK)
         return rc;
     size_t violations = 0;
@@ -48,3 +30,16 @@ cmd_validate(struct cli *cli, int argc, char **argv)
         fprintf(stderr, "%zu violation%s\n", violations, violations == 1 ? "" : "s");
     return cli_exit_code(r);
 }
+
+static const struct cli_opt validate_options[] = {CLI_END};
+
+const struct cli_command cli_validate = {
+    .name = "validate",
+    .summary = "Check a module's use of SPV_INTEL_function_variants, including that no\n"
+               "specialization can leave a dangling reference.",
+    .usage = validate_usage,
+    .options = validate_options,
+    .args_size = 1,
+    CLI_ONE_INPUT,
+    .run = run_validate,
+};

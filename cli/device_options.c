@@ -44,23 +44,9 @@ device_options_fini(struct device_options *d)
 }
 
 bool
-fnvar_option(struct fnvar_options *f, int opt, const char *arg, int *rc)
+fnvar_options_given(const struct fnvar_options *f)
 {
-    const char **slot;
-    switch (opt) {
-    case OPT_TARGET: slot = &f->target; break;
-    case OPT_FEATURES: slot = &f->features; break;
-    case OPT_CATEGORY: slot = &f->category; break;
-    case OPT_FAMILY: slot = &f->family; break;
-    case OPT_ARCH: slot = &f->arch; break;
-    case OPT_CAPABILITIES: slot = &f->capabilities; break;
-    case OPT_UNSPECIFIED: slot = &f->unspecified; break;
-    default: return false;
-    }
-    *slot = arg; /* resolved once all are read: feature names depend on the target */
-    *rc = EXIT_OK;
-    f->given = true;
-    return true;
+    return f->target || f->features || f->category || f->family || f->arch || f->capabilities || f->unspecified;
 }
 
 static int

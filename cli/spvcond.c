@@ -12,28 +12,13 @@
 
 #include "cli.h"
 
-static const char usage_text[] =
+static const char usage_before[] =
     "USAGE: spvcond <command> [options] [<input>]\n"
     "\n"
     "Rewrite SPIR-V modules guarded by SPV_INTEL_function_variants conditions.\n"
     "\n"
-    "Commands:\n"
-    "  annotate       Mark what each kernel requires with spec constants and ConditionalINTEL.\n"
-    "  check          Say which kernels of an annotated module a device supports, and why not.\n"
-    "  devices        List the devices --device accepts.\n"
-    "  filter         Keep the rows of a file table whose device image a device can take (DPC++'s aspect\n"
-    "                 filter).\n"
-    "  info           Summarize a module: header, capabilities, entry points, functions, spec constants,\n"
-    "                 conditions.\n"
-    "  repair         Widen the conditions of a multi-target module's items so that no specialization\n"
-    "                 can leave a dangling use (spirv-link's modules).\n"
-    "  reqs           Print what each kernel of an annotated module requires (text, JSON, property set).\n"
-    "  specialize     Evaluate conditions for given spec-constant values, strip what is false, and\n"
-    "                 write a plain module.\n"
-    "  split          Split a module into device images by requirements, with property and symbol files\n"
-    "                 and a file table (DPC++'s design).\n"
-    "  validate       Check a module's use of SPV_INTEL_function_variants, including that no\n"
-    "                 specialization can leave a dangling reference.\n"
+    "Commands:\n";
+static const char usage_after[] =
     "\n"
     "Options:\n"
     "  -h, --help     Print this help and exit.\n"
@@ -44,6 +29,13 @@ static const char usage_text[] =
     "4 out of memory. The manual: man spvcond. Unmodified OpenCL applications get the consumer from the\n"
     "OpenCL layer libspvcond-opencl-layer.so, installed beside the library (OPENCL_LAYERS; man spvcond,\n"
     "section OPENCL LAYER).\n";
+
+/* The commands, as `spvcond --help` lists them. */
+static const struct cli_command *const commands[] = {
+    &cli_annotate, &cli_check, &cli_devices, &cli_filter, &cli_info,
+    &cli_repair,   &cli_reqs,  &cli_specialize, &cli_split, &cli_validate,
+};
+#define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))
 
 void
 cli_error(const char *fmt, ...)
@@ -144,6 +136,27 @@ cli_bytes_free(struct cli_bytes *b)
     memset(b, 0, sizeof(*b));
 }
 
+/* A full buffer of `len` bytes that its input outgrew, twice the size (freed, NULL, if that fails). A
+ * mapping is copied once into malloc's memory, which then grows. */
+static char *
+grow(char *buf, size_t len, size_t *cap, size_t *mapped)
+{
+    char *bigger = *cap <= SIZE_MAX / 2 ? (*mapped ? malloc(*cap * 2) : realloc(buf, *cap * 2)) : NULL;
+    if (bigger && *mapped) {
+        memcpy(bigger, buf, len);
+        munmap(buf, *mapped);
+        *mapped = 0;
+    }
+    if (!bigger) {
+        struct cli_bytes gone = {buf, 0, *mapped};
+        cli_bytes_free(&gone);
+        *mapped = 0;
+        return NULL;
+    }
+    *cap *= 2;
+    return bigger;
+}
+
 static int
 read_input(const char *path, bool huge, struct cli_bytes *out)
 {
@@ -175,21 +188,7 @@ read_input(const char *path, bool huge, struct cli_bytes *out)
         len += (size_t)got;
         if (len < cap)
             continue;
-        /* Full: it grew. A mapping is copied once into malloc's memory, which then grows. */
-        char *bigger = cap <= SIZE_MAX / 2 ? (mapped ? malloc(cap * 2) : realloc(buf, cap * 2)) : NULL;
-        if (bigger && mapped) {
-            memcpy(bigger, buf, len);
-            munmap(buf, mapped);
-            mapped = 0;
-        }
-        if (!bigger) {
-            struct cli_bytes gone = {buf, 0, mapped};
-            cli_bytes_free(&gone);
-            buf = NULL;
-            break;
-        }
-        buf = bigger;
-        cap *= 2;
+        buf = grow(buf, len, &cap, &mapped);
     }
     if (!is_stdin)
         close(fd);
@@ -454,6 +453,20 @@ cli_write_module(const struct cli *cli, const char *path, spvcond_module *module
 }
 
 int
+cli_load_requirements(struct cli *cli, const char *path, spvcond_requirements_file **out)
+{
+    void *text;
+    size_t size;
+    *out = NULL;
+    int rc = cli_read_file(path, &text, &size);
+    if (rc != EXIT_OK)
+        return rc;
+    spvcond_result r = spvcond_requirements_file_parse(cli->ctx, text, size, path, out);
+    free(text);
+    return r == SPVCOND_ERROR_INVALID_ARGUMENT ? EXIT_INVALID : cli_exit_code(r);
+}
+
+int
 cli_load_module(struct cli *cli, const char *path, spvcond_module **out)
 {
     return cli_load_module_flags(cli, path, 0, out);
@@ -485,48 +498,52 @@ cli_load_module_flags(struct cli *cli, const char *path, uint32_t flags, spvcond
     return EXIT_OK;
 }
 
-static const struct {
-    const char *name;
-    int (*run)(struct cli *, int, char **);
-} commands[] = {
-    {"annotate", cmd_annotate},
-    {"check", cmd_check},
-    {"devices", cmd_devices},
-    {"filter", cmd_filter},
-    {"info", cmd_info},
-    {"repair", cmd_repair},
-    {"reqs", cmd_reqs},
-    {"specialize", cmd_specialize},
-    {"split", cmd_split},
-    {"validate", cmd_validate},
-};
+const char *
+cli_input(const struct cli *cli)
+{
+    return cli->input_count ? cli->inputs[0] : "-";
+}
+
+/* One command, from its arguments to its exit code. */
+static int
+run_command(const struct cli_command *cmd, int argc, char **argv)
+{
+    struct cli cli;
+    int rc = cli_init(&cli);
+    if (rc != EXIT_OK)
+        return rc;
+    /* Arguments of any command, aligned for any of their fields. */
+    void *args = calloc(1, cmd->args_size);
+    if (!args) {
+        cli_fini(&cli);
+        return EXIT_NOMEM;
+    }
+    rc = cli_parse(&cli, cmd, argc, argv, args);
+    if (rc == EXIT_OK)
+        rc = cmd->run(&cli, args);
+    else if (rc == CLI_HELP_SHOWN)
+        rc = EXIT_OK;
+    if (cmd->fini)
+        cmd->fini(args);
+    free(args);
+    cli_fini(&cli);
+    return rc;
+}
 
 int
 main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fputs(usage_text, stderr);
-        return EXIT_USAGE;
-    }
-    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-        fputs(usage_text, stdout);
-        return EXIT_OK;
+    if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+        cli_print_commands(argc < 2 ? stderr : stdout, usage_before, commands, COMMAND_COUNT, usage_after);
+        return argc < 2 ? EXIT_USAGE : EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("spvcond %s (libspvcond %s)\n", SPVCOND_VERSION_STRING, spvcond_version_string());
         return EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-        if (strcmp(argv[1], commands[i].name) != 0)
-            continue;
-        struct cli cli;
-        int rc = cli_init(&cli);
-        if (rc != EXIT_OK)
-            return rc;
-        rc = commands[i].run(&cli, argc - 1, argv + 1);
-        cli_fini(&cli);
-        return rc;
-    }
+    for (size_t i = 0; i < COMMAND_COUNT; i++)
+        if (strcmp(argv[1], commands[i]->name) == 0)
+            return run_command(commands[i], argc - 1, argv + 1);
     cli_error("unknown command '%s'. Use --help for a list of commands", argv[1]);
     return EXIT_USAGE;
 }

@@ -2,9 +2,8 @@
 # SPDX-License-Identifier: MIT
 """spvcond(1) and the --help texts it is written from:
 
-- every command's --help names exactly the options its source accepts (the long options of its getopt
-  table, with the shared tables of cli.h and device_options.h, and the letters of its short options),
-  and the tool accepts every option its help names;
+- every command's --help names exactly the options of its option table (its rows, with the shared row
+  macros of options.h and device_options.h), and the tool accepts every option its help names;
 - the page is clean roff (groff -ww: no warning) and shows every command and every option.
 
   manual.py SPVCOND PAGE TOOLS_SOURCE_DIR"""
@@ -39,28 +38,49 @@ def help_options(text):
     return options
 
 
+ROW = re.compile(r"""CLI_(?:FLAG|BITS|STRING|U32|CALL)\((NULL|"[a-z-]+"), ('\w'|0)?|\.name = ("[a-z-]+")|\.letter = '(\w)'"""
+                 r"""|CLI_OUTPUT\(""")
+
+
+def row_options(text):
+    """The options of the option-table rows in `text`: --long names and -letters."""
+    found = set()
+    for m in ROW.finditer(text):
+        name, letter, dotname, dotletter = m.groups()
+        if m.group(0).startswith("CLI_OUTPUT"):
+            found.add("-o")
+        for n in (name, dotname):
+            if n and n != "NULL":
+                found.add("--" + n.strip('"'))
+        for c in (letter, dotletter):
+            if c and c != "0":
+                found.add("-" + c.strip("'"))
+    return found
+
+
 def macro_options(tools):
-    """The long options of the shared option macros (CLI_SYNC_OPTIONS, FNVAR_LONG_OPTIONS)."""
+    """The options of the shared row macros (CLI_QUIET, CLI_SYNC, FNVAR_ROWS...)."""
     macros = {}
-    for header in ("cli.h", "device_options.h"):
+    for header in ("options.h", "device_options.h"):
         with open(os.path.join(tools, header)) as f:
             text = f.read()
-        for m in re.finditer(r"#define (\w+_OPTIONS)((?:.*\\\n)*.*)", text):
-            macros[m.group(1)] = set(re.findall(r'\{"([a-z-]+)",', m.group(2)))
+        for m in re.finditer(r"#define (\w+)(?:\([^)]*\))?((?:.*\\\n)*.*)", text):
+            members = row_options(m.group(2))
+            if members:
+                macros[m.group(1)] = members
     return macros
 
 
 def source_options(tools, command, macros):
-    """The options the command's getopt table and short-option string accept."""
+    """The options the command's option table accepts, -h and --help (which every command takes) with them."""
     with open(os.path.join(tools, f"cmd_{command}.c")) as f:
         text = f.read()
-    table = re.search(r"struct option options\[\] = \{(.*?)\n\s*\};", text, re.S)
-    longs = set(re.findall(r'\{"([a-z-]+)",', table.group(1)))
+    table = re.search(r"struct cli_opt \w+_options\[\] = \{(.*?)\};", text, re.S)
+    options = row_options(table.group(1)) | {"-h", "--help"}
     for name, members in macros.items():
         if re.search(rf"\b{name}\b", table.group(1)):
-            longs |= members
-    shorts = re.search(r'getopt_long\(argc, argv, "([^"]*)"', text).group(1).replace(":", "")
-    return {"--" + o for o in longs} | {"-" + c for c in shorts}
+            options |= members
+    return options
 
 
 def main(spvcond, page, tools):
@@ -73,7 +93,7 @@ def main(spvcond, page, tools):
         options = help_options(text)
         all_options[command] = options
         source = source_options(tools, command, macros)
-        check(set(options) == source, f"{command}: --help names the options the source accepts",
+        check(set(options) == source, f"{command}: --help names the options of its table",
                 f"only in --help: {sorted(set(options) - source)}; only in the source: {sorted(source - set(options))}")
         refused = []
         for option, takes in options.items():

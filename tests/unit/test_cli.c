@@ -80,6 +80,51 @@ Test(cli, usage_errors_exit_2)
     cr_assert_eq(cli(args, NULL), 2);
 }
 
+/* What every command's option table gives it (cli/options.h): a message per broken rule, exit 2. */
+Test(cli, option_table_rules)
+{
+    static const struct {
+        const char *args, *said;
+    } cases[] = {
+        {"annotate X", "error: -o required\n"},                          /* required */
+        {"filter -o t t", "error: --device required\n"},                 /* required, in the table's order */
+        {"specialize --props p X -o /dev/null", "error: --props needs --device\n"}, /* needs */
+        {"reqs --json --props X", "error: --json and --props exclude each other\n"}, /* excludes */
+        {"annotate X X -o /dev/null", "error: More than one input file specified\n"}, /* operands */
+        {"check --device x86_64", "error: no input file\n"},
+        {"filter --device x86_64 -o - a b", "error: one table expected\n"},
+        {"annotate --spec-id-base=12x X -o /dev/null", "error: --spec-id-base: '12x' is not a 32-bit unsigned number\n"},
+        {"split --mode=nope X -o d", "error: --mode takes per-requirements or per-kernel, not 'nope'\n"},
+        {"annotate --requirements", "annotate: option '--requirements' requires an argument\nUSAGE: spvcond annotate"},
+        {"devices extra", "USAGE: spvcond devices"}, /* no operands, no message: the usage */
+    };
+    char args[1024], *out;
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        size_t n = 0; /* X: a module, each time it is named */
+        for (const char *c = cases[k].args; *c && n + 300 < sizeof(args); c++)
+            n += (size_t)(*c == 'X' ? sprintf(args + n, "%s", fixture("annotate_graph")) : sprintf(args + n, "%c", *c));
+        snprintf(args + n, sizeof(args) - n, " 2>&1 >/dev/null");
+        cr_assert_eq(cli(args, &out), 2, "%s", cases[k].args);
+        cr_assert(strncmp(out, cases[k].said, strlen(cases[k].said)) == 0, "%s: %s", cases[k].args, out);
+        free(out);
+    }
+    /* An abbreviated long option and the --name=value form are getopt_long's, as before the tables. */
+    snprintf(args, sizeof(args), "specialize --device=x86_64 --no-fo --fr -q %s -o /dev/null", fixture("annotate_graph"));
+    cr_assert_eq(cli(args, NULL), 0);
+    /* --help ends every command's help; a row without help joins the label of the row before it. */
+    cr_assert_eq(cli("check --help", &out), 0);
+    cr_assert(strstr(out, "\n  --target T, --features F1,F2\n                     The device's target") != NULL, "%s", out);
+    cr_assert(strstr(out, "  -h, --help         Print this help and exit.\n") == out + strlen(out) - 47, "%s", out);
+    free(out);
+    /* A label of 19 characters shares its help's line; one of 20 does not. */
+    cr_assert_eq(cli("annotate --help", &out), 0);
+    cr_assert(strstr(out, "\n  --requirements FILE  Requirements stated per function") != NULL, "%s", out);
+    free(out);
+    cr_assert_eq(cli("specialize --help", &out), 0);
+    cr_assert(strstr(out, "\n  --device-config FILE\n                     Devices in") != NULL, "%s", out);
+    free(out);
+}
+
 Test(cli, missing_file_exits_3)
 {
     char *out;
