@@ -9,8 +9,9 @@
  * part of it); for the cold build, its stages as SPVCOND_LAYER_DEBUG reports them: specialization,
  * validation, translation (bitcode or PTX; for rusticl, the module copied behind its binary's header).
  * Columns: the medians, the warm share over the driver alone (the steadier figure: two builds' times each
- * vary by more than the share), the warm total's difference from the driver alone's, and the
- * specialization over the translation.
+ * vary by more than the share), the warm total's difference from the driver alone's, the cache hit's own
+ * time (SPVCOND_LAYER_DEBUG's: the entry opened, read and checked; a part of the warm share that no driver's
+ * time blurs), and the specialization over the translation.
  *
  *   layer-cost --platform NAME [--rounds R] MODULE.spv...
  *
@@ -102,11 +103,10 @@ stage_ms(const char *log, const char *what)
     return ms;
 }
 
-/* A cold build through the layer with its debug output captured: the stages' times. */
+/* A build through the layer with its debug output captured (*log, malloc'd; NULL when it cannot be read). */
 static bool
-cold_build(const void *il, size_t size, const char *cache, double *create, double *built, double stages[3])
+debug_build(const void *il, size_t size, double *create, double *built, char **log)
 {
-    empty_folder(cache);
     char path[] = "/tmp/layer-cost-debug-XXXXXX";
     int fd = mkstemp(path), saved = dup(2);
     fflush(stderr);
@@ -119,13 +119,38 @@ cold_build(const void *il, size_t size, const char *cache, double *create, doubl
     close(saved);
     close(fd);
     size_t n;
-    char *log = read_file(path, &n);
+    *log = read_file(path, &n);
     unlink(path);
+    return ok;
+}
+
+/* A cold build through the layer: the stages' times. */
+static bool
+cold_build(const void *il, size_t size, const char *cache, double *create, double *built, double stages[3])
+{
+    empty_folder(cache);
+    char *log;
+    bool ok = debug_build(il, size, create, built, &log);
     stages[0] = log ? stage_ms(log, "module specialized") : 0;
     stages[1] = log ? stage_ms(log, "the module validated") : 0;
     stages[2] = log ? stage_ms(log, " made in") : 0;
     if (log && !strstr(log, "cache stored")) {
         printf("the layer stored nothing in its cache:\n%s\n", log);
+        ok = false;
+    }
+    free(log);
+    return ok;
+}
+
+/* A warm build through the layer: the time its cache hit took (reading and checking the entry). */
+static bool
+warm_build(const void *il, size_t size, double *create, double *built, double *hit)
+{
+    char *log;
+    bool ok = debug_build(il, size, create, built, &log);
+    *hit = log ? stage_ms(log, "cache hit") : 0;
+    if (log && !strstr(log, "cache hit")) {
+        printf("the layer found nothing in its cache:\n%s\n", log);
         ok = false;
     }
     free(log);
@@ -142,7 +167,7 @@ route_of(const char *form_path)
 struct series {
     double driver[MAX_ROUNDS], driver_create[MAX_ROUNDS];
     double cold[MAX_ROUNDS], cold_create[MAX_ROUNDS], warm[MAX_ROUNDS], warm_create[MAX_ROUNDS];
-    double stage[3][MAX_ROUNDS];
+    double stage[3][MAX_ROUNDS], hit[MAX_ROUNDS];
 };
 
 static bool
@@ -194,7 +219,7 @@ measure(const char *module, int rounds, const char *tmp)
                 break;
             }
             default: /* the entry a cold build stored (in round 0 just before; later, in the round before) */
-                ok = build(il, il_size, false, &s->warm_create[r], &s->warm[r]);
+                ok = warm_build(il, il_size, &s->warm_create[r], &s->warm[r], &s->hit[r]);
                 s->warm[r] += s->warm_create[r];
                 break;
             }
@@ -212,9 +237,9 @@ measure(const char *module, int rounds, const char *tmp)
         char ratio[32] = "(no translation)";
         if (translated && made > 0)
             snprintf(ratio, sizeof(ratio), "%.2f%%", 100 * spec / made);
-        printf("| %s | %.2f | %s | %.1f | %.1f | %.1f (%.2f / %.1f / %.1f) | %.1f | %.2f | %.2f%% | %+.1f%% | %s |\n",
+        printf("| %s | %.2f | %s | %.1f | %.1f | %.1f (%.2f / %.1f / %.1f) | %.1f | %.2f | %.2f%% | %+.1f%% | %.2f | %s |\n",
                name, il_size / 1e6, route_of(form_path), driver, cold, cold_share, spec, val, made, warm, warm_share,
-               100 * warm_share / driver, 100 * (warm - driver) / driver, ratio);
+               100 * warm_share / driver, 100 * (warm - driver) / driver, median(s->hit, rounds), ratio);
     }
     fflush(stdout);
     free(s);
@@ -265,8 +290,8 @@ main(int argc, char **argv)
     printf("%s (driver %s), medians of %d rounds, ms from clCreateProgramWith* to a built program\n\n", device_name,
            driver, rounds);
     printf("| module | MB | route | driver alone | layer, cold | its share (specialize / validate / translate) "
-           "| layer, warm | its share | share / driver | warm - driver | specialize / translate |\n");
-    printf("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+           "| layer, warm | its share | share / driver | warm - driver | cache hit | specialize / translate |\n");
+    printf("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     int failed = 0;
     for (int k = first; k < argc; k++)
         failed += !measure(argv[k], rounds, tmp);

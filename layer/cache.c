@@ -257,33 +257,54 @@ entry_path(const struct layer_cache *cache, const unsigned char key[LAYER_CACHE_
     snprintf(path, size, "%s/%s%s", cache->dir, name, suffix);
 }
 
-/* The whole file, malloc'd; NULL (errno set) when it cannot be read, is not a regular file or is larger
- * than `limit` (no entry is: the bound keeps them out). */
-static unsigned char *
-read_whole(int fd, unsigned long long limit, size_t *size)
+/* Reads exactly `n` bytes (false with errno set, EIO at an early end). */
+static bool
+read_exactly(int fd, void *buf, size_t n)
 {
-    struct stat st;
-    if (fstat(fd, &st) != 0)
-        return NULL;
-    if (!S_ISREG(st.st_mode) || (unsigned long long)st.st_size > limit || (unsigned long long)st.st_size > SIZE_MAX / 2) {
-        errno = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
-        return NULL;
-    }
-    size_t n = (size_t)st.st_size, got = 0;
-    unsigned char *bytes = malloc(n ? n : 1);
-    while (bytes && got < n) {
-        ssize_t r = read(fd, bytes + got, n - got);
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = read(fd, (char *)buf + got, n - got);
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0) {
-            free(bytes);
             errno = r == 0 ? EIO : errno;
-            return NULL;
+            return false;
         }
         got += (size_t)r;
     }
-    *size = got;
-    return bytes;
+    return true;
+}
+
+/* The entry in file `fd`: its header read and checked first, then its form read straight into memory of its
+ * own (no copy of megabytes). False with why in `why` (empty: errno says) when it cannot be read, is not a
+ * regular file, is larger than `limit` (no entry is: the bound keeps them out) or is refused. */
+static bool
+read_entry(int fd, unsigned long long limit, const unsigned char key[LAYER_CACHE_KEY_SIZE], enum layer_route route,
+           struct layer_cache_entry *out, char *why, size_t why_size)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return false;
+    if (!S_ISREG(st.st_mode) || (unsigned long long)st.st_size > limit || (unsigned long long)st.st_size > SIZE_MAX / 2) {
+        errno = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
+        return false;
+    }
+    size_t size = (size_t)st.st_size;
+    unsigned char header[LAYER_CACHE_ENTRY_HEADER];
+    struct layer_cache_entry_sizes sizes;
+    if (!read_exactly(fd, header, size < sizeof(header) ? size : sizeof(header)) ||
+        !layer_cache_entry_header(header, size, key, route, &sizes, why, why_size))
+        return false;
+    char *middle = malloc(sizes.log + sizes.kernels);
+    unsigned char *form = malloc(sizes.form);
+    bool ok = middle && form && read_exactly(fd, middle, sizes.log + sizes.kernels) &&
+              read_exactly(fd, form, sizes.form) &&
+              layer_cache_entry_parts(header, &sizes, middle, form, out, why, why_size);
+    if (!ok) {
+        free(middle);
+        free(form);
+    }
+    return ok;
 }
 
 bool
@@ -302,15 +323,12 @@ layer_cache_load(const struct layer_cache *cache, const unsigned char key[LAYER_
         layer_debug("device %s: cache miss (%s)", device_name, path);
         return false;
     }
-    size_t size = 0;
-    unsigned char *bytes = fd >= 0 ? read_whole(fd, cache->max_size, &size) : NULL;
     char why[256] = "";
-    bool ok = bytes && layer_cache_entry_decode(bytes, size, key, route, out, why, sizeof(why));
+    bool ok = fd >= 0 && read_entry(fd, cache->max_size, key, route, out, why, sizeof(why));
     if (ok)
         futimens(fd, NULL); /* its last use, for the bound (a folder we cannot write still serves) */
     if (fd >= 0)
         close(fd);
-    free(bytes);
     if (ok)
         layer_debug("device %s: cache hit %s (%zu bytes) in %.2f ms", device_name, path, out->form_size,
                     layer_elapsed_ms(started));

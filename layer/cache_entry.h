@@ -18,11 +18,28 @@ struct layer_cache_entry {
     size_t form_size;
 };
 
+/* An entry's header: its first LAYER_CACHE_ENTRY_HEADER bytes. */
+#define LAYER_CACHE_ENTRY_HEADER 88
+
+/* The sizes of an entry's parts, as its header gives them. */
+struct layer_cache_entry_sizes {
+    size_t log, kernels, form;
+};
+
 /* The entry's bytes, malloc'd into *bytes; false when out of memory or when the entry is empty. */
 bool layer_cache_entry_encode(const unsigned char key[LAYER_CACHE_KEY_SIZE], unsigned route,
                               const struct layer_cache_entry *entry, unsigned char **bytes, size_t *size);
-/* An entry read back, malloc'd into *out, with every length, the key, the route, the format's version and a
- * digest of the contents checked; false with why in `why` when any fails. */
+/* An entry is read in two steps, so that the form (megabytes) goes straight from the file to its own memory:
+ * the header of a file of `size` bytes, its magic, format version, key and route checked and its parts'
+ * sizes added up to the file's (*sizes); then the parts, read by the caller into `middle` (the log and the
+ * kernel list, sizes->log + sizes->kernels bytes) and `form` (malloc'd, sizes->form bytes): their checksum
+ * and shapes checked, and on success both buffers become the entry's (*out: its log is `middle`). False with
+ * why in `why` when a check fails (the buffers stay the caller's). */
+bool layer_cache_entry_header(const unsigned char *header, size_t size, const unsigned char key[LAYER_CACHE_KEY_SIZE],
+                              unsigned route, struct layer_cache_entry_sizes *sizes, char *why, size_t why_size);
+bool layer_cache_entry_parts(const unsigned char *header, const struct layer_cache_entry_sizes *sizes, char *middle,
+                             unsigned char *form, struct layer_cache_entry *out, char *why, size_t why_size);
+/* The same for an entry's bytes in one piece, each part copied into *out. */
 bool layer_cache_entry_decode(const unsigned char *bytes, size_t size, const unsigned char key[LAYER_CACHE_KEY_SIZE],
                               unsigned route, struct layer_cache_entry *out, char *why, size_t why_size);
 void layer_cache_entry_free(struct layer_cache_entry *entry);

@@ -170,13 +170,16 @@ def damage_checks(tmp, demo):
               "%s: ignored (%s), the program made again" % (what, reason), err[-600:])
         check(open(path, "rb").read() == good, "%s: replaced by a whole entry" % what)
 
-    format2 = bytearray(good)
-    format2[8:12] = struct.pack("<I", 2)
-    damaged("an entry of another format version", bytes(format2), "format 2")
+    for version in (1, 3):  # an earlier layer's (SHA-256 digest, 104-byte header), a later one's
+        other_format = bytearray(good)
+        other_format[8:12] = struct.pack("<I", version)
+        damaged("an entry of format version %d" % version, bytes(other_format), "format %d" % version)
     damaged("a truncated entry", good[:len(good) // 2], "do not add up")
-    flipped = bytearray(good)
-    flipped[-10] ^= 1
-    damaged("an entry one of whose bytes changed", bytes(flipped), "digest")
+    for where, at in (("its form", -10), ("its log or kernel list", 88), ("its header", 20 + 16)):
+        flipped = bytearray(good)
+        flipped[at] ^= 1
+        reason = "another key" if where == "its header" else "checksum"
+        damaged("an entry one of whose bytes changed (%s)" % where, bytes(flipped), reason)
     damaged("a file that is not an entry", b"not an entry at all", "not an entry")
     damaged("an empty file", b"", "not an entry")
     rc, out, err = host(env, "rusticl", demo, "--create-only")
@@ -272,7 +275,7 @@ def refused_checks(tmp):
 
 def main():
     if not CACHE:
-        print("skipped: the layer was built without its cache (nettle-dev)")
+        print("skipped: the layer was built without its cache (nettle-dev, libxxhash-dev)")
         return 77
     if not MOCK_ICD:
         print("skipped: the mock driver (not built)")

@@ -12,7 +12,7 @@ LAYER = os.environ["SPVCOND_LAYER"]
 MOCK_ICD = os.environ.get("SPVCOND_MOCK_ICD")  # tests/layer/mock_icd.c
 BITCODE = os.environ.get("SPVCOND_LAYER_BITCODE", "1") == "1"  # the layer was built with the translator
 PTX = os.environ.get("SPVCOND_LAYER_PTX", "1") == "1"  # ... and with LLVM's NVPTX back end
-CACHE = os.environ.get("SPVCOND_LAYER_CACHE_BUILT", "1") == "1"  # ... and with its cache (nettle)
+CACHE = os.environ.get("SPVCOND_LAYER_CACHE_BUILT", "1") == "1"  # ... and with its cache (nettle, libxxhash)
 INCLUDE = os.path.join(SRC, "..", "include")
 
 

@@ -20,7 +20,7 @@ cp "$build/layer/libspvcond-opencl-layer.so" "$build/tests/layer-host" "$build/b
     "$build/examples/jit-opencl/jit-opencl" "$build"/libspvcond.so.0.? "$out/bin/"
 strip --strip-unneeded "$out"/bin/* 2>/dev/null || true
 (cd "$out/debs" && apt-get download libllvm15 libllvmspirvlib15 libz3-4 libedit2 libffi8 libxml2 libicu72 \
-    libyaml-0-2 libnettle8 >/dev/null 2>&1)
+    libyaml-0-2 libnettle8 libxxhash0 >/dev/null 2>&1)
 xz -T0 -9 -c "$(pkg-config --variable=libexecdir libclc 2>/dev/null || echo /usr/lib/clc)/nvptx64--nvidiacl.bc" \
     > "$out/nvptx64--nvidiacl.bc.xz"
 tmp=$(mktemp -d)
