@@ -15,33 +15,6 @@
 /* Long options a command may have, -h, --help included. */
 #define MAX_OPTIONS 32
 
-int
-cli_opt_quiet(struct cli *cli, void *args, const char *arg)
-{
-    (void)args;
-    (void)arg;
-    cli->quiet = 1;
-    return EXIT_OK;
-}
-
-int
-cli_opt_sync(struct cli *cli, void *args, const char *arg)
-{
-    (void)args;
-    (void)arg;
-    cli->sync = 1;
-    return EXIT_OK;
-}
-
-int
-cli_opt_no_sync(struct cli *cli, void *args, const char *arg)
-{
-    (void)args;
-    (void)arg;
-    cli->sync = 0;
-    return EXIT_OK;
-}
-
 /* "--name" or "-l", as errors name an option. */
 static void
 option_name(const struct cli_opt *o, char *buf, size_t size)
@@ -76,6 +49,7 @@ take(struct cli *cli, const struct cli_opt *o, void *args, const char *arg)
         return parse_u32(arg, name, (uint32_t *)field);
     }
     case CLI_OPT_CALL: return o->call(cli, args, arg);
+    case CLI_OPT_CLI: *(int *)((char *)cli + o->offset) = (int)o->bits; return EXIT_OK;
     }
     return EXIT_USAGE;
 }

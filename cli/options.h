@@ -19,6 +19,7 @@ enum cli_opt_kind {
     CLI_OPT_STRING, /* a const char * in them points at the argument */
     CLI_OPT_U32,    /* a uint32_t in them takes the argument, a number (decimal or 0x hex) */
     CLI_OPT_CALL,   /* `call` takes the argument (NULL for an option without one) */
+    CLI_OPT_CLI,    /* an int of struct cli (not of the command's arguments) takes `bits` */
 };
 
 /* One option: a row of a command's table. The table ends with a row of neither name nor letter. */
@@ -27,8 +28,8 @@ struct cli_opt {
     char letter;      /* the short form, or 0 */
     const char *arg;  /* the argument as --help names it ("FILE"); NULL when the option takes none */
     enum cli_opt_kind kind;
-    size_t offset; /* where in the command's arguments (FLAG, BITS, STRING, U32) */
-    uint32_t bits; /* BITS */
+    size_t offset; /* where in the command's arguments (FLAG, BITS, STRING, U32), or in struct cli (CLI) */
+    uint32_t bits; /* BITS: the bits set; CLI: the value */
     /* CALL: takes the argument; returns an exit code, said when not EXIT_OK. `args` is the command's. */
     int (*call)(struct cli *cli, void *args, const char *arg);
     bool required;     /* "NAME required" (exit 2) when absent */
@@ -55,18 +56,17 @@ struct cli_opt {
     {.letter = 'o', .arg = ARG, .kind = CLI_OPT_STRING, .offset = offsetof(TYPE, FIELD), .required = true, .help = HELP}
 #define CLI_END {.name = NULL}
 
-/* -q, --quiet (the help says what it silences), and --sync / --no-sync, which set struct cli's. */
-int cli_opt_quiet(struct cli *cli, void *args, const char *arg);
-int cli_opt_sync(struct cli *cli, void *args, const char *arg);
-int cli_opt_no_sync(struct cli *cli, void *args, const char *arg);
-#define CLI_QUIET(help) CLI_CALL("quiet", 'q', NULL, cli_opt_quiet, help)
+/* -q, --quiet (the help says what it silences), and --sync / --no-sync: struct cli's. */
+#define CLI_OF_CLI(NAME, LETTER, FIELD, VALUE, HELP)                                                                  \
+    {.name = NAME, .letter = LETTER, .kind = CLI_OPT_CLI, .offset = offsetof(struct cli, FIELD), .bits = VALUE,       \
+     .help = HELP}
+#define CLI_QUIET(HELP) CLI_OF_CLI("quiet", 'q', quiet, 1, HELP)
 #define CLI_SYNC                                                                                                     \
-    CLI_CALL("sync", 0, NULL, cli_opt_sync,                                                                        \
-             "Flush each output to the disk (the file, then its directory) before exiting."),                   \
-        CLI_CALL("no-sync", 0, NULL, cli_opt_no_sync,                                                              \
-                 "Leave that to the system, as cp and compilers do (the default). Either way an\n"                  \
-                 "output replaces the old file whole, by rename, or not at all (a device or a\n"                    \
-                 "pipe, such as /dev/null, is written in place).")
+    CLI_OF_CLI("sync", 0, sync, 1, "Flush each output to the disk (the file, then its directory) before exiting."), \
+        CLI_OF_CLI("no-sync", 0, sync, 0,                                                                          \
+                   "Leave that to the system, as cp and compilers do (the default). Either way an\n"                \
+                   "output replaces the old file whole, by rename, or not at all (a device or a\n"                  \
+                   "pipe, such as /dev/null, is written in place).")
 
 /* A command. Every command takes -h, --help, printed last, without a row of its own. */
 struct cli_command {

@@ -38,7 +38,7 @@ def help_options(text):
     return options
 
 
-ROW = re.compile(r"""CLI_(?:FLAG|BITS|STRING|U32|CALL)\((NULL|"[a-z-]+"), ('\w'|0)?|\.name = ("[a-z-]+")|\.letter = '(\w)'"""
+ROW = re.compile(r"""CLI_(?:FLAG|BITS|STRING|U32|CALL|OF_CLI)\((NULL|"[a-z-]+"), ('\w'|0)?|\.name = ("[a-z-]+")|\.letter = '(\w)'"""
                  r"""|CLI_OUTPUT\(""")
 
 
