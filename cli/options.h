@@ -32,7 +32,7 @@ struct cli_opt {
     uint32_t bits; /* BITS: the bits set; CLI: the value */
     /* CALL: takes the argument; returns an exit code, said when not EXIT_OK. `args` is the command's. */
     int (*call)(struct cli *cli, void *args, const char *arg);
-    bool required;     /* "NAME required" (exit 2) when absent */
+    bool required;        /* "NAME required" (exit 2) when absent */
     const char *needs;    /* the long name of an option without which this one is refused */
     const char *excludes; /* the long name of an option that may not come with this one */
     /* The help, lines separated by '\n' (the printer indents them); NULL: the row is described with the
