@@ -445,10 +445,11 @@ layer_cache_store(const struct layer_cache *cache, const unsigned char key[LAYER
 {
     if (!cache->enabled)
         return;
-    unsigned char *bytes = NULL;
-    size_t size = 0;
-    if (!layer_cache_entry_encode(key, route, entry, &bytes, &size))
+    unsigned char header[LAYER_CACHE_ENTRY_HEADER];
+    struct layer_cache_entry_sizes sizes;
+    if (!layer_cache_entry_head(key, route, entry, header, &sizes))
         return;
+    size_t size = sizeof(header) + sizes.log + sizes.kernels + sizes.form;
     char path[sizeof(cache->dir) + 80], temporary[sizeof(cache->dir) + 80];
     entry_path(cache, key, path, sizeof(path));
     snprintf(temporary, sizeof(temporary), "%s/.tmp-XXXXXX", cache->dir);
@@ -466,7 +467,11 @@ layer_cache_store(const struct layer_cache *cache, const unsigned char key[LAYER
             failed = "the folder cannot be written";
             error = errno;
         } else {
-            bool written = layer_write_whole(fd, bytes, size);
+            /* The parts written from where they are: no copy of the form. */
+            bool written = layer_write_whole(fd, header, sizeof(header)) &&
+                           layer_write_whole(fd, entry->log, sizes.log) &&
+                           layer_write_whole(fd, entry->kernels, sizes.kernels) &&
+                           layer_write_whole(fd, entry->form, sizes.form);
             error = errno;
             if (close(fd) != 0 && written) {
                 written = false;
@@ -488,5 +493,4 @@ layer_cache_store(const struct layer_cache *cache, const unsigned char key[LAYER
         layer_debug("device %s: cache stored %s (%zu bytes)", device_name, path, size);
         keep_bound(cache);
     }
-    free(bytes);
 }

@@ -63,19 +63,44 @@ get64(const unsigned char *p)
 /* The checksum of an entry: of its header's first CHECKSUM_AT bytes, then of its parts. False when out of
  * memory (XXH3's state is allocated by the library: its size is not part of libxxhash's ABI). */
 static bool
-entry_checksum(const unsigned char *header, const char *middle, size_t middle_size, const unsigned char *form,
-               size_t form_size, unsigned char out[sizeof(XXH128_canonical_t)])
+entry_checksum(const unsigned char *header, const char *log, const char *kernels,
+               const struct layer_cache_entry_sizes *sizes, const unsigned char *form,
+               unsigned char out[sizeof(XXH128_canonical_t)])
 {
     XXH3_state_t *state = XXH3_createState();
     if (!state)
         return false;
     XXH3_128bits_reset(state);
     XXH3_128bits_update(state, header, CHECKSUM_AT);
-    XXH3_128bits_update(state, middle, middle_size);
-    XXH3_128bits_update(state, form, form_size);
+    XXH3_128bits_update(state, log, sizes->log);
+    XXH3_128bits_update(state, kernels, sizes->kernels);
+    XXH3_128bits_update(state, form, sizes->form);
     XXH128_canonicalFromHash((XXH128_canonical_t *)out, XXH3_128bits_digest(state));
     XXH3_freeState(state);
     return true;
+}
+
+bool
+layer_cache_entry_head(const unsigned char key[LAYER_CACHE_KEY_SIZE], unsigned route,
+                       const struct layer_cache_entry *entry, unsigned char header[LAYER_CACHE_ENTRY_HEADER],
+                       struct layer_cache_entry_sizes *sizes)
+{
+    size_t log = strlen(entry->log) + 1;
+    size_t kernels = 1;
+    for (const char *k = entry->kernels; *k; k += strlen(k) + 1)
+        kernels += strlen(k) + 1;
+    if (entry->form_size == 0 || entry->form_size > SIZE_MAX - HEADER - log - kernels)
+        return false;
+    *sizes = (struct layer_cache_entry_sizes){log, kernels, entry->form_size};
+    uint32_t format = LAYER_CACHE_FORMAT, r = route;
+    memcpy(header, magic, 8);
+    memcpy(header + 8, &format, 4);
+    memcpy(header + 12, &r, 4);
+    memcpy(header + 16, key, LAYER_CACHE_KEY_SIZE);
+    put64(header + 48, log);
+    put64(header + 56, kernels);
+    put64(header + 64, entry->form_size);
+    return entry_checksum(header, entry->log, entry->kernels, sizes, entry->form, header + CHECKSUM_AT);
 }
 
 bool
@@ -83,32 +108,18 @@ layer_cache_entry_encode(const unsigned char key[LAYER_CACHE_KEY_SIZE], unsigned
                          const struct layer_cache_entry *entry, unsigned char **bytes, size_t *size)
 {
     *bytes = NULL;
-    size_t log = strlen(entry->log) + 1;
-    size_t kernels = 1;
-    for (const char *k = entry->kernels; *k; k += strlen(k) + 1)
-        kernels += strlen(k) + 1;
-    if ( entry->form_size == 0 || entry->form_size > SIZE_MAX - HEADER - log - kernels)
+    unsigned char header[HEADER];
+    struct layer_cache_entry_sizes sizes;
+    if (!layer_cache_entry_head(key, route, entry, header, &sizes))
         return false;
-    *size = HEADER + log + kernels + entry->form_size;
-    unsigned char *b = calloc(1, *size);
+    *size = HEADER + sizes.log + sizes.kernels + sizes.form;
+    unsigned char *b = malloc(*size);
     if (!b)
         return false;
-    uint32_t format = LAYER_CACHE_FORMAT, r = route;
-    memcpy(b, magic, 8);
-    memcpy(b + 8, &format, 4);
-    memcpy(b + 12, &r, 4);
-    memcpy(b + 16, key, LAYER_CACHE_KEY_SIZE);
-    put64(b + 48, log);
-    put64(b + 56, kernels);
-    put64(b + 64, entry->form_size);
-    memcpy(b + HEADER, entry->log, log);
-    memcpy(b + HEADER + log, entry->kernels, kernels);
-    memcpy(b + HEADER + log + kernels, entry->form, entry->form_size);
-    if (!entry_checksum(b, (const char *)b + HEADER, log + kernels, b + HEADER + log + kernels, entry->form_size,
-                        b + CHECKSUM_AT)) {
-        free(b);
-        return false;
-    }
+    memcpy(b, header, HEADER);
+    memcpy(b + HEADER, entry->log, sizes.log);
+    memcpy(b + HEADER + sizes.log, entry->kernels, sizes.kernels);
+    memcpy(b + HEADER + sizes.log + sizes.kernels, entry->form, sizes.form);
     *bytes = b;
     return true;
 }
@@ -149,7 +160,7 @@ layer_cache_entry_parts(const unsigned char *header, const struct layer_cache_en
 {
     *out = (struct layer_cache_entry){0};
     unsigned char checksum[sizeof(XXH128_canonical_t)];
-    if (!entry_checksum(header, middle, sizes->log + sizes->kernels, form, sizes->form, checksum)) {
+    if (!entry_checksum(header, middle, middle + sizes->log, sizes, form, checksum)) {
         snprintf(why, why_size, "out of memory");
         return false;
     }

@@ -26,7 +26,13 @@ struct layer_cache_entry_sizes {
     size_t log, kernels, form;
 };
 
-/* The entry's bytes, malloc'd into *bytes; false when out of memory or when the entry is empty. */
+/* The header of `entry` stored under `key` for `route`, its checksum taken over the parts where they are
+ * (the file is then the header and the parts as *sizes gives them: log, kernels, form, each written from
+ * where it is); false when out of memory or when the entry is empty. */
+bool layer_cache_entry_head(const unsigned char key[LAYER_CACHE_KEY_SIZE], unsigned route,
+                            const struct layer_cache_entry *entry, unsigned char header[LAYER_CACHE_ENTRY_HEADER],
+                            struct layer_cache_entry_sizes *sizes);
+/* The entry's bytes in one piece, malloc'd into *bytes (what layer_cache_entry_head's file holds). */
 bool layer_cache_entry_encode(const unsigned char key[LAYER_CACHE_KEY_SIZE], unsigned route,
                               const struct layer_cache_entry *entry, unsigned char **bytes, size_t *size);
 /* An entry is read in two steps, so that the form (megabytes) goes straight from the file to its own memory:
