@@ -402,6 +402,11 @@ FITS_BELOW = {0: 1, TAILS["IdRef"]: QUICK_ANY_COUNT, TAILS["LiteralInteger"]: QU
               OPTIONAL_MASK_TAIL: 1, OPTIONAL_ID_TAIL: 2}
 
 
+# The optional masks' (bits allowed, bits with a one-word parameter) of the quick rows, in order met.
+QUICK_MASKS = []
+QUICK_MASK_SHIFT = 3
+
+
 def quick_layout(shape, has_type, where, extended):
     """A struct spvcond_grammar_quick row (grammar.h): the fast layout as the reader's quick runs read it.
     An extended instruction's row frames its operands as OpExtInst holds them: a type, a result, the set
@@ -415,6 +420,11 @@ def quick_layout(shape, has_type, where, extended):
         ids = mask & ~(1 if has_type else 0)
     flags = ((1 if has_type else 0) | (2 if tail in (TAILS["IdRef"], OPTIONAL_ID_TAIL) else 0)
              | (4 if tail == OPTIONAL_MASK_TAIL else 0))
+    if tail == OPTIONAL_MASK_TAIL:  # the mask's bits, in a table of their own (flags' high bits index it)
+        if shape[5:7] not in QUICK_MASKS:
+            QUICK_MASKS.append(shape[5:7])
+        flags |= QUICK_MASKS.index(shape[5:7]) << QUICK_MASK_SHIFT
+        assert QUICK_MASKS.index(shape[5:7]) < 1 << (8 - QUICK_MASK_SHIFT)
     return "{0x%x, 0x%x, %d, %d, %d, %d}" % (ids, FITS_BELOW[tail], where, 1 + fixed, result, flags)
 
 
@@ -582,6 +592,8 @@ def main():
     out.extend("    %s,\n" % r for r in quick_rows)
     out.append("};\n\n")
     out.extend(set_tables)
+    out.append("\nconst struct spvcond_grammar_quick_mask spvcond_grammar_quick_masks[%d] = {\n    %s,\n};\n"
+               % (len(QUICK_MASKS), ",\n    ".join("{0x%x, 0x%x}" % m for m in QUICK_MASKS)))
     out.append("\nconst struct spvcond_grammar_extinst_set spvcond_grammar_extinst_sets[] = {\n    %s\n};\n"
                % ",\n    ".join(set_rows) if set_rows else "")
 

@@ -184,7 +184,7 @@ typedef struct spvcond_module_info {
     uint32_t addressing_model, memory_model;
     const char *addressing_model_name, *memory_model_name; /* the grammar's, or NULL for a number it lacks */
     size_t function_count, function_declaration_count; /* every OpFunction; those without a body */
-    size_t call_edge_count;                           /* distinct (caller, callee) pairs */
+    size_t call_edge_count;                           /* OpFunctionCall instructions */
     size_t name_count;                                /* OpName, OpMemberName */
     size_t decoration_count;                          /* every decoration instruction */
 } spvcond_module_info;

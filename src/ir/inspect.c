@@ -31,7 +31,7 @@ spvcond_module_info_get(const spvcond_module *m, spvcond_module_info *out)
     if (r != SPVCOND_OK)
         return r;
     spvcond_module_info info = {.size = sizeof(info), .generator = m->generator, .word_count = m->word_count,
-                                .function_count = m->function_count, .call_edge_count = m->call_count};
+                                .function_count = m->function_count};
     for (size_t i = m->section[SPVCOND_SECTION_MEMORY_MODEL]; i < m->section[SPVCOND_SECTION_MEMORY_MODEL + 1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
         if (spvcond_opcode_of(w[0]) == SPVCOND_OP_MEMORY_MODEL) {
@@ -46,6 +46,7 @@ spvcond_module_info_get(const spvcond_module *m, spvcond_module_info *out)
         uint32_t op = spvcond_inst_opcode(m, i);
         info.name_count += op == SPVCOND_OP_NAME || op == SPVCOND_OP_MEMBER_NAME;
         info.decoration_count += is_decoration(op);
+        info.call_edge_count += op == SPVCOND_OP_FUNCTION_CALL; /* only in functions' blocks: the reader's rule */
     }
     for (size_t f = 0; f < m->function_count; f++)
         info.function_declaration_count += m->functions[f].first_block == m->functions[f].end;

@@ -145,7 +145,6 @@ struct spvcond_module {
     size_t import_count;
     struct spvcond_spec_id *spec_ids; /* sorted by spec_id, then id */
     size_t spec_id_count;
-    size_t call_count;
     size_t conditional_copy_count; /* OpConditionalCopyObjectINTEL: specialize looks for them only if any */
     uint64_t *function_ids; /* a bitset of the OpFunction ids (the reader's); NULL when there is none */
     uint32_t first_extension_inst; /* 1 + the first instruction with an opcode of SPV_INTEL_function_variants,

@@ -346,44 +346,44 @@ struct quick_items {
     uint32_t *seen, fn;
 };
 
-/* Past the words an opcode's quick layout surely fits: only an optional memory-access mask, whose
- * bits say how many literals follow (as spvcond_grammar_fits_fast reads it), fits. `gi` is the
- * extended instruction's row, or NULL for a core opcode's. */
+/* Past the words an opcode's quick layout surely fits: only an optional mask, whose bits say how many
+ * literals follow (as spvcond_grammar_fits_fast reads it), fits. */
 static inline bool
-quick_mask_fits(struct spvcond_grammar_quick ql, const struct spvcond_grammar_instruction *gi, const uint32_t *w,
-                uint32_t wc)
+quick_mask_fits(struct spvcond_grammar_quick ql, const uint32_t *w, uint32_t wc)
 {
     if (!(ql.flags & SPVCOND_QUICK_MASK_TAIL))
         return false;
-    if (!gi)
-        gi = spvcond_grammar_instruction(spvcond_opcode_of(w[0]));
+    struct spvcond_grammar_quick_mask bits = spvcond_grammar_quick_masks[ql.flags >> SPVCOND_QUICK_MASK_SHIFT];
     uint32_t mask = w[ql.min_words];
-    return (mask & ~gi->mask_allowed) == 0 && wc - ql.min_words == 1u + spvcond_popcount32(mask & gi->mask_one_word);
+    return (mask & ~bits.allowed) == 0 && wc - ql.min_words == 1u + spvcond_popcount32(mask & bits.one_word);
 }
 
-/* One id use for quick_code_inst: false to decline the instruction. Among the globals (`global`), a
- * constant naming itself is a fault the general path names; what is not defined yet is recorded like a
- * forward use in code, by note_forward_use, which refuses it there. With `items`, a module-level id is
- * noted as an item of the function. */
+/* One id use for quick_code_inst, of word k (`fixed`: one of the fixed words, below 32): false to
+ * decline the instruction. Among the globals (`global`), a constant naming itself is a fault the
+ * general path names; in code, an OpPhi naming its own result finds it undefined yet and records a
+ * forward use, which the function's end settles. What is not defined yet is recorded like a forward
+ * use in code, by note_forward_use, which refuses it there. With `items`, a module-level id is noted
+ * as an item of the function. */
 static inline __attribute__((always_inline)) bool
-quick_use(const struct quick_view *v, bool global, const struct quick_items *items, const uint32_t *w, uint32_t k,
-          uint32_t result, uint32_t *id_words, uint32_t *forward)
+quick_use(const struct quick_view *v, bool global, bool fixed, const struct quick_items *items, const uint32_t *w,
+          uint32_t k, uint32_t result, uint32_t *id_words, uint32_t *forward)
 {
-    uint32_t id = w[k], bit = k < 32 ? 1u << k : 1u, d;
-    if (id == 0 || id >= v->bound)
+    uint32_t id = w[k], bit = fixed || k < 32 ? 1u << k : 1u, d;
+    if (id - 1u >= v->bound - 1u) /* 0, or past the bound (which is at least 1) */
         return false;
     *id_words |= bit;
-    if (id == result) /* an OpPhi may name its own result */
-        return !global;
+    if (global && id == result)
+        return false;
     if (!(d = v->def[id])) {
         *forward |= bit;
-        return bit != 1u; /* past word 31 the bits cannot say which word it was */
+        return fixed || bit != 1u; /* past word 31 the bits cannot say which word it was */
     }
-    if (items && d - 1 < v->earlier_code) { /* module-level */
-        spvcond_items_note(items->ctx, items->notes, items->seen, items->fn, d - 1);
+    d--;
+    if (items && d < v->earlier_code) { /* module-level */
+        spvcond_items_note(items->ctx, items->notes, items->seen, items->fn, d);
         return true;
     }
-    if (d - 1 - v->earlier_code >= v->earlier_count)
+    if (d - v->earlier_code >= v->earlier_count)
         return true;
     /* Another function's id (or this function's own): a call's callee may be a function; anything else
      * the general path decides. */
@@ -392,13 +392,11 @@ quick_use(const struct quick_view *v, bool global, const struct quick_items *ite
 }
 
 /* An OpExtInst's layout as if it were a core instruction's, into *out: its set's quick row (a type, a
- * result, the set and the number, then the set's fast layout from word 5); *set_gi its row in the set's
- * grammar. False when that does not fit: a set we do not carry, an instruction its grammar does not
+ * result, the set and the number, then the set's fast layout from word 5). False when that does not fit: a set we do not carry, an instruction its grammar does not
  * mark SPVCOND_QUICK_CODE (operands the fast layouts do not describe, or more than the masks hold), or a
  * non-semantic set, whose operands the general path reads as ids whatever its grammar says. */
 static inline bool
-ext_inst_layout(const struct spvcond_module *m, const uint32_t *w, uint32_t wc, struct spvcond_grammar_quick *out,
-                const struct spvcond_grammar_instruction **set_gi)
+ext_inst_layout(const struct spvcond_module *m, const uint32_t *w, uint32_t wc, struct spvcond_grammar_quick *out)
 {
     if (wc < 5)
         return false;
@@ -409,7 +407,6 @@ ext_inst_layout(const struct spvcond_module *m, const uint32_t *w, uint32_t wc, 
     if (!gi || !(gi->quick & SPVCOND_QUICK_CODE))
         return false;
     *out = imp->set->quick[gi - imp->set->instructions];
-    *set_gi = gi;
     return true;
 }
 
@@ -425,15 +422,14 @@ enum quick { QUICK_TAKEN, QUICK_DECLINED, QUICK_FAILED };
  * opcode one the grammar marks quick. */
 static inline __attribute__((always_inline)) enum quick
 quick_code_inst(struct parse_state *s, const struct quick_view *v, bool global, const struct quick_items *items,
-                uint32_t inst, const uint32_t *w, uint32_t wc, struct spvcond_grammar_quick ql,
-                const struct spvcond_grammar_instruction *set_gi, spvcond_result *r)
+                uint32_t inst, const uint32_t *w, uint32_t wc, struct spvcond_grammar_quick ql, spvcond_result *r)
 {
-    if (wc < ql.min_words || (wc - ql.min_words >= ql.fits_below && !quick_mask_fits(ql, set_gi, w, wc)))
+    if (wc < ql.min_words || (wc - ql.min_words >= ql.fits_below && !quick_mask_fits(ql, w, wc)))
         return QUICK_DECLINED;
     uint32_t ids = ql.ids, id_words = 0, result = 0;
     if (ql.result_word) {
         result = w[ql.result_word];
-        if (result == 0 || result >= v->bound || v->def[result])
+        if (result - 1u >= v->bound - 1u || v->def[result])
             return QUICK_DECLINED;
     }
     if (ql.flags & SPVCOND_QUICK_TYPE) { /* a type declared already (so module-level) */
@@ -447,11 +443,11 @@ quick_code_inst(struct parse_state *s, const struct quick_view *v, bool global, 
     /* The id uses: fixed words by the mask, then a tail of ids. */
     uint32_t forward = 0; /* the words (as id_words bits) naming ids nothing defined yet */
     for (; ids; ids &= ids - 1)
-        if (!quick_use(v, global, items, w, 1u + (uint32_t)__builtin_ctz(ids), result, &id_words, &forward))
+        if (!quick_use(v, global, true, items, w, 1u + (uint32_t)__builtin_ctz(ids), result, &id_words, &forward))
             return QUICK_DECLINED;
     if (ql.flags & SPVCOND_QUICK_ID_TAIL)
         for (uint32_t k = ql.min_words; k < wc; k++)
-            if (!quick_use(v, global, items, w, k, result, &id_words, &forward))
+            if (!quick_use(v, global, false, items, w, k, result, &id_words, &forward))
                 return QUICK_DECLINED;
     /* Every check passed: the records. */
     v->id_words[inst] = id_words;
@@ -485,36 +481,39 @@ quick_run(struct parse_state *s, enum spvcond_quick where, bool items, size_t *p
     const struct quick_view v = {m->def, m->id_words, s->types, m->function_ids, m->bound, s->earlier_code,
                                  s->earlier_count};
     const struct quick_items qi = {m->ctx, &s->items, s->items.seen, s->items.fn};
-    size_t at = *p, n = *i, calls = 0;
+    size_t at = *p, n = *i;
+    /* Each instruction takes a word at least: below `stop`, the tables hold one more and the sentinel. */
+    size_t room = cap - n - 1, stop = cap > n + 1 && room < word_count - at ? at + room : word_count;
+    if (cap <= n + 1)
+        stop = at;
     spvcond_result r = SPVCOND_OK;
-    while (at < word_count && n + 1 < cap) {
+    while (at < stop) {
         const uint32_t *w = words + at;
         uint32_t wc = spvcond_word_count_of(w[0]);
-        if (wc == 0 || wc > word_count - at)
-            break; /* the general path names the fault */
+        if (wc - 1u >= word_count - at)
+            break; /* 0, or past the end: the general path names the fault */
         uint32_t opcode = spvcond_opcode_of(w[0]);
-        /* Extended instructions too, by their set's layout, and later blocks' labels: in blocks, neither
-         * has a rule of its own. */
-        struct spvcond_grammar_quick ql;
-        const struct spvcond_grammar_instruction *set_gi = NULL;
-        if (opcode == SPVCOND_OP_EXT_INST && where == SPVCOND_QUICK_CODE) {
-            if (!ext_inst_layout(m, w, wc, &ql, &set_gi))
+        struct spvcond_grammar_quick ql = {0};
+        if (opcode >= SPVCOND_GRAMMAR_QUICK_OPCODES || !((ql = spvcond_grammar_quick[opcode]).where & where)) {
+            /* Extended instructions too, by their set's layout, and later blocks' labels: in blocks,
+             * neither has a rule of its own. */
+            if (where != SPVCOND_QUICK_CODE)
                 break;
-        } else if (opcode >= SPVCOND_GRAMMAR_QUICK_OPCODES ||
-                   (!((ql = spvcond_grammar_quick[opcode]).where & where) &&
-                    !(opcode == SPVCOND_OP_LABEL && where == SPVCOND_QUICK_CODE)))
-            break;
+            if (opcode == SPVCOND_OP_EXT_INST) {
+                if (!ext_inst_layout(m, w, wc, &ql))
+                    break;
+            } else if (opcode != SPVCOND_OP_LABEL) {
+                break;
+            }
+        }
         offsets[n] = (uint32_t)at;
-        if (quick_code_inst(s, &v, where == SPVCOND_QUICK_GLOBAL, items ? &qi : NULL, (uint32_t)n, w, wc, ql, set_gi,
-                            &r) != QUICK_TAKEN)
+        if (quick_code_inst(s, &v, where == SPVCOND_QUICK_GLOBAL, items ? &qi : NULL, (uint32_t)n, w, wc, ql, &r) != QUICK_TAKEN)
             break;
-        calls += opcode == SPVCOND_OP_FUNCTION_CALL; /* counted as track_function counts the general path's */
         if (items)
             spvcond_items_code(m->ctx, &s->items, (uint32_t)n, opcode);
         n++;
         at += wc;
     }
-    m->call_count += calls;
     m->inst_count = r == SPVCOND_OK ? n : n + 1;
     *p = at;
     *i = n;
@@ -705,9 +704,7 @@ track_function(struct spvcond_module *m, struct function_state *f, size_t i, uin
             return r;
         m->functions[m->function_count++] = f->current;
     }
-    if (opcode == SPVCOND_OP_FUNCTION_CALL)
-        m->call_count++;
-    else if (opcode == SPVCOND_OP_CONDITIONAL_COPY_OBJECT_INTEL)
+    if (opcode == SPVCOND_OP_CONDITIONAL_COPY_OBJECT_INTEL)
         m->conditional_copy_count++;
     return SPVCOND_OK;
 }

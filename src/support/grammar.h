@@ -148,13 +148,22 @@ struct spvcond_grammar_quick {
     uint8_t where;       /* enum spvcond_quick */
     uint8_t min_words;   /* 1 + the fixed operands; 0 for an opcode without a fast layout */
     uint8_t result_word; /* the IdResult's word, 0 if none */
-    uint8_t flags;       /* SPVCOND_QUICK_TYPE, SPVCOND_QUICK_ID_TAIL, SPVCOND_QUICK_MASK_TAIL */
+    uint8_t flags;       /* SPVCOND_QUICK_TYPE, _ID_TAIL, _MASK_TAIL; the mask's row */
 };
 #define SPVCOND_QUICK_ANY_COUNT 0xFFFFu
 #define SPVCOND_QUICK_TYPE 1u      /* word 1 is a result type */
 #define SPVCOND_QUICK_ID_TAIL 2u   /* the words past the fixed ones are ids */
 #define SPVCOND_QUICK_MASK_TAIL 4u /* an optional memory-access mask follows (its bits decide the count) */
+#define SPVCOND_QUICK_MASK_SHIFT 3u /* with SPVCOND_QUICK_MASK_TAIL, flags >> this: the row of
+                                       spvcond_grammar_quick_masks its mask's bits are in */
 extern const struct spvcond_grammar_quick spvcond_grammar_quick[SPVCOND_GRAMMAR_QUICK_OPCODES];
+
+/* A quick row's optional mask: as the full row's mask_allowed and mask_one_word (a few bit enums, so a
+ * few rows), without the full row's lookup. */
+struct spvcond_grammar_quick_mask {
+    uint32_t allowed, one_word;
+};
+extern const struct spvcond_grammar_quick_mask spvcond_grammar_quick_masks[];
 
 enum spvcond_tail {
     SPVCOND_TAIL_NONE,

@@ -226,7 +226,10 @@ Test(cli, info_json_is_valid_and_matches_the_index)
         spvcond_context *ctx;
         spvcond_module *m = load_module(paths[k], &ctx);
         cr_assert_eq(json_number(out, "functions"), (long)m->function_count);
-        cr_assert_eq(json_number(out, "call_edges"), (long)m->call_count);
+        long calls = 0;
+        for (size_t i = 0; i < m->inst_count; i++)
+            calls += spvcond_inst_opcode(m, i) == SPVCOND_OP_FUNCTION_CALL;
+        cr_assert_eq(json_number(out, "call_edges"), calls);
         cr_assert_eq(json_number(out, "bound"), (long)m->bound);
         cr_assert_eq(json_number(out, "functions"), 2166);
         destroy_module(m, ctx);

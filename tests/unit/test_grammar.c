@@ -38,6 +38,11 @@ check_quick_row(struct spvcond_grammar_quick q, const struct spvcond_grammar_ins
     bool id_tail = gi->tail == SPVCOND_TAIL_IDS || gi->tail == SPVCOND_TAIL_OPTIONAL_ID;
     cr_assert_eq(!!(q.flags & SPVCOND_QUICK_ID_TAIL), id_tail, "%s %u", what, op);
     cr_assert_eq(!!(q.flags & SPVCOND_QUICK_MASK_TAIL), gi->tail == SPVCOND_TAIL_OPTIONAL_MASK, "%s %u", what, op);
+    if (q.flags & SPVCOND_QUICK_MASK_TAIL) { /* the mask's bits, from the small table */
+        struct spvcond_grammar_quick_mask bits = spvcond_grammar_quick_masks[q.flags >> SPVCOND_QUICK_MASK_SHIFT];
+        cr_assert_eq(bits.allowed, gi->mask_allowed, "%s %u", what, op);
+        cr_assert_eq(bits.one_word, gi->mask_one_word, "%s %u", what, op);
+    }
     /* What surely fits is what spvcond_grammar_fits_fast accepts whatever the words hold (a mask of no
      * bits: it takes no literal). */
     uint32_t w[24] = {0};

@@ -36,7 +36,9 @@ dis_counts(const char *path)
 static struct counts
 index_counts(const spvcond_module *m)
 {
-    struct counts c = {m->function_count, m->call_count, m->entry_point_count, 0, 0};
+    spvcond_module_info info = {.size = sizeof(info)};
+    cr_assert_eq(spvcond_module_info_get(m, &info), SPVCOND_OK);
+    struct counts c = {m->function_count, info.call_edge_count, m->entry_point_count, 0, 0};
     for (size_t i = m->section[SPVCOND_SECTION_ANNOTATION]; i < m->section[SPVCOND_SECTION_ANNOTATION + 1]; i++)
         if (spvcond_inst_opcode(m, i) != 73) /* OpDecorationGroup is not a decoration */
             c.decorations++;
