@@ -178,10 +178,19 @@ insert_at(struct spvcond_module *m, size_t before, uint32_t section, const uint3
     uint32_t offset = 0;
     if ((r = pool_append(m, words, count, &offset)) != SPVCOND_OK)
         return r;
+    struct spvcond_insert *last = e->insert_len ? &e->inserts[e->insert_len - 1] : NULL;
+    if (last && last->before == before && last->section == section && last->words + last->count == offset) {
+        /* Right after the last insertion, at its place and in the pool: one run of words (a pass appends
+         * its decorations one by one; the writer copies the run at once). */
+        last->count += count;
+        e->word_delta += count;
+        e->count++;
+        return SPVCOND_OK;
+    }
     if ((r = spvcond_grow(m->ctx, (void **)&e->inserts, &e->insert_cap, e->insert_len + 1, sizeof(*e->inserts))) !=
         SPVCOND_OK)
         return r;
-    struct spvcond_insert *last = e->insert_len ? &e->inserts[e->insert_len - 1] : NULL;
+    last = e->insert_len ? &e->inserts[e->insert_len - 1] : NULL;
     if (last && (last->before > before || (last->before == before && last->section > section)))
         e->inserts_unordered = true;
     e->inserts[e->insert_len] = (struct spvcond_insert){(uint32_t)before, section, (uint32_t)e->insert_len, offset, count};
