@@ -47,7 +47,7 @@ may_carry_condition(const struct spvcond_module *m, size_t i)
     uint32_t op = spvcond_inst_opcode(m, i);
     const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
     return gi && gi->has_result && op != SPVCOND_OP_EXT_INST && op != SPVCOND_OP_EXT_INST_IMPORT &&
-           spvcond_may_carry_condition(op);
+           spvcond_may_carry_condition_row(op, gi);
 }
 
 /* The condition under which module-level instruction i (before the functions) is kept; code goes

@@ -234,14 +234,7 @@ spvcond_is_debug_info(const struct spvcond_module *m, size_t i)
 bool
 spvcond_may_carry_condition(uint32_t op)
 {
-    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
-    if (!gi)
-        return false;
-    return op == SPVCOND_OP_FUNCTION || op == SPVCOND_OP_FUNCTION_CALL || op == SPVCOND_OP_VARIABLE ||
-           op == SPVCOND_OP_EXT_INST_IMPORT || op == SPVCOND_OP_EXT_INST || op == SPVCOND_OP_UNDEF ||
-           op == SPVCOND_OP_CONSTANT_FUNCTION_POINTER_INTEL || op == SPVCOND_OP_FUNCTION_POINTER_CALL_INTEL ||
-           op == SPVCOND_OP_ASM_TARGET_INTEL || op == SPVCOND_OP_ASM_INTEL ||
-           gi->class_id == SPVCOND_CLASS_Type_Declaration || gi->class_id == SPVCOND_CLASS_Constant_Creation;
+    return spvcond_may_carry_condition_row(op, spvcond_grammar_instruction(op));
 }
 
 uint32_t

@@ -36,6 +36,19 @@ bool spvcond_is_debug_info(const struct spvcond_module *m, size_t i);
  * OpUndef (spec/extension.md says why) and the function-pointer and inline-assembly instructions. */
 bool spvcond_may_carry_condition(uint32_t opcode);
 
+/* The same, with the opcode's grammar row in hand (NULL for an opcode the grammar lacks). */
+static inline bool
+spvcond_may_carry_condition_row(uint32_t op, const struct spvcond_grammar_instruction *gi)
+{
+    if (!gi)
+        return false;
+    return op == SPVCOND_OP_FUNCTION || op == SPVCOND_OP_FUNCTION_CALL || op == SPVCOND_OP_VARIABLE ||
+           op == SPVCOND_OP_EXT_INST_IMPORT || op == SPVCOND_OP_EXT_INST || op == SPVCOND_OP_UNDEF ||
+           op == SPVCOND_OP_CONSTANT_FUNCTION_POINTER_INTEL || op == SPVCOND_OP_FUNCTION_POINTER_CALL_INTEL ||
+           op == SPVCOND_OP_ASM_TARGET_INTEL || op == SPVCOND_OP_ASM_INTEL ||
+           gi->class_id == SPVCOND_CLASS_Type_Declaration || gi->class_id == SPVCOND_CLASS_Constant_Creation;
+}
+
 /* An entry point (plain or conditional) by what SPIR-V allows one of: execution model and name. */
 struct spvcond_entry_key {
     uint32_t model;
