@@ -392,9 +392,10 @@ quick_use(const struct quick_view *v, bool global, bool fixed, const struct quic
 }
 
 /* An OpExtInst's layout as if it were a core instruction's, into *out: its set's quick row (a type, a
- * result, the set and the number, then the set's fast layout from word 5). False when that does not fit: a set we do not carry, an instruction its grammar does not
- * mark SPVCOND_QUICK_CODE (operands the fast layouts do not describe, or more than the masks hold), or a
- * non-semantic set, whose operands the general path reads as ids whatever its grammar says. */
+ * result, the set and the number, then the set's fast layout from word 5). False when that does not
+ * fit: a set we do not carry, an instruction its grammar does not mark SPVCOND_QUICK_CODE (operands the
+ * fast layouts do not describe, or more than the masks hold), or a non-semantic set, whose operands the
+ * general path reads as ids whatever its grammar says. */
 static inline bool
 ext_inst_layout(const struct spvcond_module *m, const uint32_t *w, uint32_t wc, struct spvcond_grammar_quick *out)
 {
@@ -483,9 +484,9 @@ quick_run(struct parse_state *s, enum spvcond_quick where, bool items, size_t *p
     const struct quick_items qi = {m->ctx, &s->items, s->items.seen, s->items.fn};
     size_t at = *p, n = *i;
     /* Each instruction takes a word at least: below `stop`, the tables hold one more and the sentinel. */
-    size_t room = cap - n - 1, stop = cap > n + 1 && room < word_count - at ? at + room : word_count;
-    if (cap <= n + 1)
-        stop = at;
+    size_t stop = at;
+    if (cap > n + 1)
+        stop = cap - n - 1 < word_count - at ? at + (cap - n - 1) : word_count;
     spvcond_result r = SPVCOND_OK;
     while (at < stop) {
         const uint32_t *w = words + at;
@@ -507,7 +508,8 @@ quick_run(struct parse_state *s, enum spvcond_quick where, bool items, size_t *p
             }
         }
         offsets[n] = (uint32_t)at;
-        if (quick_code_inst(s, &v, where == SPVCOND_QUICK_GLOBAL, items ? &qi : NULL, (uint32_t)n, w, wc, ql, &r) != QUICK_TAKEN)
+        if (quick_code_inst(s, &v, where == SPVCOND_QUICK_GLOBAL, items ? &qi : NULL, (uint32_t)n, w, wc, ql, &r) !=
+            QUICK_TAKEN)
             break;
         if (items)
             spvcond_items_code(m->ctx, &s->items, (uint32_t)n, opcode);

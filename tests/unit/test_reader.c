@@ -715,6 +715,46 @@ Test(reader, extended_instructions_in_code)
     free(w);
 }
 
+/* The instruction tables are sized for an instruction every 4 words and grown by the general path: a
+ * function of two-word instructions (labels and branches, 0.5 a word) fills them inside quick runs,
+ * which must stop where the tables end and let them grow, more than once, with the same tables the
+ * general path makes. */
+Test(reader, quick_runs_stop_where_the_tables_end)
+{
+    enum { blocks = 1500 };
+    uint32_t head[] = {
+        0x07230203, 0x00010000, 0, 5 + 2 * blocks, 0,
+        0x00020011, 6, 0x00020011, 4, 0x00020011, 5,
+        0x0003000e, 2, 2,
+        0x00020013, 1,          /* %1 = OpTypeVoid */
+        0x00030021, 2, 1,       /* %2 = OpTypeFunction %1 */
+        0x00050036, 1, 3, 0, 2, /* %3 = OpFunction */
+    };
+    size_t nh = sizeof(head) / 4, n = nh + 4 * blocks + 2;
+    uint32_t *w = calloc(n, sizeof(uint32_t));
+    cr_assert_not_null(w);
+    memcpy(w, head, sizeof(head));
+    size_t p = nh;
+    for (uint32_t b = 0; b < blocks; b++) { /* %(5 + 2b) = OpLabel, then OpBranch to the next (the last: back) */
+        w[p++] = 0x000200f8;
+        w[p++] = 5 + 2 * b;
+        w[p++] = 0x000200f9;
+        w[p++] = b + 1 < blocks ? 7 + 2 * b : 5;
+    }
+    w[p++] = 0x000100fd; /* OpReturn */
+    w[p++] = 0x00010038; /* OpFunctionEnd */
+    assert_same_parse(w, n, "two-word code");
+    struct parse_outcome o;
+    parse_with(w, n, false, &o);
+    cr_assert_eq(o.r, SPVCOND_OK, "%s", o.c.first.message);
+    cr_assert_eq(o.m->inst_count, 7 + 2 * blocks + 2);
+    cr_assert_gt(o.m->inst_count, (n - 5) / 4 + 16, "the tables grew");
+    cr_assert_eq(o.m->functions[0].end, o.m->inst_count - 1);
+    spvcond_module_destroy(o.m);
+    spvcond_context_destroy(o.ctx);
+    free(w);
+}
+
 /* Calls are read by the quick path, which lets a callee be a function defined earlier, the function
  * itself or a later one; another function's value as the callee is the same fault it is anywhere, with
  * the general path's message (and the same tables otherwise). */
