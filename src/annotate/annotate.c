@@ -549,7 +549,8 @@ run(struct annotate *a)
     bool caps = false;
     if (r != SPVCOND_OK || (r = emit_leaves(a)) != SPVCOND_OK || (r = spvcond_guards_rewrite(a)) != SPVCOND_OK ||
         (r = spvcond_virtual_rewrite(a)) != SPVCOND_OK || (r = decorate_functions(a)) != SPVCOND_OK ||
-        (r = decorate_globals(a)) != SPVCOND_OK || (r = conditional_capabilities(a, &caps)) != SPVCOND_OK)
+        (r = decorate_globals(a)) != SPVCOND_OK || (r = spvcond_emit_decorations_flush(&a->emit)) != SPVCOND_OK ||
+        (r = conditional_capabilities(a, &caps)) != SPVCOND_OK)
         return r;
     /* The condition constants, at the end of the constants. */
     return spvcond_emit_flush(&a->emit);

@@ -23,6 +23,7 @@ spvcond_emit_release(struct condition_emitter *e)
     spvcond_dealloc(e->m->ctx, e->defer);
     spvcond_dealloc(e->m->ctx, e->nodes);
     spvcond_dealloc(e->m->ctx, e->stack);
+    spvcond_dealloc(e->m->ctx, e->decorations);
 }
 
 spvcond_result
@@ -330,13 +331,39 @@ spvcond_emit_condition(struct condition_emitter *e, uint32_t cond, uint32_t *out
 spvcond_result
 spvcond_emit_decorate(struct condition_emitter *e, uint32_t target, uint32_t cond)
 {
-    uint32_t d[4] = {spvcond_first_word(4, SPVCOND_OP_DECORATE), target, SPVCOND_DECORATION_CONDITIONAL_INTEL, cond};
+    spvcond_result r = spvcond_grow(e->m->ctx, (void **)&e->decorations, &e->decorations_cap,
+                                    e->decorations_len + 4, sizeof(uint32_t));
+    if (r != SPVCOND_OK)
+        return r;
+    uint32_t *d = e->decorations + e->decorations_len;
+    d[0] = spvcond_first_word(4, SPVCOND_OP_DECORATE);
+    d[1] = target;
+    d[2] = SPVCOND_DECORATION_CONDITIONAL_INTEL;
+    d[3] = cond;
+    e->decorations_len += 4;
     e->stats->decorations++;
-    return spvcond_edit_append_to_section(e->m, SPVCOND_SECTION_ANNOTATION, d, 4);
+    return SPVCOND_OK;
+}
+
+spvcond_result
+spvcond_emit_decorations_flush(struct condition_emitter *e)
+{
+    if (!e->decorations_len)
+        return SPVCOND_OK;
+    if (e->decorations_len > UINT32_MAX)
+        return spvcond_report(e->m->ctx, SPVCOND_ERROR_LIMIT, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
+                              "more than 2^32 words of decorations");
+    spvcond_result r = spvcond_edit_append_to_section(e->m, SPVCOND_SECTION_ANNOTATION, e->decorations,
+                                                      (uint32_t)e->decorations_len);
+    e->decorations_len = 0;
+    return r;
 }
 
 spvcond_result
 spvcond_emit_flush(struct condition_emitter *e)
 {
-    return spvcond_edit_append_to_section(e->m, SPVCOND_SECTION_GLOBAL, e->defer, (uint32_t)e->defer_len);
+    spvcond_result r = spvcond_emit_decorations_flush(e);
+    return r == SPVCOND_OK
+               ? spvcond_edit_append_to_section(e->m, SPVCOND_SECTION_GLOBAL, e->defer, (uint32_t)e->defer_len)
+               : r;
 }

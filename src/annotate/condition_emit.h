@@ -30,6 +30,8 @@ struct condition_emitter {
     size_t node_count, node_cap;
     uint32_t *stack;               /* handles waiting for their children's nodes */
     size_t stack_cap;
+    uint32_t *decorations;         /* ConditionalINTEL decorations not yet appended, in order */
+    size_t decorations_len, decorations_cap;
 };
 
 void spvcond_emit_init(struct condition_emitter *e, struct spvcond_module *m, struct condition_store *store,
@@ -43,9 +45,11 @@ spvcond_result spvcond_emit_leaf_constants(struct condition_emitter *e);
 spvcond_result spvcond_emit_leaf_decorations(struct condition_emitter *e);
 /* The node of condition `cond`, made with its children if new: 0 when always true. */
 spvcond_result spvcond_emit_condition(struct condition_emitter *e, uint32_t cond, uint32_t *out);
-/* ConditionalINTEL `cond` (a node) on `target`. */
+/* ConditionalINTEL `cond` (a node) on `target`: collected, and appended to the decorations with those
+ * collected since the last spvcond_emit_decorations_flush (one insertion, not one a decoration). */
 spvcond_result spvcond_emit_decorate(struct condition_emitter *e, uint32_t target, uint32_t cond);
-/* The collected constants, appended at the end of the module's constants. */
+spvcond_result spvcond_emit_decorations_flush(struct condition_emitter *e);
+/* What is collected: the decorations, then the constants, at the end of the module's constants. */
 spvcond_result spvcond_emit_flush(struct condition_emitter *e);
 
 #endif
