@@ -519,8 +519,12 @@ decorate_globals(struct annotate *a)
 {
     struct spvcond_module *m = a->m;
     spvcond_result r;
+    uint32_t always = spvcond_cond_always(&a->store);
     for (size_t i = a->global_begin; i < a->global_end; i++) {
-        if (!spvcond_is_module_item(m, i) || !may_carry_condition(m, i))
+        /* Kept always (most items), or no condition: no decoration (spvcond_emit_condition would make
+         * none), and no grammar look-up to say so. */
+        uint32_t c = a->global_cond[i - a->global_begin];
+        if (c == 0 || c == always || !spvcond_is_module_item(m, i) || !may_carry_condition(m, i))
             continue;
         uint32_t cond;
         if ((r = spvcond_emit_condition(&a->emit, a->global_cond[i - a->global_begin], &cond)) != SPVCOND_OK)
