@@ -527,7 +527,7 @@ decorate_globals(struct annotate *a)
         if (c == 0 || c == always || !spvcond_is_module_item(m, i) || !may_carry_condition(m, i))
             continue;
         uint32_t cond;
-        if ((r = spvcond_emit_condition(&a->emit, a->global_cond[i - a->global_begin], &cond)) != SPVCOND_OK)
+        if ((r = spvcond_emit_condition(&a->emit, c, &cond)) != SPVCOND_OK)
             return r;
         if (!cond)
             continue;

@@ -180,8 +180,9 @@ insert_at(struct spvcond_module *m, size_t before, uint32_t section, const uint3
         return r;
     struct spvcond_insert *last = e->insert_len ? &e->inserts[e->insert_len - 1] : NULL;
     if (last && last->before == before && last->section == section && last->words + last->count == offset) {
-        /* Right after the last insertion, at its place and in the pool: one run of words (a pass appends
-         * its decorations one by one; the writer copies the run at once). */
+        /* Right after the last insertion, at its place and in the pool: one run of words (a pass's
+         * consecutive appends to a section, such as annotate's names and SpecIds; the writer copies the
+         * run at once). */
         last->count += count;
         e->word_delta += count;
         e->count++;
