@@ -257,10 +257,12 @@ entry_path(const struct layer_cache *cache, const unsigned char key[LAYER_CACHE_
     snprintf(path, size, "%s/%s%s", cache->dir, name, suffix);
 }
 
-/* Reads exactly `n` bytes (false with errno set, EIO at an early end). */
+/* Reads exactly `n` bytes of file `*source` (a layer_cache_entry_source: false with errno set, EIO at an
+ * early end). */
 static bool
-read_exactly(int fd, void *buf, size_t n)
+read_exactly(void *source, void *buf, size_t n)
 {
+    int fd = *(int *)source;
     size_t got = 0;
     while (got < n) {
         ssize_t r = read(fd, (char *)buf + got, n - got);
@@ -292,19 +294,9 @@ read_entry(int fd, unsigned long long limit, const unsigned char key[LAYER_CACHE
     size_t size = (size_t)st.st_size;
     unsigned char header[LAYER_CACHE_ENTRY_HEADER];
     struct layer_cache_entry_sizes sizes;
-    if (!read_exactly(fd, header, size < sizeof(header) ? size : sizeof(header)) ||
-        !layer_cache_entry_header(header, size, key, route, &sizes, why, why_size))
-        return false;
-    char *middle = malloc(sizes.log + sizes.kernels);
-    unsigned char *form = malloc(sizes.form);
-    bool ok = middle && form && read_exactly(fd, middle, sizes.log + sizes.kernels) &&
-              read_exactly(fd, form, sizes.form) &&
-              layer_cache_entry_parts(header, &sizes, middle, form, out, why, why_size);
-    if (!ok) {
-        free(middle);
-        free(form);
-    }
-    return ok;
+    return read_exactly(&fd, header, size < sizeof(header) ? size : sizeof(header)) &&
+           layer_cache_entry_header(header, size, key, route, &sizes, why, why_size) &&
+           layer_cache_entry_parts(header, &sizes, read_exactly, &fd, out, why, why_size);
 }
 
 bool

@@ -154,11 +154,11 @@ layer_cache_entry_header(const unsigned char *bytes, size_t size, const unsigned
     return true;
 }
 
-bool
-layer_cache_entry_parts(const unsigned char *header, const struct layer_cache_entry_sizes *sizes, char *middle,
-                        unsigned char *form, struct layer_cache_entry *out, char *why, size_t why_size)
+/* The parts' checks once read into `middle` (log, kernels) and `form`; on success both become the entry's. */
+static bool
+check_parts(const unsigned char *header, const struct layer_cache_entry_sizes *sizes, char *middle,
+            unsigned char *form, struct layer_cache_entry *out, char *why, size_t why_size)
 {
-    *out = (struct layer_cache_entry){0};
     unsigned char checksum[sizeof(XXH128_canonical_t)];
     if (!entry_checksum(header, middle, middle + sizes->log, sizes, form, checksum)) {
         snprintf(why, why_size, "out of memory");
@@ -185,6 +185,37 @@ layer_cache_entry_parts(const unsigned char *header, const struct layer_cache_en
 }
 
 bool
+layer_cache_entry_parts(const unsigned char *header, const struct layer_cache_entry_sizes *sizes,
+                        layer_cache_entry_source read, void *source, struct layer_cache_entry *out, char *why,
+                        size_t why_size)
+{
+    *out = (struct layer_cache_entry){0};
+    char *middle = malloc(sizes->log + sizes->kernels);
+    unsigned char *form = malloc(sizes->form);
+    bool ok = middle && form && read(source, middle, sizes->log + sizes->kernels) &&
+              read(source, form, sizes->form) && check_parts(header, sizes, middle, form, out, why, why_size);
+    if (!ok) {
+        free(middle);
+        free(form);
+    }
+    return ok;
+}
+
+/* An entry's bytes in one piece as a source: the parts follow the header. */
+struct bytes_source {
+    const unsigned char *at;
+};
+
+static bool
+read_bytes(void *source, void *dst, size_t n)
+{
+    struct bytes_source *s = source;
+    memcpy(dst, s->at, n);
+    s->at += n;
+    return true;
+}
+
+bool
 layer_cache_entry_decode(const unsigned char *bytes, size_t size, const unsigned char key[LAYER_CACHE_KEY_SIZE],
                          unsigned route, struct layer_cache_entry *out, char *why, size_t why_size)
 {
@@ -192,19 +223,11 @@ layer_cache_entry_decode(const unsigned char *bytes, size_t size, const unsigned
     struct layer_cache_entry_sizes sizes;
     if (!layer_cache_entry_header(bytes, size, key, route, &sizes, why, why_size))
         return false;
-    size_t middle_size = sizes.log + sizes.kernels;
-    char *middle = malloc(middle_size);
-    unsigned char *form = malloc(sizes.form);
-    if (middle && form) {
-        memcpy(middle, bytes + HEADER, middle_size);
-        memcpy(form, bytes + HEADER + middle_size, sizes.form);
-        if (layer_cache_entry_parts(bytes, &sizes, middle, form, out, why, why_size))
-            return true;
-    } else {
+    struct bytes_source source = {bytes + HEADER};
+    if (layer_cache_entry_parts(bytes, &sizes, read_bytes, &source, out, why, why_size))
+        return true;
+    if (!why[0]) /* only memory can fail here */
         snprintf(why, why_size, "out of memory");
-    }
-    free(middle);
-    free(form);
     return false;
 }
 

@@ -35,17 +35,21 @@ bool layer_cache_entry_head(const unsigned char key[LAYER_CACHE_KEY_SIZE], unsig
 /* The entry's bytes in one piece, malloc'd into *bytes (what layer_cache_entry_head's file holds). */
 bool layer_cache_entry_encode(const unsigned char key[LAYER_CACHE_KEY_SIZE], unsigned route,
                               const struct layer_cache_entry *entry, unsigned char **bytes, size_t *size);
+/* Where an entry's parts are read from, in order: fills `n` bytes of `dst` from `source`; false (errno set)
+ * when it cannot. */
+typedef bool (*layer_cache_entry_source)(void *source, void *dst, size_t n);
 /* An entry is read in two steps, so that the form (megabytes) goes straight from the file to its own memory:
  * the header of a file of `size` bytes, its magic, format version, key and route checked and its parts'
- * sizes added up to the file's (*sizes); then the parts, read by the caller into `middle` (the log and the
- * kernel list, sizes->log + sizes->kernels bytes) and `form` (malloc'd, sizes->form bytes): their checksum
- * and shapes checked, and on success both buffers become the entry's (*out: its log is `middle`). False with
- * why in `why` when a check fails (the buffers stay the caller's). */
+ * sizes added up to the file's (*sizes); then the parts, read from `source` into memory of their own (the
+ * log and the kernel list in one block, the form in another), their checksum and shapes checked, and on
+ * success given to *out. False with why in `why` when a check fails; with `why` left empty when memory or
+ * `read` fails (errno says). */
 bool layer_cache_entry_header(const unsigned char *header, size_t size, const unsigned char key[LAYER_CACHE_KEY_SIZE],
                               unsigned route, struct layer_cache_entry_sizes *sizes, char *why, size_t why_size);
-bool layer_cache_entry_parts(const unsigned char *header, const struct layer_cache_entry_sizes *sizes, char *middle,
-                             unsigned char *form, struct layer_cache_entry *out, char *why, size_t why_size);
-/* The same for an entry's bytes in one piece, each part copied into *out. */
+bool layer_cache_entry_parts(const unsigned char *header, const struct layer_cache_entry_sizes *sizes,
+                             layer_cache_entry_source read, void *source, struct layer_cache_entry *out, char *why,
+                             size_t why_size);
+/* The same for an entry's bytes in one piece (the fuzz target's), each part copied into *out. */
 bool layer_cache_entry_decode(const unsigned char *bytes, size_t size, const unsigned char key[LAYER_CACHE_KEY_SIZE],
                               unsigned route, struct layer_cache_entry *out, char *why, size_t why_size);
 void layer_cache_entry_free(struct layer_cache_entry *entry);
