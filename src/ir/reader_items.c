@@ -2,6 +2,8 @@
 /* The reader's lists of the module-level items each function names (reader_items.h). */
 #include "ir/reader_items.h"
 
+#include <string.h>
+
 #include "support/context.h"
 
 static void
@@ -49,6 +51,23 @@ spvcond_items_grow_reads(spvcond_context *ctx, struct item_notes *n)
     return n->on && grow_quietly(ctx, n, &n->reads, &n->reads_cap, n->reads_len + 1);
 }
 
+/* seen[k] for the `count` instructions before the code: 0 for an item, UINT32_MAX for the others. The
+ * items are whole sections (spvcond_is_module_item): OpExtInstImport's, and from the globals' on, so
+ * the bounds alternate between what is no item (before the first, between the two) and items. */
+static void
+fill_items(const struct spvcond_module *m, uint32_t *seen, size_t count)
+{
+    const size_t bounds[] = {m->section[SPVCOND_SECTION_EXTINST_IMPORT], m->section[SPVCOND_SECTION_EXTINST_IMPORT + 1],
+                             m->section[SPVCOND_SECTION_GLOBAL], count};
+    size_t from = 0;
+    for (size_t k = 0; k < sizeof(bounds) / sizeof(bounds[0]); k++) {
+        size_t to = bounds[k] < count ? bounds[k] : count;
+        if (to > from)
+            memset(seen + from, k % 2 ? 0 : 0xFF, (to - from) * sizeof(uint32_t));
+        from = to > from ? to : from;
+    }
+}
+
 void
 spvcond_items_function(struct spvcond_module *m, struct item_notes *n, size_t index, size_t inst)
 {
@@ -63,8 +82,7 @@ spvcond_items_function(struct spvcond_module *m, struct item_notes *n, size_t in
         /* Items: OpExtInstImport, and whatever stands among types, constants and variables
          * (spvcond_is_module_item); the debug and annotation sections' ids are none. */
         n->base = m->section[SPVCOND_SECTION_EXTINST_IMPORT];
-        for (size_t k = 0; k < inst; k++)
-            n->seen[k] = spvcond_is_module_item(m, k) ? 0 : UINT32_MAX;
+        fill_items(m, n->seen, inst);
         /* The capabilities are all declared by now (they come first). */
         if (spvcond_declared_caps_build(m, false, &n->caps) != SPVCOND_OK) {
             n->out_of_memory = true;
