@@ -12,6 +12,9 @@ struct spvcond_index_builder;
 spvcond_result spvcond_index_builder_create(struct spvcond_module *m, struct spvcond_index_builder **out);
 /* Called for every instruction, in order, after its operands were checked. */
 spvcond_result spvcond_index_note(struct spvcond_index_builder *b, size_t inst, uint32_t opcode);
+/* The same for instructions [from, to) read as one run: each an OpName or OpMemberName (`names`), or
+ * each an OpDecorate. */
+spvcond_result spvcond_index_note_run(struct spvcond_index_builder *b, size_t from, size_t to, bool names);
 spvcond_result spvcond_index_builder_finish(struct spvcond_index_builder *b);
 void spvcond_index_builder_destroy(struct spvcond_index_builder *b);
 void spvcond_index_release(struct spvcond_module *m);

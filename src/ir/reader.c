@@ -599,11 +599,11 @@ annotation_run(struct parse_state *s, size_t *p, size_t *i, size_t cap)
         m->inst_count = n + 1; /* diagnostics name the instructions read so far */
         if (quick_annotation(s, opcode, w, wc, &r) != QUICK_TAKEN)
             break;
-        if ((r = spvcond_index_note(s->b, n, opcode)) != SPVCOND_OK)
-            break;
         n++;
         at += wc;
     }
+    if (r == SPVCOND_OK) /* the index notes the run whole */
+        r = spvcond_index_note_run(s->b, *i, n, names);
     *p = at;
     *i = n;
     return r;
@@ -776,7 +776,12 @@ check_names_before_types(struct spvcond_module *m)
     spvcond_result r = SPVCOND_OK;
     for (size_t i = 0; r == SPVCOND_OK && i < m->section[SPVCOND_SECTION_GLOBAL]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = spvcond_opcode_of(w[0]), fn_word = function_word(op);
+        uint32_t op = spvcond_opcode_of(w[0]);
+        /* Names and decorations, most of these sections, name one id at word 1, where a function may
+         * stand: nothing to check (may_name_function), and no rule below is theirs. */
+        if (m->id_words[i] == 1u << 1 && names_target(op))
+            continue;
+        uint32_t fn_word = function_word(op);
         /* A conditional entry point whose "execution model" is a boolean spec constant's id: spirv-link
          * converted it twice (spec/repair.md), shifting every operand; say so. */
         uint32_t model_def = op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL && w[2] < m->bound
@@ -795,9 +800,7 @@ check_names_before_types(struct spvcond_module *m)
                                      "%s names %%%u as its group, which is not an OpDecorationGroup (it is %s)",
                                      spvcond_grammar_opcode_name(op), w[1],
                                      spvcond_grammar_opcode_name(spvcond_def_opcode(m, w[1])));
-        /* Names and decorations, most of these sections, name one id at word 1, where a function may
-         * stand: nothing to check. */
-        if (m->id_words[i] != 1u << 1 || !may_name_function(op, 1))
+        if (m->id_words[i] != 1u << 1 || !may_name_function(op, 1)) /* else word 1 alone, where it may */
             r = spvcond_for_each_id(m, i, check_function_named, m);
     }
     return r;
