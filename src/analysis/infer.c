@@ -50,13 +50,30 @@ type_facts(const struct spvcond_module *m, uint8_t *facts)
  * each function names with no look-up for the other ids. Values do not inherit it from their type. */
 #define FACT_MODULE_ITEM 0x20u
 
-/* Values take their type's facts, so that a use costs one lookup whatever defines it. */
+/* Values take their type's facts, so that a use costs one lookup whatever defines it. `gi`: the
+ * grammar's row of w's opcode (NULL if none). */
+static inline void
+value_facts_row(const struct spvcond_grammar_instruction *gi, const uint32_t *w, uint8_t *facts)
+{
+    if (gi && gi->has_type && gi->has_result && spvcond_word_count_of(w[0]) >= 3)
+        facts[w[2]] = facts[w[1]] & (uint8_t)~FACT_MODULE_ITEM;
+}
+
 static inline void
 value_facts(const uint32_t *w, uint8_t *facts)
 {
-    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(spvcond_opcode_of(w[0]));
-    if (gi && gi->has_type && gi->has_result && spvcond_word_count_of(w[0]) >= 3)
-        facts[w[2]] = facts[w[1]] & (uint8_t)~FACT_MODULE_ITEM;
+    value_facts_row(spvcond_grammar_instruction(spvcond_opcode_of(w[0])), w, facts);
+}
+
+/* Module-level item i (spvcond_is_module_item) defines `id` (0: none): marked, and its facts to
+ * item_facts if asked. */
+static inline void
+item_fact(uint8_t *facts, uint8_t *item_facts, size_t k, uint32_t id)
+{
+    if (id)
+        facts[id] |= FACT_MODULE_ITEM;
+    if (item_facts)
+        item_facts[k] = facts[id]; /* id 0: no facts */
 }
 
 /* Module-level values; and the mark of functions and function pointers, whose facts are their return
@@ -68,29 +85,29 @@ global_facts(const struct spvcond_module *m, const struct spvcond_callgraph *g, 
              uint8_t *item_facts)
 {
     bool pointers = false;
+    /* The items: OpExtInstImport's section, and the globals' (spvcond_is_module_item), each complete
+     * once its own instruction is read (a value's facts are its type's, which comes earlier; functions
+     * are no items). item_facts counts from the first; what stands between is no item (zero). */
+    size_t base = m->section[SPVCOND_SECTION_EXTINST_IMPORT];
+    for (size_t i = base; i < m->section[SPVCOND_SECTION_EXTINST_IMPORT + 1]; i++)
+        item_fact(facts, item_facts, i - base, spvcond_result_id(m, i));
     for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
+        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(spvcond_opcode_of(w[0]));
         if (infer)
-            value_facts(w, facts);
+            value_facts_row(gi, w, facts);
         bool pointer = spvcond_opcode_of(w[0]) == SPVCOND_OP_CONSTANT_FUNCTION_POINTER_INTEL &&
                        spvcond_word_count_of(w[0]) >= 4 && g->function_of_id[w[2]];
         if (pointer)
             facts[w[2]] |= FACT_NAMES_FUNCTION;
         pointers |= pointer;
+        item_fact(facts, item_facts, i - base, gi && gi->has_result ? w[gi->has_type ? 2 : 1] : 0);
     }
     for (size_t f = 0; f < m->function_count; f++) {
         const uint32_t *w = spvcond_inst_words(m, m->functions[f].begin);
         if (infer)
             value_facts(w, facts);
         facts[w[2]] |= FACT_NAMES_FUNCTION;
-    }
-    size_t base = m->section[SPVCOND_SECTION_EXTINST_IMPORT];
-    for (size_t i = base; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
-        uint32_t id = spvcond_is_module_item(m, i) ? spvcond_result_id(m, i) : 0;
-        if (id)
-            facts[id] |= FACT_MODULE_ITEM;
-        if (item_facts)
-            item_facts[i - base] = facts[id]; /* id 0: no facts */
     }
     return pointers;
 }

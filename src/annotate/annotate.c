@@ -122,25 +122,29 @@ global_conditions(struct annotate *a)
     if (!a->global_cond)
         return spvcond_oom(m->ctx);
     spvcond_result r = SPVCOND_OK;
-    /* Users at module level (names and decoration targets are not uses), then in functions. */
-    size_t code = m->section[SPVCOND_SECTION_FUNCTION];
-    for (size_t i = 0; i < code && r == SPVCOND_OK; i++) {
-        if (spvcond_is_module_item(a->m, i))
-            continue;
-        uint32_t op = spvcond_inst_opcode(m, i);
-        if (op == SPVCOND_OP_NAME || op == SPVCOND_OP_MEMBER_NAME || op == SPVCOND_OP_GROUP_DECORATE ||
-            op == SPVCOND_OP_GROUP_MEMBER_DECORATE)
-            continue;
-        if (i >= m->section[SPVCOND_SECTION_ANNOTATION] && i < m->section[SPVCOND_SECTION_ANNOTATION + 1]) {
-            /* Decoration operands other than the target (OpDecorateId's) are used unconditionally. */
-            const uint32_t *w = spvcond_inst_words(m, i);
-            struct user u = {a, spvcond_cond_always(&a->store)};
-            for (uint32_t k = 3; op == SPVCOND_OP_DECORATE_ID && k < spvcond_word_count_of(w[0]) && r == SPVCOND_OK;
-                 k++)
-                r = add_user(&u, i, k, w[k]);
-            continue;
+    /* Users at module level (names and decoration targets are not uses), then in functions. The items
+     * themselves (spvcond_is_module_item: OpExtInstImport's section, the globals') come last, below;
+     * these are the sections before and between theirs. */
+    const size_t users[2][2] = {
+        {0, m->section[SPVCOND_SECTION_EXTINST_IMPORT]},
+        {m->section[SPVCOND_SECTION_EXTINST_IMPORT + 1], m->section[SPVCOND_SECTION_GLOBAL]}};
+    for (size_t range = 0; range < 2; range++) {
+        for (size_t i = users[range][0]; i < users[range][1] && r == SPVCOND_OK; i++) {
+            uint32_t op = spvcond_inst_opcode(m, i);
+            if (op == SPVCOND_OP_NAME || op == SPVCOND_OP_MEMBER_NAME || op == SPVCOND_OP_GROUP_DECORATE ||
+                op == SPVCOND_OP_GROUP_MEMBER_DECORATE)
+                continue;
+            if (i >= m->section[SPVCOND_SECTION_ANNOTATION] && i < m->section[SPVCOND_SECTION_ANNOTATION + 1]) {
+                /* Decoration operands other than the target (OpDecorateId's) are used unconditionally. */
+                const uint32_t *w = spvcond_inst_words(m, i);
+                struct user u = {a, spvcond_cond_always(&a->store)};
+                uint32_t wc = spvcond_word_count_of(w[0]);
+                for (uint32_t k = 3; op == SPVCOND_OP_DECORATE_ID && k < wc && r == SPVCOND_OK; k++)
+                    r = add_user(&u, i, k, w[k]);
+                continue;
+            }
+            r = users_under(a, i, module_inst_cond(a, i));
         }
-        r = users_under(a, i, module_inst_cond(a, i));
     }
     if (r == SPVCOND_OK)
         r = for_each_function(a, users_under, items_of_function);
@@ -174,7 +178,7 @@ global_conditions(struct annotate *a)
             if (f != SIZE_MAX)
                 *c = a->reach[f];
         }
-        if (!*c || !may_carry_condition(m, i))
+        if (*c != spvcond_cond_always(&a->store) && (!*c || !may_carry_condition(m, i)))
             *c = spvcond_cond_always(&a->store); /* unused, or cannot be guarded: keep it, and what it uses */
         struct user u = {a, *c};
         r = spvcond_for_each_id(m, i, add_user, &u);
