@@ -26,6 +26,7 @@
  *   bench --child STAGE RUNS FILE [fresh|cold]   (one stage on one file; also the entry point for profiling)
  *   bench --interleaved STAGE RUNS FILE [verbose] [holes]   (a stage and its reference alternated in one
  *                                                           process; see interleaved_main)
+ *   bench --floor RUNS FILE   (what any reader of FILE does, against ours and the reference; floor_main)
  *
  * Stages: parse (read + index), emit (parse + emit without edits), annotate (parse + annotate + emit),
  * specialize-<device> (parse of the annotated module + specialize + emit), validate (parse + validate
@@ -47,6 +48,7 @@
 #include <unistd.h>
 
 #include "reference.h"
+#include "support/grammar.h"
 #include "support/spirv_names.h"
 #include "support/spirv_words.h"
 
@@ -610,6 +612,146 @@ interleaved_main(const char *stage, int runs, const char *path, bool verbose, bo
     return 0;
 }
 
+/* The floor of reading: what a reader that refuses an undefined id cannot leave out, done as simply
+ * as it can be. Tables as ours: each instruction's offset and id words, each id's definition. */
+struct floor_tables {
+    uint32_t *offsets, *id_words, *def;
+    uint32_t bound;
+    size_t cap;
+};
+
+/* The instructions, by their word counts alone. */
+static size_t
+floor_walk(const uint32_t *w, size_t n)
+{
+    size_t count = 0;
+    for (size_t p = SPVCOND_HEADER_WORDS; p < n; count++) {
+        uint32_t wc = spvcond_word_count_of(w[p]);
+        if (wc == 0 || wc > n - p)
+            break;
+        p += wc;
+    }
+    return count;
+}
+
+/* Id `id` used: 1 if out of range or not defined yet (a real reader records or refuses it). */
+static inline size_t
+floor_use(const struct floor_tables *t, uint32_t id)
+{
+    return id - 1u >= t->bound - 1u || !t->def[id];
+}
+
+/* The walk, with each instruction's offset and id words recorded, its result type and ids checked
+ * against the definitions so far and its result recorded, by the grammar's quick layouts (the fixed
+ * words, a tail of ids; an instruction with none is walked over). No function structure, names,
+ * decorations, forward uses or faults. Returns the instructions plus the uses found undefined. */
+static size_t
+floor_checks(const uint32_t *w, size_t n, struct floor_tables *t)
+{
+    memset(t->def, 0, (size_t)t->bound * sizeof(uint32_t));
+    size_t undefined = 0, i = 0;
+    for (size_t p = SPVCOND_HEADER_WORDS; p < n && i < t->cap; i++) {
+        const uint32_t *x = w + p;
+        uint32_t wc = spvcond_word_count_of(x[0]), op = spvcond_opcode_of(x[0]), ids = 0;
+        if (wc == 0 || wc > n - p)
+            break;
+        t->offsets[i] = (uint32_t)p;
+        p += wc;
+        struct spvcond_grammar_quick q = {0};
+        if (op < SPVCOND_GRAMMAR_QUICK_OPCODES)
+            q = spvcond_grammar_quick[op];
+        if (q.min_words && wc >= q.min_words) {
+            if (q.flags & SPVCOND_QUICK_TYPE) {
+                ids |= 1u << 1;
+                undefined += floor_use(t, x[1]);
+            }
+            for (uint32_t f = q.ids; f; f &= f - 1) {
+                uint32_t k = 1u + (uint32_t)__builtin_ctz(f);
+                ids |= 1u << k;
+                undefined += floor_use(t, x[k]);
+            }
+            for (uint32_t k = q.min_words; (q.flags & SPVCOND_QUICK_ID_TAIL) && k < wc; k++) {
+                ids |= k < 32 ? 1u << k : 1u;
+                undefined += floor_use(t, x[k]);
+            }
+            uint32_t r = q.result_word ? x[q.result_word] : 0;
+            if (r - 1u < t->bound - 1u) {
+                undefined += t->def[r] != 0; /* defined twice */
+                t->def[r] = (uint32_t)i + 1;
+            }
+        }
+        t->id_words[i] = ids;
+    }
+    return i + undefined;
+}
+
+enum floor_row { FLOOR_WALK, FLOOR_CHECKS, FLOOR_PARSE, FLOOR_ANNOTATE, FLOOR_REFERENCE, FLOOR_ROWS };
+
+/* --floor RUNS FILE: the floor of reading against the library and the reference, alternated in one
+ * process, medians of RUNS rounds: walking the instructions; the walk with the checks and tables of
+ * floor_checks; our reader (spvcond_module_parse); annotate (read, annotate, emit); SPIRV-Tools'
+ * specialization passes when the benchmark has them, and what a ratio of 50 leaves of their time. */
+static int
+floor_main(int runs, const char *path)
+{
+    static const char *const labels[FLOOR_ROWS] = {
+        "walking the instructions (word counts only)", "+ ids checked, results and tables recorded",
+        "our reader (spvcond_module_parse)", "annotate (read, annotate, emit)", "SPIRV-Tools' specialization passes"};
+    size_t size;
+    uint32_t *words = read_file(path, &size);
+    size_t n = size / 4;
+    if (!words || n <= SPVCOND_HEADER_WORDS || words[3] == 0 || words[3] > SPVCOND_MAX_BOUND || runs < 1 ||
+        runs > MAX_ROUNDS) {
+        fprintf(stderr, "bench: --floor needs 1-%d runs and a SPIR-V module with a bound of 1..%u\n", MAX_ROUNDS,
+                SPVCOND_MAX_BOUND);
+        free(words);
+        return 2;
+    }
+    struct floor_tables t = {malloc((n + 1) * sizeof(uint32_t)), malloc((n + 1) * sizeof(uint32_t)),
+                             malloc((size_t)words[3] * sizeof(uint32_t)), words[3], n};
+    struct stage_arg parse = {NULL, NULL, PARSE, words, n}, annotate = {NULL, NULL, ANNOTATE, words, n};
+    struct stage_arg theirs = {NULL, NULL, REF_SPECIALIZE, words, n};
+    int rows = SPVCOND_BENCH_REFERENCE ? FLOOR_ROWS : FLOOR_REFERENCE;
+    int ok = t.offsets && t.id_words && t.def && spvcond_context_create(NULL, NULL, NULL, &parse.ctx) == SPVCOND_OK;
+    annotate.ctx = parse.ctx;
+#if SPVCOND_BENCH_REFERENCE
+    ok = ok && (theirs.reference = bench_reference_create(BENCH_REFERENCE_SPECIALIZE)) != NULL;
+#endif
+    double ms[FLOOR_ROWS][MAX_ROUNDS];
+    volatile size_t sink = 0; /* the walks' results, kept */
+    for (int r = -1; r < runs && ok; r++) { /* round -1: the warm-up */
+        for (int row = 0; row < rows && ok; row++) {
+            double t0 = now();
+            if (row == FLOOR_WALK)
+                sink += floor_walk(words, n);
+            else if (row == FLOOR_CHECKS)
+                sink += floor_checks(words, n, &t);
+            else
+                ok = stage_fn(row == FLOOR_PARSE ? &parse : row == FLOOR_ANNOTATE ? &annotate : &theirs) == 0;
+            if (r >= 0)
+                ms[row][r] = (now() - t0) * 1e3;
+        }
+    }
+    if (ok) {
+        printf("%s: %zu instructions, medians of %d rounds\n", path, floor_walk(words, n), runs);
+        for (int row = 0; row < rows; row++)
+            printf("  %-45s %8.3f ms\n", labels[row], median_of(ms[row], runs));
+        if (rows == FLOOR_ROWS)
+            printf("  %-45s %8.3f ms\n", "a ratio of 50 leaves", median_of(ms[FLOOR_REFERENCE], runs) / 50);
+    }
+    (void)sink;
+    (void)theirs;
+#if SPVCOND_BENCH_REFERENCE
+    bench_reference_destroy(theirs.reference);
+#endif
+    spvcond_context_destroy(parse.ctx);
+    free(t.offsets);
+    free(t.id_words);
+    free(t.def);
+    free(words);
+    return ok ? 0 : 1;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -617,6 +759,8 @@ main(int argc, char **argv)
         !strcmp(argv[1], "--child"))
         return child_main(argv[2], atoi(argv[3]), argv[4], argc == 6 && !strcmp(argv[5], "fresh"),
                           argc == 6 && !strcmp(argv[5], "cold"));
+    if (argc == 4 && !strcmp(argv[1], "--floor"))
+        return floor_main(atoi(argv[2]), argv[3]);
     if (argc >= 5 && argc <= 7 && !strcmp(argv[1], "--interleaved")) {
         bool verbose = false, holes = false;
         for (int k = 5; k < argc; k++) {

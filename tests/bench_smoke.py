@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """The benchmark measures what it says: one round over libclc (spirv64) gives every stage, the in-process
 SPIRV-Tools references when the bench was built with them, every whole-process command, their ratios
-and the floor ratio, and tools/bench_table.py makes its tables from the CSV.
+and the floor ratio, and tools/bench_table.py makes its tables from the CSV; --floor times the floor of
+reading beside our reader.
 
   bench_smoke.py BENCH SPVCOND SOURCE_ROOT with-reference|without-reference"""
 import csv
@@ -57,7 +58,28 @@ def main(bench, spvcond, root, reference):
               "bench_table.py: the whole-process table", table.stdout[-600:] + table.stderr[-600:])
         check(("| libclc spirv64-mesa3d |" in parts[0]) == with_reference,
               "bench_table.py: the in-process table %s" % ("has libclc" if with_reference else "is empty"), parts[0])
+    check_floor(bench, with_reference)
     return summary()
+
+
+def check_floor(bench, with_reference):
+    """--floor: the reading floor, our reader and annotate (and the reference) timed, in that order."""
+    p = subprocess.run([bench, "--floor", "1", MODULE], capture_output=True, text=True)
+    lines = p.stdout.splitlines()
+    check(p.returncode == 0 and lines and "126653 instructions" in lines[0],
+          "bench --floor: one round over libclc, its instructions counted", p.stdout[-800:] + p.stderr[-800:])
+    times = {}
+    for line in lines[1:]:
+        label, _, value = line.rpartition("  ")
+        times[label.strip()] = float(value.split()[0])
+    rows = ["walking the instructions (word counts only)", "+ ids checked, results and tables recorded",
+            "our reader (spvcond_module_parse)", "annotate (read, annotate, emit)"]
+    rows += ["SPIRV-Tools' specialization passes", "a ratio of 50 leaves"] if with_reference else []
+    check(list(times) == rows and all(t > 0 for t in times.values()), "bench --floor: every row measured",
+          p.stdout)
+    refused = subprocess.run([bench, "--floor", "1", os.devnull], capture_output=True, text=True)
+    check(refused.returncode == 2 and "--floor needs" in refused.stderr, "bench --floor: no module, refused",
+          refused.stderr)
 
 
 if __name__ == "__main__":
