@@ -65,8 +65,8 @@ value_facts(const uint32_t *w, uint8_t *facts)
     value_facts_row(spvcond_grammar_instruction(spvcond_opcode_of(w[0])), w, facts);
 }
 
-/* Module-level item i (spvcond_is_module_item) defines `id` (0: none): marked, and its facts to
- * item_facts if asked. */
+/* The module-level item k (spvcond_is_module_item; counted from OpExtInstImport's section, as the
+ * reader's lists count them) defines `id` (0: none): marked, and its facts to item_facts if asked. */
 static inline void
 item_fact(uint8_t *facts, uint8_t *item_facts, size_t k, uint32_t id)
 {

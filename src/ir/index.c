@@ -112,10 +112,12 @@ spvcond_index_note_run(struct spvcond_index_builder *b, size_t from, size_t to, 
     spvcond_result r = spvcond_grow(m->ctx, (void **)&p->data, &p->cap, p->len + 2 * (to - from), sizeof(uint32_t));
     for (size_t i = from; i < to && r == SPVCOND_OK; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        if (!names && w[2] == SPVCOND_DECORATION_SPEC_ID)
+        if (!names && w[2] == SPVCOND_DECORATION_SPEC_ID) {
             r = spvcond_index_note(b, i, SPVCOND_OP_DECORATE); /* the SpecId too */
-        else
-            p->data[p->len++] = w[1], p->data[p->len++] = (uint32_t)i;
+            continue;
+        }
+        p->data[p->len++] = w[1];
+        p->data[p->len++] = (uint32_t)i;
     }
     return r;
 }
