@@ -12,8 +12,9 @@
 # against cp (modules up to 30 MB; not for the fan-out series, whose point is our scaling in call
 # edges); and the stores series again with the caches emptied before each call (bench --cold).
 # Then the library's stages interleaved with SPIRV-Tools' in one process, on a clean heap and on one left
-# in holes (bench --interleaved). Writes bench-results/{results.csv,results-cold.csv,table.md,scaling.png,
-# interleaved.txt} and prints the table, the scaling ratios and the interleaved times.
+# in holes (bench --interleaved), and the floor of reading beside our reader (bench --floor). Writes
+# bench-results/{results.csv,results-cold.csv,table.md,scaling.png,interleaved.txt,floor.txt} and prints
+# the table, the scaling ratios, the interleaved times and the floor.
 # BENCH_RUNS (default 5) interleaved rounds per module (bench/bench.c).
 set -eu
 cd "$(dirname "$0")/.."
@@ -142,4 +143,9 @@ for stage in annotate specialize-acm_g10; do
         echo "$stage ${how:-clean}: $(./build-release/bench/bench --interleaved $stage 15 $libclc64 $how)"
     done
 done | tee "$out/interleaved.txt"
-echo "wrote $out/results.csv, $out/table.md, $out/scaling.png, $out/interleaved.txt"
+# The floor of reading (docs/performance.md, "What limits it"): what any reader that refuses an undefined
+# id does, beside our reader, annotate and SPIRV-Tools, on libclc and the larger hashcat module.
+for module in $libclc64 $corpus/hashcat__m06211-pure.spv; do
+    ./build-release/bench/bench --floor 15 "$module"
+done | tee "$out/floor.txt"
+echo "wrote $out/results.csv, $out/table.md, $out/scaling.png, $out/interleaved.txt, $out/floor.txt"
