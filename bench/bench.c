@@ -732,6 +732,9 @@ floor_main(int runs, const char *path)
                 ms[row][r] = (now() - t0) * 1e3;
         }
     }
+    if (!ok)
+        fprintf(stderr, "bench: --floor: %s: %s\n", path,
+                t.offsets && t.id_words && t.def ? "the library or the reference refused it" : "out of memory");
     if (ok) {
         printf("%s: %zu instructions, medians of %d rounds\n", path, floor_walk(words, n), runs);
         for (int row = 0; row < rows; row++)

@@ -80,6 +80,12 @@ def check_floor(bench, with_reference):
     refused = subprocess.run([bench, "--floor", "1", os.devnull], capture_output=True, text=True)
     check(refused.returncode == 2 and "--floor needs" in refused.stderr, "bench --floor: no module, refused",
           refused.stderr)
+    with tempfile.NamedTemporaryFile(suffix=".spv") as bad:  # a header, then a word count of 0
+        bad.write(bytes.fromhex("03022307 00000100 00000000 10000000 00000000 00000000".replace(" ", "")))
+        bad.flush()
+        refused = subprocess.run([bench, "--floor", "1", bad.name], capture_output=True, text=True)
+    check(refused.returncode == 1 and "refused it" in refused.stderr, "bench --floor: a broken module, refused",
+          refused.stderr)
 
 
 if __name__ == "__main__":
