@@ -732,10 +732,10 @@ floor_main(int runs, const char *path)
                 ms[row][r] = (now() - t0) * 1e3;
         }
     }
-    if (!ok)
+    if (!ok) {
         fprintf(stderr, "bench: --floor: %s: %s\n", path,
                 t.offsets && t.id_words && t.def ? "the library or the reference refused it" : "out of memory");
-    if (ok) {
+    } else {
         printf("%s: %zu instructions, medians of %d rounds\n", path, floor_walk(words, n), runs);
         for (int row = 0; row < rows; row++)
             printf("  %-45s %8.3f ms\n", labels[row], median_of(ms[row], runs));
@@ -799,8 +799,10 @@ main(int argc, char **argv)
     if (first >= argc || argv[first][0] == '-' || runs < 1 || runs > MAX_ROUNDS || inner < 1) {
         fprintf(stderr,
                 "usage: %s [--runs N (1..%d)] [--inner N] [--csv FILE] [--cli SPVCOND] [--no-reference] "
-                "[--opt-max-mb MB] [--fresh-context | --cold] MODULE.spv...\n",
-                argv[0], MAX_ROUNDS);
+                "[--opt-max-mb MB] [--fresh-context | --cold] MODULE.spv...\n"
+                "       %s --interleaved STAGE RUNS MODULE.spv [verbose] [holes]\n"
+                "       %s --floor RUNS MODULE.spv\n",
+                argv[0], MAX_ROUNDS, argv[0], argv[0]);
         return 2;
     }
     /* The CLI: given, or the one built beside this program (BUILD/bench/bench, BUILD/cli/spvcond). */
