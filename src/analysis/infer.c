@@ -88,10 +88,12 @@ global_facts(const struct spvcond_module *m, const struct spvcond_callgraph *g, 
     /* The items: OpExtInstImport's section, and the globals' (spvcond_is_module_item), each complete
      * once its own instruction is read (a value's facts are its type's, which comes earlier; functions
      * are no items). item_facts counts from the first; what stands between is no item (zero). */
-    size_t base = m->section[SPVCOND_SECTION_EXTINST_IMPORT];
-    for (size_t i = base; i < m->section[SPVCOND_SECTION_EXTINST_IMPORT + 1]; i++)
+    size_t runs[2][2];
+    spvcond_item_runs(m, runs);
+    size_t base = runs[0][0];
+    for (size_t i = base; i < runs[0][1]; i++)
         item_fact(facts, item_facts, i - base, spvcond_result_id(m, i));
-    for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
+    for (size_t i = runs[1][0]; i < runs[1][1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
         const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(spvcond_opcode_of(w[0]));
         if (infer)
@@ -101,7 +103,7 @@ global_facts(const struct spvcond_module *m, const struct spvcond_callgraph *g, 
         if (pointer)
             facts[w[2]] |= FACT_NAMES_FUNCTION;
         pointers |= pointer;
-        item_fact(facts, item_facts, i - base, gi && gi->has_result ? w[gi->has_type ? 2 : 1] : 0);
+        item_fact(facts, item_facts, i - base, spvcond_result_id_row(gi, w));
     }
     for (size_t f = 0; f < m->function_count; f++) {
         const uint32_t *w = spvcond_inst_words(m, m->functions[f].begin);

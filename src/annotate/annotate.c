@@ -123,11 +123,11 @@ global_conditions(struct annotate *a)
         return spvcond_oom(m->ctx);
     spvcond_result r = SPVCOND_OK;
     /* Users at module level (names and decoration targets are not uses), then in functions. The items
-     * themselves (spvcond_is_module_item: OpExtInstImport's section, the globals') come last, below;
-     * these are the sections before and between theirs. */
-    const size_t users[2][2] = {
-        {0, m->section[SPVCOND_SECTION_EXTINST_IMPORT]},
-        {m->section[SPVCOND_SECTION_EXTINST_IMPORT + 1], m->section[SPVCOND_SECTION_GLOBAL]}};
+     * themselves (spvcond_item_runs) come last, below; these are the instructions before and between
+     * their runs. */
+    size_t items[2][2];
+    spvcond_item_runs(m, items);
+    const size_t users[2][2] = {{0, items[0][0]}, {items[0][1], items[1][0]}};
     for (size_t range = 0; range < 2; range++) {
         for (size_t i = users[range][0]; i < users[range][1] && r == SPVCOND_OK; i++) {
             uint32_t op = spvcond_inst_opcode(m, i);

@@ -193,8 +193,8 @@ spvcond_prefetch_ahead(const struct spvcond_module *m, size_t i)
 }
 
 /* Whether instruction i is a module-level item, which annotate may guard and its code walk notes
- * (infer.c): OpExtInstImport, or a type, constant or variable. The sections between them (memory
- * model .. annotations) only use items. */
+ * (infer.c): OpExtInstImport, or a type, constant or variable (spvcond_item_runs: the same as two runs).
+ * The sections between them (memory model .. annotations) only use items. */
 static inline bool
 spvcond_is_module_item(const struct spvcond_module *m, size_t i)
 {
@@ -205,12 +205,30 @@ spvcond_is_module_item(const struct spvcond_module *m, size_t i)
     return i < m->section[SPVCOND_SECTION_EXTINST_IMPORT + 1] || i >= m->section[SPVCOND_SECTION_GLOBAL];
 }
 
+/* The module-level items as runs of instructions, [runs[k][0], runs[k][1]): OpExtInstImport's section,
+ * then the globals' (the instructions spvcond_is_module_item says are items). */
+static inline void
+spvcond_item_runs(const struct spvcond_module *m, size_t runs[2][2])
+{
+    runs[0][0] = m->section[SPVCOND_SECTION_EXTINST_IMPORT];
+    runs[0][1] = m->section[SPVCOND_SECTION_EXTINST_IMPORT + 1];
+    runs[1][0] = m->section[SPVCOND_SECTION_GLOBAL];
+    runs[1][1] = m->section[SPVCOND_SECTION_FUNCTION];
+}
+
+/* The id an instruction with words w defines, 0 if none; `gi`: its opcode's grammar row (NULL if the
+ * grammar does not know it: 0). */
+static inline uint32_t
+spvcond_result_id_row(const struct spvcond_grammar_instruction *gi, const uint32_t *w)
+{
+    return gi && gi->has_result ? w[gi->has_type ? 2 : 1] : 0;
+}
+
 /* The id instruction i defines, 0 if none (or if the grammar does not know its opcode). */
 static inline uint32_t
 spvcond_result_id(const struct spvcond_module *m, size_t i)
 {
-    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(spvcond_inst_opcode(m, i));
-    return gi && gi->has_result ? spvcond_inst_words(m, i)[gi->has_type ? 2 : 1] : 0;
+    return spvcond_result_id_row(spvcond_grammar_instruction(spvcond_inst_opcode(m, i)), spvcond_inst_words(m, i));
 }
 
 /* Whether `id` is an OpFunction's: one bit, where its definition's opcode is a cache miss. */

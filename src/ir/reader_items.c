@@ -51,20 +51,18 @@ spvcond_items_grow_reads(spvcond_context *ctx, struct item_notes *n)
     return n->on && grow_quietly(ctx, n, &n->reads, &n->reads_cap, n->reads_len + 1);
 }
 
-/* seen[k] for the `count` instructions before the code: 0 for an item, UINT32_MAX for the others. The
- * items are whole sections (spvcond_is_module_item): OpExtInstImport's, and from the globals' on, so
- * the bounds alternate between what is no item (before the first, between the two) and items. */
+/* seen[k] for the `count` instructions before the code: 0 for an item (spvcond_item_runs), UINT32_MAX
+ * for the others. */
 static void
 fill_items(const struct spvcond_module *m, uint32_t *seen, size_t count)
 {
-    const size_t bounds[] = {m->section[SPVCOND_SECTION_EXTINST_IMPORT], m->section[SPVCOND_SECTION_EXTINST_IMPORT + 1],
-                             m->section[SPVCOND_SECTION_GLOBAL], count};
-    size_t from = 0;
-    for (size_t k = 0; k < sizeof(bounds) / sizeof(bounds[0]); k++) {
-        size_t to = bounds[k] < count ? bounds[k] : count;
-        if (to > from)
-            memset(seen + from, k % 2 ? 0 : 0xFF, (to - from) * sizeof(uint32_t));
-        from = to > from ? to : from;
+    size_t runs[2][2];
+    spvcond_item_runs(m, runs);
+    memset(seen, 0xFF, count * sizeof(uint32_t));
+    for (size_t k = 0; k < 2; k++) {
+        size_t end = runs[k][1] < count ? runs[k][1] : count;
+        if (runs[k][0] < end)
+            memset(seen + runs[k][0], 0, (end - runs[k][0]) * sizeof(uint32_t));
     }
 }
 
