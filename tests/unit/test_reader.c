@@ -539,6 +539,25 @@ Test(reader, rejects_a_function_named_where_a_variable_stands)
     expect_reject(w, sizeof(w) / 4, SPVCOND_ERROR_INVALID_ID, "OpEntryPoint names function %3 at word 4", 12);
 }
 
+Test(reader, rejects_an_execution_mode_of_something_not_a_function)
+{
+    /* OpExecutionMode %1 LocalSize 1 1 1, %1 the void type: its one id, at word 1, where names and
+     * decorations stand with theirs (which check_names_before_types passes over), must be a function. */
+    static const uint32_t w[] = {
+        0x07230203, 0x00010000, 0, 5, 0,
+        0x00020011, 6, 0x00020011, 4,
+        0x0003000e, 2, 2,
+        0x0004000f, 6, 3, 0x0000006b,    /* OpEntryPoint Kernel %3 "k" */
+        0x00060010, 1, 17, 1, 1, 1,      /* OpExecutionMode %1 LocalSize 1 1 1 */
+        0x00020013, 1,                   /* %1 = OpTypeVoid */
+        0x00030021, 2, 1,                /* %2 = OpTypeFunction %1 */
+        0x00050036, 1, 3, 0, 2,          /* %3 = OpFunction */
+        0x000200f8, 4,                   /* %4 = OpLabel */
+        0x000100fd, 0x00010038,
+    };
+    expect_reject(w, sizeof(w) / 4, SPVCOND_ERROR_INVALID_ID, "%1 is not an OpFunction (it is OpTypeVoid)", 16);
+}
+
 Test(reader, rejects_a_line_whose_file_is_not_a_string)
 {
     /* OpLine %3 1 1 among the types, %3 a function: the file of a line is an OpString. */
