@@ -42,12 +42,17 @@ add_user(void *user, size_t inst, uint32_t word, uint32_t id)
  * with it: extension.md 5.4); an import nothing uses costs nothing, and our consumer drops one its
  * stripping left without users (specialize.c). */
 static bool
+may_carry_condition_row(uint32_t op, const struct spvcond_grammar_instruction *gi)
+{
+    return gi && gi->has_result && op != SPVCOND_OP_EXT_INST && op != SPVCOND_OP_EXT_INST_IMPORT &&
+           spvcond_may_carry_condition_row(op, gi);
+}
+
+static bool
 may_carry_condition(const struct spvcond_module *m, size_t i)
 {
     uint32_t op = spvcond_inst_opcode(m, i);
-    const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
-    return gi && gi->has_result && op != SPVCOND_OP_EXT_INST && op != SPVCOND_OP_EXT_INST_IMPORT &&
-           spvcond_may_carry_condition_row(op, gi);
+    return may_carry_condition_row(op, spvcond_grammar_instruction(op));
 }
 
 /* The condition under which module-level instruction i (before the functions) is kept; code goes
@@ -528,14 +533,18 @@ decorate_globals(struct annotate *a)
         /* Kept always (most items), or no condition: no decoration (spvcond_emit_condition would make
          * none), and no grammar look-up to say so. */
         uint32_t c = a->global_cond[i - a->global_begin];
-        if (c == 0 || c == always || !spvcond_is_module_item(m, i) || !may_carry_condition(m, i))
+        if (c == 0 || c == always || !spvcond_is_module_item(m, i))
+            continue;
+        const uint32_t *w = spvcond_inst_words(m, i);
+        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(spvcond_opcode_of(w[0]));
+        if (!may_carry_condition_row(spvcond_opcode_of(w[0]), gi))
             continue;
         uint32_t cond;
         if ((r = spvcond_emit_condition(&a->emit, c, &cond)) != SPVCOND_OK)
             return r;
         if (!cond)
             continue;
-        if ((r = spvcond_emit_decorate(&a->emit, spvcond_result_id(m, i), cond)) != SPVCOND_OK)
+        if ((r = spvcond_emit_decorate(&a->emit, spvcond_result_id_row(gi, w), cond)) != SPVCOND_OK)
             return r;
         a->stats.conditional_globals++;
     }
