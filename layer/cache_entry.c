@@ -190,6 +190,8 @@ layer_cache_entry_parts(const unsigned char *header, const struct layer_cache_en
                         size_t why_size)
 {
     *out = (struct layer_cache_entry){0};
+    if (why_size)
+        why[0] = '\0'; /* stays empty unless a check fails */
     char *middle = malloc(sizes->log + sizes->kernels);
     unsigned char *form = malloc(sizes->form);
     bool ok = middle && form && read(source, middle, sizes->log + sizes->kernels) &&
