@@ -396,6 +396,12 @@ def quick(instruction, shape, scope):
     return bits
 
 
+# The opcodes whose quick rows the header also gives as constants (SPVCOND_QUICK_ROW_LOAD, ...): the
+# reader's quick run reads these, the commonest in code (half of libclc's), with the row known when it
+# is compiled, so that their checks are straight code (reader.c, quick_run).
+QUICK_CONSTANT_ROWS = ("OpLoad", "OpStore", "OpVariable")
+
+
 # Words past the fixed ones that surely fit a tail (quick_layout); QUICK_ANY_COUNT: any number.
 QUICK_ANY_COUNT = 0xFFFF
 FITS_BELOW = {0: 1, TAILS["IdRef"]: QUICK_ANY_COUNT, TAILS["LiteralInteger"]: QUICK_ANY_COUNT,
@@ -613,6 +619,10 @@ def main():
     hdr.append("#define SPVCOND_GRAMMAR_MAX_OPCODE %d\n" % max_opcode)
     hdr.append("#define SPVCOND_GRAMMAR_EXTINST_SET_COUNT %d\n" % len(sets))
     hdr.append("#define SPVCOND_GRAMMAR_QUICK_OPCODES %d\n" % len(quick_rows))
+    opcodes = {i["opname"]: i["opcode"] for i in core["instructions"]}
+    hdr.append("\n/* spvcond_grammar_quick's rows of these opcodes, as constants (gen_grammar.py, QUICK_CONSTANT_ROWS). */\n")
+    for name in QUICK_CONSTANT_ROWS:
+        hdr.append("#define SPVCOND_QUICK_ROW_%s %s\n" % (upper_snake(name[2:]), quick_rows[opcodes[name]]))
     hdr.append("\n#endif\n")
 
     with open(args.out_c, "w") as f:

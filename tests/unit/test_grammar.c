@@ -91,6 +91,24 @@ Test(grammar, quick_rows_agree_with_the_full_rows)
     cr_assert_gt(extended, 100u);
 }
 
+/* The rows the reader's quick run takes as constants are the table's. */
+Test(grammar, constant_quick_rows_are_the_tables)
+{
+    const struct {
+        uint32_t op;
+        struct spvcond_grammar_quick row;
+    } rows[] = {{SPVCOND_OP_LOAD, SPVCOND_QUICK_ROW_LOAD},
+                {SPVCOND_OP_STORE, SPVCOND_QUICK_ROW_STORE},
+                {SPVCOND_OP_VARIABLE, SPVCOND_QUICK_ROW_VARIABLE}};
+    for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+        struct spvcond_grammar_quick t = spvcond_grammar_quick[rows[k].op], c = rows[k].row;
+        cr_assert(c.ids == t.ids && c.fits_below == t.fits_below && c.where == t.where &&
+                      c.min_words == t.min_words && c.result_word == t.result_word && c.flags == t.flags,
+                  "opcode %u", rows[k].op);
+        cr_assert(c.where & SPVCOND_QUICK_CODE, "opcode %u", rows[k].op);
+    }
+}
+
 Test(grammar, function_variants_supplement)
 {
     static const struct { uint32_t op; const char *name; int type; } ops[] = {
