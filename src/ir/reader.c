@@ -466,6 +466,23 @@ quick_code_inst(struct parse_state *s, const struct quick_view *v, bool global, 
     return QUICK_TAKEN;
 }
 
+/* The quick row of instruction w (wc words) where it stands (`where`), into *ql: false if the quick
+ * runs do not take its opcode there. Extended instructions too, by their set's layout, and later
+ * blocks' labels: in blocks, neither has a rule of its own. */
+static inline __attribute__((always_inline)) bool
+quick_row(const struct spvcond_module *m, enum spvcond_quick where, const uint32_t *w, uint32_t wc,
+          struct spvcond_grammar_quick *ql)
+{
+    uint32_t opcode = spvcond_opcode_of(w[0]);
+    if (opcode < SPVCOND_GRAMMAR_QUICK_OPCODES && ((*ql = spvcond_grammar_quick[opcode]).where & where))
+        return true;
+    if (where != SPVCOND_QUICK_CODE)
+        return false;
+    if (opcode == SPVCOND_OP_EXT_INST)
+        return ext_inst_layout(m, w, wc, ql);
+    return opcode == SPVCOND_OP_LABEL; /* its row looked up above */
+}
+
 /* An opcode's quick row as a constant (grammar_tables.h, SPVCOND_QUICK_ROW_...). */
 #define QUICK_ROW(NAME) ((struct spvcond_grammar_quick)SPVCOND_QUICK_ROW_##NAME)
 
@@ -497,24 +514,13 @@ quick_run(struct parse_state *s, enum spvcond_quick where, bool items, size_t *p
         if (wc - 1u >= word_count - at)
             break; /* 0, or past the end: the general path names the fault */
         uint32_t opcode = spvcond_opcode_of(w[0]);
-        struct spvcond_grammar_quick ql = {0};
-        if (opcode >= SPVCOND_GRAMMAR_QUICK_OPCODES || !((ql = spvcond_grammar_quick[opcode]).where & where)) {
-            /* Extended instructions too, by their set's layout, and later blocks' labels: in blocks,
-             * neither has a rule of its own. */
-            if (where != SPVCOND_QUICK_CODE)
-                break;
-            if (opcode == SPVCOND_OP_EXT_INST) {
-                if (!ext_inst_layout(m, w, wc, &ql))
-                    break;
-            } else if (opcode != SPVCOND_OP_LABEL) {
-                break;
-            }
-        }
         offsets[n] = (uint32_t)at;
-        /* In code, the commonest opcodes with their rows as constants: the row's tests and the loop over
-         * its ids compile away (libclc: 7% fewer instructions to read; more opcodes gained nothing). */
+        /* In code, the commonest opcodes with their rows as constants: no look-up, and the row's tests
+         * and the loop over its ids compile away (libclc: 7% fewer instructions to read; more opcodes
+         * gained nothing). */
         const struct quick_items *it = items ? &qi : NULL;
         bool global = where == SPVCOND_QUICK_GLOBAL;
+        struct spvcond_grammar_quick ql;
         enum quick q;
         switch (where == SPVCOND_QUICK_CODE ? opcode : SPVCOND_OP_NOP) {
         case SPVCOND_OP_LOAD:
@@ -527,7 +533,8 @@ quick_run(struct parse_state *s, enum spvcond_quick where, bool items, size_t *p
             q = quick_code_inst(s, &v, global, it, (uint32_t)n, w, wc, QUICK_ROW(VARIABLE), &r);
             break;
         default:
-            q = quick_code_inst(s, &v, global, it, (uint32_t)n, w, wc, ql, &r);
+            q = quick_row(m, where, w, wc, &ql) ? quick_code_inst(s, &v, global, it, (uint32_t)n, w, wc, ql, &r)
+                                                : QUICK_DECLINED;
         }
         if (q != QUICK_TAKEN)
             break;
