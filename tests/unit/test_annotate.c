@@ -493,6 +493,20 @@ Test(annotate, items_named_only_by_conditional_code)
     }
 }
 
+/* An OpDecorateId's operands past its target are used unconditionally: a constant named there and
+ * otherwise only by fp64 code stays unconditional; one named by that code alone does not. */
+Test(annotate, decoration_operands_are_unconditional_uses)
+{
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
+    struct annotated a = annotate_file(fixture("decorate_id_operand"), &o);
+    cr_assert_eq(a.code, SPVCOND_OK, "%s", a.message);
+    cr_assert_str_eq(condition_of(a.out, "k_double"), "fp64");
+    cr_assert_str_eq(condition_on(a.out, id_named(a.out, "two")), "fp64");
+    cr_assert_str_eq(condition_on(a.out, id_named(a.out, "eight")), "");
+    expect_every_assignment_valid(&a);
+    release(&a);
+}
+
 static spvcond_result
 parse_requirements(spvcond_context *ctx, const char *text, spvcond_requirements_file **f)
 {
