@@ -541,8 +541,9 @@ decorate_globals(struct annotate *a)
         if (c == 0 || c == always || !spvcond_is_module_item(m, i))
             continue;
         const uint32_t *w = spvcond_inst_words(m, i);
-        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(spvcond_opcode_of(w[0]));
-        if (!may_carry_condition_row(spvcond_opcode_of(w[0]), gi))
+        uint32_t op = spvcond_opcode_of(w[0]);
+        const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
+        if (!may_carry_condition_row(op, gi))
             continue;
         uint32_t cond;
         if ((r = spvcond_emit_condition(&a->emit, c, &cond)) != SPVCOND_OK)
