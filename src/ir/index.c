@@ -124,33 +124,15 @@ spvcond_index_note_run(struct spvcond_index_builder *b, size_t from, size_t to, 
 
 _Static_assert(SPVCOND_MAX_BOUND < (1u << 22), "refs sort ids as two 11-bit digits");
 
-/* Stable LSD radix sort of (target, inst) pairs by target (ids are below 2^22: two 11-bit digits);
- * instructions stay in module order within a target. Already sorted input (the usual case) is copied. */
-static spvcond_result
-build_refs(struct spvcond_module *m, const struct pairs *p, struct spvcond_refs *out)
+/* Input made of more sorted runs than this is radix-sorted; fewer are merged. */
+#define REFS_MERGED_RUNS 32
+
+/* Stable LSD radix sort of the n pairs (t, i) by t (ids are below 2^22: two 11-bit digits), with
+ * scratch arrays of n. */
+static void
+radix_sort_refs(uint32_t *t, uint32_t *i, uint32_t *t2, uint32_t *i2, size_t n)
 {
-    size_t n = p->len / 2;
-    out->count = n;
-    out->target = spvcond_alloc_array(m->ctx, n, sizeof(uint32_t));
-    out->inst = spvcond_alloc_array(m->ctx, n, sizeof(uint32_t));
-    if (!out->target || !out->inst)
-        return spvcond_oom(m->ctx);
-    bool sorted = true;
-    for (size_t k = 0; k < n; k++) {
-        out->target[k] = p->data[2 * k];
-        out->inst[k] = p->data[2 * k + 1];
-        sorted &= k == 0 || out->target[k - 1] <= out->target[k];
-    }
-    if (sorted)
-        return SPVCOND_OK;
-    uint32_t *t2 = spvcond_alloc_array(m->ctx, n, sizeof(uint32_t));
-    uint32_t *i2 = spvcond_alloc_array(m->ctx, n, sizeof(uint32_t));
-    if (!t2 || !i2) {
-        spvcond_dealloc(m->ctx, t2);
-        spvcond_dealloc(m->ctx, i2);
-        return spvcond_oom(m->ctx);
-    }
-    uint32_t *src_t = out->target, *src_i = out->inst, *dst_t = t2, *dst_i = i2;
+    uint32_t *src_t = t, *src_i = i, *dst_t = t2, *dst_i = i2;
     for (unsigned shift = 0; shift < 22; shift += 11) {
         size_t cursor[2048] = {0};
         for (size_t k = 0; k < n; k++)
@@ -166,10 +148,102 @@ build_refs(struct spvcond_module *m, const struct pairs *p, struct spvcond_refs 
             dst_t[at] = src_t[k];
             dst_i[at] = src_i[k];
         }
-        uint32_t *t = src_t, *i = src_i;
-        src_t = dst_t, src_i = dst_i, dst_t = t, dst_i = i;
+        uint32_t *swap_t = src_t, *swap_i = src_i;
+        src_t = dst_t, src_i = dst_i, dst_t = swap_t, dst_i = swap_i;
     }
-    /* Two passes: the sorted pairs are back in out's arrays, the scratch in t2/i2. */
+    /* Two passes: the sorted pairs are back in t and i. */
+}
+
+/* The sorted runs [lo, mid) and [mid, hi) of pairs (t, i) merged in place, stably (the left run's
+ * pairs first among equal targets), with scratch arrays of mid - lo at least. Only where the runs
+ * overlap moves: the left run's pairs up to the right run's first target, and the right run's from its
+ * first target not below the left run's last, stay. */
+static void
+merge_refs(uint32_t *t, uint32_t *i, uint32_t *t2, uint32_t *i2, size_t lo, size_t mid, size_t hi)
+{
+    if (lo == mid || mid == hi || t[mid - 1] <= t[mid])
+        return;
+    size_t a = lo, b = mid; /* a: the first left pair above t[mid]; b: the first right pair not below t[mid - 1] */
+    for (size_t len = mid - lo; len;) {
+        size_t half = len / 2;
+        if (t[a + half] <= t[mid])
+            a += half + 1, len -= half + 1;
+        else
+            len = half;
+    }
+    for (size_t len = hi - mid; len;) {
+        size_t half = len / 2;
+        if (t[b + half] < t[mid - 1])
+            b += half + 1, len -= half + 1;
+        else
+            len = half;
+    }
+    size_t left = mid - a;
+    memcpy(t2, t + a, left * sizeof(uint32_t));
+    memcpy(i2, i + a, left * sizeof(uint32_t));
+    size_t x = 0, y = mid, o = a; /* o never passes y: it trails it by what is left of the copy */
+    while (x < left && y < b) {
+        if (t[y] < t2[x]) {
+            t[o] = t[y];
+            i[o++] = i[y++];
+        } else {
+            t[o] = t2[x];
+            i[o++] = i2[x++];
+        }
+    }
+    memcpy(t + o, t2 + x, (left - x) * sizeof(uint32_t));
+    memcpy(i + o, i2 + x, (left - x) * sizeof(uint32_t));
+}
+
+/* The (target, inst) pairs sorted by target, stably: instructions stay in module order within a
+ * target. Producers write annotations nearly in target order (libclc's decorations are nine sorted
+ * runs, whose neighbours overlap by a few targets) and annotate appends its own as a few runs more, so
+ * the runs are merged where they overlap; sorted input is copied, and input of many runs radix-sorted. */
+static spvcond_result
+build_refs(struct spvcond_module *m, const struct pairs *p, struct spvcond_refs *out)
+{
+    size_t n = p->len / 2;
+    out->count = n;
+    out->target = spvcond_alloc_array(m->ctx, n, sizeof(uint32_t));
+    out->inst = spvcond_alloc_array(m->ctx, n, sizeof(uint32_t));
+    if (!out->target || !out->inst)
+        return spvcond_oom(m->ctx);
+    size_t run[REFS_MERGED_RUNS + 1], runs = 1; /* where each run begins, while they are few */
+    run[0] = 0;
+    uint32_t last = 0;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t t = p->data[2 * k];
+        out->target[k] = t;
+        out->inst[k] = p->data[2 * k + 1];
+        if (t < last && runs++ < REFS_MERGED_RUNS)
+            run[runs - 1] = k;
+        last = t;
+    }
+    if (runs == 1)
+        return SPVCOND_OK;
+    uint32_t *t2 = spvcond_alloc_array(m->ctx, n, sizeof(uint32_t));
+    uint32_t *i2 = spvcond_alloc_array(m->ctx, n, sizeof(uint32_t));
+    if (!t2 || !i2) {
+        spvcond_dealloc(m->ctx, t2);
+        spvcond_dealloc(m->ctx, i2);
+        return spvcond_oom(m->ctx);
+    }
+    if (runs > REFS_MERGED_RUNS) {
+        radix_sort_refs(out->target, out->inst, t2, i2, n);
+    } else {
+        /* Neighbouring runs merged pairwise, until one is left. */
+        run[runs] = n;
+        while (runs > 1) {
+            size_t kept = 0;
+            for (size_t r = 0; r < runs; r += 2) {
+                if (r + 1 < runs)
+                    merge_refs(out->target, out->inst, t2, i2, run[r], run[r + 1], run[r + 2]);
+                run[kept++] = run[r];
+            }
+            run[kept] = n;
+            runs = kept;
+        }
+    }
     spvcond_dealloc(m->ctx, t2);
     spvcond_dealloc(m->ctx, i2);
     return SPVCOND_OK;

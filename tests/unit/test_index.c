@@ -151,3 +151,121 @@ Test(index, spec_ids_sorted)
     }
     destroy_module(m, ctx);
 }
+
+/* ---- the decorations' rows in target order ------------------------------------------------------ */
+
+struct ref_pair {
+    uint32_t target, inst;
+};
+
+static int
+compare_ref_pair(const void *a, const void *b)
+{
+    const struct ref_pair *x = a, *y = b;
+    if (x->target != y->target)
+        return x->target < y->target ? -1 : 1;
+    return x->inst < y->inst ? -1 : x->inst > y->inst;
+}
+
+/* The decoration rows of words (count) against the model: every (target, instruction) of the
+ * annotation section, sorted by target and then module order. Returns the number of sorted runs the
+ * section's targets make in module order. */
+static size_t
+check_decoration_rows(const uint32_t *words, size_t count)
+{
+    spvcond_context *ctx;
+    cr_assert(spvcond_context_create(NULL, NULL, NULL, &ctx) == SPVCOND_OK);
+    spvcond_module *m = parse_or_die(ctx, words, count);
+    size_t n = 0, cap = 16, runs = 0;
+    struct ref_pair *want = malloc(cap * sizeof(*want));
+    uint32_t last = UINT32_MAX;
+    for (size_t i = m->section[SPVCOND_SECTION_ANNOTATION]; i < m->section[SPVCOND_SECTION_ANNOTATION + 1]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = spvcond_opcode_of(w[0]), wc = spvcond_word_count_of(w[0]);
+        uint32_t first = 1, step = 0; /* the targets: word 1, or from word 2 on (group decorations) */
+        if (op == SPVCOND_OP_GROUP_DECORATE)
+            first = 2, step = 1;
+        else if (op == SPVCOND_OP_GROUP_MEMBER_DECORATE)
+            first = 2, step = 2;
+        else if (op == SPVCOND_OP_DECORATION_GROUP)
+            continue;
+        for (uint32_t k = first; k < wc; k += step) {
+            if (n == cap)
+                want = realloc(want, (cap *= 2) * sizeof(*want));
+            want[n++] = (struct ref_pair){w[k], (uint32_t)i};
+            runs += last == UINT32_MAX || w[k] < last;
+            last = w[k];
+            if (!step)
+                break;
+        }
+    }
+    qsort(want, n, sizeof(*want), compare_ref_pair);
+    cr_assert_eq(m->decorations.count, n);
+    for (size_t k = 0; k < n; k++) {
+        cr_assert_eq(m->decorations.target[k], want[k].target, "row %zu: target %u, want %u", k,
+                     m->decorations.target[k], want[k].target);
+        cr_assert_eq(m->decorations.inst[k], want[k].inst, "row %zu: instruction %u, want %u", k,
+                     m->decorations.inst[k], want[k].inst);
+    }
+    free(want);
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+    return runs;
+}
+
+/* words with the annotation section's instructions in another order: in `blocks` blocks, the blocks in
+ * reverse (one block: every instruction reversed). */
+static uint32_t *
+reorder_annotations(const uint32_t *words, size_t count, size_t blocks)
+{
+    spvcond_context *ctx;
+    cr_assert(spvcond_context_create(NULL, NULL, NULL, &ctx) == SPVCOND_OK);
+    spvcond_module *m = parse_or_die(ctx, words, count);
+    size_t begin = m->section[SPVCOND_SECTION_ANNOTATION], end = m->section[SPVCOND_SECTION_ANNOTATION + 1];
+    size_t n = end - begin, at = m->inst[begin];
+    uint32_t *out = malloc(count * sizeof(uint32_t));
+    memcpy(out, words, count * sizeof(uint32_t));
+    if (blocks == 1) {
+        for (size_t k = end; k-- > begin;) {
+            uint32_t wc = spvcond_inst_word_count(m, k);
+            memcpy(out + at, spvcond_inst_words(m, k), wc * sizeof(uint32_t));
+            at += wc;
+        }
+    } else {
+        for (size_t b = blocks; b-- > 0;) {
+            size_t from = begin + n * b / blocks, to = begin + n * (b + 1) / blocks;
+            memcpy(out + at, words + m->inst[from], (m->inst[to] - m->inst[from]) * sizeof(uint32_t));
+            at += m->inst[to] - m->inst[from];
+        }
+    }
+    cr_assert_eq(at, m->inst[end]);
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+    return out;
+}
+
+Test(index, decoration_rows_sorted_stably_from_any_order)
+{
+    size_t count, annotated_count;
+    uint32_t *w = read_words("/usr/lib/clc/spirv64-mesa3d-.spv", &count);
+    uint32_t *annotated = annotated_words(w, count, &annotated_count);
+    /* As written: libclc's decorations are a few sorted runs, annotate appends its own as more. */
+    size_t runs = check_decoration_rows(w, count), annotated_runs = check_decoration_rows(annotated, annotated_count);
+    cr_assert(runs > 1 && annotated_runs > runs, "libclc %zu runs, annotated %zu", runs, annotated_runs);
+    /* Blocks in reverse: a run per block, overlapping (merged), up to the most merged (24 blocks make 32
+     * runs), or too many runs (25 blocks make 33; radix-sorted), to every instruction reversed. */
+    const size_t blocks[] = {2, 7, 24, 25, 1};
+    for (size_t k = 0; k < sizeof(blocks) / sizeof(blocks[0]); k++) {
+        uint32_t *r = reorder_annotations(annotated, annotated_count, blocks[k]);
+        runs = check_decoration_rows(r, annotated_count);
+        cr_log_info("annotated libclc, %zu blocks reversed: %zu runs", blocks[k], runs);
+        free(r);
+    }
+    /* A group decoration's targets, and a target decorated many times, in the fixture. */
+    size_t gcount;
+    uint32_t *g = read_words(fixture("group_decorations"), &gcount);
+    check_decoration_rows(g, gcount);
+    free(g);
+    free(annotated);
+    free(w);
+}
