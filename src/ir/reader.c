@@ -570,7 +570,8 @@ quick_code_run(struct parse_state *s, size_t *p, size_t *i, size_t cap)
  * is recorded as a forward use, as the general path does. Other strings and faults go to the general
  * path. */
 static inline enum quick
-quick_annotation(struct parse_state *s, uint32_t opcode, const uint32_t *w, uint32_t wc, spvcond_result *r)
+quick_annotation(struct parse_state *s, size_t inst, uint32_t opcode, const uint32_t *w, uint32_t wc,
+                 spvcond_result *r)
 {
     struct spvcond_module *m = s->m;
     if (wc < 3 || w[1] == 0 || w[1] >= m->bound)
@@ -593,10 +594,14 @@ quick_annotation(struct parse_state *s, uint32_t opcode, const uint32_t *w, uint
         if (!spvcond_string_ends_at(w, opcode == SPVCOND_OP_NAME ? 2 : 3, wc, wc - 1))
             return QUICK_DECLINED;
     }
-    m->id_words[s->inst] = 1u << 1 | params;
+    m->id_words[inst] = 1u << 1 | params;
     for (; params; params &= params - 1) {
         uint32_t id = w[__builtin_ctz(params)];
-        if (!m->def[id] && (*r = note_forward_use(s, w, id)) != SPVCOND_OK)
+        if (m->def[id])
+            continue;
+        s->inst = inst; /* the use's instruction, and diagnostics name the instructions read so far */
+        m->inst_count = inst + 1;
+        if ((*r = note_forward_use(s, w, id)) != SPVCOND_OK)
             return QUICK_FAILED;
     }
     return QUICK_TAKEN;
@@ -622,13 +627,12 @@ annotation_run(struct parse_state *s, size_t *p, size_t *i, size_t cap)
         if (wc == 0 || wc > word_count - at || other)
             break;
         m->inst[n] = (uint32_t)at;
-        s->inst = n;
-        m->inst_count = n + 1; /* diagnostics name the instructions read so far */
-        if (quick_annotation(s, opcode, w, wc, &r) != QUICK_TAKEN)
+        if (quick_annotation(s, n, opcode, w, wc, &r) != QUICK_TAKEN)
             break;
         n++;
         at += wc;
     }
+    m->inst_count = r == SPVCOND_OK ? n : n + 1;
     if (r == SPVCOND_OK) /* the index notes the run whole */
         r = spvcond_index_note_run(s->b, *i, n, names);
     *p = at;
