@@ -641,7 +641,14 @@ check_and_count_uses(struct spec *s)
     struct use_walk u = {s, 0, SPVCOND_OK};
     spvcond_result r = SPVCOND_OK;
     size_t i = 0;
+    const uint8_t *state = m->edits.state;
+    const size_t annotations = m->section[SPVCOND_SECTION_ANNOTATION],
+                 annotation_count = m->section[SPVCOND_SECTION_ANNOTATION + 1] - annotations;
     for (; i < m->section[SPVCOND_SECTION_FUNCTION] && r == SPVCOND_OK; i++) {
+        /* A decoration whose one id is its target (most: no operand an id) uses nothing, unless an edit
+         * rewrote it: its words need no reading. */
+        if (i - annotations < annotation_count && m->id_words[i] == 1u << 1 && !(state && state[i]))
+            continue;
         spvcond_prefetch_ahead(m, i);
         if (!spvcond_edit_is_deleted(m, i))
             r = check_inst_uses(s, &u, i);
@@ -651,7 +658,6 @@ check_and_count_uses(struct spec *s)
         s->frozen_bools[2 * k + 1] = s->uses[s->frozen_bools[2 * k]];
     /* Code, function by function: a function removed whole is one deleted range, and in the others an
      * instruction no edit touched (nearly all) is none of the cases above but a conditional copy. */
-    const uint8_t *state = m->edits.state;
     for (size_t f = 0; f <= m->function_count && r == SPVCOND_OK; f++) {
         size_t gap_end = f < m->function_count ? m->functions[f].begin : m->inst_count;
         for (; i < gap_end && r == SPVCOND_OK; i++) /* between functions: debug lines */
