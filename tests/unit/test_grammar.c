@@ -109,6 +109,45 @@ Test(grammar, constant_quick_rows_are_the_tables)
     }
 }
 
+/* The word tests of literal strings against byte-by-byte ones: every byte value in every position of
+ * a word (0x80 and 0x01 next to a zero are where a borrow could mislead the word-at-a-time test), then
+ * strings of every length with their NUL anywhere, and words past the NUL. */
+static bool
+bytes_have_nul(uint32_t v)
+{
+    for (unsigned b = 0; b < 4; b++)
+        if (((v >> (8 * b)) & 0xffu) == 0)
+            return true;
+    return false;
+}
+
+Test(grammar, literal_string_word_tests)
+{
+    const uint8_t fill[] = {0x00, 0x01, 0x7f, 0x80, 0x81, 0xfe, 0xff, 'a'};
+    for (unsigned pos = 0; pos < 4; pos++)
+        for (unsigned v = 0; v < 256; v++)
+            for (size_t f = 0; f < sizeof(fill); f++) {
+                uint32_t word = 0;
+                for (unsigned b = 0; b < 4; b++)
+                    word |= (uint32_t)(b == pos ? v : fill[f]) << (8 * b);
+                cr_assert_eq(spvcond_word_has_nul(word), bytes_have_nul(word), "word 0x%08x", word);
+            }
+    /* Strings of 1..12 words whose first zero byte is byte z (or none), in a buffer from word 1. */
+    uint32_t w[16];
+    for (uint32_t words = 1; words <= 12; words++)
+        for (uint32_t z = 0; z <= 4 * words; z++)
+            for (size_t f = 1; f < sizeof(fill); f++) {
+                uint8_t bytes[4 * 16];
+                for (size_t b = 0; b < sizeof(bytes); b++)
+                    bytes[b] = b >= 4 && b - 4 == z ? 0 : fill[f];
+                memcpy(w, bytes, sizeof(w));
+                uint32_t nul_word = z < 4 * words ? 1 + z / 4 : UINT32_MAX; /* the word holding it */
+                for (uint32_t last = 0; last < 16; last++)
+                    cr_assert_eq(spvcond_string_ends_at(w, 1, 1 + words, last), last == nul_word,
+                                 "%u words, NUL at byte %u, fill 0x%02x, last %u", words, z, fill[f], last);
+            }
+}
+
 Test(grammar, function_variants_supplement)
 {
     static const struct { uint32_t op; const char *name; int type; } ops[] = {
