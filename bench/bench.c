@@ -69,6 +69,14 @@ static const char *const devices[2] = {"intel_gpu_acm_g10", "intel_gpu_pvc"};
 static const enum stage stage_reference[OUR_STAGES] = {STAGES, REF_LOAD_STORE, REF_SPECIALIZE, REF_SPECIALIZE,
                                                        REF_SPECIALIZE, REF_VALIDATE};
 
+static long
+minor_faults(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_minflt;
+}
+
 static double
 now(void)
 {
@@ -536,7 +544,7 @@ leave_holes(size_t mb)
  * another library (SPIRV-Tools here, LLVM there) uses the same process's heap between the library's
  * calls; with `holes`, glibc's heap is first left in holes as such a library leaves it (leave_holes) and
  * each round makes a context of its own, as the layer does. Prints "our_median_ms reference_median_ms
- * median_ratio"; with `verbose`, each round's times first. */
+ * median_ratio"; with `verbose`, each round's times (and the page faults our call took) first. */
 static int
 interleaved_main(const char *stage, int runs, const char *path, bool verbose, bool holes)
 {
@@ -588,16 +596,19 @@ interleaved_main(const char *stage, int runs, const char *path, bool verbose, bo
             ours.ctx = NULL;
             ok = spvcond_context_create(NULL, NULL, NULL, &ours.ctx) == SPVCOND_OK;
         }
+        long f0 = minor_faults();
         double t0 = now();
         ok = ok && stage_fn(&ours) == 0;
         double t1 = now();
+        long f1 = minor_faults();
         ok = ok && stage_fn(&theirs) == 0;
         double t2 = now();
         our_ms[r] = (t1 - t0) * 1e3;
         their_ms[r] = (t2 - t1) * 1e3;
         ratio[r] = their_ms[r] / our_ms[r];
         if (verbose)
-            printf("round %d: %s %.2f ms, reference %.2f ms, %.1fx\n", r + 1, stage, our_ms[r], their_ms[r], ratio[r]);
+            printf("round %d: %s %.2f ms (%ld page faults), reference %.2f ms, %.1fx\n", r + 1, stage, our_ms[r],
+                   f1 - f0, their_ms[r], ratio[r]);
     }
     spvcond_context_destroy(ours.ctx);
 #if SPVCOND_BENCH_REFERENCE
