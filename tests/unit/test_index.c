@@ -244,6 +244,31 @@ reorder_annotations(const uint32_t *words, size_t count, size_t blocks)
     return out;
 }
 
+/* words with the annotation section's instructions dealt into `piles` piles in turn (the first, the
+ * second...), the piles one after another: each keeps the module's order, and every two overlap all
+ * along, with equal targets and neighbouring ones where a merge's bounds fall. */
+static uint32_t *
+deal_annotations(const uint32_t *words, size_t count, size_t piles)
+{
+    spvcond_context *ctx;
+    cr_assert(spvcond_context_create(NULL, NULL, NULL, &ctx) == SPVCOND_OK);
+    spvcond_module *m = parse_or_die(ctx, words, count);
+    size_t begin = m->section[SPVCOND_SECTION_ANNOTATION], end = m->section[SPVCOND_SECTION_ANNOTATION + 1];
+    size_t at = m->inst[begin];
+    uint32_t *out = malloc(count * sizeof(uint32_t));
+    memcpy(out, words, count * sizeof(uint32_t));
+    for (size_t p = 0; p < piles; p++)
+        for (size_t k = begin + p; k < end; k += piles) {
+            uint32_t wc = spvcond_inst_word_count(m, k);
+            memcpy(out + at, spvcond_inst_words(m, k), wc * sizeof(uint32_t));
+            at += wc;
+        }
+    cr_assert_eq(at, m->inst[end]);
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+    return out;
+}
+
 Test(index, decoration_rows_sorted_stably_from_any_order)
 {
     size_t count, annotated_count;
@@ -259,6 +284,14 @@ Test(index, decoration_rows_sorted_stably_from_any_order)
         uint32_t *r = reorder_annotations(annotated, annotated_count, blocks[k]);
         runs = check_decoration_rows(r, annotated_count);
         cr_log_info("annotated libclc, %zu blocks reversed: %zu runs", blocks[k], runs);
+        free(r);
+    }
+    /* libclc's decorations dealt into piles: runs that overlap everywhere, merged (two and three piles). */
+    for (size_t piles = 2; piles <= 3; piles++) {
+        uint32_t *r = deal_annotations(w, count, piles);
+        runs = check_decoration_rows(r, count);
+        cr_log_info("libclc dealt into %zu piles: %zu runs", piles, runs);
+        cr_assert(runs <= 32, "%zu runs are radix-sorted, not merged", runs);
         free(r);
     }
     /* A group decoration's targets, and a target decorated many times, in the fixture. */
