@@ -154,6 +154,20 @@ radix_sort_refs(uint32_t *t, uint32_t *i, uint32_t *t2, uint32_t *i2, size_t n)
     /* Two passes: the sorted pairs are back in t and i. */
 }
 
+/* The first of the sorted targets t[lo, hi) above `key`, or hi. */
+static size_t
+first_above(const uint32_t *t, size_t lo, size_t hi, uint32_t key)
+{
+    while (lo < hi) {
+        size_t half = lo + (hi - lo) / 2;
+        if (t[half] <= key)
+            lo = half + 1;
+        else
+            hi = half;
+    }
+    return lo;
+}
+
 /* The sorted runs [lo, mid) and [mid, hi) of pairs (t, i) merged in place, stably (the left run's
  * pairs first among equal targets), with scratch arrays of mid - lo at least. Only where the runs
  * overlap moves: the left run's pairs up to the right run's first target, and the right run's from its
@@ -163,21 +177,9 @@ merge_refs(uint32_t *t, uint32_t *i, uint32_t *t2, uint32_t *i2, size_t lo, size
 {
     if (lo == mid || mid == hi || t[mid - 1] <= t[mid])
         return;
-    size_t a = lo, b = mid; /* a: the first left pair above t[mid]; b: the first right pair not below t[mid - 1] */
-    for (size_t len = mid - lo; len;) {
-        size_t half = len / 2;
-        if (t[a + half] <= t[mid])
-            a += half + 1, len -= half + 1;
-        else
-            len = half;
-    }
-    for (size_t len = hi - mid; len;) {
-        size_t half = len / 2;
-        if (t[b + half] < t[mid - 1])
-            b += half + 1, len -= half + 1;
-        else
-            len = half;
-    }
+    /* a: the first left pair above t[mid]; b: the first right pair not below t[mid - 1] (which is above
+     * t[mid], so at least 1) */
+    size_t a = first_above(t, lo, mid, t[mid]), b = first_above(t, mid, hi, t[mid - 1] - 1);
     size_t left = mid - a;
     memcpy(t2, t + a, left * sizeof(uint32_t));
     memcpy(i2, i + a, left * sizeof(uint32_t));
