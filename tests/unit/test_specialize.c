@@ -261,6 +261,22 @@ Test(specialize, a_use_of_a_removed_function_names_its_condition)
     free(w);
 }
 
+/* An OpDecorateId's operand is a use (its target is none): a constant a producer guarded although a
+ * decoration names it cannot go while the decoration stays. The count of uses passes over decorations
+ * that name nothing past their target; this one it must read. */
+Test(specialize, a_decoration_operand_removed_is_refused)
+{
+    spvcond_spec_value off[] = {{.spec_id = 65536, .value = 0}}, on[] = {{.spec_id = 65536, .value = 1}};
+    struct result r = specialize("decorate_id_removed", off, 1, NULL, 0);
+    cr_assert_eq(r.code, SPVCOND_ERROR_INVALID_ID, "%s", r.message);
+    cr_assert(strstr(r.message, "OpDecorateId would refer to %") != NULL, "%s", r.message);
+    done(&r);
+    struct result ok = specialize("decorate_id_removed", on, 1, NULL, 0);
+    cr_assert_eq(ok.code, SPVCOND_OK, "%s", ok.message);
+    cr_assert_neq(id_named(ok.out, "eight"), 0, "the constant stays with its condition true");
+    done(&ok);
+}
+
 static bool
 kept(const struct result *r, const char *name)
 {
