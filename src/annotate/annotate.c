@@ -135,16 +135,13 @@ global_conditions(struct annotate *a)
     const size_t users[2][2] = {{0, items[0][0]}, {items[0][1], items[1][0]}};
     for (size_t range = 0; range < 2; range++) {
         for (size_t i = users[range][0]; i < users[range][1] && r == SPVCOND_OK; i++) {
-            /* A decoration with no id past its target (most) uses nothing: its words need no reading. */
-            bool annotation = i - m->section[SPVCOND_SECTION_ANNOTATION] <
-                              m->section[SPVCOND_SECTION_ANNOTATION + 1] - m->section[SPVCOND_SECTION_ANNOTATION];
-            if (annotation && !(m->id_words[i] & ~(1u << 1)))
+            if (spvcond_annotation_uses_nothing(m, i))
                 continue;
             uint32_t op = spvcond_inst_opcode(m, i);
             if (op == SPVCOND_OP_NAME || op == SPVCOND_OP_MEMBER_NAME || op == SPVCOND_OP_GROUP_DECORATE ||
                 op == SPVCOND_OP_GROUP_MEMBER_DECORATE)
                 continue;
-            if (annotation) {
+            if (spvcond_is_annotation(m, i)) {
                 /* Decoration operands other than the target (OpDecorateId's) are used unconditionally. */
                 const uint32_t *w = spvcond_inst_words(m, i);
                 struct user u = {a, spvcond_cond_always(&a->store)};

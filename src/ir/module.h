@@ -205,6 +205,23 @@ spvcond_is_module_item(const struct spvcond_module *m, size_t i)
     return i < m->section[SPVCOND_SECTION_EXTINST_IMPORT + 1] || i >= m->section[SPVCOND_SECTION_GLOBAL];
 }
 
+/* Whether instruction i stands among the annotations (decorations and their groups). */
+static inline bool
+spvcond_is_annotation(const struct spvcond_module *m, size_t i)
+{
+    size_t begin = m->section[SPVCOND_SECTION_ANNOTATION];
+    return i - begin < m->section[SPVCOND_SECTION_ANNOTATION + 1] - begin;
+}
+
+/* Whether instruction i is an annotation that names no id past its target (word 1), which is no use:
+ * a pass over uses need not read its words. Most decorations; an OpDecorateId's further operands are
+ * uses, and the reader's id words say which have any. */
+static inline bool
+spvcond_annotation_uses_nothing(const struct spvcond_module *m, size_t i)
+{
+    return spvcond_is_annotation(m, i) && !(m->id_words[i] & ~(1u << 1));
+}
+
 /* The module-level items as runs of instructions, [runs[k][0], runs[k][1]): OpExtInstImport's section,
  * then the globals' (the instructions spvcond_is_module_item says are items). */
 static inline void

@@ -642,12 +642,8 @@ check_and_count_uses(struct spec *s)
     spvcond_result r = SPVCOND_OK;
     size_t i = 0;
     const uint8_t *state = m->edits.state;
-    const size_t annotations = m->section[SPVCOND_SECTION_ANNOTATION],
-                 annotation_count = m->section[SPVCOND_SECTION_ANNOTATION + 1] - annotations;
     for (; i < m->section[SPVCOND_SECTION_FUNCTION] && r == SPVCOND_OK; i++) {
-        /* A decoration whose one id is its target (most: no operand an id) uses nothing, unless an edit
-         * rewrote it: its words need no reading. */
-        if (i - annotations < annotation_count && m->id_words[i] == 1u << 1 && !(state && state[i]))
+        if (spvcond_annotation_uses_nothing(m, i) && !(state && state[i])) /* unless an edit rewrote it */
             continue;
         spvcond_prefetch_ahead(m, i);
         if (!spvcond_edit_is_deleted(m, i))
