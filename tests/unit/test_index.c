@@ -213,57 +213,43 @@ check_decoration_rows(const uint32_t *words, size_t count)
     return runs;
 }
 
-/* words with the annotation section's instructions in another order: in `blocks` blocks, the blocks in
- * reverse (one block: every instruction reversed). */
+/* How reorder_annotations orders the annotation section: in `parts` blocks, the blocks in reverse (one
+ * block: every instruction reversed); or dealt into `parts` piles in turn (the first, the second...),
+ * the piles one after another, so that each keeps the module's order and every two overlap all along,
+ * with equal targets and neighbouring ones where a merge's bounds fall. */
+enum reorder { BLOCKS_REVERSED, DEALT };
+
+/* words with the annotation section's instructions in another order (`how`, in `parts`). */
 static uint32_t *
-reorder_annotations(const uint32_t *words, size_t count, size_t blocks)
+reorder_annotations(const uint32_t *words, size_t count, enum reorder how, size_t parts)
 {
     spvcond_context *ctx;
     cr_assert(spvcond_context_create(NULL, NULL, NULL, &ctx) == SPVCOND_OK);
     spvcond_module *m = parse_or_die(ctx, words, count);
     size_t begin = m->section[SPVCOND_SECTION_ANNOTATION], end = m->section[SPVCOND_SECTION_ANNOTATION + 1];
-    size_t n = end - begin, at = m->inst[begin];
+    size_t n = end - begin, o = 0, *order = malloc(n * sizeof(size_t)); /* from the section's first */
+    if (how == DEALT)
+        for (size_t p = 0; p < parts; p++)
+            for (size_t k = p; k < n; k += parts)
+                order[o++] = k;
+    else if (parts == 1)
+        for (size_t k = n; k-- > 0;)
+            order[o++] = k;
+    else
+        for (size_t b = parts; b-- > 0;)
+            for (size_t k = n * b / parts; k < n * (b + 1) / parts; k++)
+                order[o++] = k;
+    cr_assert_eq(o, n);
     uint32_t *out = malloc(count * sizeof(uint32_t));
     memcpy(out, words, count * sizeof(uint32_t));
-    if (blocks == 1) {
-        for (size_t k = end; k-- > begin;) {
-            uint32_t wc = spvcond_inst_word_count(m, k);
-            memcpy(out + at, spvcond_inst_words(m, k), wc * sizeof(uint32_t));
-            at += wc;
-        }
-    } else {
-        for (size_t b = blocks; b-- > 0;) {
-            size_t from = begin + n * b / blocks, to = begin + n * (b + 1) / blocks;
-            memcpy(out + at, words + m->inst[from], (m->inst[to] - m->inst[from]) * sizeof(uint32_t));
-            at += m->inst[to] - m->inst[from];
-        }
+    size_t at = m->inst[begin];
+    for (size_t k = 0; k < n; k++) {
+        uint32_t wc = spvcond_inst_word_count(m, begin + order[k]);
+        memcpy(out + at, spvcond_inst_words(m, begin + order[k]), wc * sizeof(uint32_t));
+        at += wc;
     }
     cr_assert_eq(at, m->inst[end]);
-    spvcond_module_destroy(m);
-    spvcond_context_destroy(ctx);
-    return out;
-}
-
-/* words with the annotation section's instructions dealt into `piles` piles in turn (the first, the
- * second...), the piles one after another: each keeps the module's order, and every two overlap all
- * along, with equal targets and neighbouring ones where a merge's bounds fall. */
-static uint32_t *
-deal_annotations(const uint32_t *words, size_t count, size_t piles)
-{
-    spvcond_context *ctx;
-    cr_assert(spvcond_context_create(NULL, NULL, NULL, &ctx) == SPVCOND_OK);
-    spvcond_module *m = parse_or_die(ctx, words, count);
-    size_t begin = m->section[SPVCOND_SECTION_ANNOTATION], end = m->section[SPVCOND_SECTION_ANNOTATION + 1];
-    size_t at = m->inst[begin];
-    uint32_t *out = malloc(count * sizeof(uint32_t));
-    memcpy(out, words, count * sizeof(uint32_t));
-    for (size_t p = 0; p < piles; p++)
-        for (size_t k = begin + p; k < end; k += piles) {
-            uint32_t wc = spvcond_inst_word_count(m, k);
-            memcpy(out + at, spvcond_inst_words(m, k), wc * sizeof(uint32_t));
-            at += wc;
-        }
-    cr_assert_eq(at, m->inst[end]);
+    free(order);
     spvcond_module_destroy(m);
     spvcond_context_destroy(ctx);
     return out;
@@ -281,14 +267,14 @@ Test(index, decoration_rows_sorted_stably_from_any_order)
      * runs), or too many runs (25 blocks make 33; radix-sorted), to every instruction reversed. */
     const size_t blocks[] = {2, 7, 24, 25, 1};
     for (size_t k = 0; k < sizeof(blocks) / sizeof(blocks[0]); k++) {
-        uint32_t *r = reorder_annotations(annotated, annotated_count, blocks[k]);
+        uint32_t *r = reorder_annotations(annotated, annotated_count, BLOCKS_REVERSED, blocks[k]);
         runs = check_decoration_rows(r, annotated_count);
         cr_log_info("annotated libclc, %zu blocks reversed: %zu runs", blocks[k], runs);
         free(r);
     }
     /* libclc's decorations dealt into piles: runs that overlap everywhere, merged (two and three piles). */
     for (size_t piles = 2; piles <= 3; piles++) {
-        uint32_t *r = deal_annotations(w, count, piles);
+        uint32_t *r = reorder_annotations(w, count, DEALT, piles);
         runs = check_decoration_rows(r, count);
         cr_log_info("libclc dealt into %zu piles: %zu runs", piles, runs);
         cr_assert(runs <= 32, "%zu runs are radix-sorted, not merged", runs);
