@@ -3,11 +3,12 @@
  * clang + llvm-spirv produce (about 20 bytes an instruction, 6 to 7 words an id), for benchmarks.
  *
  *   spvcond-synth [--size BYTES[k|M|G]] [--kernels N] [--depth D] [--fanout F] [--units U] [--seed S]
- *                 [--max-ids N] [--filler tables|stores] -o OUT
+ *                 [--max-ids N] [--filler tables|stores] [--library] -o OUT
  *
  * Helper functions sit in D layers; each calls F functions of the next layer, kernels call F of the first,
  * so the call graph is a DAG of depth D + 1. Each helper does U load/multiply/fmax/store units; some also
  * use fp64, fp16 or 64-bit atomics; some kernels read an image or carry LocalSize / SubgroupSize.
+ * --library makes a library as libclc is one: every helper exported (LinkageAttributes), no kernels.
  * SPIR-V allows at most 4,194,303 ids: past about 100 MB, code of this density would exceed that, so the
  * generator keeps the code under an id budget (--max-ids) and fills the rest of the size with 1024-entry
  * constant tables (as crypto kernels carry), each read by one helper, or with --filler stores, with
@@ -107,6 +108,7 @@ enum {
 
 struct plan {
     uint32_t helpers, kernels, depth, fanout, units, tables;
+    bool library; /* helpers exported (LinkageAttributes) */
     uint64_t stores; /* --filler stores: OpStores spread over the helpers instead of tables */
     uint32_t next_id;
     uint32_t first_helper, first_kernel, first_value, first_table;
@@ -135,6 +137,15 @@ write_helper(struct buf *f, struct buf *names, struct buf *decorations, struct p
         SPVCOND_FUNCTION_PARAMETER_ATTRIBUTE_NO_CAPTURE);
     I(decorations, SPVCOND_OP_DECORATE, A, SPVCOND_DECORATION_FUNC_PARAM_ATTR,
         SPVCOND_FUNCTION_PARAMETER_ATTRIBUTE_NO_CAPTURE);
+    if (p->library) {
+        char link[40];
+        snprintf(link, sizeof(link), "_Z2h%uPU3AS1fPU3AS1mf", index); /* mangled as clang does */
+        uint32_t before[2] = {id, SPVCOND_DECORATION_LINKAGE_ATTRIBUTES};
+        size_t at = decorations->len;
+        string_inst(decorations, SPVCOND_OP_DECORATE, 2, before, link);
+        put(decorations, SPVCOND_LINKAGE_TYPE_EXPORT);
+        decorations->w[at] += 1u << 16; /* the linkage type after the name */
+    }
     I(f, SPVCOND_OP_FUNCTION, T_FLOAT, id, 0, T_FN_HELPER);
     I(f, SPVCOND_OP_FUNCTION_PARAMETER, T_PTR_F, P);
     I(f, SPVCOND_OP_FUNCTION_PARAMETER, T_PTR_UL, A);
@@ -234,9 +245,12 @@ main(int argc, char **argv)
     uint32_t kernels = 0, depth = 4, fanout = 3, units = 8;
     uint64_t seed = 1, max_ids = ID_BUDGET;
     const char *out = NULL, *filler = "tables";
+    bool library = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v)
+        if (!strcmp(a, "--library"))
+            library = true;
+        else if (!v)
             out = NULL, i = argc;
         else if (!strcmp(a, "--size"))
             size = parse_size(v), i++;
@@ -262,7 +276,7 @@ main(int argc, char **argv)
     bool stores = !strcmp(filler, "stores");
     if (!out || depth < 1 || fanout < 1 || units < 1 || size < 1000 || (!stores && strcmp(filler, "tables"))) {
         fprintf(stderr, "usage: %s [--size BYTES[k|M|G]] [--kernels N] [--depth D] [--fanout F] [--units U] "
-                        "[--seed S] [--max-ids N] [--filler tables|stores] -o OUT.spv\n", argv[0]);
+                        "[--seed S] [--max-ids N] [--filler tables|stores] [--library] -o OUT.spv\n", argv[0]);
         return 2;
     }
     rng_state = seed * 0x9e3779b97f4a7c15ull + 1;
@@ -285,9 +299,10 @@ main(int argc, char **argv)
         }
     }
     helpers = helpers < depth ? depth : helpers - helpers % depth;
-    if (!kernels)
+    if (!kernels && !library)
         kernels = (uint32_t)(helpers / 20 + 1);
-    struct plan p = {(uint32_t)helpers, kernels, depth, fanout, units, (uint32_t)tables, store_count, 0, 0, 0, 0, 0};
+    struct plan p = {.helpers = (uint32_t)helpers, .kernels = kernels, .depth = depth, .fanout = fanout,
+                     .units = units, .tables = (uint32_t)tables, .library = library, .stores = store_count};
     uint32_t id = FIRST_FREE;
     p.first_value = id, id += VALUES; /* uint constants; the first 16 double as indices */
     p.first_table = id, id += 2 * p.tables;
@@ -302,6 +317,8 @@ main(int argc, char **argv)
         SPVCOND_CAPABILITY_IMAGE_BASIC, SPVCOND_CAPABILITY_SUBGROUP_DISPATCH};
     for (size_t c = 0; c < sizeof(caps) / sizeof(caps[0]); c++)
         I(&head, SPVCOND_OP_CAPABILITY, caps[c]);
+    if (library)
+        I(&head, SPVCOND_OP_CAPABILITY, SPVCOND_CAPABILITY_LINKAGE);
     string_inst(&head, SPVCOND_OP_EXT_INST_IMPORT, 1, (uint32_t[]){ID_OCL}, "OpenCL.std");
     I(&head, SPVCOND_OP_MEMORY_MODEL, SPVCOND_ADDRESSING_MODEL_PHYSICAL64, SPVCOND_MEMORY_MODEL_OPENCL);
     char name[32];

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """The benchmark's synthetic modules are valid: small sizes of each shape (code only, table or store
-filled, deep and wide call graphs) pass Debian's spirv-val as generated, and once annotated and specialized for
-two devices. Usage: synthetic_modules.py SPVCOND_SYNTH SPVCOND"""
+filled, deep and wide call graphs, a library) pass Debian's spirv-val as generated, and once annotated and
+specialized for two devices. Usage: synthetic_modules.py SPVCOND_SYNTH SPVCOND"""
 import os
 import subprocess
 import sys
@@ -19,6 +19,7 @@ SHAPES = [
     ["--size", "1M", "--max-ids", "3900", "--filler", "stores"],   # its mix at 1 MB (the benchmark's stores series)
     ["--size", "300k", "--depth", "12", "--fanout", "1"],  # deep chains
     ["--size", "300k", "--depth", "2", "--fanout", "16", "--kernels", "3"],
+    ["--size", "300k", "--library"],                       # every helper exported, no kernel (as libclc)
 ]
 
 
@@ -39,6 +40,10 @@ def main():
             try:
                 run([synth] + shape + ["-o", m])
                 run([val, m])
+                if "--library" in shape:
+                    info = run([spvcond, "info", m])
+                    if "entry points (0," not in info or "Linkage" not in info:
+                        raise RuntimeError("not a library:\n" + info[:400])
                 run([spvcond, "annotate", "-q", m, "-o", a])
                 run([spvcond, "validate", a])
                 ok, text = oracle.judge(a, "annotated")
