@@ -28,10 +28,11 @@ train=$(mktemp -d)
 trap 'rm -rf "$train"' EXIT
 S=$dir/cli/spvcond
 synth=$dir/bench/spvcond-synth
-# Shapes: the default (kernels over helpers in layers, fp64/fp16/atomics/images in some); a deep, narrow
-# call graph; a wide one; a module with constant tables; one whose code is mostly stores.
+# Shapes: the default (kernels over helpers in layers, fp64/fp16/atomics/images in some); a library
+# (every helper exported, no kernel); a deep, narrow call graph; a wide one; a module with constant
+# tables; one whose code is mostly stores.
 i=0
-for shape in "--size 3M" "--size 1M --depth 8 --fanout 1" "--size 1M --fanout 16" \
+for shape in "--size 3M" "--size 3M --library" "--size 1M --depth 8 --fanout 1" "--size 1M --fanout 16" \
     "--size 2M --max-ids 40000" "--size 2M --filler stores --max-ids 60000"; do
     i=$((i + 1))
     # shellcheck disable=SC2086 # the shape is several options

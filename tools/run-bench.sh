@@ -15,19 +15,26 @@
 # in holes (bench --interleaved), and the floor of reading beside our reader (bench --floor). Writes
 # bench-results/{results.csv,results-cold.csv,table.md,scaling.png,interleaved.txt,floor.txt} and prints
 # the table, the scaling ratios, the interleaved times and the floor.
-# BENCH_RUNS (default 5) interleaved rounds per module (bench/bench.c).
+# BENCH_RUNS (default 5) interleaved rounds per module (bench/bench.c); BENCH_PGO=1 times the build with
+# profile feedback (tools/build-pgo.sh) instead of the release build.
 set -eu
 cd "$(dirname "$0")/.."
 sh tools/setup-debian.sh
 command -v gnuplot >/dev/null || { [ "$(id -u)" -eq 0 ] && apt-get install -y -qq gnuplot-nox >/dev/null || sudo apt-get install -y -qq gnuplot-nox >/dev/null; }
-[ -d build-release ] || meson setup build-release --buildtype=release -Dtests=disabled >/dev/null
-meson configure build-release -Dreference=enabled >/dev/null   # SPIRV-Tools in process (bench/reference.cpp)
-ninja -C build-release >/dev/null
+if [ "${BENCH_PGO:-0}" = 1 ]; then
+    build=build-pgo
+    [ -x build-pgo/bench/bench ] || sh tools/build-pgo.sh build-pgo -Dreference=enabled
+else
+    build=build-release
+    [ -d build-release ] || meson setup build-release --buildtype=release -Dtests=disabled >/dev/null
+    meson configure build-release -Dreference=enabled >/dev/null   # SPIRV-Tools in process (bench/reference.cpp)
+    ninja -C build-release >/dev/null
+fi
 out=bench-results
 mkdir -p "$out"
 runs=${BENCH_RUNS:-5}
 sizes=${BENCH_SIZES:-"1M 10M 100M 1G"}
-synth=./build-release/bench/spvcond-synth
+synth=./$build/bench/spvcond-synth
 series=""
 stores_series=""
 for s in $sizes; do
@@ -49,7 +56,7 @@ for fan in 1 4 16; do
 done
 corpus=$(python3 tools/make-corpus.py --print-dir)
 real="/usr/lib/clc/spirv-mesa3d-.spv /usr/lib/clc/spirv64-mesa3d-.spv $corpus/hashcat__m13711-pure.spv $corpus/hashcat__m06211-pure.spv"
-bench=./build-release/bench/bench
+bench=./$build/bench/bench
 # One run for the size series and the real modules (rounds go over all of them, so every size meets the
 # same phases of the machine), one for the fan-out series.
 $bench --runs "$runs" --csv "$out/part1.csv" $real $series > "$out/table.md"
@@ -140,12 +147,12 @@ rm -f "$out"/*.dat
 libclc64=/usr/lib/clc/spirv64-mesa3d-.spv
 for stage in annotate specialize-acm_g10; do
     for how in "" holes; do
-        echo "$stage ${how:-clean}: $(./build-release/bench/bench --interleaved $stage 15 $libclc64 $how)"
+        echo "$stage ${how:-clean}: $($bench --interleaved $stage 15 $libclc64 $how)"
     done
 done | tee "$out/interleaved.txt"
 # The floor of reading (docs/performance.md, "What limits it"): what any reader that refuses an undefined
 # id does, beside our reader, annotate and SPIRV-Tools, on libclc and the larger hashcat module.
 for module in $libclc64 $corpus/hashcat__m06211-pure.spv; do
-    ./build-release/bench/bench --floor 15 "$module"
+    $bench --floor 15 "$module"
 done | tee "$out/floor.txt"
 echo "wrote $out/results.csv, $out/table.md, $out/scaling.png, $out/interleaved.txt, $out/floor.txt"

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # Build with AddressSanitizer and UndefinedBehaviorSanitizer and run every test suite; without
 # arguments, then valgrind memcheck over the CLI on the real modules (tools/run-memcheck.sh), the
-# corpus end to end with a release build (the default allocator, which the other builds replace), and
-# the install test on that build (tools/check-install.sh), and the ABI check (tools/check-abi.sh).
+# corpus end to end with a release build (the default allocator, which the other builds replace), the
+# install test on that build (tools/check-install.sh), the build with profile feedback against it, and
+# the ABI check (tools/check-abi.sh).
 set -eu
 cd "$(dirname "$0")/.."
 sh tools/setup-debian.sh
@@ -35,6 +36,12 @@ if [ $# -eq 0 ]; then
     rm -f "$log"
     # The install as a user gets it: examples built against the installed pkg-config file, shared and static.
     sh tools/check-install.sh build-release
+    # The build with profile feedback (tools/build-pgo.sh) writes what the release build writes, byte for
+    # byte, for every input and command.
+    sh tools/build-pgo.sh build-pgo
+    cmp_work=$(mktemp -d)
+    sh tools/compare-outputs.sh build-release/cli/spvcond build-pgo/cli/spvcond "$cmp_work"
+    rm -rf "$cmp_work"
     # libyaml is optional: the library and the CLI build without it.
     [ -d build-noyaml ] || meson setup build-noyaml -Dyaml=disabled -Dtests=disabled >/dev/null
     ninja -C build-noyaml >/dev/null && echo "built without libyaml: $(build-noyaml/cli/spvcond --version)"
