@@ -27,6 +27,7 @@
  *   bench --interleaved STAGE RUNS FILE [verbose] [holes]   (a stage and its reference alternated in one
  *                                                           process; see interleaved_main)
  *   bench --floor RUNS FILE   (what any reader of FILE does, against ours and the reference; floor_main)
+ *   bench --builds A.so B.so STAGE ROUNDS FILE   (two builds of the library alternated; builds_main)
  *
  * Stages: parse (read + index), emit (parse + emit without edits), annotate (parse + annotate + emit),
  * specialize-<device> (parse of the annotated module + specialize + emit), validate (parse + validate
@@ -35,7 +36,9 @@
  * (--freeze-spec-const --fold-spec-const-op-composite --eliminate-dead-functions) against annotate and
  * specialize, spirv-tools-validate against validate; parse has none. Modules over --opt-max-mb
  * (default 30) skip the references and the commands, as SPIRV-Tools needs minutes for those. */
+#define _GNU_SOURCE /* RTLD_DEEPBIND */
 #include <spvcond/spvcond.h>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdbool.h>
@@ -766,6 +769,146 @@ floor_main(int runs, const char *path)
     return ok ? 0 : 1;
 }
 
+/* --builds A.so B.so STAGE ROUNDS FILE: two builds of the library (a change against the code before it, a
+ * build with profile feedback against the release build) loaded side by side and the stage alternated
+ * between them in one process, A B then B A, a context each: both meet the same phases of the machine
+ * within a round, which two processes minutes apart do not. Stages: parse, annotate,
+ * specialize-<device> (on FILE annotated by A). Prints each build's median and the median of the rounds'
+ * B/A ratios. */
+struct build {
+    void *handle;
+    __typeof__(spvcond_context_create) *context_create;
+    __typeof__(spvcond_context_destroy) *context_destroy;
+    __typeof__(spvcond_module_parse) *parse;
+    __typeof__(spvcond_module_destroy) *destroy;
+    __typeof__(spvcond_annotate) *annotate;
+    __typeof__(spvcond_builtin_device_find) *device_find;
+    __typeof__(spvcond_device_spec_values) *spec_values;
+    __typeof__(spvcond_specialize) *specialize;
+    __typeof__(spvcond_module_emit) *emit;
+    __typeof__(spvcond_free) *free;
+    spvcond_context *ctx;
+};
+
+/* Loads path (each build its own symbols: RTLD_DEEPBIND) and its context; false if it lacks any. */
+static bool
+build_load(struct build *b, const char *path)
+{
+    if (!(b->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND))) {
+        fprintf(stderr, "bench: %s\n", dlerror());
+        return false;
+    }
+#define BUILD_SYM(field, name) (*(void **)&b->field = dlsym(b->handle, name)) != NULL
+    bool ok = BUILD_SYM(context_create, "spvcond_context_create") &&
+              BUILD_SYM(context_destroy, "spvcond_context_destroy") && BUILD_SYM(parse, "spvcond_module_parse") &&
+              BUILD_SYM(destroy, "spvcond_module_destroy") && BUILD_SYM(annotate, "spvcond_annotate") &&
+              BUILD_SYM(device_find, "spvcond_builtin_device_find") &&
+              BUILD_SYM(spec_values, "spvcond_device_spec_values") && BUILD_SYM(specialize, "spvcond_specialize") &&
+              BUILD_SYM(emit, "spvcond_module_emit") && BUILD_SYM(free, "spvcond_free");
+#undef BUILD_SYM
+    if (!ok || b->context_create(NULL, NULL, NULL, &b->ctx) != SPVCOND_OK) {
+        fprintf(stderr, "bench: %s is no build of this library\n", path);
+        return false;
+    }
+    return true;
+}
+
+/* One call of stage s (PARSE, ANNOTATE, SPECIALIZE_A/B) through build b, as run_stage makes it; ms, or
+ * a negative value if it failed. */
+static double
+build_stage(const struct build *b, enum stage s, const uint32_t *words, size_t count)
+{
+    double t0 = now();
+    spvcond_module *m = NULL;
+    uint32_t flags = SPVCOND_PARSE_BORROW | (s == ANNOTATE ? SPVCOND_PARSE_FOR_ANNOTATE : 0);
+    spvcond_result r = b->parse(b->ctx, words, count, flags, &m);
+    if (r == SPVCOND_OK && s == ANNOTATE) {
+        spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
+        r = b->annotate(m, &o, NULL);
+    } else if (r == SPVCOND_OK && s != PARSE) {
+        spvcond_device_info d = {.size = sizeof(spvcond_device_info)};
+        spvcond_spec_value *v = NULL;
+        size_t nv = 0;
+        b->device_find(devices[s - SPECIALIZE_A], &d);
+        r = b->spec_values(m, &d, &v, &nv);
+        spvcond_specialize_options o = {sizeof(spvcond_specialize_options), v, nv, NULL, 0};
+        if (r == SPVCOND_OK)
+            r = b->specialize(m, &o, NULL);
+        b->free(b->ctx, v);
+    }
+    if (r == SPVCOND_OK && s != PARSE) {
+        uint32_t *out;
+        size_t n;
+        if ((r = b->emit(m, &out, &n)) == SPVCOND_OK)
+            b->free(b->ctx, out);
+    }
+    if (m)
+        b->destroy(m);
+    double ms = (now() - t0) * 1e3;
+    return r == SPVCOND_OK ? ms : -1;
+}
+
+static int
+builds_main(const char *path_a, const char *path_b, const char *stage, int rounds, const char *path)
+{
+    int s = 0;
+    while (s < OUR_STAGES && strcmp(stage_names[s], stage) != 0)
+        s++;
+    if (s != PARSE && s != ANNOTATE && s != SPECIALIZE_A && s != SPECIALIZE_B) {
+        fprintf(stderr, "bench: --builds takes parse, annotate, %s or %s\n", stage_names[SPECIALIZE_A],
+                stage_names[SPECIALIZE_B]);
+        return 2;
+    }
+    struct build b[2] = {{0}, {0}};
+    size_t size;
+    uint32_t *words = read_file(path, &size), *annotated = NULL;
+    double *t = calloc(3 * (size_t)(rounds > 0 ? rounds : 1), sizeof(double));
+    int rc = 2;
+    if (!words || !t || rounds < 1 || !build_load(&b[0], path_a) || !build_load(&b[1], path_b))
+        goto out;
+    size_t count = size / 4;
+    if (s == SPECIALIZE_A || s == SPECIALIZE_B) { /* the annotated module, by A */
+        spvcond_module *m = NULL;
+        spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
+        if (b[0].parse(b[0].ctx, words, count, SPVCOND_PARSE_FOR_ANNOTATE, &m) != SPVCOND_OK ||
+            b[0].annotate(m, &o, NULL) != SPVCOND_OK || b[0].emit(m, &annotated, &count) != SPVCOND_OK) {
+            fprintf(stderr, "bench: %s cannot be annotated\n", path);
+            if (m)
+                b[0].destroy(m);
+            goto out;
+        }
+        b[0].destroy(m);
+    }
+    const uint32_t *input = annotated ? annotated : words;
+    double *ms[2] = {t, t + rounds}, *ratio = t + 2 * rounds;
+    rc = 1;
+    if (build_stage(&b[0], (enum stage)s, input, count) < 0 || build_stage(&b[1], (enum stage)s, input, count) < 0)
+        goto out; /* the warm-up */
+    for (int r = 0; r < rounds; r++) {
+        int first = r & 1; /* A B, then B A */
+        ms[first][r] = build_stage(&b[first], (enum stage)s, input, count);
+        ms[!first][r] = build_stage(&b[!first], (enum stage)s, input, count);
+        if (ms[0][r] < 0 || ms[1][r] < 0)
+            goto out;
+        ratio[r] = ms[1][r] / ms[0][r];
+    }
+    printf("%s: A %.3f ms, B %.3f ms, B/A %.3f (medians of %d rounds)\n", stage, median_of(ms[0], rounds),
+           median_of(ms[1], rounds), median_of(ratio, rounds), rounds);
+    rc = 0;
+out:
+    if (annotated)
+        b[0].free(b[0].ctx, annotated);
+    for (int k = 1; k >= 0; k--) {
+        if (b[k].ctx)
+            b[k].context_destroy(b[k].ctx);
+        if (b[k].handle)
+            dlclose(b[k].handle);
+    }
+    free(t);
+    free(words);
+    return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -773,6 +916,8 @@ main(int argc, char **argv)
         !strcmp(argv[1], "--child"))
         return child_main(argv[2], atoi(argv[3]), argv[4], argc == 6 && !strcmp(argv[5], "fresh"),
                           argc == 6 && !strcmp(argv[5], "cold"));
+    if (argc == 7 && !strcmp(argv[1], "--builds"))
+        return builds_main(argv[2], argv[3], argv[4], atoi(argv[5]), argv[6]);
     if (argc == 4 && !strcmp(argv[1], "--floor"))
         return floor_main(atoi(argv[2]), argv[3]);
     if (argc >= 5 && argc <= 7 && !strcmp(argv[1], "--interleaved")) {
