@@ -3,7 +3,7 @@
 """The benchmark measures what it says: one round over libclc (spirv64) gives every stage, the in-process
 SPIRV-Tools references when the bench was built with them, every whole-process command, their ratios
 and the floor ratio, and tools/bench_table.py makes its tables from the CSV; --floor times the floor of
-reading beside our reader.
+reading beside our reader; --builds alternates two builds of the library.
 
   bench_smoke.py BENCH SPVCOND SOURCE_ROOT with-reference|without-reference"""
 import csv
@@ -59,6 +59,7 @@ def main(bench, spvcond, root, reference):
         check(("| libclc spirv64-mesa3d |" in parts[0]) == with_reference,
               "bench_table.py: the in-process table %s" % ("has libclc" if with_reference else "is empty"), parts[0])
     check_floor(bench, with_reference)
+    check_builds(bench)
     return summary()
 
 
@@ -86,6 +87,24 @@ def check_floor(bench, with_reference):
         refused = subprocess.run([bench, "--floor", "1", bad.name], capture_output=True, text=True)
     check(refused.returncode == 1 and "refused it" in refused.stderr, "bench --floor: a broken module, refused",
           refused.stderr)
+
+
+def check_builds(bench):
+    """--builds: the library this bench was built with, against itself, for each stage it takes."""
+    build = os.path.dirname(os.path.dirname(os.path.abspath(bench)))
+    lib = os.path.join(build, "libspvcond.so")
+    for stage in ("parse", "annotate", "specialize-acm_g10", "specialize-pvc"):
+        p = subprocess.run([bench, "--builds", lib, lib, stage, "3", MODULE], capture_output=True, text=True)
+        words = p.stdout.split()
+        check(p.returncode == 0 and len(words) >= 9 and words[0] == stage + ":" and words[1:2] == ["A"] and
+              float(words[2]) > 0 and float(words[5]) > 0 and words[7] == "B/A" and float(words[8]) > 0,
+              "bench --builds: %s alternated between two builds" % stage, p.stdout[-400:] + p.stderr[-400:])
+    refused = subprocess.run([bench, "--builds", lib, lib, "validate", "1", MODULE], capture_output=True, text=True)
+    check(refused.returncode == 2 and "--builds takes" in refused.stderr, "bench --builds: a stage it does not "
+          "take, refused", refused.stderr)
+    refused = subprocess.run([bench, "--builds", lib, MODULE, "parse", "1", MODULE], capture_output=True, text=True)
+    check(refused.returncode == 2 and "bench: " in refused.stderr, "bench --builds: a file that is no library, "
+          "refused", refused.stderr)
 
 
 if __name__ == "__main__":
