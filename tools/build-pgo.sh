@@ -41,16 +41,16 @@ done
 for f in "$train"/m*.spv; do
     a=${f%.spv}.annotated.spv
     for _ in 1 2 3; do
-        $S annotate "$f" -o "$a" 2>/dev/null
+        $S annotate -q "$f" -o "$a"
         $S validate "$a" >/dev/null
         for device in intel_gpu_acm_g10 intel_gpu_pvc nvidia_gpu_sm_90; do
-            $S specialize --device $device "$a" -o "$train/out.spv" 2>/dev/null
+            $S specialize -q --device $device "$a" -o "$train/out.spv"
         done
         $S info "$a" >/dev/null
         $S check --device intel_gpu_acm_g10 "$a" >/dev/null
         $S reqs "$a" >/dev/null
     done
-    $S split --force "$f" -o "$train/split" >/dev/null 2>&1
+    $S split -q --force "$f" -o "$train/split"
 done
 meson configure "$dir" -Db_pgo=use -Dc_args=-fprofile-partial-training -Dcpp_args=-fprofile-partial-training >/dev/null
 ninja -C "$dir" >/dev/null
