@@ -110,48 +110,86 @@ read_file(const char *path, size_t *size)
     return buf;
 }
 
-/* One run of a stage on its input (the annotated module for specialize and validate), in `shared` (a
- * context kept over the calls, as a JIT compiler keeps one) or, if NULL, in a context of its own. */
+/* The library's functions the stages call: the ones this program links (`linked`), or a build loaded
+ * beside it (bench --builds). */
+struct library {
+    __typeof__(spvcond_context_create) *context_create;
+    __typeof__(spvcond_context_destroy) *context_destroy;
+    __typeof__(spvcond_module_parse) *parse;
+    __typeof__(spvcond_module_destroy) *destroy;
+    __typeof__(spvcond_annotate) *annotate;
+    __typeof__(spvcond_builtin_device_find) *device_find;
+    __typeof__(spvcond_device_spec_values) *spec_values;
+    __typeof__(spvcond_specialize) *specialize;
+    __typeof__(spvcond_validate) *validate;
+    __typeof__(spvcond_module_emit) *emit;
+    __typeof__(spvcond_free) *free;
+};
+static const struct library linked = {
+    spvcond_context_create, spvcond_context_destroy, spvcond_module_parse, spvcond_module_destroy, spvcond_annotate,
+    spvcond_builtin_device_find, spvcond_device_spec_values, spvcond_specialize, spvcond_validate,
+    spvcond_module_emit, spvcond_free};
+
+/* One run of a stage on its input (the annotated module for specialize and validate) through library l,
+ * in `shared` (a context kept over the calls, as a JIT compiler keeps one) or, if NULL, in a context of
+ * its own. */
 static int
-run_stage(spvcond_context *shared, enum stage s, const uint32_t *words, size_t count)
+run_stage(const struct library *l, spvcond_context *shared, enum stage s, const uint32_t *words, size_t count)
 {
     spvcond_context *ctx = shared;
-    spvcond_module *m;
-    if (!ctx && spvcond_context_create(NULL, NULL, NULL, &ctx) != SPVCOND_OK)
+    spvcond_module *m = NULL;
+    if (!ctx && l->context_create(NULL, NULL, NULL, &ctx) != SPVCOND_OK)
         return 1;
     uint32_t flags = SPVCOND_PARSE_BORROW | (s == ANNOTATE ? SPVCOND_PARSE_FOR_ANNOTATE : 0);
-    int rc = spvcond_module_parse(ctx, words, count, flags, &m) != SPVCOND_OK;
+    int rc = l->parse(ctx, words, count, flags, &m) != SPVCOND_OK;
     if (!rc && s != PARSE) {
         spvcond_result r = SPVCOND_OK;
         if (s == ANNOTATE) {
             spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
-            r = spvcond_annotate(m, &o, NULL);
+            r = l->annotate(m, &o, NULL);
         } else if (s == SPECIALIZE_A || s == SPECIALIZE_B) {
             spvcond_device_info d = {.size = sizeof(spvcond_device_info)};
             spvcond_spec_value *v = NULL;
             size_t nv = 0;
-            spvcond_builtin_device_find(devices[s - SPECIALIZE_A], &d);
-            r = spvcond_device_spec_values(m, &d, &v, &nv);
+            l->device_find(devices[s - SPECIALIZE_A], &d);
+            r = l->spec_values(m, &d, &v, &nv);
             spvcond_specialize_options o = {sizeof(spvcond_specialize_options), v, nv, NULL, 0};
             if (r == SPVCOND_OK)
-                r = spvcond_specialize(m, &o, NULL);
-            spvcond_free(ctx, v);
+                r = l->specialize(m, &o, NULL);
+            l->free(ctx, v);
         } else if (s == VALIDATE) {
-            r = spvcond_validate(m, NULL);
+            r = l->validate(m, NULL);
         }
         if (r == SPVCOND_OK && s != VALIDATE) {
-            uint32_t *out;
+            uint32_t *out = NULL;
             size_t on;
-            r = spvcond_module_emit(m, &out, &on);
-            spvcond_free(ctx, out);
+            r = l->emit(m, &out, &on);
+            l->free(ctx, out);
         }
         rc = r != SPVCOND_OK;
     }
     if (m)
-        spvcond_module_destroy(m);
+        l->destroy(m);
     if (!shared)
-        spvcond_context_destroy(ctx);
+        l->context_destroy(ctx);
     return rc;
+}
+
+/* FILE's words annotated through library l in ctx, into *out (l->free them): the input of specialize
+ * and validate. Says so and returns false if they cannot be. */
+static bool
+annotated_words(const struct library *l, spvcond_context *ctx, const char *path, const uint32_t *words, size_t count,
+                uint32_t **out, size_t *out_count)
+{
+    spvcond_module *m = NULL;
+    spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
+    bool ok = l->parse(ctx, words, count, SPVCOND_PARSE_FOR_ANNOTATE, &m) == SPVCOND_OK &&
+              l->annotate(m, &o, NULL) == SPVCOND_OK && l->emit(m, out, out_count) == SPVCOND_OK;
+    if (m)
+        l->destroy(m);
+    if (!ok)
+        fprintf(stderr, "bench: %s cannot be annotated\n", path);
+    return ok;
 }
 
 struct measure {
@@ -213,7 +251,7 @@ stage_fn(void *p)
     if (a->s >= OUR_STAGES)
         return bench_reference_run(a->reference, a->words, a->count);
 #endif
-    return run_stage(a->ctx, a->s, a->words, a->count);
+    return run_stage(&linked, a->ctx, a->s, a->words, a->count);
 }
 
 /* --child STAGE RUNS FILE [fresh|cold]: prints "median_ms peak_rss_kb ok". The calls share one context
@@ -570,16 +608,9 @@ interleaved_main(const char *stage, int runs, const char *path, bool verbose, bo
     size_t annotated_count = 0;
     spvcond_context *setup = NULL;
     if (s == SPECIALIZE_A || s == SPECIALIZE_B || s == VALIDATE) {
-        spvcond_module *m = NULL;
-        spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
         if (spvcond_context_create(NULL, NULL, NULL, &setup) != SPVCOND_OK ||
-            spvcond_module_parse(setup, words, size / 4, SPVCOND_PARSE_FOR_ANNOTATE, &m) != SPVCOND_OK ||
-            spvcond_annotate(m, &o, NULL) != SPVCOND_OK ||
-            spvcond_module_emit(m, &annotated, &annotated_count) != SPVCOND_OK) {
-            fprintf(stderr, "bench: %s cannot be annotated\n", path);
+            !annotated_words(&linked, setup, path, words, size / 4, &annotated, &annotated_count))
             return 2;
-        }
-        spvcond_module_destroy(m);
         ours.words = annotated;
         ours.count = annotated_count;
     }
@@ -777,16 +808,7 @@ floor_main(int runs, const char *path)
  * B/A ratios. */
 struct build {
     void *handle;
-    __typeof__(spvcond_context_create) *context_create;
-    __typeof__(spvcond_context_destroy) *context_destroy;
-    __typeof__(spvcond_module_parse) *parse;
-    __typeof__(spvcond_module_destroy) *destroy;
-    __typeof__(spvcond_annotate) *annotate;
-    __typeof__(spvcond_builtin_device_find) *device_find;
-    __typeof__(spvcond_device_spec_values) *spec_values;
-    __typeof__(spvcond_specialize) *specialize;
-    __typeof__(spvcond_module_emit) *emit;
-    __typeof__(spvcond_free) *free;
+    struct library l;
     spvcond_context *ctx;
 };
 
@@ -805,54 +827,30 @@ build_load(struct build *b, const char *path)
         fprintf(stderr, "bench: %s\n", dlerror());
         return false;
     }
-#define BUILD_SYM(field, name) (*(void **)&b->field = dlsym(b->handle, name)) != NULL
+#define BUILD_SYM(field, name) (*(void **)&b->l.field = dlsym(b->handle, name)) != NULL
     bool ok = BUILD_SYM(context_create, "spvcond_context_create") &&
               BUILD_SYM(context_destroy, "spvcond_context_destroy") && BUILD_SYM(parse, "spvcond_module_parse") &&
               BUILD_SYM(destroy, "spvcond_module_destroy") && BUILD_SYM(annotate, "spvcond_annotate") &&
               BUILD_SYM(device_find, "spvcond_builtin_device_find") &&
               BUILD_SYM(spec_values, "spvcond_device_spec_values") && BUILD_SYM(specialize, "spvcond_specialize") &&
-              BUILD_SYM(emit, "spvcond_module_emit") && BUILD_SYM(free, "spvcond_free");
+              BUILD_SYM(validate, "spvcond_validate") && BUILD_SYM(emit, "spvcond_module_emit") &&
+              BUILD_SYM(free, "spvcond_free");
 #undef BUILD_SYM
-    if (!ok || b->context_create(NULL, NULL, NULL, &b->ctx) != SPVCOND_OK) {
+    if (!ok || b->l.context_create(NULL, NULL, NULL, &b->ctx) != SPVCOND_OK) {
         fprintf(stderr, "bench: %s is no build of this library\n", path);
         return false;
     }
     return true;
 }
 
-/* One call of stage s (PARSE, ANNOTATE, SPECIALIZE_A/B) through build b, as run_stage makes it; ms, or
- * a negative value if it failed. */
+/* One call of stage s through build b, in its context; ms, or a negative value if it failed. */
 static double
 build_stage(const struct build *b, enum stage s, const uint32_t *words, size_t count)
 {
     double t0 = now();
-    spvcond_module *m = NULL;
-    uint32_t flags = SPVCOND_PARSE_BORROW | (s == ANNOTATE ? SPVCOND_PARSE_FOR_ANNOTATE : 0);
-    spvcond_result r = b->parse(b->ctx, words, count, flags, &m);
-    if (r == SPVCOND_OK && s == ANNOTATE) {
-        spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
-        r = b->annotate(m, &o, NULL);
-    } else if (r == SPVCOND_OK && s != PARSE) {
-        spvcond_device_info d = {.size = sizeof(spvcond_device_info)};
-        spvcond_spec_value *v = NULL;
-        size_t nv = 0;
-        b->device_find(devices[s - SPECIALIZE_A], &d);
-        r = b->spec_values(m, &d, &v, &nv);
-        spvcond_specialize_options o = {sizeof(spvcond_specialize_options), v, nv, NULL, 0};
-        if (r == SPVCOND_OK)
-            r = b->specialize(m, &o, NULL);
-        b->free(b->ctx, v);
-    }
-    if (r == SPVCOND_OK && s != PARSE) {
-        uint32_t *out;
-        size_t n;
-        if ((r = b->emit(m, &out, &n)) == SPVCOND_OK)
-            b->free(b->ctx, out);
-    }
-    if (m)
-        b->destroy(m);
+    int rc = run_stage(&b->l, b->ctx, s, words, count);
     double ms = (now() - t0) * 1e3;
-    return r == SPVCOND_OK ? ms : -1;
+    return rc == 0 ? ms : -1;
 }
 
 static int
@@ -874,18 +872,9 @@ builds_main(const char *path_a, const char *path_b, const char *stage, int round
     if (!words || !t || rounds < 1 || !build_load(&b[0], path_a) || !build_load(&b[1], path_b))
         goto out;
     size_t count = size / 4;
-    if (s == SPECIALIZE_A || s == SPECIALIZE_B) { /* the annotated module, by A */
-        spvcond_module *m = NULL;
-        spvcond_annotate_options o = {.size = sizeof(spvcond_annotate_options)};
-        if (b[0].parse(b[0].ctx, words, count, SPVCOND_PARSE_FOR_ANNOTATE, &m) != SPVCOND_OK ||
-            b[0].annotate(m, &o, NULL) != SPVCOND_OK || b[0].emit(m, &annotated, &count) != SPVCOND_OK) {
-            fprintf(stderr, "bench: %s cannot be annotated\n", path);
-            if (m)
-                b[0].destroy(m);
-            goto out;
-        }
-        b[0].destroy(m);
-    }
+    if ((s == SPECIALIZE_A || s == SPECIALIZE_B) && /* the annotated module, by A */
+        !annotated_words(&b[0].l, b[0].ctx, path, words, count, &annotated, &count))
+        goto out;
     const uint32_t *input = annotated ? annotated : words;
     double *ms[2] = {t, t + rounds}, *ratio = t + 2 * rounds;
     rc = 1;
@@ -904,10 +893,10 @@ builds_main(const char *path_a, const char *path_b, const char *stage, int round
     rc = 0;
 out:
     if (annotated)
-        b[0].free(b[0].ctx, annotated);
+        b[0].l.free(b[0].ctx, annotated);
     for (int k = 1; k >= 0; k--) {
         if (b[k].ctx)
-            b[k].context_destroy(b[k].ctx);
+            b[k].l.context_destroy(b[k].ctx);
         if (b[k].handle)
             dlclose(b[k].handle);
     }
