@@ -406,7 +406,7 @@ walk_uses(struct check *c, spvcond_id_fn visit)
             op == SPVCOND_OP_EXECUTION_MODE_ID || op == SPVCOND_OP_GROUP_DECORATE ||
             op == SPVCOND_OP_GROUP_MEMBER_DECORATE || op == SPVCOND_OP_CAPABILITY ||
             op == SPVCOND_OP_CONDITIONAL_CAPABILITY_INTEL || op == SPVCOND_OP_CONDITIONAL_EXTENSION_INTEL ||
-            (i >= m->section[SPVCOND_SECTION_ANNOTATION] && i < m->section[SPVCOND_SECTION_ANNOTATION + 1]))
+            spvcond_is_annotation(m, i))
             continue; /* they go with their targets, or name no ids that can go */
         uint32_t own = spvcond_result_id(m, i);
         struct use_state s = {c, spvcond_validate_guard_of(c, i, own), i};
