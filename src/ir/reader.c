@@ -812,6 +812,18 @@ check_names_before_types(struct spvcond_module *m)
          * stand: nothing to check (may_name_function), and no rule below is theirs. */
         if (m->id_words[i] == 1u << 1 && names_target(op))
             continue;
+        /* Nor a decoration whose id parameters (an annotated module's ConditionalINTEL condition, a third
+         * of its decorations) are module-level ids and no function, as they nearly always are: the general
+         * check below would find the same. */
+        if (op == SPVCOND_OP_DECORATE && !(m->id_words[i] & 1u)) {
+            bool plain = true;
+            for (uint32_t params = m->id_words[i] & ~(1u << 1); params && plain; params &= params - 1) {
+                uint32_t id = w[__builtin_ctz(params)]; /* below the bound: the reader checked it */
+                plain = !spvcond_is_function_id(m, id) && m->def[id] - 1u < m->section[SPVCOND_SECTION_FUNCTION];
+            }
+            if (plain)
+                continue;
+        }
         uint32_t fn_word = function_word(op);
         /* A conditional entry point whose "execution model" is a boolean spec constant's id: spirv-link
          * converted it twice (spec/repair.md), shifting every operand; say so. */

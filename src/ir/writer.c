@@ -34,6 +34,22 @@ next_edited(const uint8_t *state, size_t i, size_t stop)
     return i;
 }
 
+/* The first instruction in [i, stop) not deleted, or stop: eight states at a time (a removed function is
+ * a long run of them). */
+static size_t
+next_not_deleted(const uint8_t *state, size_t i, size_t stop)
+{
+    const uint64_t deleted = 0x0101010101010101u * SPVCOND_EDIT_DELETED;
+    for (uint64_t eight; i + 8 <= stop; i += 8) {
+        memcpy(&eight, state + i, 8);
+        if (eight != deleted)
+            break;
+    }
+    while (i < stop && state[i] == SPVCOND_EDIT_DELETED)
+        i++;
+    return i;
+}
+
 /* Where the pieces go: a buffer of the size the edits counted, or the caller's function. */
 struct sink {
     uint32_t *w;    /* the buffer, or NULL */
@@ -99,6 +115,8 @@ emit_walk(spvcond_module *m, struct sink *k)
             if (record)
                 fits = put(k, record + 1, record[0]);
             i++;
+            if (!record) /* deleted: so may be those up to the next insertion */
+                i = next_not_deleted(e->state, i, next < e->insert_len ? e->inserts[next].before : m->inst_count);
             continue;
         }
         /* The longest run of untouched instructions with no insertion inside it. */

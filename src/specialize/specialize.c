@@ -28,21 +28,18 @@ set_bit(uint8_t *set, uint32_t v)
         set[v / 8] |= (uint8_t)(1u << (v % 8));
 }
 
-/* Remove function f: its instructions in one range, its ids marked; their reason is the function's
- * (reason_text finds it), so that only the removed flags, one byte per id, are written: a reason for
- * every id faulted most of a 4-byte-per-id table in (specializing the 100 MB module for acm_g10, which
- * removes most functions: 154 -> 146 ms with the range deletion). */
+/* Remove function f: its instructions in one range; its own id is marked removed, the ids defined in it
+ * are not (spvcond_spec_removed finds them by their deleted definitions), and their reason is the
+ * function's (reason_text finds it). Marking each of them read every removed instruction again (and a
+ * table of a reason per id before that): specializing libclc for acm_g10, which removes a third of its
+ * functions, spent a sixth of its time there. */
 static spvcond_result
 remove_function(struct spec *s, const struct spvcond_function *f, size_t deco)
 {
     struct spvcond_module *m = s->m;
     s->fn_reason[f - m->functions] = (uint32_t)deco + 1;
-    for (size_t i = f->begin; i <= f->end; i++) {
-        spvcond_prefetch_ahead(m, i);
-        uint32_t id = spvcond_result_id(m, i);
-        if (id)
-            s->removed[id] = 1;
-    }
+    s->functions_removed++;
+    s->removed[f->id] = 1;
     size_t newly;
     spvcond_result r = spvcond_edit_delete_range(m, f->begin, f->end + 1, &newly);
     s->stats.instructions_removed += newly;
@@ -93,7 +90,7 @@ strip_conditional_targets(struct spec *s)
         spvcond_result r = condition(s, i, w[3], &keep);
         if (r == SPVCOND_OK)
             r = spvcond_spec_delete(s, i);
-        if (r == SPVCOND_OK && !keep && !s->removed[target])
+        if (r == SPVCOND_OK && !keep && !spvcond_spec_removed(s, target))
             r = remove_target(s, i, target);
         if (r != SPVCOND_OK)
             return r;
@@ -142,7 +139,7 @@ resolve_entry_points(struct spec *s)
         bool conditional = spvcond_opcode_of(w[0]) == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL;
         uint32_t base = conditional ? 2 : 1; /* word of the execution model */
         uint32_t fn = w[base + 1];
-        bool keep = !s->removed[fn];
+        bool keep = !spvcond_spec_removed(s, fn);
         if (conditional && (r = condition(s, i, w[1], &keep)) != SPVCOND_OK)
             break;
         if (!keep) {
@@ -157,7 +154,7 @@ resolve_entry_points(struct spec *s)
         bool drops = false;
         uint32_t name_words = spvcond_string_words(m, i, base + 2);
         for (uint32_t x = base + 2 + name_words; x < wc; x++)
-            drops |= s->removed[w[x]] != 0;
+            drops |= spvcond_spec_removed(s, w[x]);
         if (!conditional && !drops)
             continue;
         uint32_t *out = wc <= 256 ? buf : spvcond_alloc(m->ctx, wc * sizeof(uint32_t));
@@ -167,7 +164,7 @@ resolve_entry_points(struct spec *s)
         }
         uint32_t n = 1;
         for (uint32_t x = base; x < wc; x++)
-            if (x < base + 2 + name_words || !s->removed[w[x]])
+            if (x < base + 2 + name_words || !spvcond_spec_removed(s, w[x]))
                 out[n++] = w[x];
         out[0] = spvcond_first_word(n, SPVCOND_OP_ENTRY_POINT);
         r = spvcond_edit_replace(m, i, out, n);
@@ -375,7 +372,7 @@ find_removed_use(void *user, size_t inst, uint32_t word, uint32_t id)
     struct removed_use *u = user;
     (void)inst;
     (void)word;
-    if (u->s->removed[id])
+    if (spvcond_spec_removed(u->s, id))
         u->found = true;
     return SPVCOND_OK;
 }
@@ -430,7 +427,7 @@ strip_names_and_decorations(struct spec *s, size_t begin, size_t end)
                 return spvcond_oom(m->ctx);
             out[1] = w[1];
             for (uint32_t k = 2; k + step <= wc; k += step) {
-                if (s->removed[w[k]])
+                if (spvcond_spec_removed(s, w[k]))
                     continue;
                 memcpy(out + n, w + k, step * sizeof(uint32_t));
                 n += step;
@@ -445,7 +442,7 @@ strip_names_and_decorations(struct spec *s, size_t begin, size_t end)
                 spvcond_dealloc(m->ctx, out);
         } else if ((op == SPVCOND_OP_NAME || op == SPVCOND_OP_MEMBER_NAME ||
                    i >= m->section[SPVCOND_SECTION_ANNOTATION]) &&
-                   wc >= 2 && s->removed[w[1]]) {
+                   wc >= 2 && spvcond_spec_removed(s, w[1])) {
             r = spvcond_spec_delete(s, i);
         }
         if (r != SPVCOND_OK)
@@ -528,7 +525,20 @@ freeze_constants(struct spec *s)
     return SPVCOND_OK;
 }
 
-/* Walk every surviving instruction: refuse any use of a removed id, and count uses. */
+/* The fields of annotate's record (spec/annotate.md) in `text`: how many of its bound and its OpTypeBool it
+ * gives (0 to 2; those it does not give are 0), or -1 if it is not annotate's record. */
+static int
+annotate_record_fields(const char *text, unsigned *bound, unsigned *bool_type)
+{
+    size_t len = strlen(SPVCOND_ANNOTATE_RECORD);
+    *bound = *bool_type = 0;
+    if (strncmp(text, SPVCOND_ANNOTATE_RECORD, len) != 0)
+        return -1;
+    int got = sscanf(text + len, " bound %u, bool %%%u", bound, bool_type);
+    return got < 0 ? 0 : got;
+}
+
+/* Walk every surviving instruction: refuse any use of a removed id, and count the uses a later step reads. */
 struct use_walk {
     struct spec *s;
     size_t inst;
@@ -545,6 +555,20 @@ names_target(const struct spvcond_module *m, size_t inst, uint32_t word)
     return op == SPVCOND_OP_NAME || op == SPVCOND_OP_MEMBER_NAME || inst >= m->section[SPVCOND_SECTION_ANNOTATION];
 }
 
+/* A use of `id` by kept instruction inst, as the walk's table says: refused if the id is removed, counted
+ * if a later step reads its count, else nothing. */
+static inline __attribute__((always_inline)) spvcond_result
+note_use(struct spec *s, const uint8_t *watch, uint32_t *uses, size_t inst, uint32_t id)
+{
+    uint8_t x = watch[id];
+    if (__builtin_expect(x == 0, 1))
+        return SPVCOND_OK;
+    if (x & WATCH_REMOVED)
+        return spvcond_spec_use_of_removed(s, inst, id);
+    uses[id]++;
+    return SPVCOND_OK;
+}
+
 static spvcond_result
 count_use(void *user, size_t inst, uint32_t word, uint32_t id)
 {
@@ -552,10 +576,15 @@ count_use(void *user, size_t inst, uint32_t word, uint32_t id)
     struct spec *s = u->s;
     if (names_target(s->m, inst, word))
         return SPVCOND_OK;
-    if (s->removed[id])
-        return spvcond_spec_use_of_removed(s, inst, id);
-    s->uses[id]++;
-    return SPVCOND_OK;
+    return note_use(s, s->watch, s->uses, inst, id);
+}
+
+/* Undo a use counted by the walk. */
+static void
+uncount(struct spec *s, uint32_t id)
+{
+    if (s->watch[id] & WATCH_COUNTED)
+        s->uses[id]--;
 }
 
 /* The words an instruction will be emitted as: its replacement if it has one. */
@@ -572,16 +601,14 @@ count_recorded_uses(struct spec *s, size_t i, const uint32_t *w, uint32_t ids)
 {
     /* By hand rather than through spvcond_for_each_id: the tables in locals (stores into `uses` would
      * otherwise reload them per id). */
-    const uint8_t *removed = s->removed;
+    const uint8_t *watch = s->watch;
     uint32_t *uses = s->uses;
+    uint8_t any = 0; /* first whether any id is watched at all: nearly never */
+    for (uint32_t rest = ids; rest; rest &= rest - 1)
+        any |= watch[w[__builtin_ctz(rest)]];
     spvcond_result r = SPVCOND_OK;
-    for (; ids && r == SPVCOND_OK; ids &= ids - 1) {
-        uint32_t id = w[__builtin_ctz(ids)];
-        if (removed[id])
-            r = spvcond_spec_use_of_removed(s, i, id);
-        else
-            uses[id]++;
-    }
+    for (; any && ids && r == SPVCOND_OK; ids &= ids - 1)
+        r = note_use(s, watch, uses, i, w[__builtin_ctz(ids)]);
     return r;
 }
 
@@ -634,12 +661,47 @@ check_inst_uses(struct spec *s, struct use_walk *u, size_t i)
     return count_recorded_uses(s, i, w, ids);
 }
 
+/* Annotate's record names the OpTypeBool it added: its uses are counted (give_back_record). */
+static spvcond_result
+watch_record_bool(void *user, size_t i, const char *text)
+{
+    struct spec *s = user;
+    unsigned bound, bool_type;
+    (void)i;
+    if (annotate_record_fields(text, &bound, &bool_type) == 2 && bool_type < s->m->bound)
+        s->watch[bool_type] |= WATCH_COUNTED;
+    return SPVCOND_OK;
+}
+
+/* The walk's table (s->watch): the removed ids, whose use is refused, and the ids whose count a later step
+ * reads: condition trees, frozen booleans, imports and annotate's OpTypeBool. A use of any other id (nearly
+ * every use) is looked at and left: counting them all was a read and a write per use into a table of the
+ * bound. Nothing is removed or frozen while the walk runs. */
+static spvcond_result
+watch_ids(struct spec *s)
+{
+    struct spvcond_module *m = s->m;
+    uint8_t *restrict watch = s->watch = spvcond_alloc(m->ctx, m->bound);
+    if (!watch)
+        return spvcond_oom(m->ctx);
+    const uint8_t *restrict removed = s->removed, *restrict cond_tree = s->cond_tree;
+    for (uint32_t id = 0, bound = m->bound; id < bound; id++)
+        watch[id] = (uint8_t)((removed[id] != 0) * WATCH_REMOVED | (cond_tree[id] != 0) * WATCH_COUNTED);
+    for (size_t k = 0; k < s->frozen_bool_count; k++)
+        watch[s->frozen_bools[2 * k]] |= WATCH_COUNTED;
+    for (size_t k = 0; k < m->import_count; k++)
+        watch[m->imports[k].id] |= WATCH_COUNTED;
+    return spvcond_records_each(m, watch_record_bool, s);
+}
+
 static spvcond_result
 check_and_count_uses(struct spec *s)
 {
     struct spvcond_module *m = s->m;
     struct use_walk u = {s, 0, SPVCOND_OK};
-    spvcond_result r = SPVCOND_OK;
+    spvcond_result r = watch_ids(s);
+    if (r != SPVCOND_OK)
+        return r;
     size_t i = 0;
     const uint8_t *state = m->edits.state;
     for (; i < m->section[SPVCOND_SECTION_FUNCTION] && r == SPVCOND_OK; i++) {
@@ -685,10 +747,9 @@ check_and_count_uses(struct spec *s)
 static spvcond_result
 uncount_use(void *user, size_t inst, uint32_t word, uint32_t id)
 {
-    struct spec *s = user;
     (void)inst;
     (void)word;
-    s->uses[id]--;
+    uncount(user, id);
     return SPVCOND_OK;
 }
 
@@ -745,17 +806,17 @@ give_back_record(void *user, size_t i, const char *text)
     struct give_back *g = user;
     struct spec *s = g->s;
     struct spvcond_module *m = s->m;
-    size_t len = strlen(SPVCOND_ANNOTATE_RECORD), registry = strlen(SPVCOND_EXTENSION_NAME " registry version");
-    unsigned bound = 0, bool_type = 0;
+    size_t registry = strlen(SPVCOND_EXTENSION_NAME " registry version");
+    unsigned bound, bool_type;
     if (spvcond_edit_is_deleted(m, i))
         return SPVCOND_OK;
     if (strncmp(text, SPVCOND_EXTENSION_NAME " registry version", registry) == 0 ||
         spvcond_record_unversioned(m, i))
         return spvcond_spec_delete(s, i);
-    if (strncmp(text, SPVCOND_ANNOTATE_RECORD, len) != 0)
+    int got = annotate_record_fields(text, &bound, &bool_type);
+    if (got < 0)
         return SPVCOND_OK;
     spvcond_result r = spvcond_spec_delete(s, i);
-    int got = sscanf(text + len, " bound %u, bool %%%u", &bound, &bool_type);
     size_t d = got == 2 && bool_type < m->bound ? spvcond_def(m, bool_type) : SIZE_MAX;
     if (r == SPVCOND_OK && d != SIZE_MAX && spvcond_inst_opcode(m, d) == SPVCOND_OP_TYPE_BOOL && !s->uses[bool_type] &&
         !s->removed[bool_type])
@@ -815,7 +876,7 @@ drop_unused_trees(struct spec *s)
         if (op == SPVCOND_OP_SPEC_CONSTANT_OP && !s->frozen[id])
             r = spvcond_walk_ids(m, i, uncount_use, s);
         else
-            s->uses[w[1]]--;
+            uncount(s, w[1]);
         if (r == SPVCOND_OK)
             r = spvcond_spec_remove_defining(s, i, 0);
         if (r != SPVCOND_OK)
@@ -948,6 +1009,7 @@ release(struct spec *s)
     spvcond_dealloc(ctx, s->cond_tree);
     spvcond_dealloc(ctx, s->frozen);
     spvcond_dealloc(ctx, s->uses);
+    spvcond_dealloc(ctx, s->watch);
     spvcond_dealloc(ctx, s->has_condition);
     spvcond_dealloc(ctx, s->fn_reason);
     spvcond_dealloc(ctx, s->entry_functions);

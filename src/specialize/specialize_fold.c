@@ -130,7 +130,7 @@ check_kept(void *user, size_t inst, uint32_t word, uint32_t id)
 {
     struct spec *s = user;
     (void)word;
-    return s->removed[id] ? spvcond_spec_use_of_removed(s, inst, id) : SPVCOND_OK;
+    return spvcond_spec_removed(s, id) ? spvcond_spec_use_of_removed(s, inst, id) : SPVCOND_OK;
 }
 
 static spvcond_result

@@ -12,6 +12,9 @@
  * grammar defines); a larger value is never noted as declared. */
 #define CAPABILITY_SET_BITS 65536u
 
+/* spec.watch: what the use walk does at a use of an id. */
+enum { WATCH_REMOVED = 1, WATCH_COUNTED = 2 };
+
 struct removal {
     uint32_t id, reason; /* reason: instruction + 1 */
 };
@@ -19,15 +22,17 @@ struct removal {
 struct spec {
     struct spvcond_module *m;
     struct spvcond_values v;
-    uint8_t *removed;      /* per id */
+    uint8_t *removed;      /* per id, but a local of a function removed whole: spvcond_spec_removed */
+    uint8_t *watch;        /* per id, for the use walk: WATCH_REMOVED, WATCH_COUNTED (check_and_count_uses) */
     struct removal *reasons; /* ids removed on their own, with the instruction that decided it (a few:
                                 a table of the bound was zeroed on every call for the error path) */
     size_t reason_count, reason_cap;
     uint8_t *cond_tree;    /* per id: reachable from a condition */
     uint8_t *frozen;       /* per id: replaced by a plain constant */
-    uint32_t *uses;        /* per id: uses by surviving instructions */
+    uint32_t *uses;        /* per id whose count is read (WATCH_COUNTED): uses by surviving instructions */
     uint8_t *has_condition;/* per id: carries a ConditionalINTEL already */
     uint32_t *fn_reason;   /* per function: the decoration that removed it + 1, 0 if kept (its ids' reason) */
+    size_t functions_removed;
     uint32_t *entry_functions; /* the functions of surviving entry points, sorted */
     size_t entry_function_count;
     uint32_t *frozen_bools; /* pairs: a frozen boolean constant, its uses outside the code */
@@ -46,6 +51,22 @@ spvcond_spec_delete(struct spec *s, size_t i)
         return SPVCOND_OK;
     s->stats.instructions_removed++;
     return spvcond_edit_delete(s->m, i);
+}
+
+/* Whether `id` (below the bound) is removed: marked in s->removed, or defined in a function removed whole,
+ * whose ids are not marked one by one (remove_function): its definition is deleted, and nothing but a
+ * removal deletes code. Kept code cannot name another function's ids (the reader refuses it), so the walk
+ * over kept code asks s->removed alone. */
+static inline bool
+spvcond_spec_removed(const struct spec *s, uint32_t id)
+{
+    if (s->removed[id])
+        return true;
+    if (!s->functions_removed)
+        return false;
+    const struct spvcond_module *m = s->m;
+    size_t d = spvcond_def(m, id);
+    return d != SIZE_MAX && d >= m->section[SPVCOND_SECTION_FUNCTION] && spvcond_edit_is_deleted(m, d);
 }
 
 /* specialize_removal.c: remove instruction i and the id it defines (if any); `reason` (instruction + 1,
