@@ -55,8 +55,9 @@ spvcond_spec_delete(struct spec *s, size_t i)
 
 /* Whether `id` (below the bound) is removed: marked in s->removed, or defined in a function removed whole,
  * whose ids are not marked one by one (remove_function): its definition is deleted, and nothing but a
- * removal deletes code. Kept code cannot name another function's ids (the reader refuses it), so the walk
- * over kept code asks s->removed alone. */
+ * removal deletes code. A kept function's code cannot name another function's ids (the reader refuses it), so
+ * the walk over it asks s->removed alone; between functions stands only debug information, which may
+ * (strip_debug_info asks here). */
 static inline bool
 spvcond_spec_removed(const struct spec *s, uint32_t id)
 {

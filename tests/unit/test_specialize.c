@@ -236,8 +236,8 @@ Test(specialize, defect_c_is_reported_not_emitted)
     done(&r);
 }
 
-/* A removed function's ids take its reason (one byte per id is written when a function goes, not a
- * reason each): fnvar_link with the base call %32 unguarded refers to the removed base %10. */
+/* A removed function's ids take its reason (a function goes as one deleted range, its ids unmarked):
+ * fnvar_link with the base call %32 unguarded refers to the removed base %10. */
 Test(specialize, a_use_of_a_removed_function_names_its_condition)
 {
     size_t n;
@@ -259,6 +259,37 @@ Test(specialize, a_use_of_a_removed_function_names_its_condition)
     spvcond_module_destroy(m);
     spvcond_context_destroy(ctx);
     free(w);
+}
+
+/* The OpExtInst instructions of r's output naming %17 (removed_local_between_functions). */
+static size_t
+ext_insts_naming_17(const struct result *r)
+{
+    const spvcond_module *m = r->out;
+    size_t n = 0;
+    for (size_t i = m->section[SPVCOND_SECTION_FUNCTION]; i < m->inst_count; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        n += spvcond_opcode_of(w[0]) == SPVCOND_OP_EXT_INST && w[spvcond_word_count_of(w[0]) - 1] == 17;
+    }
+    return n;
+}
+
+/* Debug information between functions may name a function's local: when that function goes whole (its
+ * ids found by their deleted definitions, not marked one by one), the instruction goes with it. */
+Test(specialize, debug_information_naming_a_removed_local_goes)
+{
+    spvcond_fnvar_device d = {.size = sizeof(spvcond_fnvar_device), .has_target = true, .target = 8};
+    struct result r = specialize("removed_local_between_functions", NULL, 0, &d, 0); /* the base: %14 goes */
+    cr_assert_eq(r.code, SPVCOND_OK, "%s", r.message);
+    cr_assert(spvcond_function_by_id(r.out, 14) == NULL, "the variant %%14 is removed");
+    cr_assert_eq(ext_insts_naming_17(&r), 0);
+    done(&r);
+    d.target = 4; /* the variant: %14 stays, and so does the instruction naming its local */
+    r = specialize("removed_local_between_functions", NULL, 0, &d, 0);
+    cr_assert_eq(r.code, SPVCOND_OK, "%s", r.message);
+    cr_assert(spvcond_function_by_id(r.out, 14) != NULL, "the variant %%14 is kept");
+    cr_assert_eq(ext_insts_naming_17(&r), 1);
+    done(&r);
 }
 
 /* An OpDecorateId's operand is a use (its target is none): a constant a producer guarded although a
