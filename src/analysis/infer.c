@@ -106,6 +106,8 @@ global_facts(const struct spvcond_module *m, const struct spvcond_callgraph *g, 
         item_fact(facts, item_facts, i - base, spvcond_result_id_row(gi, w));
     }
     for (size_t f = 0; f < m->function_count; f++) {
+        if (f + 8 < m->function_count) /* the OpFunctions lie far apart: each a cache miss, unless asked ahead */
+            __builtin_prefetch(m->words + m->inst[m->functions[f + 8].begin]);
         const uint32_t *w = spvcond_inst_words(m, m->functions[f].begin);
         if (infer)
             value_facts(w, facts);
@@ -231,6 +233,8 @@ walk(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, bool i
         if (f == m->function_count)
             break;
         const struct spvcond_function *fn = &m->functions[f];
+        if (f + 4 < m->function_count) /* its OpFunction and parameters, read below: far apart */
+            __builtin_prefetch(m->words + m->inst[m->functions[f + 4].begin]);
         o.seen = 0;
         o.by_capability = (spvcond_aspects){{0, 0}};
         o.cap_need = 0;
