@@ -27,7 +27,7 @@
  *   bench --interleaved STAGE RUNS FILE [verbose] [holes]   (a stage and its reference alternated in one
  *                                                           process; see interleaved_main)
  *   bench --floor RUNS FILE   (what any reader of FILE does, against ours and the reference; floor_main)
- *   bench --builds A.so B.so STAGE ROUNDS FILE   (two builds of the library alternated; builds_main)
+ *   bench --builds A.so B.so STAGE ROUNDS FILE [cold]   (two builds of the library alternated; builds_main)
  *
  * Stages: parse (read + index), emit (parse + emit without edits), annotate (parse + annotate + emit),
  * specialize-<device> (parse of the annotated module + specialize + emit), validate (parse + validate
@@ -800,10 +800,12 @@ floor_main(int runs, const char *path)
     return ok ? 0 : 1;
 }
 
-/* --builds A.so B.so STAGE ROUNDS FILE: two builds of the library (a change against the code before it, a
- * build with profile feedback against the release build) loaded side by side and the stage alternated
- * between them in one process, A B then B A, a context each: both meet the same phases of the machine
- * within a round, which two processes minutes apart do not. Stages: parse, annotate,
+/* --builds A.so B.so STAGE ROUNDS FILE [cold]: two builds of the library (a change against the code before
+ * it, a build with profile feedback against the release build) loaded side by side and the stage
+ * alternated between them in one process, A B then B A, a context each: both meet the same phases of the
+ * machine within a round, which two processes minutes apart do not. With `cold`, the caches are emptied
+ * before each call (--cold), as another library's work between the calls leaves them in a JIT compiler
+ * or the main benchmark, where alternated calls find each other's lines warm. Stages: parse, annotate,
  * specialize-<device> (on FILE annotated by A). Prints each build's median and the median of the rounds'
  * B/A ratios. */
 struct build {
@@ -854,7 +856,7 @@ build_stage(const struct build *b, enum stage s, const uint32_t *words, size_t c
 }
 
 static int
-builds_main(const char *path_a, const char *path_b, const char *stage, int rounds, const char *path)
+builds_main(const char *path_a, const char *path_b, const char *stage, int rounds, const char *path, bool cold)
 {
     int s = 0;
     while (s < OUR_STAGES && strcmp(stage_names[s], stage) != 0)
@@ -882,14 +884,18 @@ builds_main(const char *path_a, const char *path_b, const char *stage, int round
         goto out; /* the warm-up */
     for (int r = 0; r < rounds; r++) {
         int first = r & 1; /* A B, then B A */
+        if (cold)
+            evict_caches();
         ms[first][r] = build_stage(&b[first], (enum stage)s, input, count);
+        if (cold)
+            evict_caches();
         ms[!first][r] = build_stage(&b[!first], (enum stage)s, input, count);
         if (ms[0][r] < 0 || ms[1][r] < 0)
             goto out;
         ratio[r] = ms[1][r] / ms[0][r];
     }
-    printf("%s: A %.3f ms, B %.3f ms, B/A %.3f (medians of %d rounds)\n", stage, median_of(ms[0], rounds),
-           median_of(ms[1], rounds), median_of(ratio, rounds), rounds);
+    printf("%s: A %.3f ms, B %.3f ms, B/A %.3f (medians of %d rounds%s)\n", stage, median_of(ms[0], rounds),
+           median_of(ms[1], rounds), median_of(ratio, rounds), rounds, cold ? ", caches emptied before each call" : "");
     rc = 0;
 out:
     if (annotated)
@@ -912,8 +918,8 @@ main(int argc, char **argv)
         !strcmp(argv[1], "--child"))
         return child_main(argv[2], atoi(argv[3]), argv[4], argc == 6 && !strcmp(argv[5], "fresh"),
                           argc == 6 && !strcmp(argv[5], "cold"));
-    if (argc == 7 && !strcmp(argv[1], "--builds"))
-        return builds_main(argv[2], argv[3], argv[4], atoi(argv[5]), argv[6]);
+    if ((argc == 7 || (argc == 8 && !strcmp(argv[7], "cold"))) && !strcmp(argv[1], "--builds"))
+        return builds_main(argv[2], argv[3], argv[4], atoi(argv[5]), argv[6], argc == 8);
     if (argc == 4 && !strcmp(argv[1], "--floor"))
         return floor_main(atoi(argv[2]), argv[3]);
     if (argc >= 5 && argc <= 7 && !strcmp(argv[1], "--interleaved")) {
@@ -953,8 +959,9 @@ main(int argc, char **argv)
                 "usage: %s [--runs N (1..%d)] [--inner N] [--csv FILE] [--cli SPVCOND] [--no-reference] "
                 "[--opt-max-mb MB] [--fresh-context | --cold] MODULE.spv...\n"
                 "       %s --interleaved STAGE RUNS MODULE.spv [verbose] [holes]\n"
-                "       %s --floor RUNS MODULE.spv\n",
-                argv[0], MAX_ROUNDS, argv[0], argv[0]);
+                "       %s --floor RUNS MODULE.spv\n"
+                "       %s --builds A.so B.so STAGE ROUNDS MODULE.spv [cold]\n",
+                argv[0], MAX_ROUNDS, argv[0], argv[0], argv[0]);
         return 2;
     }
     /* The CLI: given, or the one built beside this program (BUILD/bench/bench, BUILD/cli/spvcond). */

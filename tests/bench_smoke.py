@@ -99,6 +99,13 @@ def check_builds(bench):
         check(p.returncode == 0 and len(words) >= 9 and words[0] == stage + ":" and words[1:2] == ["A"] and
               float(words[2]) > 0 and float(words[5]) > 0 and words[7] == "B/A" and float(words[8]) > 0,
               "bench --builds: %s alternated between two builds" % stage, p.stdout[-400:] + p.stderr[-400:])
+    p = subprocess.run([bench, "--builds", lib, lib, "annotate", "1", MODULE, "cold"], capture_output=True, text=True)
+    check(p.returncode == 0 and p.stdout.startswith("annotate: A ") and "caches emptied before each call" in p.stdout,
+          "bench --builds cold: the caches emptied before each call", p.stdout[-400:] + p.stderr[-400:])
+    refused = subprocess.run([bench, "--builds", lib, lib, "annotate", "1", MODULE, "warm"], capture_output=True,
+                             text=True)
+    check(refused.returncode == 2 and "usage:" in refused.stderr, "bench --builds: an unknown last word, refused",
+          refused.stderr[-400:])
     refused = subprocess.run([bench, "--builds", lib, lib, "validate", "1", MODULE], capture_output=True, text=True)
     check(refused.returncode == 2 and "--builds takes" in refused.stderr, "bench --builds: a stage it does not "
           "take, refused", refused.stderr)
