@@ -204,10 +204,12 @@ merge_refs(uint32_t *t, uint32_t *i, uint32_t *t2, uint32_t *i2, size_t lo, size
 static spvcond_result
 build_refs(struct spvcond_module *m, const struct pairs *p, struct spvcond_refs *out)
 {
-    size_t n = p->len / 2;
+    size_t n = p->len / 2, bytes = (n ? n : 1) * sizeof(uint32_t); /* n: at most the module's words */
     out->count = n;
-    out->target = spvcond_alloc_array(m->ctx, n, sizeof(uint32_t));
-    out->inst = spvcond_alloc_array(m->ctx, n, sizeof(uint32_t));
+    /* Every array below is written before it is read: none is cleared (an annotated libclc's 17,000
+     * decorations cleared 270 KB). */
+    out->target = spvcond_alloc(m->ctx, bytes);
+    out->inst = spvcond_alloc(m->ctx, bytes);
     if (!out->target || !out->inst)
         return spvcond_oom(m->ctx);
     size_t run[REFS_MERGED_RUNS + 1], runs = 1; /* where each run begins, while they are few */
@@ -223,8 +225,8 @@ build_refs(struct spvcond_module *m, const struct pairs *p, struct spvcond_refs 
     }
     if (runs == 1)
         return SPVCOND_OK;
-    uint32_t *t2 = spvcond_alloc_array(m->ctx, n, sizeof(uint32_t));
-    uint32_t *i2 = spvcond_alloc_array(m->ctx, n, sizeof(uint32_t));
+    uint32_t *t2 = spvcond_alloc(m->ctx, bytes);
+    uint32_t *i2 = spvcond_alloc(m->ctx, bytes);
     if (!t2 || !i2) {
         spvcond_dealloc(m->ctx, t2);
         spvcond_dealloc(m->ctx, i2);
