@@ -126,17 +126,11 @@ spvcond_edit_delete_range(struct spvcond_module *m, size_t begin, size_t end, si
     size_t kept = 0;
     int64_t words = 0;
     for (size_t i = begin; i < end && r == SPVCOND_OK; i++) {
-        uint64_t eight; /* eight instructions no edit touched yet (most of a removed function): at once */
-        if (end - i >= 8 && (memcpy(&eight, e->state + i, 8), eight == 0)) {
-            memset(e->state + i, SPVCOND_EDIT_DELETED, 8);
-            kept += 8;
-            words += m->inst[i + 8] - m->inst[i];
-            i += 7;
-        } else if (e->state[i] == SPVCOND_EDIT_KEPT) {
-            e->state[i] = SPVCOND_EDIT_DELETED;
-            kept++;
-            words += m->inst[i + 1] - m->inst[i];
-        } else if (e->state[i] == SPVCOND_EDIT_REPLACED) {
+        size_t j = spvcond_edit_state_run(e->state, SPVCOND_EDIT_KEPT, i, end); /* no edit touched [i, j) */
+        memset(e->state + i, SPVCOND_EDIT_DELETED, j - i);
+        kept += j - i;
+        words += m->inst[j] - m->inst[i];
+        if ((i = j) < end && e->state[i] == SPVCOND_EDIT_REPLACED) {
             r = spvcond_edit_delete(m, i);
             ++*newly;
         }

@@ -4,9 +4,27 @@
 #ifndef SPVCOND_EDIT_H
 #define SPVCOND_EDIT_H
 
+#include <string.h>
+
 #include "ir/module.h"
 
 spvcond_result spvcond_edit_delete(struct spvcond_module *m, size_t inst);
+/* The end of the run of instructions from i (below stop) whose edit state is `state`: the first in
+ * [i, stop) with another, or stop. Eight states at a time: untouched code, and a removed function, are
+ * long runs. */
+static inline size_t
+spvcond_edit_state_run(const uint8_t *states, uint8_t state, size_t i, size_t stop)
+{
+    const uint64_t eight_of_them = UINT64_C(0x0101010101010101) * state;
+    for (uint64_t eight; i + 8 <= stop; i += 8) {
+        memcpy(&eight, states + i, 8);
+        if (eight != eight_of_them)
+            break;
+    }
+    while (i < stop && states[i] == state)
+        i++;
+    return i;
+}
 /* Deletes instructions [begin, end): what spvcond_edit_delete does to each, without a call per
  * instruction (a removed function). *newly: how many were not deleted before. */
 spvcond_result spvcond_edit_delete_range(struct spvcond_module *m, size_t begin, size_t end, size_t *newly);

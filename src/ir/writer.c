@@ -18,38 +18,6 @@ compare_insert(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The first edited instruction in [i, stop), or stop: eight states at a time. */
-static size_t
-next_edited(const uint8_t *state, size_t i, size_t stop)
-{
-    if (!state)
-        return stop;
-    for (uint64_t eight; i + 8 <= stop; i += 8) {
-        memcpy(&eight, state + i, 8);
-        if (eight)
-            break;
-    }
-    while (i < stop && !state[i])
-        i++;
-    return i;
-}
-
-/* The first instruction in [i, stop) not deleted, or stop: eight states at a time (a removed function is
- * a long run of them). */
-static size_t
-next_not_deleted(const uint8_t *state, size_t i, size_t stop)
-{
-    const uint64_t deleted = 0x0101010101010101u * SPVCOND_EDIT_DELETED;
-    for (uint64_t eight; i + 8 <= stop; i += 8) {
-        memcpy(&eight, state + i, 8);
-        if (eight != deleted)
-            break;
-    }
-    while (i < stop && state[i] == SPVCOND_EDIT_DELETED)
-        i++;
-    return i;
-}
-
 /* Where the pieces go: a buffer of the size the edits counted, or the caller's function. */
 struct sink {
     uint32_t *w;    /* the buffer, or NULL */
@@ -116,12 +84,13 @@ emit_walk(spvcond_module *m, struct sink *k)
                 fits = put(k, record + 1, record[0]);
             i++;
             if (!record) /* deleted: so may be those up to the next insertion */
-                i = next_not_deleted(e->state, i, next < e->insert_len ? e->inserts[next].before : m->inst_count);
+                i = spvcond_edit_state_run(e->state, SPVCOND_EDIT_DELETED, i,
+                                           next < e->insert_len ? e->inserts[next].before : m->inst_count);
             continue;
         }
         /* The longest run of untouched instructions with no insertion inside it. */
         size_t stop = next < e->insert_len ? e->inserts[next].before : m->inst_count;
-        size_t j = next_edited(e->state, i + 1, stop);
+        size_t j = e->state ? spvcond_edit_state_run(e->state, SPVCOND_EDIT_KEPT, i + 1, stop) : stop;
         fits = put(k, m->words + m->inst[i], m->inst[j] - m->inst[i]);
         i = j;
     }
