@@ -1135,12 +1135,8 @@ specialize(spvcond_module *m, const spvcond_specialize_options *o, spvcond_speci
     if (r == SPVCOND_OK)
         r = declare_library(&s);
     if (r == SPVCOND_OK) {
-        for (size_t f = 0; f < m->function_count; f++) {
-            if (s.fn_reason[f])
-                s.stats.functions_removed++;
-            else
-                s.stats.functions_kept++;
-        }
+        s.stats.functions_removed = s.functions_removed;
+        s.stats.functions_kept = m->function_count - s.functions_removed;
         if (stats)
             SPVCOND_SIZED_OUT(stats, &s.stats, spvcond_specialize_stats);
     } else {

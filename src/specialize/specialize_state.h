@@ -32,7 +32,7 @@ struct spec {
     uint32_t *uses;        /* per id whose count is read (WATCH_COUNTED): uses by surviving instructions */
     uint8_t *has_condition;/* per id: carries a ConditionalINTEL already */
     uint32_t *fn_reason;   /* per function: the decoration that removed it + 1, 0 if kept (its ids' reason) */
-    size_t functions_removed;
+    size_t functions_removed; /* those with a fn_reason */
     uint32_t *entry_functions; /* the functions of surviving entry points, sorted */
     size_t entry_function_count;
     uint32_t *frozen_bools; /* pairs: a frozen boolean constant, its uses outside the code */
