@@ -72,6 +72,17 @@ static const char *const devices[2] = {"intel_gpu_acm_g10", "intel_gpu_pvc"};
 static const enum stage stage_reference[OUR_STAGES] = {STAGES, REF_LOAD_STORE, REF_SPECIALIZE, REF_SPECIALIZE,
                                                        REF_SPECIALIZE, REF_VALIDATE};
 
+/* The stage named `name` among the first `count` (OUR_STAGES, or STAGES with the references), or count if
+ * none is. */
+static int
+stage_named(const char *name, int count)
+{
+    int s = 0;
+    while (s < count && strcmp(stage_names[s], name) != 0)
+        s++;
+    return s;
+}
+
 static long
 minor_faults(void)
 {
@@ -261,9 +272,7 @@ stage_fn(void *p)
 static int
 child_main(const char *stage, int runs, const char *path, bool fresh, bool cold)
 {
-    int s = 0;
-    while (s < STAGES && strcmp(stage_names[s], stage) != 0)
-        s++;
+    int s = stage_named(stage, STAGES);
     if (s >= OUR_STAGES && !SPVCOND_BENCH_REFERENCE)
         s = STAGES; /* built without the reference */
     size_t size;
@@ -589,9 +598,7 @@ leave_holes(size_t mb)
 static int
 interleaved_main(const char *stage, int runs, const char *path, bool verbose, bool holes)
 {
-    int s = 0;
-    while (s < OUR_STAGES && strcmp(stage_names[s], stage) != 0)
-        s++;
+    int s = stage_named(stage, OUR_STAGES);
     size_t size;
     uint32_t *words = s < OUR_STAGES ? read_file(path, &size) : NULL;
     if (!words || stage_reference[s] == STAGES || !SPVCOND_BENCH_REFERENCE || runs < 1 || runs > MAX_ROUNDS) {
@@ -858,9 +865,7 @@ build_stage(const struct build *b, enum stage s, const uint32_t *words, size_t c
 static int
 builds_main(const char *path_a, const char *path_b, const char *stage, int rounds, const char *path, bool cold)
 {
-    int s = 0;
-    while (s < OUR_STAGES && strcmp(stage_names[s], stage) != 0)
-        s++;
+    int s = stage_named(stage, OUR_STAGES);
     if (s != PARSE && s != ANNOTATE && s != SPECIALIZE_A && s != SPECIALIZE_B) {
         fprintf(stderr, "bench: --builds takes parse, annotate, %s or %s\n", stage_names[SPECIALIZE_A],
                 stage_names[SPECIALIZE_B]);
