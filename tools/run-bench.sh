@@ -22,8 +22,8 @@ cd "$(dirname "$0")/.."
 sh tools/setup-debian.sh
 command -v gnuplot >/dev/null || { [ "$(id -u)" -eq 0 ] && apt-get install -y -qq gnuplot-nox >/dev/null || sudo apt-get install -y -qq gnuplot-nox >/dev/null; }
 if [ "${BENCH_PGO:-0}" = 1 ]; then
-    build=build-pgo
-    [ -x build-pgo/bench/bench ] || sh tools/build-pgo.sh build-pgo -Dreference=enabled
+    build=build-pgo   # made again each time: a profile build is not brought up to date by ninja alone
+    sh tools/build-pgo.sh build-pgo -Dreference=enabled
 else
     build=build-release
     [ -d build-release ] || meson setup build-release --buildtype=release -Dtests=disabled >/dev/null
