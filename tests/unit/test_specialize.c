@@ -292,6 +292,22 @@ Test(specialize, debug_information_naming_a_removed_local_goes)
     done(&r);
 }
 
+/* The OpTypeBool annotate's record says it added goes only when nothing is left using it: here a plain
+ * constant of that type, which a later edit made the kernel use, keeps it (the check of what survives
+ * counts the type's uses for that, as it counts few ids). spirv-val judges each output (specialize()). */
+Test(specialize, annotates_bool_stays_while_used)
+{
+    for (uint32_t fp64 = 0; fp64 < 2; fp64++) {
+        spvcond_spec_value v[] = {{.spec_id = 65536, .value = fp64}};
+        struct result r = specialize("annotate_bool_used", v, 1, NULL, 0);
+        cr_assert_eq(r.code, SPVCOND_OK, "%s", r.message);
+        cr_assert_eq(r.stats.functions_removed, fp64 ? 0u : 1u);
+        size_t d = spvcond_def(r.out, 14);
+        cr_assert(d != SIZE_MAX && spvcond_inst_opcode(r.out, d) == SPVCOND_OP_TYPE_BOOL, "%%14 stays an OpTypeBool");
+        done(&r);
+    }
+}
+
 /* An OpDecorateId's operand is a use (its target is none): a constant a producer guarded although a
  * decoration names it cannot go while the decoration stays. The count of uses passes over decorations
  * that name nothing past their target; this one it must read. */
