@@ -742,6 +742,86 @@ track_function(struct spvcond_module *m, struct function_state *f, size_t i, uin
     return SPVCOND_OK;
 }
 
+/* What the reader's loop keeps about where it is in the function section, for boundary_step. */
+struct boundary {
+    struct function_state *f;
+    size_t *forward_at_function; /* forward uses recorded before the current function */
+    bool *in_blocks, *in_parameters;
+};
+
+/* The boundaries between functions in the quick path (a module with nothing opaque, read by the quick
+ * runs), one instruction at a time: the OpFunctionEnd of a function read in its blocks, an OpFunction
+ * outside functions whose operands fit the fast layout, with a declared result type and an
+ * OpTypeFunction as its type, and the first OpLabel after the parameters. They are a third of what
+ * libclc's reading left to the general path (2,166 functions), which looked each up in the grammar,
+ * walked its operands through callbacks and asked track_function and opcode_rules what they are. The
+ * records are the general path's, in its order (the items an OpFunction names: its result type, then
+ * its type); anything else, or a check that fails, is declined before a record is made, and the general
+ * path reads the instruction and names the fault. Instruction `i` stands at w; the caller has recorded
+ * its offset and made room for it. */
+static inline bool
+boundary_step(struct parse_state *s, struct boundary b, size_t i, const uint32_t *w, spvcond_result *r)
+{
+    struct spvcond_module *m = s->m;
+    struct function_state *f = b.f;
+    if (w[0] == spvcond_first_word(1, SPVCOND_OP_FUNCTION_END) && f->inside && f->current.first_block != UINT32_MAX) {
+        if (m->function_count >= f->capacity &&
+            (*r = spvcond_grow(m->ctx, (void **)&m->functions, &f->capacity, m->function_count + 1,
+                               sizeof(*m->functions))) != SPVCOND_OK)
+            return true;
+        m->id_words[i] = 0;
+        if (s->items.fn)
+            spvcond_items_code(m->ctx, &s->items, (uint32_t)i, SPVCOND_OP_FUNCTION_END);
+        f->current.end = (uint32_t)i;
+        f->inside = false;
+        m->functions[m->function_count++] = f->current;
+        *b.in_blocks = *b.in_parameters = false;
+        s->earlier_count = 0;
+        s->items.fn = 0;
+        settle_local_forward_uses(s, *b.forward_at_function);
+        return true;
+    }
+    if (w[0] == spvcond_first_word(5, SPVCOND_OP_FUNCTION) && !f->inside) {
+        uint32_t type = w[1], result = w[2], fn_type = w[4];
+        if (!spvcond_grammar_fits_fast(spvcond_grammar_instruction(SPVCOND_OP_FUNCTION), w, 5) ||
+            type >= m->bound || !bitset_test(s->types, type) || result - 1u >= m->bound - 1u || m->def[result] ||
+            fn_type - 1u >= m->bound - 1u || !m->def[fn_type] || m->def[fn_type] - 1 >= m->section[SPVCOND_SECTION_FUNCTION] ||
+            spvcond_def_opcode(m, fn_type) != SPVCOND_OP_TYPE_FUNCTION)
+            return false;
+        s->inst = i;
+        if ((*r = note_function_id(s, result)) != SPVCOND_OK)
+            return true;
+        s->earlier_code = m->section[SPVCOND_SECTION_FUNCTION];
+        s->earlier_count = (uint32_t)i - s->earlier_code + 1;
+        spvcond_items_function(m, &s->items, m->function_count, i);
+        m->id_words[i] = 1u << 1 | 1u << 4;
+        m->def[result] = (uint32_t)i + 1;
+        if (s->items.fn) {
+            spvcond_items_note(m->ctx, &s->items, s->items.seen, s->items.fn, m->def[type] - 1);
+            spvcond_items_note(m->ctx, &s->items, s->items.seen, s->items.fn, m->def[fn_type] - 1);
+        }
+        f->inside = true;
+        f->current = (struct spvcond_function){result, (uint32_t)i, UINT32_MAX, 0};
+        *b.forward_at_function = s->forward_len;
+        *b.in_parameters = true;
+        return true;
+    }
+    if (w[0] == spvcond_first_word(2, SPVCOND_OP_LABEL) && *b.in_parameters) {
+        uint32_t result = w[1];
+        if (result - 1u >= m->bound - 1u || m->def[result])
+            return false;
+        m->id_words[i] = 0;
+        m->def[result] = (uint32_t)i + 1;
+        f->current.first_block = (uint32_t)i;
+        if (s->items.fn)
+            spvcond_items_code(m->ctx, &s->items, (uint32_t)i, SPVCOND_OP_LABEL);
+        *b.in_parameters = false;
+        *b.in_blocks = true;
+        return true;
+    }
+    return false;
+}
+
 /* The word of an entry point or execution mode that names its function, 0 for other opcodes. */
 static uint32_t
 function_word(uint32_t opcode)
@@ -990,6 +1070,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
         return spvcond_oom(m->ctx);
     bool in_blocks = false; /* inside a function, past its first OpLabel: where quick_run reads code */
     bool in_parameters = false; /* inside a function, before it: where parameter_run reads */
+    const struct boundary boundary = {&f, &forward_at_function, &in_blocks, &in_parameters};
     size_t i = 0;
     for (size_t p = SPVCOND_HEADER_WORDS; p < word_count; i++) {
         /* Runs of instructions the general path need not see: code, names and decorations, constants. */
@@ -1020,6 +1101,12 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
         m->inst[i] = (uint32_t)p;
         m->inst_count = i + 1; /* diagnostics name the instructions read so far */
         p += wc;
+        if (quick_path && section == SPVCOND_SECTION_FUNCTION && m->opaque_count == 0 &&
+            boundary_step(&s, boundary, i, w, &r)) {
+            if (r != SPVCOND_OK)
+                break;
+            continue;
+        }
         uint32_t opcode = spvcond_opcode_of(w[0]);
         const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(opcode);
         s.inst = i;

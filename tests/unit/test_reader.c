@@ -814,6 +814,78 @@ Test(reader, calls_read_quickly_keep_the_general_rules)
     assert_same_parse(w, n, "a callee nothing defines");
 }
 
+/* The boundaries between functions are read quickly (boundary_step): the OpFunctionEnd of a function
+ * read in its blocks, the next OpFunction, and its first OpLabel after the parameters. Whatever the
+ * general path refuses there, the quick path leaves to it, with the same verdict; accepted, the same
+ * tables (functions, definitions, id words). */
+Test(reader, function_boundaries_read_quickly_keep_the_general_rules)
+{
+    uint32_t w[] = {0x07230203, 0x00010000, 0, 14, 0,
+                    0x00020011, 6, 0x00020011, 4, 0x00020011, 5, /* Kernel, Addresses, Linkage */
+                    0x0003000e, 2, 2,                            /* OpMemoryModel */
+                    0x00020013, 1,                               /* 14: %1 = OpTypeVoid */
+                    0x00030021, 2, 1,                            /* 16: %2 = OpTypeFunction %1 */
+                    0x00040015, 3, 32, 0,                        /* 19: %3 = OpTypeInt 32 0 */
+                    0x0004002b, 3, 4, 7,                         /* 23: %4 = OpConstant %3 7 */
+                    0x00040021, 11, 1, 3,                        /* 27: %11 = OpTypeFunction %1 %3 */
+                    0x00050036, 1, 5, 0, 2,                      /* 31: %5 = OpFunction %1 None %2 */
+                    0x000200f8, 6,                               /* 36: %6 = OpLabel */
+                    0x000100fd, 0x00010038,                      /* 38: OpReturn, OpFunctionEnd */
+                    0x00050036, 1, 7, 0, 2,                      /* 40: %7 = OpFunction %1 None %2 */
+                    0x000200f8, 8,                               /* 45: %8 = OpLabel */
+                    0x00040039, 1, 9, 10,                        /* 47: %9 = OpFunctionCall %1 %10 */
+                    0x000100fd, 0x00010038,                      /* 51: OpReturn, OpFunctionEnd */
+                    0x00050036, 1, 10, 0, 11,                    /* 53: %10 = OpFunction %1 None %11 */
+                    0x00030037, 3, 12,                           /* 58: %12 = OpFunctionParameter %3 */
+                    0x000200f8, 13,                              /* 61: %13 = OpLabel */
+                    0x000100fd, 0x00010038};                     /* 63: OpReturn, OpFunctionEnd */
+    size_t n = sizeof(w) / sizeof(w[0]);
+    struct captured c;
+    cr_assert_eq(parse_words(w, n, &c), SPVCOND_OK, "%s", c.first.message);
+    assert_same_parse(w, n, "three functions");
+    struct parse_outcome o;
+    parse_with(w, n, false, &o);
+    cr_assert_eq(o.m->function_count, 3);
+    cr_assert(o.m->functions[1].begin == 13 && o.m->functions[1].first_block == 14 && o.m->functions[1].end == 17);
+    cr_assert(o.m->functions[2].begin == 18 && o.m->functions[2].first_block == 20 && o.m->functions[2].end == 22);
+    cr_assert_eq(o.m->id_words[18], 1u << 1 | 1u << 4, "OpFunction: its result type and its type");
+    cr_assert(spvcond_is_function_id(o.m, 7) && spvcond_is_function_id(o.m, 10));
+    spvcond_module_destroy(o.m);
+    spvcond_context_destroy(o.ctx);
+    struct {
+        size_t word;
+        uint32_t value;
+        spvcond_result code;
+        const char *needle; /* NULL: accepted */
+        size_t at;
+    } faults[] = {
+        {44, 4, SPVCOND_ERROR_INVALID_ID, "the type of OpFunction %7 is %4, which is not an OpTypeFunction", 40},
+        {44, 1, SPVCOND_ERROR_INVALID_ID, "the type of OpFunction %7 is %1, which is not an OpTypeFunction", 40},
+        {44, 13, SPVCOND_ERROR_INVALID_ID, "which is not an OpTypeFunction", 40}, /* a later label */
+        {44, 99, SPVCOND_ERROR_INVALID_ID, "outside the id range", 40},
+        {41, 4, SPVCOND_ERROR_INVALID_ID, "result type %4 is not a type", 40},
+        {41, 12, SPVCOND_ERROR_INVALID_ID, "result type %12 is used before its definition", 40},
+        {42, 6, SPVCOND_ERROR_INVALID_ID, "id %6 is defined twice", 40},
+        {42, 0, SPVCOND_ERROR_INVALID_ID, "outside the id range", 40},
+        {46, 5, SPVCOND_ERROR_INVALID_ID, "id %5 is defined twice", 45},
+        {62, 12, SPVCOND_ERROR_INVALID_ID, "id %12 is defined twice", 61},
+        {62, 14, SPVCOND_ERROR_INVALID_ID, "outside the id range", 61},
+        {43, 1, 0, NULL, 0},        /* Inline */
+        {43, 0x10000, 0, NULL, 0},  /* a function control bit the grammar does not know: either path's verdict */
+        {52, 0x000100fd, SPVCOND_ERROR_INVALID_LAYOUT, "OpFunction %10 starts inside function %7", 53},
+    };
+    for (size_t k = 0; k < sizeof(faults) / sizeof(faults[0]); k++) {
+        uint32_t was = w[faults[k].word];
+        w[faults[k].word] = faults[k].value;
+        char what[64];
+        snprintf(what, sizeof(what), "word %zu = %u", faults[k].word, faults[k].value);
+        if (faults[k].needle)
+            expect_reject(w, n, faults[k].code, faults[k].needle, faults[k].at);
+        assert_same_parse(w, n, what);
+        w[faults[k].word] = was;
+    }
+}
+
 /* An annotated module's decorations carry their conditions as ids (ConditionalINTEL), read by the
  * quick path for decorations: a condition nothing defines, one out of range, and one that is a
  * function's local, get the general path's verdicts and messages. */
