@@ -774,6 +774,53 @@ Test(reader, quick_runs_stop_where_the_tables_end)
     free(w);
 }
 
+/* Small functions (two or four instructions of code, none to two parameters) fill the instruction
+ * tables, sized for an instruction every 4 words, so that quick runs stop and the tables grow at every
+ * point of a function's boundary over the counts of functions tried, where boundary_step and the
+ * parameters' run read: the tables must be what the general path makes. */
+Test(reader, function_boundaries_where_the_tables_end)
+{
+    for (uint32_t count = 700; count < 720; count++) {
+        uint32_t head[] = {
+            0x07230203, 0x00010000, 0, 0, 0,
+            0x00020011, 6, 0x00020011, 4, 0x00020011, 5,
+            0x0003000e, 2, 2,
+            0x00020013, 1,          /* %1 = OpTypeVoid */
+            0x00040015, 2, 32, 0,   /* %2 = OpTypeInt 32 0 */
+            0x00030021, 3, 1,       /* %3 = OpTypeFunction %1 */
+            0x00040021, 4, 1, 2,    /* %4 = OpTypeFunction %1 %2 */
+            0x00050021, 5, 1, 2, 2, /* %5 = OpTypeFunction %1 %2 %2 */
+        };
+        size_t nh = sizeof(head) / 4, n = nh + 16 * (size_t)count;
+        uint32_t *w = calloc(n, sizeof(uint32_t));
+        cr_assert_not_null(w);
+        memcpy(w, head, sizeof(head));
+        size_t p = nh;
+        uint32_t id = 6;
+        for (uint32_t f = 0; f < count; f++) {
+            uint32_t params = f % 3;
+            w[p++] = 0x00050036, w[p++] = 1, w[p++] = id++, w[p++] = 0, w[p++] = 3 + params; /* OpFunction */
+            for (uint32_t k = 0; k < params; k++)
+                w[p++] = 0x00030037, w[p++] = 2, w[p++] = id++; /* OpFunctionParameter %2 */
+            w[p++] = 0x000200f8, w[p++] = id++;                 /* OpLabel */
+            if (f % 2)
+                w[p++] = 0x000200f9, w[p++] = id, w[p++] = 0x000200f8, w[p++] = id++; /* OpBranch, OpLabel */
+            w[p++] = 0x000100fd, w[p++] = 0x00010038; /* OpReturn, OpFunctionEnd */
+        }
+        w[3] = id;
+        char what[48];
+        snprintf(what, sizeof(what), "%u small functions", count);
+        assert_same_parse(w, p, what);
+        struct parse_outcome o;
+        parse_with(w, p, false, &o);
+        cr_assert_eq(o.r, SPVCOND_OK, "%s", o.c.first.message);
+        cr_assert_eq(o.m->function_count, count);
+        spvcond_module_destroy(o.m);
+        spvcond_context_destroy(o.ctx);
+        free(w);
+    }
+}
+
 /* Calls are read by the quick path, which lets a callee be a function defined earlier, the function
  * itself or a later one; another function's value as the callee is the same fault it is anywhere, with
  * the general path's message (and the same tables otherwise). */
