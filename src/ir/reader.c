@@ -687,6 +687,31 @@ may_stand_anywhere(const struct spvcond_module *m, const uint32_t *w, uint32_t o
     return imp && imp->non_semantic;
 }
 
+/* The function being read ends at instruction i: recorded in m->functions. */
+static inline spvcond_result
+end_function(struct spvcond_module *m, struct function_state *f, size_t i)
+{
+    spvcond_result r;
+    if (m->function_count >= f->capacity &&
+        (r = spvcond_grow(m->ctx, (void **)&m->functions, &f->capacity, m->function_count + 1,
+                          sizeof(*m->functions))) != SPVCOND_OK)
+        return r;
+    f->current.end = (uint32_t)i;
+    f->inside = false;
+    m->functions[m->function_count++] = f->current;
+    return SPVCOND_OK;
+}
+
+/* Past a function's OpFunctionEnd: no function's ids are local any more, and the forward uses its code
+ * recorded (from `forward_from` on) are settled. */
+static inline void
+leave_function(struct parse_state *s, size_t forward_from)
+{
+    s->earlier_count = 0;
+    s->items.fn = 0;
+    settle_local_forward_uses(s, forward_from);
+}
+
 static spvcond_result
 track_function(struct spvcond_module *m, struct function_state *f, size_t i, uint32_t opcode)
 {
@@ -729,13 +754,9 @@ track_function(struct spvcond_module *m, struct function_state *f, size_t i, uin
     if (opcode == SPVCOND_OP_FUNCTION_END) {
         if (f->current.first_block == UINT32_MAX)
             f->current.first_block = (uint32_t)i;
-        f->current.end = (uint32_t)i;
-        f->inside = false;
-        spvcond_result r = spvcond_grow(m->ctx, (void **)&m->functions, &f->capacity, m->function_count + 1,
-                                        sizeof(*m->functions));
+        spvcond_result r = end_function(m, f, i);
         if (r != SPVCOND_OK)
             return r;
-        m->functions[m->function_count++] = f->current;
     }
     if (opcode == SPVCOND_OP_CONDITIONAL_COPY_OBJECT_INTEL)
         m->conditional_copy_count++;
@@ -765,28 +786,20 @@ boundary_step(struct parse_state *s, struct boundary b, size_t i, const uint32_t
     struct spvcond_module *m = s->m;
     struct function_state *f = b.f;
     if (w[0] == spvcond_first_word(1, SPVCOND_OP_FUNCTION_END) && f->inside && f->current.first_block != UINT32_MAX) {
-        if (m->function_count >= f->capacity &&
-            (*r = spvcond_grow(m->ctx, (void **)&m->functions, &f->capacity, m->function_count + 1,
-                               sizeof(*m->functions))) != SPVCOND_OK)
-            return true;
         m->id_words[i] = 0;
         if (s->items.fn)
             spvcond_items_code(m->ctx, &s->items, (uint32_t)i, SPVCOND_OP_FUNCTION_END);
-        f->current.end = (uint32_t)i;
-        f->inside = false;
-        m->functions[m->function_count++] = f->current;
+        if ((*r = end_function(m, f, i)) != SPVCOND_OK)
+            return true;
         *b.in_blocks = *b.in_parameters = false;
-        s->earlier_count = 0;
-        s->items.fn = 0;
-        settle_local_forward_uses(s, *b.forward_at_function);
+        leave_function(s, *b.forward_at_function);
         return true;
     }
     if (w[0] == spvcond_first_word(5, SPVCOND_OP_FUNCTION) && !f->inside) {
         uint32_t type = w[1], result = w[2], fn_type = w[4];
         if (!spvcond_grammar_fits_fast(spvcond_grammar_instruction(SPVCOND_OP_FUNCTION), w, 5) ||
             type >= m->bound || !bitset_test(s->types, type) || result - 1u >= m->bound - 1u || m->def[result] ||
-            fn_type - 1u >= m->bound - 1u || !m->def[fn_type] || m->def[fn_type] - 1 >= m->section[SPVCOND_SECTION_FUNCTION] ||
-            spvcond_def_opcode(m, fn_type) != SPVCOND_OP_TYPE_FUNCTION)
+            fn_type - 1u >= m->bound - 1u || !m->def[fn_type] || spvcond_def_opcode(m, fn_type) != SPVCOND_OP_TYPE_FUNCTION)
             return false;
         s->inst = i;
         if ((*r = note_function_id(s, result)) != SPVCOND_OK)
@@ -1146,11 +1159,8 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
         bool quick_function = quick_path && f.inside && m->opaque_count == 0;
         in_blocks = quick_function && f.current.first_block != UINT32_MAX;
         in_parameters = quick_function && f.current.first_block == UINT32_MAX;
-        if (opcode == SPVCOND_OP_FUNCTION_END) {
-            s.earlier_count = 0;
-            s.items.fn = 0;
-            settle_local_forward_uses(&s, forward_at_function);
-        }
+        if (opcode == SPVCOND_OP_FUNCTION_END)
+            leave_function(&s, forward_at_function);
         if (opcode == SPVCOND_OP_FUNCTION)
             forward_at_function = s.forward_len;
         if (section < SPVCOND_SECTION_GLOBAL && /* what the index records precedes types */
