@@ -105,13 +105,13 @@ global_facts(const struct spvcond_module *m, const struct spvcond_callgraph *g, 
         pointers |= pointer;
         item_fact(facts, item_facts, i - base, spvcond_result_id_row(gi, w));
     }
+    /* Functions from the reader's records, not their OpFunctions' words, which lie far apart (each a
+     * cache miss). A function's facts are its result type's, as value_facts gives a value's. */
     for (size_t f = 0; f < m->function_count; f++) {
-        if (f + 8 < m->function_count) /* the OpFunctions lie far apart: each a cache miss, unless asked ahead */
-            __builtin_prefetch(m->words + m->inst[m->functions[f + 8].begin]);
-        const uint32_t *w = spvcond_inst_words(m, m->functions[f].begin);
+        const struct spvcond_function *fn = &m->functions[f];
         if (infer)
-            value_facts(w, facts);
-        facts[w[2]] |= FACT_NAMES_FUNCTION;
+            facts[fn->id] = facts[fn->type] & (uint8_t)~FACT_MODULE_ITEM;
+        facts[fn->id] |= FACT_NAMES_FUNCTION;
     }
     return pointers;
 }
@@ -233,7 +233,7 @@ walk(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, bool i
         if (f == m->function_count)
             break;
         const struct spvcond_function *fn = &m->functions[f];
-        if (f + 4 < m->function_count) /* its OpFunction and parameters, read below: far apart */
+        if (!listed && f + 4 < m->function_count) /* its OpFunction and parameters, read below: far apart */
             __builtin_prefetch(m->words + m->inst[m->functions[f + 4].begin]);
         o.seen = 0;
         o.by_capability = (spvcond_aspects){{0, 0}};
@@ -244,10 +244,11 @@ walk(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, bool i
             inf->item_start[f] = (uint32_t)inf->item_count;
         for (uint32_t k = listed ? start[f] : 0; infer && listed && k < start[f + 1]; k++)
             o.seen |= item_facts[list[k]];
-        for (i = fn->begin; i < fn->first_block && r == SPVCOND_OK; i++) /* OpFunction, parameters */
-            r = listed ? code_caps(m, &o, infer, i, spvcond_inst_opcode(m, i)) : code_inst(m, &o, infer, i);
+        /* OpFunction, parameters: listed, among the reads below */
+        for (i = fn->begin; !listed && i < fn->first_block && r == SPVCOND_OK; i++)
+            r = code_inst(m, &o, infer, i);
         spvcond_callgraph_caller(b, f);
-        /* Listed: of the blocks, what the reader listed (calls, atomics, what may need a capability). */
+        /* Listed: what the reader listed of the function (calls, atomics, what may need a capability). */
         uint32_t reads_end = listed ? m->fn_read_start[f + 1] : 0;
         for (uint32_t k = listed ? m->fn_read_start[f] : 0; k < reads_end && r == SPVCOND_OK; k++) {
             if (k + 32 < reads_total) /* as spvcond_prefetch_ahead, for the instructions listed */

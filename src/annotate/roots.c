@@ -206,9 +206,24 @@ call_path(struct annotate *a, size_t root, uint32_t aspect, char *buf, size_t si
     return SPVCOND_OK;
 }
 
+/* Aspect asp's leaf, from the store once and then from aspect_leaf (SIZE_MAX: not asked yet): a library
+ * has thousands of roots and a few aspects. */
+static spvcond_result
+aspect_leaf_of(struct annotate *a, uint32_t asp, size_t *aspect_leaf, size_t *out)
+{
+    if (aspect_leaf[asp] == SIZE_MAX) {
+        uint32_t v[4] = {asp, 0, 0, 0};
+        spvcond_result r = spvcond_store_leaf(&a->store, LEAF_ASPECT, v, &aspect_leaf[asp]);
+        if (r != SPVCOND_OK)
+            return r;
+    }
+    *out = aspect_leaf[asp];
+    return SPVCOND_OK;
+}
+
 /* The leaves of each root, as lists first (the leaf count is unknown until all are seen). */
 static spvcond_result
-collect_leaves(struct annotate *a, size_t f, uint32_t *list, size_t *count)
+collect_leaves(struct annotate *a, size_t f, size_t *aspect_leaf, uint32_t *list, size_t *count)
 {
     spvcond_aspects need = a->has_declared[f] ? a->declared[f] : a->inf.used[f], signature;
     bool member = spvcond_virtual_member(a, f, &signature);
@@ -230,11 +245,9 @@ collect_leaves(struct annotate *a, size_t f, uint32_t *list, size_t *count)
         }
     }
     for (uint32_t asp = spvcond_aspects_next(&need, 0); asp < SPVCOND_ASPECT_MAX && r == SPVCOND_OK;
-         asp = spvcond_aspects_next(&need, asp + 1)) {
-        uint32_t v[4] = {asp, 0, 0, 0};
-        if ((r = spvcond_store_leaf(&a->store, LEAF_ASPECT, v, &idx)) == SPVCOND_OK)
+         asp = spvcond_aspects_next(&need, asp + 1))
+        if ((r = aspect_leaf_of(a, asp, aspect_leaf, &idx)) == SPVCOND_OK)
             list[n++] = (uint32_t)idx;
-    }
     if (r == SPVCOND_OK && (a->wg[f][0] | a->wg[f][1] | a->wg[f][2])) {
         uint32_t v[4] = {a->wg[f][0], a->wg[f][1], a->wg[f][2], 0};
         if ((r = spvcond_store_leaf(&a->store, LEAF_WORK_GROUP_SIZE, v, &idx)) == SPVCOND_OK)
@@ -270,6 +283,9 @@ spvcond_roots_sets(struct annotate *a, const struct root_exports *x)
     /* Pass 1: the leaves of every root (at most 128 aspects + 2 sizes), functions then variables, packed:
      * owner k's leaves are flat[first[k] .. first[k + 1]) (most functions are not roots). */
     uint32_t scratch[SPVCOND_ASPECT_MAX + 2];
+    size_t aspect_leaf[SPVCOND_ASPECT_MAX];
+    for (uint32_t asp = 0; asp < SPVCOND_ASPECT_MAX; asp++)
+        aspect_leaf[asp] = SIZE_MAX;
     uint32_t *flat = NULL, *first = spvcond_alloc_array(m->ctx, owners + 1, sizeof(uint32_t));
     size_t flat_len = 0, flat_cap = 0;
     uint8_t *is_owner = spvcond_alloc_array(m->ctx, owners, 1);
@@ -281,18 +297,16 @@ spvcond_roots_sets(struct annotate *a, const struct root_exports *x)
         if (k < nf) {
             if (!a->is_root[k])
                 continue;
-            r = collect_leaves(a, k, scratch, &n);
+            r = collect_leaves(a, k, aspect_leaf, scratch, &n);
             a->stats.roots++;
         } else {
             size_t i = x->vars[k - nf], idx;
             spvcond_aspects need = infer ? spvcond_aspects_of_facts(a->inf.type_facts[spvcond_inst_words(m, i)[1]])
                                          : (spvcond_aspects){{0, 0}};
             for (uint32_t asp = spvcond_aspects_next(&need, 0); asp < SPVCOND_ASPECT_MAX && r == SPVCOND_OK;
-                 asp = spvcond_aspects_next(&need, asp + 1)) {
-                uint32_t v[4] = {asp, 0, 0, 0};
-                if ((r = spvcond_store_leaf(&a->store, LEAF_ASPECT, v, &idx)) == SPVCOND_OK)
+                 asp = spvcond_aspects_next(&need, asp + 1))
+                if ((r = aspect_leaf_of(a, asp, aspect_leaf, &idx)) == SPVCOND_OK)
                     scratch[n++] = (uint32_t)idx;
-            }
         }
         is_owner[k] = 1;
         if (r == SPVCOND_OK && n &&
@@ -307,13 +321,21 @@ spvcond_roots_sets(struct annotate *a, const struct root_exports *x)
     uint32_t s = 0, none[1] = {0};
     if (r == SPVCOND_OK)
         r = spvcond_store_set(&a->store, none, 0, &s);
+    /* The last list stored and its set: neighbours often have the same (a library's overloads). */
+    const uint32_t *last = none;
+    uint32_t last_n = 0, last_set = s;
     for (size_t k = 0; k + 1 < owners && r == SPVCOND_OK; k++) {
         if (!is_owner[k])
             continue;
         uint32_t n = first[k + 1] - first[k], *list = n ? flat + first[k] : none;
         sort_leaves(list, n);
-        if ((r = spvcond_store_set(&a->store, list, n, &s)) != SPVCOND_OK)
+        if (n == last_n && !memcmp(list, last, n * sizeof(uint32_t)))
+            s = last_set;
+        else if ((r = spvcond_store_set(&a->store, list, n, &s)) != SPVCOND_OK)
             break;
+        last = list;
+        last_n = n;
+        last_set = s;
         if (k < nf && a->split_set) { /* splitting: the root's own leaf stands for its requirements */
             uint32_t v[4] = {(uint32_t)k, 0, 0, 0}, own;
             size_t leaf;

@@ -55,6 +55,7 @@ struct spvcond_function {
     uint32_t begin;       /* index of OpFunction */
     uint32_t first_block; /* index of the first OpLabel; == end for a declaration */
     uint32_t end;         /* index of OpFunctionEnd */
+    uint32_t type;        /* its result type */
 };
 
 /* Instructions grouped by the id they target: (target, inst) sorted by target, module order within a

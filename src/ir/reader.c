@@ -658,8 +658,10 @@ parameter_run(struct parse_state *s, size_t *p, size_t *i, size_t cap)
         m->inst[n] = (uint32_t)at;
         m->id_words[n] = 1u << 1;
         m->def[result] = (uint32_t)n + 1;
-        if (s->items.fn) /* its type, a module-level item */
+        if (s->items.fn) { /* its type, a module-level item */
             spvcond_items_note(m->ctx, &s->items, s->items.seen, s->items.fn, m->def[t] - 1);
+            spvcond_items_code(m->ctx, &s->items, (uint32_t)n, SPVCOND_OP_FUNCTION_PARAMETER);
+        }
         n++;
         at += 3;
     }
@@ -727,7 +729,7 @@ track_function(struct spvcond_module *m, struct function_state *f, size_t i, uin
             return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_ID, i, w[4],
                                      "the type of OpFunction %%%u is %%%u, which is not an OpTypeFunction", w[2], w[4]);
         f->inside = true;
-        f->current = (struct spvcond_function){w[2], (uint32_t)i, UINT32_MAX, 0};
+        f->current = (struct spvcond_function){w[2], (uint32_t)i, UINT32_MAX, 0, w[1]};
         return SPVCOND_OK;
     }
     if (!f->inside) {
@@ -812,9 +814,10 @@ boundary_step(struct parse_state *s, struct boundary b, size_t i, const uint32_t
         if (s->items.fn) {
             spvcond_items_note(m->ctx, &s->items, s->items.seen, s->items.fn, m->def[type] - 1);
             spvcond_items_note(m->ctx, &s->items, s->items.seen, s->items.fn, m->def[fn_type] - 1);
+            spvcond_items_code(m->ctx, &s->items, (uint32_t)i, SPVCOND_OP_FUNCTION);
         }
         f->inside = true;
-        f->current = (struct spvcond_function){result, (uint32_t)i, UINT32_MAX, 0};
+        f->current = (struct spvcond_function){result, (uint32_t)i, UINT32_MAX, 0, type};
         *b.forward_at_function = s->forward_len;
         *b.in_parameters = true;
         return true;
@@ -1073,7 +1076,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
 {
     struct parse_state s = {.m = m, .b = b, .items = {.on = for_annotate}};
     bool quick_path = !m->ctx->reader_general_only;
-    struct function_state f = {false, {0, 0, 0, 0}, 0};
+    struct function_state f = {false, {0, 0, 0, 0, 0}, 0};
     int section = 0;
     size_t forward_at_function = 0; /* forward uses recorded before the current function */
     spvcond_result r = SPVCOND_OK;
@@ -1154,7 +1157,7 @@ index_instructions(struct spvcond_module *m, struct spvcond_index_builder *b, si
         if (section == SPVCOND_SECTION_FUNCTION && (!ordinary || !f.inside || f.current.first_block == UINT32_MAX) &&
             (r = track_function(m, &f, i, opcode)) != SPVCOND_OK)
             break;
-        if (s.items.fn && f.inside && f.current.first_block != UINT32_MAX) /* in blocks, read here */
+        if (s.items.fn && f.inside) /* the function's, read here: OpFunction, parameters, blocks */
             spvcond_items_code(m->ctx, &s.items, (uint32_t)i, opcode);
         bool quick_function = quick_path && f.inside && m->opaque_count == 0;
         in_blocks = quick_function && f.current.first_block != UINT32_MAX;

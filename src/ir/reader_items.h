@@ -5,8 +5,9 @@
  * to find them again took a fifth of annotating libclc. The lists stand only if they say everything that
  * walk would learn from ids: a function named in code other than as a call's callee, or an id defined
  * between functions, makes the reader give them up (infer.c then walks). With them, the instructions of
- * each function's blocks that the walk must read still (calls, atomics, and whatever may need a
- * declared capability: a few percent of code), so that it need not pass over the others. */
+ * each function (its OpFunction, parameters and blocks) that the walk must read still (calls, atomics,
+ * and whatever may need a declared capability: a few percent of code), so that it need not pass over
+ * the others, nor read the words of functions' starts, which lie far apart. */
 #ifndef SPVCOND_READER_ITEMS_H
 #define SPVCOND_READER_ITEMS_H
 
@@ -61,7 +62,8 @@ spvcond_items_reads(struct item_notes *n, uint32_t opcode)
     return opcode == SPVCOND_OP_FUNCTION_CALL || spvcond_declared_caps_may(&n->caps, opcode) != 0;
 }
 
-/* Instruction `inst` of the current function's blocks, of `opcode`: listed if the walk must read it. */
+/* Instruction `inst` of the current function (from its OpFunction on), of `opcode`: listed if the walk
+ * must read it. */
 static inline void
 spvcond_items_code(spvcond_context *ctx, struct item_notes *n, uint32_t inst, uint32_t opcode)
 {

@@ -362,3 +362,63 @@ Test(reader_items, agree_on_mutated_code, .timeout = 600)
     cr_assert(listed > runs / 10 && read - listed > runs / 50 && read < runs - runs / 10,
               "%zu of %zu mutants read, %zu of them with lists", read, runs, listed);
 }
+
+/* What precedes a function's blocks is listed too: the walk over the lists reads no OpFunction or
+ * parameter of its own, so one that may need a declared capability must be on the list. %5 is
+ * OptNoneINTEL (a function-control bit needing the capability of that name), %9 is not; each has a
+ * parameter. The lists' walk must find the capability where the full walk does, by the quick path and
+ * by the general path alone. */
+Test(reader_items, lists_hold_what_precedes_the_blocks)
+{
+    struct words b = {.n = 0};
+    uint32_t header[] = {0x07230203, 0x00010200, 0, 20, 0};
+    memcpy(b.w, header, sizeof(header));
+    b.n = 5;
+    I(&b, 17, 4);    /* OpCapability Addresses */
+    I(&b, 17, 6);    /* Kernel */
+    I(&b, 17, 6094); /* OptNoneINTEL */
+    put_string(&b, 10, 0, "SPV_INTEL_optnone");
+    I(&b, 14, 2, 2);                     /* OpMemoryModel Physical64 OpenCL */
+    I(&b, 15, 6, 9, 'k');                /* OpEntryPoint Kernel %9 "k" */
+    I(&b, 19, 1);                        /* %1 = OpTypeVoid */
+    I(&b, 21, 2, 32, 0);                 /* %2 = OpTypeInt 32 0 */
+    I(&b, 33, 3, 1, 2);                  /* %3 = OpTypeFunction %1 %2 */
+    I(&b, 54, 1, 5, 0x10000, 3);         /* %5 = OpFunction %1 OptNoneINTEL %3 */
+    I(&b, 55, 2, 6);                     /* %6 = OpFunctionParameter %2 */
+    I(&b, 248, 7);                       /* OpLabel */
+    put(&b, 253, 0, NULL);               /* OpReturn */
+    put(&b, 56, 0, NULL);                /* OpFunctionEnd */
+    I(&b, 54, 1, 9, 0, 3);               /* %9 = OpFunction %1 None %3 */
+    I(&b, 55, 2, 10);
+    I(&b, 248, 11);
+    I(&b, 57, 1, 12, 5, 10);             /* OpFunctionCall %1 %5 %10 */
+    put(&b, 253, 0, NULL);
+    put(&b, 56, 0, NULL);
+    cr_assert(assert_lists_equal_the_walks(b.w, b.n, "OptNoneINTEL"), "the lists were given up");
+    for (int general = 0; general < 2; general++) {
+        spvcond_context *ctx;
+        cr_assert(spvcond_context_create(NULL, NULL, NULL, &ctx) == SPVCOND_OK);
+        ctx->reader_general_only = general;
+        spvcond_module *m;
+        cr_assert_eq(spvcond_module_parse(ctx, b.w, b.n, SPVCOND_PARSE_FOR_ANNOTATE, &m), SPVCOND_OK);
+        cr_assert(m->fn_reads && m->function_count == 2);
+        /* Each OpFunction is listed (its opcode may need the capability; the walk finds which does), then
+         * %9's call; no parameter (its operands are ids). */
+        cr_assert_eq(m->fn_read_start[1] - m->fn_read_start[0], 1, "general path %d", general);
+        cr_assert_eq(m->fn_reads[m->fn_read_start[0]], m->functions[0].begin, "general path %d", general);
+        cr_assert_eq(m->fn_read_start[2] - m->fn_read_start[1], 2, "general path %d", general);
+        cr_assert_eq(m->fn_reads[m->fn_read_start[1]], m->functions[1].begin, "general path %d", general);
+        cr_assert_eq(spvcond_inst_opcode(m, m->fn_reads[m->fn_read_start[1] + 1]), SPVCOND_OP_FUNCTION_CALL);
+        struct walked x;
+        cr_assert(walk_module(m, &x));
+        cr_assert(x.inf.items_borrowed, "the walk did not take the lists");
+        size_t d = spvcond_declared_caps_find(&x.caps, 6094);
+        cr_assert(d != SIZE_MAX && x.inf.cap_need);
+        cr_assert(x.inf.cap_need[0] & spvcond_declared_cap_done(d), "%%5 needs OptNoneINTEL (general path %d)",
+                  general);
+        cr_assert(!(x.inf.cap_need[1] & spvcond_declared_cap_done(d)), "%%9 does not (general path %d)", general);
+        release_walk(m, &x);
+        spvcond_module_destroy(m);
+        spvcond_context_destroy(ctx);
+    }
+}
