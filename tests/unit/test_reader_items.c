@@ -250,15 +250,22 @@ enum variant {
  * (both name %4), the kernel k (%8) between them; %13 a non-semantic set, %14 its instruction between
  * g and k. A function the kernel names but does not call is used all the same: lists kept there would
  * lose that (and change the output). */
+/* A SPIR-V 1.2 module's header (bound 20) and its capabilities Addresses and Kernel. */
+static void
+start_kernel_module(struct words *b)
+{
+    const uint32_t header[] = {0x07230203, 0x00010200, 0, 20, 0};
+    memcpy(b->w, header, sizeof(header));
+    b->n = 5;
+    I(b, 17, 4); /* OpCapability Addresses */
+    I(b, 17, 6); /* Kernel */
+}
+
 static size_t
 made_module(enum variant v, uint32_t *out)
 {
     struct words b = {.n = 0};
-    uint32_t header[] = {0x07230203, 0x00010200, 0, 20, 0};
-    memcpy(b.w, header, sizeof(header));
-    b.n = 5;
-    I(&b, 17, 4);  /* OpCapability Addresses */
-    I(&b, 17, 6);  /* Kernel */
+    start_kernel_module(&b);
     I(&b, 17, 10); /* Float64 */
     put_string(&b, 10, 0, "SPV_KHR_non_semantic_info");
     put_string(&b, 11, 13, "NonSemantic.Testing");
@@ -371,11 +378,7 @@ Test(reader_items, agree_on_mutated_code, .timeout = 600)
 Test(reader_items, lists_hold_what_precedes_the_blocks)
 {
     struct words b = {.n = 0};
-    uint32_t header[] = {0x07230203, 0x00010200, 0, 20, 0};
-    memcpy(b.w, header, sizeof(header));
-    b.n = 5;
-    I(&b, 17, 4);    /* OpCapability Addresses */
-    I(&b, 17, 6);    /* Kernel */
+    start_kernel_module(&b);
     I(&b, 17, 6094); /* OptNoneINTEL */
     put_string(&b, 10, 0, "SPV_INTEL_optnone");
     I(&b, 14, 2, 2);                     /* OpMemoryModel Physical64 OpenCL */
