@@ -53,10 +53,16 @@ type_facts(const struct spvcond_module *m, uint8_t *facts)
 /* Values take their type's facts, so that a use costs one lookup whatever defines it. `gi`: the
  * grammar's row of w's opcode (NULL if none). */
 static inline void
+value_fact(uint8_t *facts, uint32_t result, uint32_t type)
+{
+    facts[result] = facts[type] & (uint8_t)~FACT_MODULE_ITEM;
+}
+
+static inline void
 value_facts_row(const struct spvcond_grammar_instruction *gi, const uint32_t *w, uint8_t *facts)
 {
     if (gi && gi->has_type && gi->has_result && spvcond_word_count_of(w[0]) >= 3)
-        facts[w[2]] = facts[w[1]] & (uint8_t)~FACT_MODULE_ITEM;
+        value_fact(facts, w[2], w[1]);
 }
 
 static inline void
@@ -110,7 +116,7 @@ global_facts(const struct spvcond_module *m, const struct spvcond_callgraph *g, 
     for (size_t f = 0; f < m->function_count; f++) {
         const struct spvcond_function *fn = &m->functions[f];
         if (infer)
-            facts[fn->id] = facts[fn->type] & (uint8_t)~FACT_MODULE_ITEM;
+            value_fact(facts, fn->id, fn->type);
         facts[fn->id] |= FACT_NAMES_FUNCTION;
     }
     return pointers;

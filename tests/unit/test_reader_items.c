@@ -235,6 +235,17 @@ put_string(struct words *b, uint32_t opcode, uint32_t before, const char *s)
     put(b, opcode, n + (len + 3) / 4, ops);
 }
 
+/* A SPIR-V 1.2 module's header (bound 20) and its capabilities Addresses and Kernel. */
+static void
+start_kernel_module(struct words *b)
+{
+    const uint32_t header[] = {0x07230203, 0x00010200, 0, 20, 0};
+    memcpy(b->w, header, sizeof(header));
+    b->n = 5;
+    I(b, 17, 4); /* OpCapability Addresses */
+    I(b, 17, 6); /* Kernel */
+}
+
 enum variant {
     CALL,                /* kernel %8 calls %5, defined before it */
     LATER_CALLEE,        /* calls %11, defined after it */
@@ -250,17 +261,6 @@ enum variant {
  * (both name %4), the kernel k (%8) between them; %13 a non-semantic set, %14 its instruction between
  * g and k. A function the kernel names but does not call is used all the same: lists kept there would
  * lose that (and change the output). */
-/* A SPIR-V 1.2 module's header (bound 20) and its capabilities Addresses and Kernel. */
-static void
-start_kernel_module(struct words *b)
-{
-    const uint32_t header[] = {0x07230203, 0x00010200, 0, 20, 0};
-    memcpy(b->w, header, sizeof(header));
-    b->n = 5;
-    I(b, 17, 4); /* OpCapability Addresses */
-    I(b, 17, 6); /* Kernel */
-}
-
 static size_t
 made_module(enum variant v, uint32_t *out)
 {
