@@ -20,6 +20,11 @@ spvcond_store_init(struct condition_store *cs, const struct spvcond_module *m)
 spvcond_result
 spvcond_store_leaf(struct condition_store *cs, uint8_t kind, const uint32_t v[4], size_t *out)
 {
+    bool aspect = kind == LEAF_ASPECT && v[0] < SPVCOND_ASPECT_MAX && (v[1] | v[2] | v[3]) == 0;
+    if (aspect && cs->aspect_leaf[v[0]]) {
+        *out = cs->aspect_leaf[v[0]] - 1u;
+        return SPVCOND_OK;
+    }
     const uint32_t key[5] = {kind, v[0], v[1], v[2], v[3]};
     uint64_t hash = spvcond_hash_u32(key, 5, 0);
     size_t cursor = SIZE_MAX;
@@ -46,6 +51,8 @@ spvcond_store_leaf(struct condition_store *cs, uint8_t kind, const uint32_t v[4]
     cs->leaf_hashes[cs->leaf_count] = hash;
     if ((r = spvcond_table_insert(cs->ctx, &cs->leaf_table, cs->leaf_hashes, (uint32_t)cs->leaf_count)) != SPVCOND_OK)
         return r;
+    if (aspect)
+        cs->aspect_leaf[v[0]] = (uint32_t)cs->leaf_count + 1u;
     *out = cs->leaf_count++;
     return SPVCOND_OK;
 }
@@ -75,7 +82,7 @@ spvcond_store_set(struct condition_store *cs, const uint32_t *leaves, uint32_t n
     for (uint32_t k = 0; k < n; k++)
         signature |= UINT64_C(1) << (leaves[k] % 64);
     memcpy(cs->set_leaves + cs->set_leaves_len, leaves, n * sizeof(uint32_t));
-    cs->sets[cs->set_count] = (struct reqset){(uint32_t)cs->set_leaves_len, n, signature, 0};
+    cs->sets[cs->set_count] = (struct reqset){(uint32_t)cs->set_leaves_len, n, signature, 0, 0};
     cs->set_leaves_len += n;
     cs->set_hashes[cs->set_count] = hash;
     if ((r = spvcond_table_insert(ctx, &cs->set_table, cs->set_hashes, (uint32_t)cs->set_count)) != SPVCOND_OK)
@@ -158,7 +165,14 @@ spvcond_cond_init(struct condition_store *cs)
 spvcond_result
 spvcond_cond_of_set(struct condition_store *cs, uint32_t set, uint32_t *out)
 {
-    return intern(cs, COND_LIST, &set, 1, out);
+    if (cs->sets[set].cond) {
+        *out = cs->sets[set].cond - 1u;
+        return SPVCOND_OK;
+    }
+    spvcond_result r = intern(cs, COND_LIST, &set, 1, out);
+    if (r == SPVCOND_OK)
+        cs->sets[set].cond = *out + 1u; /* below 2^32 - 1: intern refuses more handles */
+    return r;
 }
 
 /* Are t's leaves among s's? Both lists ascend. */

@@ -36,6 +36,8 @@ struct reqset {
     uint32_t first, count; /* its leaves: set_leaves[first .. first + count), ascending */
     uint64_t signature;    /* bit (leaf % 64) of each leaf: a quick "cannot be a subset" */
     uint32_t id;           /* condition node; 0 for the empty set */
+    uint32_t cond;         /* the condition of this set alone (spvcond_cond_of_set) + 1; 0 until asked:
+                              a library's thousands of roots and items ask for a few sets' */
 };
 
 /* A condition, named by a handle (its index; 0 is "no user seen"): the Or of a list of requirement
@@ -71,6 +73,7 @@ struct condition_store {
                                         constant that means it (an aspect leaf is that constant), or NULL */
     struct leaf *leaves;
     size_t leaf_count, leaf_cap;
+    uint32_t aspect_leaf[SPVCOND_ASPECT_MAX]; /* each aspect's leaf + 1, 0 until made: asked once a root */
     struct spvcond_index_table leaf_table; /* leaf hash -> index + 1 */
     uint64_t *leaf_hashes;
     size_t leaf_hash_cap;

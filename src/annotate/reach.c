@@ -11,19 +11,10 @@ spvcond_annotate_reach(struct annotate *a)
     a->reach = spvcond_alloc_array(m->ctx, m->function_count + 1, sizeof(uint32_t));
     if (!a->reach)
         return spvcond_oom(m->ctx);
-    /* Each set's condition, interned once (+ 1; 0: not yet): a library's thousands of roots share a few. */
-    uint32_t *of_set = spvcond_alloc_array(m->ctx, spvcond_store_set_count(&a->store) + 1, sizeof(uint32_t));
-    if (!of_set)
-        return spvcond_oom(m->ctx);
     spvcond_result r = SPVCOND_OK;
-    for (size_t f = 0; f < m->function_count && r == SPVCOND_OK; f++) {
-        uint32_t set = a->root_set[f];
-        if (set && !of_set[set - 1] && (r = spvcond_cond_of_set(&a->store, set - 1, &of_set[set - 1])) == SPVCOND_OK)
-            of_set[set - 1]++;
-        if (set && r == SPVCOND_OK)
-            a->reach[f] = of_set[set - 1] - 1;
-    }
-    spvcond_dealloc(m->ctx, of_set);
+    for (size_t f = 0; f < m->function_count && r == SPVCOND_OK; f++)
+        if (a->root_set[f])
+            r = spvcond_cond_of_set(&a->store, a->root_set[f] - 1, &a->reach[f]);
     /* Components callers-first: the reverse of the order they were found in. */
     for (size_t c = inf->scc_count; c-- > 0 && r == SPVCOND_OK;) {
         uint32_t acc = 0;

@@ -206,24 +206,9 @@ call_path(struct annotate *a, size_t root, uint32_t aspect, char *buf, size_t si
     return SPVCOND_OK;
 }
 
-/* Aspect asp's leaf, from the store once and then from aspect_leaf (SIZE_MAX: not asked yet): a library
- * has thousands of roots and a few aspects. */
-static spvcond_result
-aspect_leaf_of(struct annotate *a, uint32_t asp, size_t *aspect_leaf, size_t *out)
-{
-    if (aspect_leaf[asp] == SIZE_MAX) {
-        uint32_t v[4] = {asp, 0, 0, 0};
-        spvcond_result r = spvcond_store_leaf(&a->store, LEAF_ASPECT, v, &aspect_leaf[asp]);
-        if (r != SPVCOND_OK)
-            return r;
-    }
-    *out = aspect_leaf[asp];
-    return SPVCOND_OK;
-}
-
 /* The leaves of each root, as lists first (the leaf count is unknown until all are seen). */
 static spvcond_result
-collect_leaves(struct annotate *a, size_t f, size_t *aspect_leaf, uint32_t *list, size_t *count)
+collect_leaves(struct annotate *a, size_t f, uint32_t *list, size_t *count)
 {
     spvcond_aspects need = a->has_declared[f] ? a->declared[f] : a->inf.used[f], signature;
     bool member = spvcond_virtual_member(a, f, &signature);
@@ -246,7 +231,7 @@ collect_leaves(struct annotate *a, size_t f, size_t *aspect_leaf, uint32_t *list
     }
     for (uint32_t asp = spvcond_aspects_next(&need, 0); asp < SPVCOND_ASPECT_MAX && r == SPVCOND_OK;
          asp = spvcond_aspects_next(&need, asp + 1))
-        if ((r = aspect_leaf_of(a, asp, aspect_leaf, &idx)) == SPVCOND_OK)
+        if ((r = spvcond_store_leaf(&a->store, LEAF_ASPECT, (uint32_t[4]){asp, 0, 0, 0}, &idx)) == SPVCOND_OK)
             list[n++] = (uint32_t)idx;
     if (r == SPVCOND_OK && (a->wg[f][0] | a->wg[f][1] | a->wg[f][2])) {
         uint32_t v[4] = {a->wg[f][0], a->wg[f][1], a->wg[f][2], 0};
@@ -283,9 +268,6 @@ spvcond_roots_sets(struct annotate *a, const struct root_exports *x)
     /* Pass 1: the leaves of every root (at most 128 aspects + 2 sizes), functions then variables, packed:
      * owner k's leaves are flat[first[k] .. first[k + 1]) (most functions are not roots). */
     uint32_t scratch[SPVCOND_ASPECT_MAX + 2];
-    size_t aspect_leaf[SPVCOND_ASPECT_MAX];
-    for (uint32_t asp = 0; asp < SPVCOND_ASPECT_MAX; asp++)
-        aspect_leaf[asp] = SIZE_MAX;
     uint32_t *flat = NULL, *first = spvcond_alloc_array(m->ctx, owners + 1, sizeof(uint32_t));
     size_t flat_len = 0, flat_cap = 0;
     uint8_t *is_owner = spvcond_alloc_array(m->ctx, owners, 1);
@@ -297,7 +279,7 @@ spvcond_roots_sets(struct annotate *a, const struct root_exports *x)
         if (k < nf) {
             if (!a->is_root[k])
                 continue;
-            r = collect_leaves(a, k, aspect_leaf, scratch, &n);
+            r = collect_leaves(a, k, scratch, &n);
             a->stats.roots++;
         } else {
             size_t i = x->vars[k - nf], idx;
@@ -305,7 +287,7 @@ spvcond_roots_sets(struct annotate *a, const struct root_exports *x)
                                          : (spvcond_aspects){{0, 0}};
             for (uint32_t asp = spvcond_aspects_next(&need, 0); asp < SPVCOND_ASPECT_MAX && r == SPVCOND_OK;
                  asp = spvcond_aspects_next(&need, asp + 1))
-                if ((r = aspect_leaf_of(a, asp, aspect_leaf, &idx)) == SPVCOND_OK)
+                if ((r = spvcond_store_leaf(&a->store, LEAF_ASPECT, (uint32_t[4]){asp, 0, 0, 0}, &idx)) == SPVCOND_OK)
                     scratch[n++] = (uint32_t)idx;
         }
         is_owner[k] = 1;

@@ -799,6 +799,42 @@ Test(annotate, union_absorbs_while_the_budget_lasts)
     end_unions(&cs, ctx);
 }
 
+/* The store answers an aspect's leaf and a set's condition, asked again, from what it kept: the same
+ * index and handle, nothing new made; a leaf of another kind with the same value, or an aspect leaf
+ * with more values, is another leaf. */
+Test(annotate, store_keeps_aspect_leaves_and_set_conditions)
+{
+    static const uint32_t leaves[2] = {0, 1}, sizes[3] = {0, 1, 1}; /* {}, {leaf 0}, {leaf 1} */
+    spvcond_context *ctx;
+    struct condition_store cs;
+    begin_unions(&cs, &ctx, leaves, sizes, 3);
+    size_t fp64, again, other_kind, other_values;
+    cr_assert_eq(spvcond_store_leaf(&cs, LEAF_ASPECT, (uint32_t[4]){SPVCOND_ASPECT_FP64, 0, 0, 0}, &fp64), SPVCOND_OK);
+    size_t leaves_made = spvcond_store_leaf_count(&cs);
+    cr_assert_eq(spvcond_store_leaf(&cs, LEAF_ASPECT, (uint32_t[4]){SPVCOND_ASPECT_FP64, 0, 0, 0}, &again), SPVCOND_OK);
+    cr_assert_eq(again, fp64);
+    cr_assert_eq(spvcond_store_leaf_count(&cs), leaves_made, "asked again, no leaf is made");
+    cr_assert_eq(spvcond_store_leaf(&cs, LEAF_SUB_GROUP_SIZE, (uint32_t[4]){SPVCOND_ASPECT_FP64, 0, 0, 0}, &other_kind),
+                 SPVCOND_OK);
+    cr_assert_neq(other_kind, fp64, "a sub-group size of the aspect's number is another leaf");
+    cr_assert_eq(spvcond_store_leaf(&cs, LEAF_ASPECT, (uint32_t[4]){SPVCOND_ASPECT_FP64, 1, 0, 0}, &other_values),
+                 SPVCOND_OK);
+    cr_assert(other_values != fp64 && other_values != other_kind);
+    cr_assert_eq(spvcond_store_leaf_count(&cs), leaves_made + 2);
+    uint32_t one, one_again, two;
+    cr_assert_eq(spvcond_cond_of_set(&cs, 1, &one), SPVCOND_OK);
+    size_t conds_made = cs.cond_count;
+    cr_assert_eq(spvcond_cond_of_set(&cs, 1, &one_again), SPVCOND_OK);
+    cr_assert_eq(one_again, one);
+    cr_assert_eq(cs.cond_count, conds_made, "asked again, no condition is interned");
+    cr_assert_eq(spvcond_cond_of_set(&cs, 2, &two), SPVCOND_OK);
+    cr_assert(two != one && spvcond_cond_list_set(&cs, two, 0) == 2);
+    uint32_t always;
+    cr_assert_eq(spvcond_cond_of_set(&cs, 0, &always), SPVCOND_OK);
+    cr_assert_eq(always, spvcond_cond_always(&cs), "the empty set's condition is always");
+    end_unions(&cs, ctx);
+}
+
 Test(annotate, virtual_function_sets)
 {
     /* Without statements f and g form the default set, which needs fp64 (f's body): both become stubs,
