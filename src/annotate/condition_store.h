@@ -73,7 +73,8 @@ struct condition_store {
                                         constant that means it (an aspect leaf is that constant), or NULL */
     struct leaf *leaves;
     size_t leaf_count, leaf_cap;
-    uint32_t aspect_leaf[SPVCOND_ASPECT_MAX]; /* each aspect's leaf + 1, 0 until made: asked once a root */
+    uint32_t aspect_leaf[SPVCOND_ASPECT_MAX]; /* each aspect's leaf + 1, 0 until made: every root needing
+                                                 the aspect asks for it, a library's thousands */
     struct spvcond_index_table leaf_table; /* leaf hash -> index + 1 */
     uint64_t *leaf_hashes;
     size_t leaf_hash_cap;
