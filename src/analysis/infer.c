@@ -50,14 +50,14 @@ type_facts(const struct spvcond_module *m, uint8_t *facts)
  * each function names with no look-up for the other ids. Values do not inherit it from their type. */
 #define FACT_MODULE_ITEM 0x20u
 
-/* Values take their type's facts, so that a use costs one lookup whatever defines it. `gi`: the
- * grammar's row of w's opcode (NULL if none). */
+/* Values take their type's facts, so that a use costs one lookup whatever defines it. */
 static inline void
 value_fact(uint8_t *facts, uint32_t result, uint32_t type)
 {
     facts[result] = facts[type] & (uint8_t)~FACT_MODULE_ITEM;
 }
 
+/* The value instruction w defines, if any; `gi`: the grammar's row of w's opcode (NULL if none). */
 static inline void
 value_facts_row(const struct spvcond_grammar_instruction *gi, const uint32_t *w, uint8_t *facts)
 {
