@@ -93,11 +93,20 @@ layer_cache_open(struct layer_cache *cache)
 }
 
 void
-layer_cache_module_digest(const void *il, size_t length, unsigned char digest[LAYER_CACHE_KEY_SIZE])
+layer_cache_module_digest(const void *il, size_t length, const spvcond_spec_value *values, size_t value_count,
+                          unsigned char digest[LAYER_CACHE_KEY_SIZE])
 {
     struct sha256_ctx h;
     sha256_init(&h);
     sha256_update(&h, length, il);
+    /* The application's specialization constants, each as SpecId and value: none for most programs, whose
+     * digest is then the module's alone. */
+    for (size_t k = 0; k < value_count; k++) {
+        uint8_t field[12];
+        memcpy(field, &values[k].spec_id, 4);
+        memcpy(field + 4, &values[k].value, 8);
+        sha256_update(&h, sizeof(field), field);
+    }
     sha256_digest(&h, SHA256_DIGEST_SIZE, digest);
 }
 

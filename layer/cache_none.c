@@ -13,10 +13,13 @@ layer_cache_open(struct layer_cache *cache)
 }
 
 void
-layer_cache_module_digest(const void *il, size_t length, unsigned char digest[LAYER_CACHE_KEY_SIZE])
+layer_cache_module_digest(const void *il, size_t length, const spvcond_spec_value *values, size_t value_count,
+                          unsigned char digest[LAYER_CACHE_KEY_SIZE])
 {
     (void)il;
     (void)length;
+    (void)values;
+    (void)value_count;
     memset(digest, 0, LAYER_CACHE_KEY_SIZE);
 }
 

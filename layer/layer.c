@@ -13,8 +13,19 @@
 
 #include "layer.h"
 
+#ifndef CL_LAYER_PROPERTIES_LIST_END /* OpenCL headers before 2025 */
+typedef cl_properties cl_layer_properties;
+#define CL_LAYER_PROPERTIES_LIST_END ((cl_layer_properties)0)
+CL_API_ENTRY cl_int CL_API_CALL clInitLayerWithProperties(cl_uint num_entries,
+                                                          const struct _cl_icd_dispatch *target_dispatch,
+                                                          cl_uint *num_entries_ret,
+                                                          const struct _cl_icd_dispatch **layer_dispatch_ret,
+                                                          const cl_layer_properties *properties);
+CL_API_ENTRY cl_int CL_API_CALL clDeinitLayer(void);
+#endif
+
 struct _cl_icd_dispatch layer_next;
-static struct _cl_icd_dispatch layer_dispatch;
+struct _cl_icd_dispatch layer_own;
 
 /* The SPIR-V versions a device that lacks the IL path takes through the layer (the translator's and
  * Mesa's readers both take these). */
@@ -155,18 +166,12 @@ get_platform_info(cl_platform_id platform, cl_platform_info param, size_t value_
 
 /* ---- programs ---- */
 
-/* clCreateProgramWithIL, and cl_khr_il_program's clCreateProgramWithILKHR, which applications find by name. */
-static cl_program CL_API_CALL
-create_program_with_il(cl_context context, const void *il, size_t length, cl_int *errcode_ret)
-{
-    return layer_create_program_with_il(context, il, length, errcode_ret);
-}
-
-/* The KHR entry as the loader's untyped pointer (ISO C has no conversion of a function pointer to void *). */
+/* cl_khr_il_program's clCreateProgramWithILKHR, which applications find by name, as the loader's untyped
+ * pointer (ISO C has no conversion of a function pointer to void *). */
 static void *
 entry_address(void)
 {
-    cl_program(CL_API_CALL * entry)(cl_context, const void *, size_t, cl_int *) = create_program_with_il;
+    cl_program(CL_API_CALL * entry)(cl_context, const void *, size_t, cl_int *) = layer_create_program_with_il;
     void *address;
     memcpy(&address, &entry, sizeof(address));
     return address;
@@ -188,128 +193,6 @@ get_extension_function_address(const char *name)
     return layer_next.clGetExtensionFunctionAddress(name);
 }
 
-/* A program the layer gave the driver as binaries already holds each device's compiled module: compiling
- * it is done (header programs have nothing left to give), and clLinkProgram or clBuildProgram links it. */
-static cl_int CL_API_CALL
-compile_program(cl_program program, cl_uint num_devices, const cl_device_id *device_list, const char *options,
-                cl_uint num_input_headers, const cl_program *input_headers, const char **header_include_names,
-                void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data)
-{
-    if (!layer_program_compiled(program))
-        return layer_next.clCompileProgram(program, num_devices, device_list, options, num_input_headers,
-                                           input_headers, header_include_names, pfn_notify, user_data);
-    if ((num_devices == 0) != (device_list == NULL) || (num_input_headers == 0) != (input_headers == NULL) ||
-        (!pfn_notify && user_data))
-        return CL_INVALID_VALUE;
-    if (pfn_notify)
-        pfn_notify(program, user_data);
-    return CL_SUCCESS;
-}
-
-/* Linking one program the layer gave the driver as binaries: the program made again and built (drivers that
- * take LLVM bitcode link no binary program); anything else goes to the driver. */
-static cl_program CL_API_CALL
-link_program(cl_context context, cl_uint num_devices, const cl_device_id *device_list, const char *options,
-             cl_uint num_input_programs, const cl_program *input_programs,
-             void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data, cl_int *errcode_ret)
-{
-    if (num_input_programs == 1 && input_programs && layer_program_compiled(input_programs[0]) &&
-        (num_devices == 0) == (device_list == NULL) && (pfn_notify || !user_data))
-        return layer_link_program(context, num_devices, device_list, options, input_programs[0], pfn_notify,
-                                  user_data, errcode_ret);
-    return layer_next.clLinkProgram(context, num_devices, device_list, options, num_input_programs, input_programs,
-                                    pfn_notify, user_data, errcode_ret);
-}
-
-static cl_int CL_API_CALL
-get_program_build_info(cl_program program, cl_device_id device, cl_program_build_info param, size_t value_size,
-                       void *value, size_t *size_ret)
-{
-    char *ours = param == CL_PROGRAM_BUILD_LOG ? layer_program_log(program, device) : NULL;
-    if (!ours)
-        return layer_next.clGetProgramBuildInfo(program, device, param, value_size, value, size_ret);
-    size_t size = 0;
-    cl_int err = layer_next.clGetProgramBuildInfo(program, device, param, 0, NULL, &size);
-    char *theirs = err == CL_SUCCESS ? calloc(size + 1, 1) : NULL;
-    if (theirs)
-        err = layer_next.clGetProgramBuildInfo(program, device, param, size, theirs, NULL);
-    else if (err == CL_SUCCESS)
-        err = CL_OUT_OF_HOST_MEMORY;
-    char *log = err == CL_SUCCESS ? malloc(strlen(ours) + strlen(theirs) + 1) : NULL;
-    if (log) {
-        strcpy(log, ours);
-        strcat(log, theirs);
-        err = answer(log, strlen(log) + 1, value_size, value, size_ret);
-    } else if (err == CL_SUCCESS) {
-        err = CL_OUT_OF_HOST_MEMORY;
-    }
-    free(log);
-    free(theirs);
-    free(ours);
-    return err;
-}
-
-static cl_kernel CL_API_CALL
-create_kernel(cl_program program, const char *name, cl_int *errcode_ret)
-{
-    if (layer_program_lacks(program, name)) {
-        if (errcode_ret)
-            *errcode_ret = CL_INVALID_KERNEL_NAME;
-        return NULL;
-    }
-    return layer_next.clCreateKernel(program, name, errcode_ret);
-}
-
-static cl_int CL_API_CALL
-create_kernels_in_program(cl_program program, cl_uint num_kernels, cl_kernel *kernels, cl_uint *num_kernels_ret)
-{
-    size_t count;
-    char *names = layer_program_kernels(program, &count);
-    if (!names)
-        return layer_next.clCreateKernelsInProgram(program, num_kernels, kernels, num_kernels_ret);
-    cl_int err = CL_SUCCESS;
-    if (kernels && num_kernels < count)
-        err = CL_INVALID_VALUE;
-    size_t made = 0;
-    for (const char *k = names; kernels && err == CL_SUCCESS && *k; k += strlen(k) + 1, made++)
-        kernels[made] = layer_next.clCreateKernel(program, k, &err);
-    if (err != CL_SUCCESS)
-        while (kernels && made > 0)
-            layer_next.clReleaseKernel(kernels[--made]);
-    else if (num_kernels_ret)
-        *num_kernels_ret = (cl_uint)count;
-    free(names);
-    return err;
-}
-
-static cl_int CL_API_CALL
-get_program_info(cl_program program, cl_program_info param, size_t value_size, void *value, size_t *size_ret)
-{
-    size_t count;
-    char *names = param == CL_PROGRAM_NUM_KERNELS || param == CL_PROGRAM_KERNEL_NAMES
-                      ? layer_program_kernels(program, &count) : NULL;
-    if (!names)
-        return layer_next.clGetProgramInfo(program, param, value_size, value, size_ret);
-    cl_int err;
-    if (param == CL_PROGRAM_NUM_KERNELS) {
-        size_t n = count;
-        err = answer(&n, sizeof(n), value_size, value, size_ret);
-    } else { /* "a;b;c" */
-        size_t length = 0;
-        for (char *k = names; *k; k += strlen(k) + 1)
-            length += strlen(k) + 1;
-        for (char *k = names; *k;) {
-            size_t n = strlen(k);
-            if (k[n + 1])
-                k[n] = ';';
-            k += n + 1;
-        }
-        err = answer(names, length ? length : 1, value_size, value, size_ret);
-    }
-    free(names);
-    return err;
-}
-
 /* A global work offset on a kernel made as PTX: libclc's nvptx64 get_global_id does not add it, so the
  * kernel would run on the wrong items. Refused rather than run wrong (only a non-zero offset costs a look). */
 static cl_int CL_API_CALL
@@ -320,23 +203,13 @@ enqueue_nd_range_kernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_d
     bool shifted = false;
     for (cl_uint d = 0; offset && d < work_dim && d < 3; d++)
         shifted |= offset[d] != 0;
-    cl_program program = NULL;
-    if (shifted &&
-        layer_next.clGetKernelInfo(kernel, CL_KERNEL_PROGRAM, sizeof(program), &program, NULL) == CL_SUCCESS &&
-        layer_program_ptx(program)) {
+    if (shifted && layer_kernel_ptx(kernel)) {
         fprintf(stderr, "spvcond layer: clEnqueueNDRangeKernel: a kernel the layer made as PTX for NVIDIA's driver "
                         "cannot take a global work offset (libclc's get_global_id does not add it)\n");
         return CL_INVALID_GLOBAL_OFFSET;
     }
     return layer_next.clEnqueueNDRangeKernel(queue, kernel, work_dim, offset, global, local, num_events, wait_list,
                                              event);
-}
-
-static cl_int CL_API_CALL
-release_program(cl_program program)
-{
-    layer_program_release(program);
-    return layer_next.clReleaseProgram(program);
 }
 
 /* ---- the loader's interface ---- */
@@ -355,11 +228,13 @@ clGetLayerInfo(cl_layer_info param_name, size_t param_value_size, void *param_va
     return CL_INVALID_VALUE;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL
-clInitLayer(cl_uint num_entries, const struct _cl_icd_dispatch *target_dispatch, cl_uint *num_entries_ret,
-            const struct _cl_icd_dispatch **layer_dispatch_ret)
+/* The layer between the loader and `target_dispatch` (what lies below): its own table, whose entries it
+ * overrides where it has work and leaves as they were everywhere else. */
+static cl_int
+init_layer(cl_uint num_entries, const struct _cl_icd_dispatch *target_dispatch, cl_uint *num_entries_ret,
+           const struct _cl_icd_dispatch **layer_dispatch_ret)
 {
-    size_t entries = sizeof(layer_dispatch) / sizeof(void *);
+    size_t entries = sizeof(layer_own) / sizeof(void *);
     layer_debug("loaded by the ICD loader (%u entries below, %zu known here)", num_entries, entries);
     if (!target_dispatch || !num_entries_ret || !layer_dispatch_ret)
         return CL_INVALID_VALUE;
@@ -367,32 +242,74 @@ clInitLayer(cl_uint num_entries, const struct _cl_icd_dispatch *target_dispatch,
     memset(&layer_next, 0, sizeof(layer_next));
     memcpy(&layer_next, target_dispatch, (num_entries < entries ? num_entries : entries) * sizeof(void *));
     if (!layer_next.clGetDeviceInfo || !layer_next.clGetPlatformInfo || !layer_next.clGetContextInfo ||
-        !layer_next.clCreateProgramWithBinary || !layer_next.clGetProgramBuildInfo ||
-        !layer_next.clGetProgramInfo || !layer_next.clCreateKernel || !layer_next.clReleaseProgram ||
-        !layer_next.clReleaseKernel) {
+        !layer_next.clRetainContext || !layer_next.clReleaseContext || !layer_next.clCreateProgramWithBinary ||
+        !layer_next.clBuildProgram || !layer_next.clGetProgramBuildInfo || !layer_next.clGetProgramInfo ||
+        !layer_next.clCreateKernel || !layer_next.clReleaseProgram || !layer_next.clRetainKernel ||
+        !layer_next.clReleaseKernel || !layer_next.clGetKernelInfo) {
         layer_debug("not active: the loader's table lacks an entry the layer needs");
         return CL_INVALID_VALUE;
     }
-    layer_dispatch = layer_next;
-    if (layer_next.clCreateProgramWithIL)
-        layer_dispatch.clCreateProgramWithIL = create_program_with_il;
-    layer_dispatch.clGetExtensionFunctionAddressForPlatform = get_extension_function_address_for_platform;
-    layer_dispatch.clGetExtensionFunctionAddress = get_extension_function_address;
-    layer_dispatch.clGetDeviceInfo = get_device_info;
+    layer_own = layer_next;
+    layer_own.clGetExtensionFunctionAddressForPlatform = get_extension_function_address_for_platform;
+    layer_own.clGetExtensionFunctionAddress = get_extension_function_address;
+    layer_own.clGetDeviceInfo = get_device_info;
     if (layer_next.clGetDeviceIDs)
-        layer_dispatch.clGetPlatformInfo = get_platform_info;
-    if (layer_next.clCompileProgram && layer_next.clLinkProgram && layer_next.clBuildProgram) {
-        layer_dispatch.clCompileProgram = compile_program;
-        layer_dispatch.clLinkProgram = link_program;
-    }
-    layer_dispatch.clGetProgramBuildInfo = get_program_build_info;
-    layer_dispatch.clGetProgramInfo = get_program_info;
-    layer_dispatch.clCreateKernel = create_kernel;
-    layer_dispatch.clCreateKernelsInProgram = create_kernels_in_program;
-    layer_dispatch.clReleaseProgram = release_program;
-    if (layer_next.clEnqueueNDRangeKernel && layer_next.clGetKernelInfo)
-        layer_dispatch.clEnqueueNDRangeKernel = enqueue_nd_range_kernel;
-    *layer_dispatch_ret = &layer_dispatch;
+        layer_own.clGetPlatformInfo = get_platform_info;
+    if (layer_next.clCreateProgramWithIL)
+        layer_own.clCreateProgramWithIL = layer_create_program_with_il;
+    /* every entry that takes a program or gives one: the layer's programs are its own objects */
+    layer_own.clRetainProgram = layer_retain_program;
+    layer_own.clReleaseProgram = layer_release_program;
+    layer_own.clSetProgramReleaseCallback = layer_set_program_release_callback;
+    layer_own.clSetProgramSpecializationConstant = layer_set_program_specialization_constant;
+    layer_own.clGetProgramInfo = layer_get_program_info;
+    layer_own.clGetProgramBuildInfo = layer_get_program_build_info;
+    layer_own.clBuildProgram = layer_build_program;
+    if (layer_next.clCompileProgram)
+        layer_own.clCompileProgram = layer_compile_program;
+    if (layer_next.clLinkProgram)
+        layer_own.clLinkProgram = layer_link_program;
+    layer_own.clCreateKernel = layer_create_kernel;
+    layer_own.clCreateKernelsInProgram = layer_create_kernels_in_program;
+    /* and every one that counts a kernel's references, each of which holds its program */
+    if (layer_next.clCloneKernel)
+        layer_own.clCloneKernel = layer_clone_kernel;
+    layer_own.clRetainKernel = layer_retain_kernel;
+    layer_own.clReleaseKernel = layer_release_kernel;
+    layer_own.clGetKernelInfo = layer_get_kernel_info;
+    if (layer_next.clEnqueueNDRangeKernel)
+        layer_own.clEnqueueNDRangeKernel = enqueue_nd_range_kernel;
+    *layer_dispatch_ret = &layer_own;
     *num_entries_ret = (cl_uint)entries;
+    return CL_SUCCESS;
+}
+
+/* The loaders before 2026 (ocl-icd 2.3, the Khronos loader with OCL_ICD_FORCE_LEGACY_TERMINATION). */
+CL_API_ENTRY cl_int CL_API_CALL
+clInitLayer(cl_uint num_entries, const struct _cl_icd_dispatch *target_dispatch, cl_uint *num_entries_ret,
+            const struct _cl_icd_dispatch **layer_dispatch_ret)
+{
+    return init_layer(num_entries, target_dispatch, num_entries_ret, layer_dispatch_ret);
+}
+
+/* The Khronos loader since 2026-01, which then calls clDeinitLayer at its end instead of leaving layers to
+ * atexit. No property is defined yet: the list, if any, is read to its end and its entries ignored. */
+CL_API_ENTRY cl_int CL_API_CALL
+clInitLayerWithProperties(cl_uint num_entries, const struct _cl_icd_dispatch *target_dispatch,
+                          cl_uint *num_entries_ret, const struct _cl_icd_dispatch **layer_dispatch_ret,
+                          const cl_layer_properties *properties)
+{
+    for (const cl_layer_properties *p = properties; p && *p != CL_LAYER_PROPERTIES_LIST_END; p += 2)
+        layer_debug("layer property %llu ignored", (unsigned long long)*p);
+    return init_layer(num_entries, target_dispatch, num_entries_ret, layer_dispatch_ret);
+}
+
+/* The loader is done with the layer: nothing is called through it any more. Programs the application still
+ * holds keep their records (freeing them could pull objects from under a later call of the application's
+ * atexit handlers, which the loader would refuse anyway). */
+CL_API_ENTRY cl_int CL_API_CALL
+clDeinitLayer(void)
+{
+    layer_debug("deinitialised by the ICD loader");
     return CL_SUCCESS;
 }

@@ -114,8 +114,9 @@ struct layer_cache {
     unsigned long long max_size; /* bytes */
 };
 void layer_cache_open(struct layer_cache *cache);
-/* The module's digest, for the keys of its devices' entries. */
-void layer_cache_module_digest(const void *il, size_t length, unsigned char digest[LAYER_CACHE_KEY_SIZE]);
+/* The module's digest with the application's specialization constants, for the keys of its devices' entries. */
+void layer_cache_module_digest(const void *il, size_t length, const spvcond_spec_value *values, size_t value_count,
+                               unsigned char digest[LAYER_CACHE_KEY_SIZE]);
 /* The key of one device's entry: the module's digest, the device's facts as the layer read them, its route,
  * and what made the entry (the layer's and the library's builds; for bitcode and PTX, LLVM's and the
  * translator's; for PTX, libclc's and libdevice's files). */
@@ -137,26 +138,114 @@ size_t layer_translator_anchors(const void **anchors, size_t max);
  * "" without the route). */
 void layer_ptx_inputs(char *out, size_t size);
 
-/* ---- programs (programs.c) ---- */
+/* ---- text (text.c) ---- */
 
-/* clCreateProgramWithIL through the layer. */
-cl_program layer_create_program_with_il(cl_context context, const void *il, size_t length, cl_int *errcode_ret);
-/* The layer's lines of the build log for (program, device), malloc'd; NULL when the layer has none. */
-char *layer_program_log(cl_program program, cl_device_id device);
-/* The kernel names every device the program was built for keeps, in module order, '\0'-separated and
- * ending with an empty name (malloc'd); NULL when the program is not the layer's. *count: how many. */
-char *layer_program_kernels(cl_program program, size_t *count);
-/* Whether the program is the layer's and `name` is absent on a device it was built for. */
-bool layer_program_lacks(cl_program program, const char *name);
-/* The program is being released: forget it when this is its last reference. */
-void layer_program_release(cl_program program);
-/* Whether the layer gave a device of the program PTX. */
-bool layer_program_ptx(cl_program program);
-/* Whether the program is one the layer gave the driver as compiled binaries (rather than as IL). */
-bool layer_program_compiled(cl_program program);
-/* clLinkProgram of one such program: the program made again from its binaries and built with `options`. */
-cl_program layer_link_program(cl_context context, cl_uint num_devices, const cl_device_id *device_list,
-                              const char *options, cl_program input, void(CL_CALLBACK *pfn_notify)(cl_program, void *),
-                              void *user_data, cl_int *errcode_ret);
+/* A growing text; `failed` once memory ran out (then nothing more is added). */
+struct layer_text {
+    char *data;
+    size_t length, capacity;
+    bool failed;
+};
+void layer_text_add(struct layer_text *t, const char *s, size_t n);
+void layer_text_printf(struct layer_text *t, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- what each device's driver is given (forms.c) ---- */
+
+/* One device's part of a build. */
+struct layer_form {
+    char *log;            /* the layer's lines of the build log ("" when none) */
+    char *kernels;        /* the kernel names the device keeps, each ending with '\0', then an empty one */
+    unsigned char *bytes; /* what the driver takes: the specialized module, rusticl's binary, bitcode or PTX */
+    size_t size;
+};
+void layer_form_free(struct layer_form *form);
+
+/* What every device of one build is made from: the module, the application's specialization constants, the
+ * cache and the module's digest for its keys, and the dump's program number. */
+struct layer_form_source {
+    const void *il;
+    size_t length;
+    const spvcond_spec_value *values;
+    size_t value_count;
+    unsigned dump;
+    struct layer_cache cache;
+    unsigned char digest[LAYER_CACHE_KEY_SIZE];
+};
+void layer_form_source_init(struct layer_form_source *src, const void *il, size_t length,
+                            const spvcond_spec_value *values, size_t value_count, unsigned dump);
+/* Device number k's form, from the cache or made (specialized, judged, lowered) and stored; false with the
+ * reason in msg. */
+bool layer_device_form(const struct layer_form_source *src, const struct layer_device *d, size_t k,
+                       struct layer_form *out, char *msg, size_t msg_size);
+/* Whether the library reads the module (else why in msg); *conditional: whether it uses
+ * SPV_INTEL_function_variants. */
+bool layer_module_check(const void *il, size_t length, bool *conditional, char *msg, size_t msg_size);
+
+/* ---- specialization constants (spec_constants.c) ---- */
+
+struct layer_spec_constant {
+    uint32_t spec_id;
+    uint32_t size;   /* bytes, as clSetProgramSpecializationConstant takes them (a boolean: 1) */
+    size_t word;     /* where its instruction begins */
+    bool is_bool, is_signed;
+    uint32_t width;  /* bits */
+};
+/* The module's spec constants that carry a SpecId (malloc'd *out); false when out of memory. */
+bool layer_spec_constants(const uint32_t *words, size_t count, struct layer_spec_constant **out, size_t *n);
+/* A copy of the module (malloc'd) whose spec constants have the values given as defaults; NULL when out of
+ * memory. */
+uint32_t *layer_spec_defaults(const uint32_t *words, size_t count, const struct layer_spec_constant *table, size_t n,
+                              const spvcond_spec_value *values, size_t value_count);
+
+/* ---- handles to records (handle_map.c) ---- */
+
+struct layer_map {
+    const void **keys;
+    void **values;
+    size_t capacity, count, used; /* used: slots ever taken since the last rehash, removed ones included */
+};
+void *layer_map_get(const struct layer_map *map, const void *key);
+bool layer_map_put(struct layer_map *map, const void *key, void *value); /* false when out of memory */
+void *layer_map_remove(struct layer_map *map, const void *key);
+
+/* ---- programs and kernels (programs.c, program_build.c) ---- */
+
+/* The layer's own dispatch table (layer.c), which the layer's objects point to as OpenCL objects do. */
+extern struct _cl_icd_dispatch layer_own;
+
+cl_program CL_API_CALL layer_create_program_with_il(cl_context context, const void *il, size_t length,
+                                                    cl_int *errcode_ret);
+cl_int CL_API_CALL layer_retain_program(cl_program program);
+cl_int CL_API_CALL layer_release_program(cl_program program);
+cl_int CL_API_CALL layer_set_program_release_callback(cl_program program, void(CL_CALLBACK *fn)(cl_program, void *),
+                                                      void *user);
+cl_int CL_API_CALL layer_set_program_specialization_constant(cl_program program, cl_uint spec_id, size_t spec_size,
+                                                             const void *spec_value);
+cl_int CL_API_CALL layer_get_program_info(cl_program program, cl_program_info param, size_t value_size, void *value,
+                                          size_t *size_ret);
+cl_int CL_API_CALL layer_get_program_build_info(cl_program program, cl_device_id device, cl_program_build_info param,
+                                                size_t value_size, void *value, size_t *size_ret);
+cl_int CL_API_CALL layer_build_program(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
+                                       const char *options, void(CL_CALLBACK *pfn_notify)(cl_program, void *),
+                                       void *user_data);
+cl_int CL_API_CALL layer_compile_program(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
+                                         const char *options, cl_uint num_input_headers,
+                                         const cl_program *input_headers, const char **header_include_names,
+                                         void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data);
+cl_program CL_API_CALL layer_link_program(cl_context context, cl_uint num_devices, const cl_device_id *device_list,
+                                          const char *options, cl_uint num_input_programs,
+                                          const cl_program *input_programs,
+                                          void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data,
+                                          cl_int *errcode_ret);
+cl_kernel CL_API_CALL layer_create_kernel(cl_program program, const char *name, cl_int *errcode_ret);
+cl_int CL_API_CALL layer_create_kernels_in_program(cl_program program, cl_uint num_kernels, cl_kernel *kernels,
+                                                   cl_uint *num_kernels_ret);
+cl_kernel CL_API_CALL layer_clone_kernel(cl_kernel source, cl_int *errcode_ret);
+cl_int CL_API_CALL layer_retain_kernel(cl_kernel kernel);
+cl_int CL_API_CALL layer_release_kernel(cl_kernel kernel);
+cl_int CL_API_CALL layer_get_kernel_info(cl_kernel kernel, cl_kernel_info param, size_t value_size, void *value,
+                                         size_t *size_ret);
+/* Whether the kernel is of a program the layer gave the driver as PTX. */
+bool layer_kernel_ptx(cl_kernel kernel);
 
 #endif

@@ -382,7 +382,10 @@ spvcond_evaluate(const struct spvcond_module *m, spvcond_spec_value *values, siz
             set_known(&e, id, given ? given->value != 0 : 0, 1);
             break;
         case SPVCOND_OP_CONSTANT: case SPVCOND_OP_SPEC_CONSTANT:
-            if (width == 0 || width > 64 || spvcond_def_opcode(m, w[1]) != SPVCOND_OP_TYPE_INT || wc < 4)
+            /* integers, and floats as their bits (no operation below computes on a float: a select moves
+             * its bits, anything else of floats stays unknown) */
+            if (width == 0 || width > 64 || wc < 4 ||
+                (spvcond_def_opcode(m, w[1]) != SPVCOND_OP_TYPE_INT && spvcond_def_opcode(m, w[1]) != SPVCOND_OP_TYPE_FLOAT))
                 break;
             if (given)
                 set_known(&e, id, given->value, width);

@@ -15,6 +15,8 @@
  *
  * A kernel exists where the module given for a device has an entry point of its name; clCreateKernel
  * makes one when any device has it (the layer, not the driver, decides which kernels an application sees).
+ * Objects are counted as real drivers count them: a kernel holds its program, a program its context, and
+ * each is freed with its last reference (its memory filled first, so that a use after that shows).
  * Only what the layer and tests/layer/host.c --create-only call is here. */
 #define CL_TARGET_OPENCL_VERSION 300
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
@@ -54,7 +56,8 @@ struct _cl_program {
 };
 struct _cl_kernel {
     struct _cl_icd_dispatch *dispatch;
-    cl_program program;
+    cl_program program; /* held, as real drivers' kernels hold their program */
+    cl_uint references;
 };
 
 static struct _cl_platform_id platform = {&dispatch};
@@ -214,6 +217,13 @@ get_context_info(cl_context c, cl_context_info param, size_t value_size, void *v
 }
 
 static cl_int CL_API_CALL
+retain_context(cl_context c)
+{
+    c->references++;
+    return CL_SUCCESS;
+}
+
+static cl_int CL_API_CALL
 release_context(cl_context c)
 {
     if (--c->references == 0)
@@ -290,6 +300,8 @@ record(const void *module, size_t size, const char *what)
     }
 }
 
+static cl_int CL_API_CALL release_program(cl_program p);
+
 static cl_program
 new_program(cl_context c)
 {
@@ -298,6 +310,7 @@ new_program(cl_context c)
         p->dispatch = &dispatch;
         p->context = c;
         p->references = 1;
+        c->references++;
     }
     return p;
 }
@@ -312,7 +325,7 @@ create_program_with_il(cl_context c, const void *il, size_t length, cl_int *err)
     }
     for (cl_uint k = 0; k < c->count; k++)
         if (length % 4 || !entry_points(il, length / 4, p->names[c->devices[k]->index])) {
-            free(p);
+            release_program(p);
             *err = CL_INVALID_VALUE;
             return NULL;
         }
@@ -333,7 +346,7 @@ create_program_with_binary(cl_context c, cl_uint n, const cl_device_id *list, co
     for (cl_uint k = 0; k < n && nvidia(); k++) {
         char what[8];
         if (!ptx_entries((const char *)binaries[k], lengths[k], p->names[list[k]->index])) {
-            free(p);
+            release_program(p);
             *err = CL_INVALID_BINARY;
             return NULL;
         }
@@ -346,7 +359,7 @@ create_program_with_binary(cl_context c, cl_uint n, const cl_device_id *list, co
         uint32_t header[3];
         if (lengths[k] < 12 || (memcpy(header, binaries[k], 12), header[0] != 1) || header[1] != lengths[k] - 12 ||
             !entry_points((const uint32_t *)(binaries[k] + 12), header[1] / 4, p->names[list[k]->index])) {
-            free(p);
+            release_program(p);
             *err = CL_INVALID_BINARY;
             return NULL;
         }
@@ -413,6 +426,8 @@ create_kernel(cl_program p, const char *name, cl_int *err)
     if (kernel) {
         kernel->dispatch = &dispatch;
         kernel->program = p;
+        kernel->references = 1;
+        p->references++;
     }
     if (err)
         *err = kernel ? CL_SUCCESS : found ? CL_OUT_OF_HOST_MEMORY : CL_INVALID_KERNEL_NAME;
@@ -439,10 +454,36 @@ enqueue_nd_range_kernel(cl_command_queue q, cl_kernel k, cl_uint dims, const siz
 }
 
 static cl_int CL_API_CALL
+retain_kernel(cl_kernel k)
+{
+    k->references++;
+    return CL_SUCCESS;
+}
+
+static cl_int CL_API_CALL
 release_kernel(cl_kernel k)
 {
-    free(k);
+    if (--k->references == 0) {
+        cl_program p = k->program;
+        memset(k, 0xA5, sizeof(*k));
+        free(k);
+        release_program(p);
+    }
     return CL_SUCCESS;
+}
+
+static cl_kernel CL_API_CALL
+clone_kernel(cl_kernel k, cl_int *err)
+{
+    cl_kernel c = malloc(sizeof(*c));
+    if (c) {
+        *c = *k;
+        c->references = 1;
+        c->program->references++;
+    }
+    if (err)
+        *err = c ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    return c;
 }
 
 static cl_int CL_API_CALL
@@ -454,11 +495,17 @@ create_kernels_in_program(cl_program p, cl_uint n, cl_kernel *kernels, cl_uint *
     return CL_SUCCESS;
 }
 
+static cl_int CL_API_CALL release_context(cl_context c);
+
 static cl_int CL_API_CALL
 release_program(cl_program p)
 {
-    if (--p->references == 0)
+    if (--p->references == 0) {
+        cl_context c = p->context;
+        memset(p, 0xA5, sizeof(*p));
         free(p);
+        release_context(c);
+    }
     return CL_SUCCESS;
 }
 
@@ -487,6 +534,9 @@ clIcdGetPlatformIDsKHR(cl_uint n, cl_platform_id *platforms, cl_uint *count)
     dispatch.clGetProgramInfo = get_program_info;
     dispatch.clCreateKernel = create_kernel;
     dispatch.clReleaseKernel = release_kernel;
+    dispatch.clRetainKernel = retain_kernel;
+    dispatch.clCloneKernel = clone_kernel;
+    dispatch.clRetainContext = retain_context;
     dispatch.clGetKernelInfo = get_kernel_info;
     dispatch.clEnqueueNDRangeKernel = enqueue_nd_range_kernel;
     dispatch.clCreateKernelsInProgram = create_kernels_in_program;
