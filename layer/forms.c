@@ -10,6 +10,7 @@
 
 #include "layer.h"
 #include "driver_checks.h"
+#include "profiles.h"
 
 /* What one device keeps and why it lacks the rest (and, for SPVCOND_LAYER_DEBUG, both as lists). */
 struct verdicts {
@@ -209,6 +210,10 @@ binary_form(const struct layer_device *d, const uint32_t *words, size_t count, u
     if (bits && d->address_bits && bits != d->address_bits) {
         snprintf(msg, msg_size, "the module's pointers are %u bits (its addressing model), %s's are %u", bits,
                  d->name ? d->name : "the device's", d->address_bits);
+        return false;
+    }
+    if (!layer_profile_check(d->route, words, count, why, sizeof(why))) {
+        snprintf(msg, msg_size, "the module is beyond what the route takes: %s", why);
         return false;
     }
     layer_debug("device %s: the module validated in %.2f ms", name, layer_elapsed_ms(started));

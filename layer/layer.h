@@ -16,6 +16,8 @@
 
 #include "builtin_names.h"
 #include "cache_entry.h"
+#include "route.h"
+#include "spec_constants.h"
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -23,15 +25,6 @@
 extern struct _cl_icd_dispatch layer_next;
 
 /* ---- devices (devices.c) ---- */
-
-/* How a device takes SPIR-V. */
-enum layer_route {
-    LAYER_ROUTE_NONE = 0,      /* it does not: programs from IL are refused as the driver would */
-    LAYER_ROUTE_IL,            /* clCreateProgramWithIL: the driver reads SPIR-V itself */
-    LAYER_ROUTE_SPIRV_BINARY,  /* rusticl: SPIR-V as a program binary behind its 12-byte header */
-    LAYER_ROUTE_BITCODE,       /* cl_khr_spir (pocl): LLVM bitcode from the SPIR-V/LLVM translator */
-    LAYER_ROUTE_PTX,           /* NVIDIA: PTX from the translator, libclc's nvptx64 built-ins, LLVM's NVPTX back end */
-};
 
 /* A device's facts as the driver reports them. */
 struct layer_device {
@@ -180,22 +173,6 @@ bool layer_device_form(const struct layer_form_source *src, const struct layer_d
 /* Whether the library reads the module (else why in msg); *conditional: whether it uses
  * SPV_INTEL_function_variants. */
 bool layer_module_check(const void *il, size_t length, bool *conditional, char *msg, size_t msg_size);
-
-/* ---- specialization constants (spec_constants.c) ---- */
-
-struct layer_spec_constant {
-    uint32_t spec_id;
-    uint32_t size;   /* bytes, as clSetProgramSpecializationConstant takes them (a boolean: 1) */
-    size_t word;     /* where its instruction begins */
-    bool is_bool, is_signed;
-    uint32_t width;  /* bits */
-};
-/* The module's spec constants that carry a SpecId (malloc'd *out); false when out of memory. */
-bool layer_spec_constants(const uint32_t *words, size_t count, struct layer_spec_constant **out, size_t *n);
-/* A copy of the module (malloc'd) whose spec constants have the values given as defaults; NULL when out of
- * memory. */
-uint32_t *layer_spec_defaults(const uint32_t *words, size_t count, const struct layer_spec_constant *table, size_t n,
-                              const spvcond_spec_value *values, size_t value_count);
 
 /* ---- handles to records (handle_map.c) ---- */
 

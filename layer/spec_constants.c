@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layer.h"
+#include "spec_constants.h"
 
 enum { OP_TYPE_BOOL = 20, OP_TYPE_INT = 21, OP_TYPE_FLOAT = 22, OP_SPEC_CONSTANT_TRUE = 48,
        OP_SPEC_CONSTANT_FALSE = 49, OP_SPEC_CONSTANT = 50, OP_DECORATE = 71, DECORATION_SPEC_ID = 1 };

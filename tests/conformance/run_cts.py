@@ -26,9 +26,9 @@ def tests_of(binary):
 def verdict(returncode, text, name):
     if returncode < 0:
         return "killed (%s)" % signal.Signals(-returncode).name
-    if re.search(r"^%s skipped" % re.escape(name), text, re.M) or re.search(r"^SKIPPED", text, re.M):
-        if not re.search(r"^%s (passed|FAILED)" % re.escape(name), text, re.M):
-            return "skip"
+    if re.search(r"^%s (skipped|test not supported)" % re.escape(name), text, re.M) and \
+            not re.search(r"^%s (passed|FAILED)" % re.escape(name), text, re.M):
+        return "skip"
     if returncode == 0 and re.search(r"^%s passed" % re.escape(name), text, re.M):
         return "pass"
     return "fail"

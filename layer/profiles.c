@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/* What each route's consumer takes (docs/opencl-layer.md, "Profiles"): the layer advertises SPIR-V 1.0 to 1.4
+ * on every route it gives the IL path, and a module beyond what the route's consumer reads is refused at the
+ * build with the reason, never handed over: the SPIR-V/LLVM translator of Debian's LLVM 15 (pocl's bitcode,
+ * NVIDIA's PTX) ends the process on SPIR-V 1.4's new instructions, and rusticl 22.3 on a program binary that
+ * prints (its printf information is made only from a program's own compilation). */
+#include <stdio.h>
+#include <string.h>
+
+#include "profiles.h"
+
+enum {
+    OP_EXT_INST_IMPORT = 11,
+    OP_EXT_INST = 12,
+    OP_COPY_MEMORY = 63,
+    OP_COPY_MEMORY_SIZED = 64,
+    OP_COPY_LOGICAL = 400,
+    OP_PTR_EQUAL = 401,
+    OP_PTR_NOT_EQUAL = 402,
+    OP_PTR_DIFF = 403,
+    OP_DECORATE_STRING = 5632,
+    OP_MEMBER_DECORATE_STRING = 5633,
+    OPENCL_STD_PRINTF = 184,
+};
+
+/* How many words a memory-operands mask takes, itself included: Aligned's literal, MakePointerAvailable's
+ * and MakePointerVisible's scope ids. */
+static uint32_t
+memory_operands_words(uint32_t mask)
+{
+    return 1 + !!(mask & 0x2) + !!(mask & 0x8) + !!(mask & 0x10);
+}
+
+/* SPIR-V 1.4's instructions that the translator of LLVM 15 cannot read: the name, or NULL. */
+static const char *
+spirv14_only(const uint32_t *w, uint32_t n)
+{
+    uint32_t op = w[0] & 0xffff;
+    switch (op) {
+    case OP_COPY_LOGICAL: return "OpCopyLogical";
+    case OP_PTR_EQUAL: return "OpPtrEqual";
+    case OP_PTR_NOT_EQUAL: return "OpPtrNotEqual";
+    case OP_PTR_DIFF: return "OpPtrDiff";
+    case OP_DECORATE_STRING: return "OpDecorateString";
+    case OP_MEMBER_DECORATE_STRING: return "OpMemberDecorateString";
+    case OP_COPY_MEMORY:
+    case OP_COPY_MEMORY_SIZED: { /* a second set of memory operands, for the source */
+        uint32_t first = op == OP_COPY_MEMORY ? 3 : 4;
+        if (first < n && first + memory_operands_words(w[first]) < n)
+            return op == OP_COPY_MEMORY ? "OpCopyMemory with the source's memory operands"
+                                        : "OpCopyMemorySized with the source's memory operands";
+        return NULL;
+    }
+    default: return NULL;
+    }
+}
+
+bool
+layer_profile_check(enum layer_route route, const uint32_t *words, size_t count, char *msg, size_t msg_size)
+{
+    bool translator = route == LAYER_ROUTE_BITCODE || route == LAYER_ROUTE_PTX;
+    bool rusticl = route == LAYER_ROUTE_SPIRV_BINARY;
+    uint32_t opencl_std = 0; /* the OpenCL.std import's id */
+    for (size_t k = 5, index = 0; k < count; index++) {
+        const uint32_t *w = &words[k];
+        uint32_t n = w[0] >> 16, op = w[0] & 0xffff;
+        if (n == 0 || n > count - k) {
+            snprintf(msg, msg_size, "instruction %zu at word %zu runs past the module's end", index, k);
+            return false;
+        }
+        const char *name = translator ? spirv14_only(w, n) : NULL;
+        if (name) {
+            snprintf(msg, msg_size, "instruction %zu at word %zu is SPIR-V 1.4's %s, which the SPIR-V/LLVM "
+                     "translator of this route cannot read", index, k, name);
+            return false;
+        }
+        if (op == OP_EXT_INST_IMPORT && n >= 3 && (n - 2) * 4 >= sizeof("OpenCL.std") &&
+            memcmp(&w[2], "OpenCL.std", sizeof("OpenCL.std")) == 0)
+            opencl_std = w[1];
+        if (rusticl && op == OP_EXT_INST && n >= 5 && opencl_std && w[3] == opencl_std &&
+            w[4] == OPENCL_STD_PRINTF) {
+            snprintf(msg, msg_size, "instruction %zu at word %zu calls printf, which rusticl does not take "
+                     "in a program binary (it ends the process)", index, k);
+            return false;
+        }
+        k += n;
+    }
+    return true;
+}
