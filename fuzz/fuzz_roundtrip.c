@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Reader, index and writer: anything accepted is emitted word for word (byte-swapped input swapped back). */
+/* Reader, index and writer: anything accepted is emitted word for word (byte-swapped input swapped back);
+ * then lowered (spvcond_lower, every flag), which succeeds or says why, and whose output is read again. */
 #include "fuzz_common.h"
 #include "structure_mutator.h"
 
@@ -52,6 +53,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         spvcond_free(ctx, w);
         spvcond_module_destroy(m);
+        if (spvcond_module_parse_bytes(ctx, data, size, &m) == SPVCOND_OK) {
+            size_t lowered = 0;
+            spvcond_result r = spvcond_lower(m, SPVCOND_LOWER_SPIRV14 | SPVCOND_LOWER_PRINTF_DOUBLE, &lowered);
+            FUZZ_ASSERT(r == SPVCOND_OK || spvcond_context_first_error(ctx) != NULL || r == SPVCOND_ERROR_OUT_OF_MEMORY,
+                        "a lowering refused says why");
+            if (r == SPVCOND_OK && lowered && spvcond_module_emit(m, &w, &n) == SPVCOND_OK) {
+                spvcond_module *again = NULL;
+                (void)spvcond_module_parse(ctx, w, n, 0, &again); /* read again: no crash, whatever it says */
+                spvcond_module_destroy(again);
+                spvcond_free(ctx, w);
+            }
+            spvcond_module_destroy(m);
+        }
     } else {
         FUZZ_ASSERT(spvcond_context_first_error(ctx) != NULL, "a rejection comes with a diagnostic");
     }

@@ -189,10 +189,10 @@ layer_module_check(const void *il, size_t length, bool *conditional, char *msg, 
     return ok;
 }
 
-/* What a driver that does not read SPIR-V itself takes of the specialized module (malloc'd), once judged:
- * rusticl's program binary, LLVM bitcode (pocl) or PTX (NVIDIA). */
+/* What a driver that does not read SPIR-V itself takes of the module (malloc'd), once judged: rusticl's
+ * program binary, LLVM bitcode (pocl) or PTX (NVIDIA). */
 static bool
-binary_form(const struct layer_device *d, const uint32_t *words, size_t count, unsigned char **form, size_t *size,
+judged_form(const struct layer_device *d, const uint32_t *words, size_t count, unsigned char **form, size_t *size,
             char *msg, size_t msg_size)
 {
     const char *name = d->name ? d->name : "?";
@@ -245,6 +245,48 @@ binary_form(const struct layer_device *d, const uint32_t *words, size_t count, u
                                                   : "the binary",
                 layer_elapsed_ms(started), *size);
     return true;
+}
+
+/* The module with what the route's consumer cannot read lowered by the library (malloc'd into *out), or
+ * false with the library's message. */
+static bool
+lowered_for(const struct layer_device *d, const uint32_t *words, size_t count, uint32_t flags, uint32_t **out,
+            size_t *out_count, char *msg, size_t msg_size)
+{
+    spvcond_context *sc = NULL;
+    spvcond_module *m = NULL;
+    uint32_t *emitted = NULL;
+    size_t lowered = 0;
+    bool ok = spvcond_context_create(NULL, NULL, NULL, &sc) == SPVCOND_OK &&
+              spvcond_module_parse(sc, words, count, 0, &m) == SPVCOND_OK &&
+              spvcond_lower(m, flags, &lowered) == SPVCOND_OK &&
+              spvcond_module_emit(m, &emitted, out_count) == SPVCOND_OK && (*out = malloc(*out_count * 4 + 1));
+    if (ok) {
+        memcpy(*out, emitted, *out_count * 4);
+        layer_debug("device %s: %zu instructions lowered for the route", d->name ? d->name : "?", lowered);
+    } else {
+        library_message(sc, msg, msg_size);
+    }
+    spvcond_free(sc, emitted);
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(sc);
+    return ok;
+}
+
+/* The same, once what the route's consumer cannot read is lowered for it. */
+static bool
+binary_form(const struct layer_device *d, const uint32_t *words, size_t count, unsigned char **form, size_t *size,
+            char *msg, size_t msg_size)
+{
+    uint32_t lower = layer_profile_lowering(d->route, words, count), *lowered = NULL;
+    if (lower) {
+        if (!lowered_for(d, words, count, lower, &lowered, &count, msg, msg_size))
+            return false;
+        words = lowered;
+    }
+    bool made = judged_form(d, words, count, form, size, msg, msg_size);
+    free(lowered);
+    return made;
 }
 
 void

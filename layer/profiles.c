@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* What each route's consumer takes (docs/opencl-layer.md, "Profiles"): the layer advertises SPIR-V 1.0 to 1.4
- * on every route it gives the IL path, and a module beyond what the route's consumer reads is refused at the
- * build with the reason, never handed over: the SPIR-V/LLVM translator of Debian's LLVM 15 (pocl's bitcode,
- * NVIDIA's PTX) ends the process on SPIR-V 1.4's new instructions, and rusticl 22.3 on a program binary that
- * prints (its printf information is made only from a program's own compilation). */
+ * on every route it gives the IL path; what the route's consumer cannot read is lowered by the library where
+ * it can be (spvcond_lower), and anything else beyond it is refused at the build with the reason, never
+ * handed over: the SPIR-V/LLVM translator of Debian's LLVM 15 (pocl's bitcode, NVIDIA's PTX) ends the
+ * process on SPIR-V 1.4's new instructions, and rusticl 22.3 on a program binary that prints (its printf
+ * information is made only from a program's own compilation). */
 #include <stdio.h>
 #include <string.h>
 
@@ -31,7 +32,8 @@ memory_operands_words(uint32_t mask)
     return 1 + !!(mask & 0x2) + !!(mask & 0x8) + !!(mask & 0x10);
 }
 
-/* SPIR-V 1.4's instructions that the translator of LLVM 15 cannot read: the name, or NULL. */
+/* What the translator of LLVM 15 cannot read (SPIR-V 1.4's new instructions, and OpCopyMemory): its name, or
+ * NULL. */
 static const char *
 spirv14_only(const uint32_t *w, uint32_t n)
 {
@@ -43,16 +45,36 @@ spirv14_only(const uint32_t *w, uint32_t n)
     case OP_PTR_DIFF: return "OpPtrDiff";
     case OP_DECORATE_STRING: return "OpDecorateString";
     case OP_MEMBER_DECORATE_STRING: return "OpMemberDecorateString";
-    case OP_COPY_MEMORY:
+    case OP_COPY_MEMORY: /* any: the translator of LLVM 15 ends the process on OpCopyMemory */
+        return "OpCopyMemory";
     case OP_COPY_MEMORY_SIZED: { /* a second set of memory operands, for the source */
         uint32_t first = op == OP_COPY_MEMORY ? 3 : 4;
         if (first < n && first + memory_operands_words(w[first]) < n)
-            return op == OP_COPY_MEMORY ? "OpCopyMemory with the source's memory operands"
-                                        : "OpCopyMemorySized with the source's memory operands";
+            return "OpCopyMemorySized with the source's memory operands";
         return NULL;
     }
     default: return NULL;
     }
+}
+
+uint32_t
+layer_profile_lowering(enum layer_route route, const uint32_t *words, size_t count)
+{
+    bool translator = route == LAYER_ROUTE_BITCODE || route == LAYER_ROUTE_PTX;
+    uint32_t flags = 0;
+    for (size_t k = 5; translator && k < count && (words[k] >> 16) && (words[k] >> 16) <= count - k;
+         k += words[k] >> 16) {
+        const uint32_t *w = &words[k];
+        uint32_t op = w[0] & 0xffff;
+        if (op == OP_COPY_MEMORY)
+            flags |= SPVCOND_LOWER_COPY_MEMORY | SPVCOND_LOWER_SPIRV14;
+        else if (op != OP_COPY_LOGICAL && spirv14_only(w, w[0] >> 16))
+            flags |= SPVCOND_LOWER_SPIRV14;
+        /* pocl reads printf's arguments as C does, a float as a double (NVIDIA's route promotes them itself) */
+        if (route == LAYER_ROUTE_BITCODE && op == OP_EXT_INST && (w[0] >> 16) >= 5 && w[4] == OPENCL_STD_PRINTF)
+            flags |= SPVCOND_LOWER_PRINTF_DOUBLE;
+    }
+    return flags;
 }
 
 bool
@@ -70,8 +92,8 @@ layer_profile_check(enum layer_route route, const uint32_t *words, size_t count,
         }
         const char *name = translator ? spirv14_only(w, n) : NULL;
         if (name) {
-            snprintf(msg, msg_size, "instruction %zu at word %zu is SPIR-V 1.4's %s, which the SPIR-V/LLVM "
-                     "translator of this route cannot read", index, k, name);
+            snprintf(msg, msg_size, "instruction %zu at word %zu is %s, which the SPIR-V/LLVM translator of this "
+                     "route cannot read", index, k, name);
             return false;
         }
         if (op == OP_EXT_INST_IMPORT && n >= 3 && (n - 2) * 4 >= sizeof("OpenCL.std") &&

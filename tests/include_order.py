@@ -19,7 +19,7 @@ import subprocess
 import sys
 
 # Lower layers first; folders of one layer do not depend on each other.
-LAYERS = [["support"], ["ir"], ["registry"], ["analysis"], ["devices"], ["annotate", "specialize", "validate"],
+LAYERS = [["support"], ["ir"], ["registry"], ["analysis"], ["devices"], ["annotate", "specialize", "validate", "lower"],
           ["split"]]
 LAYER = {folder: k for k, layer in enumerate(LAYERS) for folder in layer}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

@@ -5,13 +5,14 @@
 # host program, bench/layer-speed, bench/layer-cost and the JIT example from BUILD (a build without sanitizers, with the layer
 # and its translator), the Debian libraries they need (LLVM 15, LLVMSPIRVLib, libyaml and theirs) as .deb
 # files, libclc's nvptx64 library, the test modules compiled here, the corpus plain and annotated, and the
-# sources of the benchmarks' kernels. Then, there: bash DIR/run.sh (tools/nvidia-run.sh).
+# sources of the benchmarks' kernels, the program-semantics host and, where built, the CTS's test_spirv_new.
+# Then, there: bash DIR/run.sh (tools/nvidia-run.sh).
 # Usage: sh tools/nvidia-bundle.sh DIR [BUILD]   (BUILD defaults to build-release)
 set -eu
 cd "$(dirname "$0")/.."
 out=${1:?usage: sh tools/nvidia-bundle.sh DIR [BUILD]}
 build=${2:-build-release}
-for t in layer/libspvcond-opencl-layer.so tests/layer-host bench/layer-speed bench/layer-cost examples/jit-opencl/jit-opencl; do
+for t in layer/libspvcond-opencl-layer.so tests/layer-host tests/layer-programs bench/layer-speed bench/layer-cost examples/jit-opencl/jit-opencl; do
     [ -f "$build/$t" ] || { echo "nvidia-bundle: $build/$t is missing (meson setup $build -Dtests=enabled -Dopencl_layer=enabled -Dtranslator=enabled; ninja -C $build)" >&2; exit 1; }
 done
 rm -rf "$out"
@@ -53,5 +54,17 @@ done
 cp "$tmp/usr/share/doc/erlang-cl/examples/z2.cl" "$tmp/usr/share/doc/erlang-cl/examples/mul4x4.cl" "$out/bench/"
 (cd "$tmp/usr/share" && tar cf - hashcat/OpenCL/inc_* hashcat/OpenCL/m13711-pure.cl hashcat/OpenCL/m06211-pure.cl) | xz -T0 -6 > "$out/bench/hashcat.tar.xz"
 (cd "$out" && tar cf - corpus | xz -T0 -6 > corpus.tar.xz && rm -rf corpus)
+# OpenCL's program semantics (tests/layer_programs.py's host and modules) and, where the conformance test built
+# it (BUILD/tests/conformance/cts-build, or CTS_BUILD), the CTS's test_spirv_new with its modules.
+cp "$build/tests/layer-programs" "$out/bin/"
+cp "$build/tests/spec_constants.spv" "$out/modules/"
+cl tests/data/layer/link_library.cl "$out/modules/link_library.spv"
+cl tests/data/layer/link_user.cl "$out/modules/link_user.spv"
+cts=${CTS_BUILD:-$build/tests/conformance/cts-build}/test_conformance/spirv_new
+if [ -x "$cts/test_spirv_new" ]; then
+    mkdir -p "$out/cts"
+    cp "$cts/test_spirv_new" tests/conformance/run_cts.py "$out/cts/"
+    (cd "$cts" && tar cf - spirv_bin) | xz -T0 -6 > "$out/cts/spirv_bin.tar.xz"
+fi
 cp tools/nvidia-run.sh "$out/run.sh"
 echo "nvidia-bundle: $out ($(du -sh "$out" | cut -f1)); there: bash $out/run.sh > log 2>&1"

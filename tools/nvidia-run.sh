@@ -5,10 +5,12 @@
 # modules, their results), the JIT example, the whole corpus through the layer, then bench/layer-speed
 # (kernel times and build times against the driver compiling the same OpenCL C). Needs nvidia-smi,
 # ocl-icd's libOpenCL.so.1 and NVIDIA's libnvidia-opencl.so.1; writes everything to standard output.
-# Usage: bash run.sh [PART...], PART among checks corpus speed build cost (default: all five; cost:
-# bench/layer-cost, the layer cold and warm against the driver taking the PTX it made).
+# Usage: bash run.sh [PART...], PART among checks corpus speed build cost programs cts (default: all; cost:
+# bench/layer-cost, the layer cold and warm against the driver taking the PTX it made; programs: OpenCL's
+# program semantics through the layer, tests/layer_programs.py's checks; cts: the CTS's test_spirv_new
+# through the layer, as tests/conformance.py runs it).
 set -u
-parts=" ${*:-checks corpus speed build cost} "
+parts=" ${*:-checks corpus speed build cost programs cts} "
 want() { case "$parts" in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 cd "$(dirname "$0")"
 G=$PWD
@@ -91,3 +93,20 @@ if want cost; then
 fi
 rm -rf "$T"
 echo "nvidia-run: done"
+if want programs; then
+P=$G/bin/layer-programs
+echo "== program semantics through the layer"
+OPENCL_LAYERS=$L $P --platform NVIDIA stale modules/demo.spv scale_float 2>&1 | grep -E "^(ok|FAIL|stale)"
+OPENCL_LAYERS=$L $P --platform NVIDIA spec modules/spec_constants.spv 2>&1 | grep -vE "^spvcond layer"
+OPENCL_LAYERS=$L $P --platform NVIDIA queries modules/demo.spv scale_float 2>&1 | grep -vE "^spvcond layer"
+OPENCL_LAYERS=$L $P --platform NVIDIA link modules/link_library.spv modules/link_user.spv twice_plus_one 2>&1 | grep -vE "^spvcond layer"
+fi
+if want cts && [ -x cts/test_spirv_new ]; then
+echo "== test_spirv_new through the layer"
+tar xJf cts/spirv_bin.tar.xz -C cts
+OPENCL_LAYERS=$L SPVCOND_LAYER_CACHE_DISABLE=1 python3 cts/run_cts.py cts/test_spirv_new 0 --jobs 8 --json "$T/cts-nvidia.json" \
+    --logs "$T/cts-logs" -- --spirv-binaries-path "$G/cts/spirv_bin" | grep -v ": pass$"
+[ -n "${OUT:-}" ] && cp "$T/cts-nvidia.json" "$OUT/" && tar cJf "$OUT/cts-nvidia-logs.tar.xz" -C "$T" cts-logs
+echo "== test_spirv_new without the layer"
+python3 cts/run_cts.py cts/test_spirv_new 0 --jobs 8 -- --spirv-binaries-path "$G/cts/spirv_bin" | tail -1
+fi

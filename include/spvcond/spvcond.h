@@ -349,6 +349,20 @@ typedef struct spvcond_specialize_stats {
 SPVCOND_API spvcond_result spvcond_specialize(spvcond_module *module, const spvcond_specialize_options *options,
                                               spvcond_specialize_stats *stats);
 
+/* ---- lowering ------------------------------------------------------------------------------ */
+
+#define SPVCOND_LOWER_SPIRV14 0x1u       /* SPIR-V 1.4's OpPtrEqual, OpPtrNotEqual, OpPtrDiff (of sized
+                                            elements), OpCopyMemory[Sized] with the source's memory operands,
+                                            OpDecorateString and OpMemberDecorateString in SPIR-V 1.2's forms */
+#define SPVCOND_LOWER_PRINTF_DOUBLE 0x2u /* OpenCL.std printf's scalar float arguments as double, as C's
+                                            variadic promotion passes them */
+#define SPVCOND_LOWER_COPY_MEMORY 0x4u   /* OpCopyMemory as an OpLoad of the source and an OpStore to the target */
+
+/* Write what a consumer cannot read in forms it can, with the same meaning (spec/lower.md), as edits that
+ * spvcond_module_emit() applies; *lowered (may be NULL) counts the instructions changed. A module with
+ * edits already is refused: emit it and parse the result first. */
+SPVCOND_API spvcond_result spvcond_lower(spvcond_module *module, uint32_t flags, size_t *lowered);
+
 /* ---- validation ---------------------------------------------------------------------------- */
 
 /* Check a module's use of SPV_INTEL_function_variants (spec/validate.md): conditions are boolean

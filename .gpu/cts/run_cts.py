@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Runs a suite of the Khronos OpenCL conformance suite (the CTS) so that a test that ends its process (a
+signal, a hang) is recorded as such and the rest still run: the tests go to one process per job, in order;
+when a process ends before its last test, the test it was running is recorded as killed and a new process
+takes the tests after it (the crash-and-resume runner of tests/conformance.py and docs/conformance.md).
+
+    run_cts.py BINARY PLATFORM_INDEX [--jobs N] [--timeout S] [--json OUT] [--logs DIR] [--] [SUITE OPTIONS...]
+
+The environment is the caller's (OPENCL_LAYERS, RUSTICL_ENABLE, OCL_ICD_VENDORS...). Prints one line a test,
+"name: pass|fail|skip|killed (SIGNAME)|hang", then "N passed, N failed, N skipped, N killed, N hung"."""
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+
+
+def tests_of(binary):
+    out = subprocess.run([binary, "--list"], capture_output=True, text=True, timeout=120).stdout
+    return [line.strip() for line in out.splitlines() if line.startswith("\t") and line.strip()]
+
+
+def outcomes(text, names):
+    """What the suite's output says of each test it finished: {name: (verdict, its output)}."""
+    done = {}
+    starts = [(m.start(1), m.group(1)) for m in re.finditer(r"(\w+)\.\.\.$", text, re.M) if m.group(1) in names]
+    for k, (at, name) in enumerate(starts):
+        part = text[at:starts[k + 1][0] if k + 1 < len(starts) else len(text)]
+        n = r"(?:\(seed = \d+\) )?" + re.escape(name)
+        if re.search(r"%s (test not supported|skipped)$" % n, part, re.M):
+            done[name] = ("skip", part)
+        elif re.search(r"%s passed$" % n, part, re.M):
+            done[name] = ("pass", part)
+        elif re.search(r"%s FAILED$" % n, part, re.M):
+            done[name] = ("fail", part)
+    return done, [name for _, name in starts]
+
+
+def run_batch(binary, platform, names, timeout, options):
+    """Runs the tests in order, a new process after each one that ends its process."""
+    env = dict(os.environ, CL_PLATFORM_INDEX=str(platform), CL_DEVICE_TYPE="all")
+    results, left = {}, list(names)
+    while left:
+        try:
+            # line-buffered, so that what kernels print (straight to the descriptor) stays between its lines
+            p = subprocess.run(["stdbuf", "-oL", "-eL", binary, *options, *left], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               errors="replace", env=env, timeout=timeout, cwd=os.path.dirname(binary))
+            code, text = p.returncode, p.stdout
+        except subprocess.TimeoutExpired as e:
+            out = e.stdout or b""
+            code, text = None, out.decode(errors="replace") if isinstance(out, bytes) else out
+        done, started = outcomes(text, set(left))
+        for name, (verdict, part) in done.items():
+            results[name] = (verdict, part)
+        unfinished = [n for n in started if n not in done]
+        if code is not None and code >= 0 and not unfinished:
+            for name in left:  # the suite ended by itself: what it did not run, it did not report
+                results.setdefault(name, ("fail", text[-2000:]))
+            break
+        if not unfinished:  # died before any test began
+            results[left[0]] = ("killed (%s)" % signal.Signals(-code).name if code and code < 0 else "hang",
+                                text[-4000:])
+            left = left[1:]
+            continue
+        culprit = unfinished[0]
+        results[culprit] = ("hang" if code is None else "killed (%s)" % signal.Signals(-code).name
+                            if code < 0 else "fail", text[text.rfind(culprit + "..."):])
+        left = left[left.index(culprit) + 1:]
+    return results
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("binary")
+    ap.add_argument("platform", type=int)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--timeout", type=int, default=900, help="seconds a process may run")
+    ap.add_argument("--json")
+    ap.add_argument("--logs", help="a folder for the output of each test that did not pass")
+    a, options = ap.parse_known_args()
+    options = [o for o in options if o != "--"]
+    binary = os.path.abspath(a.binary)
+    names = tests_of(binary)
+    shares = [names[k::a.jobs] for k in range(a.jobs)]
+    results = {}
+    with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
+        for part in pool.map(lambda share: run_batch(binary, a.platform, share, a.timeout, options), shares):
+            results.update(part)
+    for name in names:
+        verdict, text = results[name]
+        print("%s: %s" % (name, verdict), flush=True)
+        if a.logs and verdict != "pass":
+            os.makedirs(a.logs, exist_ok=True)
+            with open(os.path.join(a.logs, name + ".log"), "w") as f:
+                f.write(text)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({n: v for n, (v, _) in results.items()}, f, indent=1, sort_keys=True)
+    count = lambda what: sum(1 for v, _ in results.values() if v.startswith(what))
+    print("%d passed, %d failed, %d skipped, %d killed, %d hung" % (count("pass"), count("fail"), count("skip"),
+                                                                  count("killed"), count("hang")))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The OpenCL layer on NVIDIA's OpenCL driver, in a folder made by tools/nvidia-bundle.sh: the plain host
+# program with and without the layer (the demonstration, guarded-code, multi-target, printf and plain
+# modules, their results), the JIT example, the whole corpus through the layer, then bench/layer-speed
+# (kernel times and build times against the driver compiling the same OpenCL C). Needs nvidia-smi,
+# ocl-icd's libOpenCL.so.1 and NVIDIA's libnvidia-opencl.so.1; writes everything to standard output.
+# Usage: bash run.sh [PART...], PART among checks corpus speed build cost programs cts (default: all; cost:
+# bench/layer-cost, the layer cold and warm against the driver taking the PTX it made; programs: OpenCL's
+# program semantics through the layer, tests/layer_programs.py's checks; cts: the CTS's test_spirv_new
+# through the layer, as tests/conformance.py runs it).
+set -u
+parts=" ${*:-checks corpus speed build cost programs cts} "
+want() { case "$parts" in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+cd "$(dirname "$0")"
+G=$PWD
+T=$(mktemp -d)
+for d in debs/*.deb; do dpkg -x "$d" "$T/deps"; done
+xz -dc nvptx64--nvidiacl.bc.xz > "$T/nvptx64--nvidiacl.bc"
+export SPVCOND_LAYER_LIBCLC=$T/nvptx64--nvidiacl.bc
+tar xJf corpus.tar.xz -C "$T"
+tar xJf bench/hashcat.tar.xz -C "$T"
+# NVIDIA's driver as the only ICD; ocl-icd's loader ahead of the CUDA toolkit's, which loads no layers.
+NV=$(find / -name 'libnvidia-opencl.so.1' -not -path '/proc/*' 2>/dev/null | head -1)
+mkdir -p "$T/icd"; echo "$NV" > "$T/icd/nvidia.icd"
+export OCL_ICD_VENDORS=$T/icd; unset OCL_ICD_FILENAMES
+OCL=$(dirname "$(find /usr/lib /usr/lib64 -name 'libOpenCL.so.1' 2>/dev/null | head -1)")
+export LD_LIBRARY_PATH=$OCL:$G/bin:$T/deps/usr/lib/x86_64-linux-gnu:$T/deps/usr/lib/llvm-15/lib:${LD_LIBRARY_PATH:-}
+nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader
+L=$G/bin/libspvcond-opencl-layer.so; H=$G/bin/layer-host; B=$G/bin/layer-speed
+DEMO="scale_float scale_double:double mix_double scale_half add_one"
+run() { local t0=$(date +%s%N); OPENCL_LAYERS=$L $H --platform NVIDIA "$@" 2>&1; echo "rc=$? wall_ms=$(( ($(date +%s%N)-t0)/1000000 ))"; }
+if want checks; then
+echo "== without the layer"
+for m in demo.a.spv chain.a.spv multi_target.spv demo.spv; do echo "$m: $($H --platform NVIDIA modules/$m scale_float 2>&1 | grep program)"; done
+echo "== demo annotated"; run modules/demo.a.spv $DEMO
+echo "== demo plain"; run modules/demo.spv $DEMO
+echo "== chain annotated"; run modules/chain.a.spv refine
+echo "== multi-target"; run modules/multi_target.spv scale
+echo "== printf"; run modules/printf.spv hello
+echo "== half built-ins"; run modules/half.spv half_math
+echo "== local memory, vectors, atomics"; run modules/kernels.spv reduce vectors atomics
+echo "== a multi-target module chosen by architecture (dot4: half from sm60 with fp16)"
+SPVCOND_LAYER_DUMP=$T OPENCL_LAYERS=$L $H --platform NVIDIA --create-only modules/dot_two_widths.spv dot4 2>&1 | grep -E "program|kernel"
+grep -c "\.f16" "$T"/*.ptx
+echo "== demo, clCreateProgramWithILKHR + compile/link + IL checked"; run --khr --compile-link --check-il modules/demo.a.spv $DEMO
+echo "== threads"; run --threads 4 modules/demo.a.spv scale_float add_one
+echo "== a global work offset"; run --offset 4 modules/demo.a.spv scale_float
+echo "== jit-opencl, through the layer"; OPENCL_LAYERS=$L bin/jit-opencl --platform NVIDIA modules/demo.a.spv 2>&1
+echo "== jit-opencl, without"; bin/jit-opencl --platform NVIDIA modules/demo.a.spv 2>&1
+echo "== the layer's stage times"
+for m in hashcat__m13711-pure.spv pocl-tests__examples__EinsteinToolkit__ML_BSSN_CL_RHS1.spv python3-silx__silx__resources__opencl__convolution.spv; do
+    SPVCOND_LAYER_DEBUG=1 OPENCL_LAYERS=$L $H --platform NVIDIA "$T/corpus/$m" 2>&1 | grep -E "spvcond layer: device|program:"
+done
+fi
+if want corpus; then
+ok=0; bad=0
+for m in "$T"/corpus/*.spv; do
+    out=$(run "$m")
+    if echo "$out" | grep -q "program: built"; then
+        ok=$((ok + 1)); echo "BUILT $(basename "$m") $(echo "$out" | grep -oE 'kernels: \S* \([0-9]+\)' | grep -oE '\([0-9]+\)') $(echo "$out" | grep -oE 'wall_ms=[0-9]+')"
+    else
+        bad=$((bad + 1)); echo "FAILED $(basename "$m"): $(echo "$out" | grep -vE '^device|^devices' | head -4 | cut -c1-300 | tr '\n' '|')"
+    fi
+done
+echo "corpus through the layer: $ok built, $bad failed"
+fi
+export CUDA_CACHE_DISABLE=1
+cd bench
+if want speed; then
+echo "== speed: bench kernels, libdevice"; OPENCL_LAYERS=$L $B --rounds 15 layer_speed.cl layer_speed.spv triad math_float math_double
+echo "== speed: bench kernels, libclc's math only"; SPVCOND_LAYER_LIBDEVICE=none OPENCL_LAYERS=$L $B --rounds 15 layer_speed.cl layer_speed.spv triad math_float math_double
+echo "== speed: z2"; OPENCL_LAYERS=$L $B --rounds 15 z2.cl "$T/corpus/erlang-cl__examples__z2.spv" z2
+echo "== speed: mul4x4"; OPENCL_LAYERS=$L $B --rounds 15 mul4x4.cl "$T/corpus/erlang-cl__examples__mul4x4.spv" mul4x4
+fi
+if want build; then
+echo "== build: the demonstration module"; OPENCL_LAYERS=$L $B --rounds 9 jit_demo.cl ../modules/demo.a.spv
+cd "$T/hashcat/OpenCL"
+# hashcat's options for these modules, as the corpus compiled them (tests/corpus/MANIFEST.tsv).
+opts="-D KERNEL_STATIC -I$T/hashcat/OpenCL -D INCLUDE_PATH=. -D XM2S(x)=#x -D M2S(x)=XM2S(x) -D LOCAL_MEM_TYPE=2 -D VENDOR_ID=64 -D CUDA_ARCH=0 -D HAS_VPERM=0 -D HAS_VADD3=0 -D HAS_VBFE=0 -D HAS_BFE=0 -D HAS_LOP3=0 -D HAS_MOV64=0 -D HAS_PRMT=0 -D VECT_SIZE=1 -D DEVICE_TYPE=2 -D DGST_R0=0 -D DGST_R1=1 -D DGST_R2=2 -D DGST_R3=3 -D DGST_ELEM=16 -D KERN_TYPE=0 -D ATTACK_EXEC=11 -D ATTACK_KERN=0 -D ATTACK_MODE=0"
+for h in ${HASHCAT:-m13711 m06211}; do
+    echo "== build: hashcat $h"
+    OPENCL_LAYERS=$L $B --rounds 3 --options "$opts" $h-pure.cl "$T/corpus/hashcat__$h-pure.spv"
+done
+fi
+if want cost; then
+    echo "== cost: the layer cold and warm against the driver taking the PTX the layer made"
+    OPENCL_LAYERS=$L "$G/bin/layer-cost" --platform NVIDIA --rounds 9 "$G/modules/demo.spv" "$G/modules/demo.a.spv" \
+        "$T/corpus/pocl-tests__tests__kernel__test_convert_type_16.spv" \
+        "$T/corpus/pocl-tests__tests__kernel__test_convert_type_16.a.spv"
+    OPENCL_LAYERS=$L "$G/bin/layer-cost" --platform NVIDIA --rounds "${COST_ROUNDS:-3}" \
+        "$T/corpus/hashcat__m13711-pure.spv" "$T/corpus/hashcat__m13711-pure.a.spv"
+fi
+rm -rf "$T"
+echo "nvidia-run: done"
+if want programs; then
+P=$G/bin/layer-programs
+echo "== program semantics through the layer"
+OPENCL_LAYERS=$L $P --platform NVIDIA stale modules/demo.spv scale_float 2>&1 | grep -E "^(ok|FAIL|stale)"
+OPENCL_LAYERS=$L $P --platform NVIDIA spec modules/spec_constants.spv 2>&1 | grep -vE "^spvcond layer"
+OPENCL_LAYERS=$L $P --platform NVIDIA queries modules/demo.spv scale_float 2>&1 | grep -vE "^spvcond layer"
+OPENCL_LAYERS=$L $P --platform NVIDIA link modules/link_library.spv modules/link_user.spv twice_plus_one 2>&1 | grep -vE "^spvcond layer"
+fi
+if want cts && [ -x cts/test_spirv_new ]; then
+echo "== test_spirv_new through the layer"
+tar xJf cts/spirv_bin.tar.xz -C cts
+OPENCL_LAYERS=$L SPVCOND_LAYER_CACHE_DISABLE=1 python3 cts/run_cts.py cts/test_spirv_new 0 --jobs 8 --json "$T/cts-nvidia.json" \
+    --logs "$T/cts-logs" -- --spirv-binaries-path "$G/cts/spirv_bin" | grep -v ": pass$"
+[ -n "${OUT:-}" ] && cp "$T/cts-nvidia.json" "$OUT/" && tar cJf "$OUT/cts-nvidia-logs.tar.xz" -C "$T" cts-logs
+echo "== test_spirv_new without the layer"
+python3 cts/run_cts.py cts/test_spirv_new 0 --jobs 8 -- --spirv-binaries-path "$G/cts/spirv_bin" | tail -1
+fi

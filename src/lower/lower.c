@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: MIT */
+/* Lowering (spec/lower.md): what a consumer cannot read, written in forms it can, with the same meaning.
+ * SPVCOND_LOWER_SPIRV14 gives SPIR-V 1.4's new instructions the forms of SPIR-V 1.2 where they have one
+ * (the SPIR-V/LLVM translator of LLVM 15 ends the process on them): pointers compared and subtracted as the
+ * integers they convert to, the source's memory operands of a copy dropped, string decorations (which say
+ * nothing a kernel's meaning depends on) dropped. SPVCOND_LOWER_PRINTF_DOUBLE passes printf's scalar float
+ * arguments as double, as C's variadic promotion does (a consumer that reads printf's arguments as C does
+ * reads a double for %f). SPVCOND_LOWER_COPY_MEMORY writes OpCopyMemory as a load and a store (the
+ * translator of LLVM 15 ends the process on OpCopyMemory). OpCopyLogical has no such form and stays. */
+#include <string.h>
+
+#include "ir/edit.h"
+#include "ir/module.h"
+
+enum {
+    OP_EXT_INST = 12,
+    OP_MEMORY_MODEL = 14,
+    OP_CAPABILITY = 17,
+    OP_TYPE_INT = 21,
+    OP_TYPE_FLOAT = 22,
+    OP_TYPE_VECTOR = 23,
+    OP_TYPE_ARRAY = 28,
+    OP_TYPE_POINTER = 32,
+    OP_CONSTANT = 43,
+    OP_LOAD = 61,
+    OP_STORE = 62,
+    OP_COPY_MEMORY = 63,
+    OP_COPY_MEMORY_SIZED = 64,
+    OP_S_CONVERT = 114,
+    OP_F_CONVERT = 115,
+    OP_CONVERT_PTR_TO_U = 117,
+    OP_I_SUB = 130,
+    OP_S_DIV = 135,
+    OP_I_EQUAL = 170,
+    OP_I_NOT_EQUAL = 171,
+    OP_PTR_EQUAL = 401,
+    OP_PTR_NOT_EQUAL = 402,
+    OP_PTR_DIFF = 403,
+    OP_DECORATE_STRING = 5632,
+    OP_MEMBER_DECORATE_STRING = 5633,
+    CAPABILITY_FLOAT64 = 10,
+    CAPABILITY_INT64 = 11,
+    OPENCL_STD_PRINTF = 184,
+};
+
+struct lower {
+    struct spvcond_module *m;
+    size_t lowered;
+    uint32_t pointer_bits;        /* 32 or 64 (Physical32, Physical64); 0 for Logical addressing */
+    uint32_t int_type, double_type; /* made or found on demand */
+    uint32_t opencl_std;          /* the OpenCL.std import */
+    uint32_t sizes[8], size_ids[8]; /* constants of the pointer's integer type made so far */
+    size_t size_count;
+};
+
+static uint32_t
+word0(uint32_t count, uint32_t opcode)
+{
+    return count << 16 | opcode;
+}
+
+static bool
+has_capability(const struct spvcond_module *m, uint32_t capability)
+{
+    for (size_t i = m->section[SPVCOND_SECTION_CAPABILITY]; i < m->section[SPVCOND_SECTION_CAPABILITY + 1]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        if ((w[0] & 0xffff) == OP_CAPABILITY && (w[0] >> 16) >= 2 && w[1] == capability)
+            return true;
+    }
+    return false;
+}
+
+/* A scalar type of the module (OpTypeInt width 0, OpTypeFloat width), or one made before the other
+ * globals, its capability declared if need be. */
+static spvcond_result
+scalar_type(struct lower *l, uint32_t opcode, uint32_t width, uint32_t capability, uint32_t *id)
+{
+    struct spvcond_module *m = l->m;
+    for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t n = w[0] >> 16;
+        if ((w[0] & 0xffff) == opcode && n >= 3 && w[2] == width && (opcode != OP_TYPE_INT || (n >= 4 && !w[3]))) {
+            *id = w[1];
+            return SPVCOND_OK;
+        }
+    }
+    spvcond_result r = spvcond_edit_new_id(m, id);
+    uint32_t type[4] = {word0(opcode == OP_TYPE_INT ? 4 : 3, opcode), *id, width, 0};
+    if (r == SPVCOND_OK)
+        r = spvcond_edit_prepend_to_section(m, SPVCOND_SECTION_GLOBAL, type, opcode == OP_TYPE_INT ? 4 : 3);
+    if (r == SPVCOND_OK && !has_capability(m, capability)) {
+        uint32_t cap[2] = {word0(2, OP_CAPABILITY), capability};
+        r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_CAPABILITY, cap, 2);
+    }
+    return r;
+}
+
+/* The result type of the instruction that defines `id`, or 0. */
+static uint32_t
+type_of(const struct spvcond_module *m, uint32_t id)
+{
+    size_t d = spvcond_def(m, id);
+    return d != SIZE_MAX && spvcond_inst_word_count(m, d) >= 3 ? spvcond_inst_words(m, d)[1] : 0;
+}
+
+/* Bytes of a type's values in memory: scalars, vectors (three components take four) and arrays of them;
+ * 0 for what this does not size (structs, whose padding is not worked out here). */
+static uint64_t
+size_of(const struct spvcond_module *m, uint32_t type, int depth)
+{
+    size_t d = spvcond_def(m, type);
+    if (d == SIZE_MAX || depth > 16)
+        return 0;
+    const uint32_t *w = spvcond_inst_words(m, d);
+    uint32_t n = w[0] >> 16, op = w[0] & 0xffff;
+    if ((op == OP_TYPE_INT || op == OP_TYPE_FLOAT) && n >= 3)
+        return w[2] % 8 ? 0 : w[2] / 8;
+    if (op == OP_TYPE_VECTOR && n >= 4)
+        return size_of(m, w[2], depth + 1) * (w[3] == 3 ? 4 : w[3]);
+    if (op == OP_TYPE_ARRAY && n >= 4) {
+        size_t c = spvcond_def(m, w[3]);
+        const uint32_t *cw = c == SIZE_MAX ? NULL : spvcond_inst_words(m, c);
+        if (!cw || (cw[0] & 0xffff) != OP_CONSTANT || (cw[0] >> 16) < 4)
+            return 0;
+        uint64_t length = cw[3] | ((cw[0] >> 16) >= 5 ? (uint64_t)cw[4] << 32 : 0);
+        return length <= UINT32_MAX ? size_of(m, w[2], depth + 1) * length : 0;
+    }
+    return 0;
+}
+
+/* A constant of the pointer's integer type, made after the other globals. */
+static spvcond_result
+size_constant(struct lower *l, uint32_t size, uint32_t *id)
+{
+    for (size_t k = 0; k < l->size_count; k++)
+        if (l->sizes[k] == size) {
+            *id = l->size_ids[k];
+            return SPVCOND_OK;
+        }
+    spvcond_result r = spvcond_edit_new_id(l->m, id);
+    uint32_t c[5] = {word0(l->pointer_bits == 64 ? 5 : 4, OP_CONSTANT), l->int_type, *id, size, 0};
+    if (r == SPVCOND_OK)
+        r = spvcond_edit_append_to_section(l->m, SPVCOND_SECTION_GLOBAL, c, l->pointer_bits == 64 ? 5 : 4);
+    if (r == SPVCOND_OK && l->size_count < 8) {
+        l->sizes[l->size_count] = size;
+        l->size_ids[l->size_count++] = *id;
+    }
+    return r;
+}
+
+/* OpPtrEqual, OpPtrNotEqual, OpPtrDiff: the pointers as integers, compared or subtracted (the difference in
+ * elements: bytes over the element's size). */
+static spvcond_result
+lower_pointers(struct lower *l, size_t i, const uint32_t *w)
+{
+    struct spvcond_module *m = l->m;
+    uint32_t op = w[0] & 0xffff, element = 0;
+    if (op == OP_PTR_DIFF) {
+        size_t p = spvcond_def(m, type_of(m, w[3]));
+        const uint32_t *pw = p == SIZE_MAX ? NULL : spvcond_inst_words(m, p);
+        uint64_t size = pw && (pw[0] & 0xffff) == OP_TYPE_POINTER && (pw[0] >> 16) >= 4 ? size_of(m, pw[3], 0) : 0;
+        if (size == 0 || size > UINT32_MAX)
+            return SPVCOND_OK; /* not sized here: stays, and the consumer's profile says so */
+        element = (uint32_t)size;
+    }
+    uint32_t ia, ib, out[32], n = 0;
+    spvcond_result r = l->int_type ? SPVCOND_OK
+                                   : scalar_type(l, OP_TYPE_INT, l->pointer_bits, CAPABILITY_INT64, &l->int_type);
+    if (r == SPVCOND_OK)
+        r = spvcond_edit_new_id(m, &ia);
+    if (r == SPVCOND_OK)
+        r = spvcond_edit_new_id(m, &ib);
+    if (r != SPVCOND_OK)
+        return r;
+    uint32_t convert[8] = {word0(4, OP_CONVERT_PTR_TO_U), l->int_type, ia, w[3],
+                           word0(4, OP_CONVERT_PTR_TO_U), l->int_type, ib, w[4]};
+    memcpy(out, convert, sizeof(convert));
+    n = 8;
+    if (op != OP_PTR_DIFF) {
+        uint32_t compare[5] = {word0(5, op == OP_PTR_EQUAL ? OP_I_EQUAL : OP_I_NOT_EQUAL), w[1], w[2], ia, ib};
+        memcpy(out + n, compare, sizeof(compare));
+        n += 5;
+    } else {
+        bool same = spvcond_scalar_width(m, w[1]) == l->pointer_bits;
+        uint32_t bytes, elements = w[2], divisor;
+        if ((r = spvcond_edit_new_id(m, &bytes)) != SPVCOND_OK || (r = size_constant(l, element, &divisor)) != SPVCOND_OK)
+            return r;
+        if (!same && (r = spvcond_edit_new_id(m, &elements)) != SPVCOND_OK)
+            return r;
+        uint32_t diff[10] = {word0(5, OP_I_SUB), l->int_type, bytes, ia, ib,
+                             word0(5, OP_S_DIV), l->int_type, elements, bytes, divisor};
+        memcpy(out + n, diff, sizeof(diff));
+        n += 10;
+        if (!same) { /* a result narrower than the pointer */
+            uint32_t narrow[4] = {word0(4, OP_S_CONVERT), w[1], w[2], elements};
+            memcpy(out + n, narrow, sizeof(narrow));
+            n += 4;
+        }
+    }
+    l->lowered++;
+    return spvcond_edit_replace(m, i, out, n);
+}
+
+/* How many words a memory-operands mask takes, itself included. */
+static uint32_t
+memory_operands_words(uint32_t mask)
+{
+    return 1 + !!(mask & 0x2) + !!(mask & 0x8) + !!(mask & 0x10);
+}
+
+/* OpCopyMemory as a load of the source and a store to the target: the target's memory operands on the store,
+ * the source's (the second set, else the same) on the load. */
+static spvcond_result
+copy_as_load_store(struct lower *l, size_t i, const uint32_t *w)
+{
+    struct spvcond_module *m = l->m;
+    uint32_t n = w[0] >> 16;
+    size_t p = spvcond_def(m, type_of(m, w[2]));
+    const uint32_t *pw = p == SIZE_MAX ? NULL : spvcond_inst_words(m, p);
+    if (!pw || (pw[0] & 0xffff) != OP_TYPE_POINTER || (pw[0] >> 16) < 4)
+        return SPVCOND_OK; /* not a pointer the module defines: stays */
+    uint32_t target_ops = n > 3 ? memory_operands_words(w[3]) : 0;
+    uint32_t source_at = 3 + target_ops, source_ops = source_at < n ? n - source_at : target_ops;
+    if (target_ops > 4 || source_ops > 4 || 3 + target_ops > n)
+        return SPVCOND_OK;
+    const uint32_t *source_mask = source_at < n ? w + source_at : w + 3;
+    uint32_t value, out[16], k = 0;
+    spvcond_result r = spvcond_edit_new_id(m, &value);
+    if (r != SPVCOND_OK)
+        return r;
+    out[k++] = word0(4 + source_ops, OP_LOAD);
+    out[k++] = pw[3];
+    out[k++] = value;
+    out[k++] = w[2];
+    for (uint32_t j = 0; j < source_ops; j++)
+        out[k++] = source_mask[j];
+    out[k++] = word0(3 + target_ops, OP_STORE);
+    out[k++] = w[1];
+    out[k++] = value;
+    for (uint32_t j = 0; j < target_ops; j++)
+        out[k++] = w[3 + j];
+    l->lowered++;
+    return spvcond_edit_replace(m, i, out, k);
+}
+
+/* OpCopyMemory[Sized] with the source's memory operands: the target's alone. */
+static spvcond_result
+lower_copy(struct lower *l, size_t i, const uint32_t *w, uint32_t flags)
+{
+    uint32_t n = w[0] >> 16, first = (w[0] & 0xffff) == OP_COPY_MEMORY ? 3 : 4;
+    if ((flags & SPVCOND_LOWER_COPY_MEMORY) && (w[0] & 0xffff) == OP_COPY_MEMORY)
+        return copy_as_load_store(l, i, w);
+    if (!(flags & SPVCOND_LOWER_SPIRV14) || first >= n || first + memory_operands_words(w[first]) >= n)
+        return SPVCOND_OK;
+    uint32_t keep = first + memory_operands_words(w[first]), out[16];
+    if (keep > 16)
+        return SPVCOND_OK;
+    memcpy(out, w, keep * sizeof(uint32_t));
+    out[0] = word0(keep, w[0] & 0xffff);
+    l->lowered++;
+    return spvcond_edit_replace(l->m, i, out, keep);
+}
+
+/* printf's scalar float arguments converted to double before the call. */
+static spvcond_result
+lower_printf(struct lower *l, size_t i, const uint32_t *w)
+{
+    struct spvcond_module *m = l->m;
+    uint32_t n = w[0] >> 16;
+    uint32_t out[256];
+    if (n > 256)
+        return SPVCOND_OK;
+    memcpy(out, w, n * sizeof(uint32_t));
+    bool changed = false;
+    spvcond_result r = SPVCOND_OK;
+    for (uint32_t k = 6; k < n && r == SPVCOND_OK; k++) {
+        uint32_t type = type_of(m, w[k]);
+        if (spvcond_def_opcode(m, type) != OP_TYPE_FLOAT || spvcond_scalar_width(m, type) >= 64)
+            continue;
+        if (!l->double_type && (r = scalar_type(l, OP_TYPE_FLOAT, 64, CAPABILITY_FLOAT64, &l->double_type)) != SPVCOND_OK)
+            return r;
+        uint32_t wide;
+        if ((r = spvcond_edit_new_id(m, &wide)) != SPVCOND_OK)
+            return r;
+        uint32_t convert[4] = {word0(4, OP_F_CONVERT), l->double_type, wide, w[k]};
+        r = spvcond_edit_insert(m, i, convert, 4);
+        out[k] = wide;
+        changed = true;
+    }
+    if (r == SPVCOND_OK && changed) {
+        l->lowered++;
+        r = spvcond_edit_replace(m, i, out, n);
+    }
+    return r;
+}
+
+static spvcond_result
+run(struct lower *l, uint32_t flags)
+{
+    struct spvcond_module *m = l->m;
+    for (size_t i = m->section[SPVCOND_SECTION_EXTINST_IMPORT]; i < m->section[SPVCOND_SECTION_EXTINST_IMPORT + 1]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        if ((w[0] >> 16) >= 3 && strcmp(spvcond_inst_string(m, i, 2), "OpenCL.std") == 0)
+            l->opencl_std = w[1];
+    }
+    for (size_t i = m->section[SPVCOND_SECTION_MEMORY_MODEL]; i < m->section[SPVCOND_SECTION_MEMORY_MODEL + 1]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        l->pointer_bits = w[1] == 1 ? 32 : w[1] == 2 ? 64 : 0;
+    }
+    spvcond_result r = SPVCOND_OK;
+    for (size_t i = m->section[SPVCOND_SECTION_ANNOTATION]; r == SPVCOND_OK && (flags & SPVCOND_LOWER_SPIRV14) &&
+                                                            i < m->section[SPVCOND_SECTION_ANNOTATION + 1]; i++) {
+        uint32_t op = spvcond_inst_opcode(m, i);
+        if (op == OP_DECORATE_STRING || op == OP_MEMBER_DECORATE_STRING) {
+            l->lowered++;
+            r = spvcond_edit_delete(m, i);
+        }
+    }
+    for (size_t i = m->section[SPVCOND_SECTION_FUNCTION]; r == SPVCOND_OK && i < m->inst_count; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = w[0] & 0xffff, n = w[0] >> 16;
+        if ((flags & SPVCOND_LOWER_SPIRV14) && l->pointer_bits && n >= 5 &&
+            (op == OP_PTR_EQUAL || op == OP_PTR_NOT_EQUAL || op == OP_PTR_DIFF))
+            r = lower_pointers(l, i, w);
+        else if ((flags & (SPVCOND_LOWER_SPIRV14 | SPVCOND_LOWER_COPY_MEMORY)) &&
+                 (op == OP_COPY_MEMORY || op == OP_COPY_MEMORY_SIZED) && n >= 3)
+            r = lower_copy(l, i, w, flags);
+        else if ((flags & SPVCOND_LOWER_PRINTF_DOUBLE) && op == OP_EXT_INST && n >= 6 && l->opencl_std &&
+                 w[3] == l->opencl_std && w[4] == OPENCL_STD_PRINTF)
+            r = lower_printf(l, i, w);
+    }
+    return r;
+}
+
+spvcond_result
+spvcond_lower(spvcond_module *m, uint32_t flags, size_t *lowered)
+{
+    if (!m || (flags & ~(uint32_t)(SPVCOND_LOWER_SPIRV14 | SPVCOND_LOWER_PRINTF_DOUBLE | SPVCOND_LOWER_COPY_MEMORY)))
+        return SPVCOND_ERROR_INVALID_ARGUMENT;
+    spvcond_result r = spvcond_edit_begin_pass(m, "lowering");
+    if (r != SPVCOND_OK)
+        return r;
+    struct lower l;
+    memset(&l, 0, sizeof(l));
+    l.m = m;
+    r = run(&l, flags);
+    if (r != SPVCOND_OK)
+        spvcond_edit_abandon(m);
+    else if (lowered)
+        *lowered = l.lowered;
+    return r;
+}

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/* Lowering (spec/lower.md): SPIR-V 1.4's new instructions in SPIR-V 1.2's forms, printf's float arguments as
+ * double; the output valid, nothing else touched. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "ir/module.h"
+
+struct lowered {
+    spvcond_context *ctx;
+    spvcond_result code;
+    size_t count_lowered;
+    uint32_t *words;
+    size_t count;
+};
+
+static struct lowered
+lower_fixture(const char *name, uint32_t flags)
+{
+    struct lowered l;
+    memset(&l, 0, sizeof(l));
+    size_t n;
+    uint32_t *in = read_words(fixture(name), &n);
+    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &l.ctx), SPVCOND_OK);
+    spvcond_module *m = parse_or_die(l.ctx, in, n);
+    l.code = spvcond_lower(m, flags, &l.count_lowered);
+    if (l.code == SPVCOND_OK)
+        cr_assert_eq(spvcond_module_emit(m, &l.words, &l.count), SPVCOND_OK);
+    spvcond_module_destroy(m);
+    free(in);
+    return l;
+}
+
+static void
+lowered_free(struct lowered *l)
+{
+    spvcond_free(l->ctx, l->words);
+    spvcond_context_destroy(l->ctx);
+}
+
+/* Instructions of an opcode in words, and the word count of the last one. */
+static size_t
+count_words_opcode(const uint32_t *w, size_t n, uint32_t opcode, uint32_t *last_size)
+{
+    size_t found = 0;
+    for (size_t k = 5; k < n && (w[k] >> 16); k += w[k] >> 16)
+        if ((w[k] & 0xffff) == opcode) {
+            found++;
+            if (last_size)
+                *last_size = w[k] >> 16;
+        }
+    return found;
+}
+
+Test(lower, spirv14_in_spirv12_forms)
+{
+    struct lowered l = lower_fixture("lower_spirv14", SPVCOND_LOWER_SPIRV14);
+    cr_assert_eq(l.code, SPVCOND_OK);
+    /* two string decorations, two comparisons, one difference, one copy */
+    cr_assert_eq(l.count_lowered, 6, "lowered %zu", l.count_lowered);
+    for (uint32_t op = 401; op <= 403; op++)
+        cr_assert_eq(count_words_opcode(l.words, l.count, op, NULL), 0, "opcode %u left", op);
+    cr_assert_eq(count_words_opcode(l.words, l.count, 5632, NULL), 0);
+    cr_assert_eq(count_words_opcode(l.words, l.count, 5633, NULL), 0);
+    cr_assert_eq(count_words_opcode(l.words, l.count, 117 /* OpConvertPtrToU */, NULL), 6);
+    cr_assert_eq(count_words_opcode(l.words, l.count, 170 /* OpIEqual */, NULL), 1);
+    cr_assert_eq(count_words_opcode(l.words, l.count, 171 /* OpINotEqual */, NULL), 1);
+    cr_assert_eq(count_words_opcode(l.words, l.count, 135 /* OpSDiv */, NULL), 1);
+    cr_assert_eq(count_words_opcode(l.words, l.count, 114 /* OpSConvert: 64-bit difference, 32-bit result */, NULL),
+                 1);
+    uint32_t copy_words = 0;
+    cr_assert_eq(count_words_opcode(l.words, l.count, 63, &copy_words), 1);
+    cr_assert_eq(copy_words, 5, "OpCopyMemory keeps the target's memory operands alone (%u words)", copy_words);
+    /* printf untouched without its flag */
+    cr_assert_eq(count_words_opcode(l.words, l.count, 115 /* OpFConvert */, NULL), 0);
+    char *val = NULL;
+    cr_assert_eq(spirv_val(l.words, l.count, "spv1.4", &val), 0, "spirv-val: %s", val);
+    free(val);
+    lowered_free(&l);
+}
+
+Test(lower, printf_floats_as_double)
+{
+    struct lowered l = lower_fixture("lower_spirv14", SPVCOND_LOWER_PRINTF_DOUBLE);
+    cr_assert_eq(l.code, SPVCOND_OK);
+    cr_assert_eq(l.count_lowered, 1);
+    cr_assert_eq(count_words_opcode(l.words, l.count, 115 /* OpFConvert */, NULL), 1);
+    cr_assert_eq(count_words_opcode(l.words, l.count, 401, NULL), 1, "the 1.4 instructions stay without their flag");
+    /* a double type and the Float64 capability were added */
+    bool float64 = false, double_type = false;
+    for (size_t k = 5; k < l.count && (l.words[k] >> 16); k += l.words[k] >> 16) {
+        float64 |= (l.words[k] & 0xffff) == 17 && l.words[k + 1] == 10;
+        double_type |= (l.words[k] & 0xffff) == 22 && l.words[k + 2] == 64;
+    }
+    cr_assert(float64 && double_type);
+    char *val = NULL;
+    cr_assert_eq(spirv_val(l.words, l.count, "spv1.4", &val), 0, "spirv-val: %s", val);
+    free(val);
+    lowered_free(&l);
+}
+
+Test(lower, nothing_to_lower_is_the_module_itself)
+{
+    size_t n;
+    uint32_t *in = read_words(fixture("lower_spirv14"), &n);
+    struct lowered l = lower_fixture("lower_spirv14", 0);
+    cr_assert_eq(l.code, SPVCOND_OK);
+    cr_assert_eq(l.count_lowered, 0);
+    cr_assert_eq(l.count, n);
+    cr_assert_eq(memcmp(l.words, in, n * 4), 0);
+    lowered_free(&l);
+    l = lower_fixture("kernels_fp64", SPVCOND_LOWER_SPIRV14 | SPVCOND_LOWER_PRINTF_DOUBLE);
+    cr_assert_eq(l.code, SPVCOND_OK);
+    cr_assert_eq(l.count_lowered, 0, "a module without those instructions is left as it is");
+    lowered_free(&l);
+    free(in);
+}
+
+Test(lower, refusals)
+{
+    struct lowered l = lower_fixture("lower_spirv14", 0x80);
+    cr_assert_eq(l.code, SPVCOND_ERROR_INVALID_ARGUMENT, "an unknown flag");
+    lowered_free(&l);
+    cr_assert_eq(spvcond_lower(NULL, 0, NULL), SPVCOND_ERROR_INVALID_ARGUMENT);
+    spvcond_context *ctx;
+    size_t n;
+    uint32_t *in = read_words(fixture("lower_spirv14"), &n);
+    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    spvcond_module *m = parse_or_die(ctx, in, n);
+    cr_assert_eq(spvcond_lower(m, SPVCOND_LOWER_SPIRV14, NULL), SPVCOND_OK);
+    cr_assert_neq(spvcond_lower(m, SPVCOND_LOWER_SPIRV14, NULL), SPVCOND_OK, "a module with edits is refused");
+    spvcond_module_destroy(m);
+    spvcond_context_destroy(ctx);
+    free(in);
+}
+
+Test(lower, copy_memory_as_load_and_store)
+{
+    struct lowered l = lower_fixture("lower_spirv14", SPVCOND_LOWER_COPY_MEMORY);
+    cr_assert_eq(l.code, SPVCOND_OK);
+    cr_assert_eq(l.count_lowered, 1);
+    cr_assert_eq(count_words_opcode(l.words, l.count, 63, NULL), 0, "no OpCopyMemory left");
+    uint32_t load_words = 0, store_words = 0;
+    cr_assert_eq(count_words_opcode(l.words, l.count, 61 /* OpLoad */, &load_words), 1);
+    cr_assert_eq(count_words_opcode(l.words, l.count, 62 /* OpStore: the three of the kernel, the copy's */, &store_words), 4);
+    cr_assert_eq(store_words, 5, "the store takes the target's memory operands (Aligned 4): %u words", store_words);
+    cr_assert_eq(load_words, 6, "the load takes the source's memory operands (Aligned 4): %u words", load_words);
+    char *val = NULL;
+    cr_assert_eq(spirv_val(l.words, l.count, "spv1.4", &val), 0, "spirv-val: %s", val);
+    free(val);
+    lowered_free(&l);
+}
