@@ -79,7 +79,7 @@ int cli_load_module_flags(struct cli *cli, const char *path, uint32_t flags, spv
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The commands, in the order `spvcond --help` lists them (cmd_*.c). */
-extern const struct cli_command cli_annotate, cli_check, cli_devices, cli_filter, cli_info, cli_repair, cli_reqs,
+extern const struct cli_command cli_annotate, cli_check, cli_devices, cli_filter, cli_info, cli_opencl, cli_repair, cli_reqs,
     cli_specialize, cli_split, cli_validate;
 
 #endif

@@ -27,7 +27,7 @@ static const char usage_after[] =
 /* The commands, as `spvcond --help` lists them. */
 static const struct cli_command *const commands[] = {
     &cli_annotate, &cli_check, &cli_devices, &cli_filter, &cli_info,
-    &cli_repair,   &cli_reqs,  &cli_specialize, &cli_split, &cli_validate,
+    &cli_opencl,   &cli_repair, &cli_reqs,  &cli_specialize, &cli_split, &cli_validate,
 };
 #define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))
 

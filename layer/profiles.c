@@ -68,7 +68,7 @@ layer_profile_lowering(enum layer_route route, const uint32_t *words, size_t cou
         uint32_t op = w[0] & 0xffff;
         if (op == OP_COPY_MEMORY)
             flags |= SPVCOND_LOWER_COPY_MEMORY | SPVCOND_LOWER_SPIRV14;
-        else if (op != OP_COPY_LOGICAL && spirv14_only(w, w[0] >> 16))
+        else if (spirv14_only(w, w[0] >> 16))
             flags |= SPVCOND_LOWER_SPIRV14;
         /* pocl reads printf's arguments as C does, a float as a double (NVIDIA's route promotes them itself) */
         if (route == LAYER_ROUTE_BITCODE && op == OP_EXT_INST && (w[0] >> 16) >= 5 && w[4] == OPENCL_STD_PRINTF)

@@ -15,14 +15,18 @@ mock NVIDIA driver (tests/layer/mock_icd.c, whose kernels hold their program as 
    clCloneKernel, clCreateKernelsInProgram; a build with kernels attached refused; the release callback run
    when the last kernel goes.
 4. Two modules compiled from OpenCL C (one imports what the other exports), compiled, linked in SPIR-V and
-   run, also through a library."""
+   run, also through a library.
+5. `spvcond opencl` says that the loader loaded the layer and which devices take SPIR-V; with a layer the
+   loader cannot find, or a libOpenCL.so.1 that loads no layers (as the CUDA toolkit's does not), it says
+   the layer is not loaded and exits 1."""
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 
-from layer_common import BITCODE, DATA, LAYER, MOCK_ICD, PTX, SRC, compile_cl
+from layer_common import BITCODE, CLI, DATA, LAYER, MOCK_ICD, PTX, SRC, compile_cl
 from verdicts import check, summary
 
 HOST = os.environ["SPVCOND_LAYER_PROGRAMS_HOST"]
@@ -78,7 +82,27 @@ def main():
             verdicts(name, "two modules linked", rc, out, err)
             if not extra:
                 check(out.count("results 1 3 5 7") == 2, "%s: the linked kernels compute 2 a[i] + 1" % name, out)
+        opencl(tmp)
     return summary()
+
+
+def opencl(tmp):
+    p = subprocess.run([CLI, "opencl"], capture_output=True, text=True, env=WITH, timeout=300)
+    check(p.returncode == 0 and "the layer: loaded by the ICD loader" in p.stdout and
+          re.search(r"rusticl\n.*\n    SPIR-V: SPIR-V_1.0", p.stdout) is not None,
+          "spvcond opencl: the layer is loaded, and rusticl's device takes SPIR-V through it", p.stdout + p.stderr)
+    p = subprocess.run([CLI, "opencl", "--layer", os.path.join(tmp, "nowhere.so")], capture_output=True, text=True,
+                       env=BASE, timeout=300)
+    check(p.returncode == 1 and "the layer: NOT loaded" in p.stdout and "SPIR-V: none" in p.stdout,
+          "spvcond opencl: a layer the loader cannot find is said not loaded (exit 1)", p.stdout + p.stderr)
+    fake = os.path.join(tmp, "no-layers")
+    os.makedirs(fake, exist_ok=True)
+    shutil.copy(os.environ["SPVCOND_NO_LAYERS_OPENCL"], os.path.join(fake, "libOpenCL.so.1"))
+    p = subprocess.run([CLI, "opencl"], capture_output=True, text=True,
+                       env=dict(WITH, LD_LIBRARY_PATH=fake), timeout=300)
+    check(p.returncode == 1 and "the layer: NOT loaded" in p.stdout and "loads no layers" in p.stdout and
+          fake in p.stdout, "spvcond opencl: a libOpenCL.so.1 that loads no layers is named and said so (exit 1)",
+          p.stdout + p.stderr)
 
 
 if __name__ == "__main__":

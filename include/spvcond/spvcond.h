@@ -353,7 +353,8 @@ SPVCOND_API spvcond_result spvcond_specialize(spvcond_module *module, const spvc
 
 #define SPVCOND_LOWER_SPIRV14 0x1u       /* SPIR-V 1.4's OpPtrEqual, OpPtrNotEqual, OpPtrDiff (of sized
                                             elements), OpCopyMemory[Sized] with the source's memory operands,
-                                            OpDecorateString and OpMemberDecorateString in SPIR-V 1.2's forms */
+                                            OpDecorateString, OpMemberDecorateString and OpCopyLogical in
+                                            SPIR-V 1.2's forms */
 #define SPVCOND_LOWER_PRINTF_DOUBLE 0x2u /* OpenCL.std printf's scalar float arguments as double, as C's
                                             variadic promotion passes them */
 #define SPVCOND_LOWER_COPY_MEMORY 0x4u   /* OpCopyMemory as an OpLoad of the source and an OpStore to the target */

@@ -6,11 +6,13 @@
  * nothing a kernel's meaning depends on) dropped. SPVCOND_LOWER_PRINTF_DOUBLE passes printf's scalar float
  * arguments as double, as C's variadic promotion does (a consumer that reads printf's arguments as C does
  * reads a double for %f). SPVCOND_LOWER_COPY_MEMORY writes OpCopyMemory as a load and a store (the
- * translator of LLVM 15 ends the process on OpCopyMemory). OpCopyLogical has no such form and stays. */
+ * translator of LLVM 15 ends the process on OpCopyMemory). OpCopyLogical becomes its operand taken apart
+ * and put together again as the result's type. */
 #include <string.h>
 
 #include "ir/edit.h"
 #include "ir/module.h"
+#include "support/context.h"
 
 enum {
     OP_EXT_INST = 12,
@@ -20,8 +22,13 @@ enum {
     OP_TYPE_FLOAT = 22,
     OP_TYPE_VECTOR = 23,
     OP_TYPE_ARRAY = 28,
+    OP_TYPE_STRUCT = 30,
     OP_TYPE_POINTER = 32,
     OP_CONSTANT = 43,
+    OP_COPY_OBJECT = 83,
+    OP_COMPOSITE_CONSTRUCT = 80,
+    OP_COMPOSITE_EXTRACT = 81,
+    OP_COPY_LOGICAL = 400,
     OP_LOAD = 61,
     OP_STORE = 62,
     OP_COPY_MEMORY = 63,
@@ -201,6 +208,110 @@ lower_pointers(struct lower *l, size_t i, const uint32_t *w)
     return spvcond_edit_replace(m, i, out, n);
 }
 
+/* The words of a lowered OpCopyLogical, gathered before they replace it. */
+struct logical {
+    uint32_t words[2048];
+    uint32_t count;
+};
+
+/* A composite's member types: a struct's members, or an array's element `length` times (up to 64). */
+static bool
+members(const struct spvcond_module *m, uint32_t type, uint32_t *out, uint32_t *n)
+{
+    size_t d = spvcond_def(m, type);
+    if (d == SIZE_MAX)
+        return false;
+    const uint32_t *w = spvcond_inst_words(m, d);
+    uint32_t wc = w[0] >> 16, op = w[0] & 0xffff;
+    if (op == OP_TYPE_STRUCT) {
+        *n = wc - 2;
+        if (*n > 64)
+            return false;
+        memcpy(out, w + 2, *n * sizeof(uint32_t));
+        return true;
+    }
+    if (op != OP_TYPE_ARRAY || wc < 4)
+        return false;
+    size_t c = spvcond_def(m, w[3]);
+    const uint32_t *cw = c == SIZE_MAX ? NULL : spvcond_inst_words(m, c);
+    if (!cw || (cw[0] & 0xffff) != OP_CONSTANT || (cw[0] >> 16) < 4 || cw[3] > 64 || ((cw[0] >> 16) >= 5 && cw[4]))
+        return false;
+    *n = cw[3];
+    for (uint32_t k = 0; k < *n; k++)
+        out[k] = w[2];
+    return true;
+}
+
+/* `value` of type `from` as a value of the logically matching type `to`, member by member: its id in *out
+ * (`result` when not 0, for the last instruction). False when the types do not match as this knows. */
+static spvcond_result
+copy_logical(struct lower *l, struct logical *g, uint32_t value, uint32_t from, uint32_t to, uint32_t result,
+             uint32_t *out, int depth, bool *ok)
+{
+    struct spvcond_module *m = l->m;
+    spvcond_result r = SPVCOND_OK;
+    if (from == to) {
+        if (!result) {
+            *out = value;
+            return SPVCOND_OK;
+        }
+        if (g->count + 4 > 2048)
+            return *ok = false, SPVCOND_OK;
+        uint32_t copy[4] = {word0(4, OP_COPY_OBJECT), to, result, value};
+        memcpy(g->words + g->count, copy, sizeof(copy));
+        g->count += 4;
+        *out = result;
+        return SPVCOND_OK;
+    }
+    uint32_t from_members[64], to_members[64], nf = 0, nt = 0, parts[64];
+    if (depth > 8 || !members(m, from, from_members, &nf) || !members(m, to, to_members, &nt) || nf != nt ||
+        spvcond_def_opcode(m, from) != spvcond_def_opcode(m, to))
+        return *ok = false, SPVCOND_OK;
+    for (uint32_t k = 0; k < nf && *ok && r == SPVCOND_OK; k++) {
+        uint32_t member;
+        if (g->count + 5 > 2048 || (r = spvcond_edit_new_id(m, &member)) != SPVCOND_OK) {
+            *ok = r == SPVCOND_OK ? false : *ok;
+            break;
+        }
+        uint32_t extract[5] = {word0(5, OP_COMPOSITE_EXTRACT), from_members[k], member, value, k};
+        memcpy(g->words + g->count, extract, sizeof(extract));
+        g->count += 5;
+        r = copy_logical(l, g, member, from_members[k], to_members[k], 0, &parts[k], depth + 1, ok);
+    }
+    if (r != SPVCOND_OK || !*ok)
+        return r;
+    if (!result && (r = spvcond_edit_new_id(m, &result)) != SPVCOND_OK)
+        return r;
+    if (g->count + 3 + nf > 2048)
+        return *ok = false, SPVCOND_OK;
+    g->words[g->count++] = word0(3 + nf, OP_COMPOSITE_CONSTRUCT);
+    g->words[g->count++] = to;
+    g->words[g->count++] = result;
+    memcpy(g->words + g->count, parts, nf * sizeof(uint32_t));
+    g->count += nf;
+    *out = result;
+    return SPVCOND_OK;
+}
+
+/* OpCopyLogical: its operand taken apart and put together again as the result's type. */
+static spvcond_result
+lower_copy_logical(struct lower *l, size_t i, const uint32_t *w)
+{
+    struct logical *g = spvcond_alloc(l->m->ctx, sizeof(*g));
+    if (!g)
+        return spvcond_oom(l->m->ctx);
+    g->count = 0;
+    bool ok = true;
+    uint32_t out;
+    spvcond_result r = copy_logical(l, g, w[3], type_of(l->m, w[3]), w[1], w[2], &out, 0, &ok);
+    if (r == SPVCOND_OK && ok) {
+        l->lowered++;
+        r = spvcond_edit_replace(l->m, i, g->words, g->count);
+    }
+    spvcond_dealloc(l->m->ctx, g);
+    return r;
+}
+
 /* How many words a memory-operands mask takes, itself included. */
 static uint32_t
 memory_operands_words(uint32_t mask)
@@ -322,6 +433,8 @@ run(struct lower *l, uint32_t flags)
         if ((flags & SPVCOND_LOWER_SPIRV14) && l->pointer_bits && n >= 5 &&
             (op == OP_PTR_EQUAL || op == OP_PTR_NOT_EQUAL || op == OP_PTR_DIFF))
             r = lower_pointers(l, i, w);
+        else if ((flags & SPVCOND_LOWER_SPIRV14) && op == OP_COPY_LOGICAL && n >= 4)
+            r = lower_copy_logical(l, i, w);
         else if ((flags & (SPVCOND_LOWER_SPIRV14 | SPVCOND_LOWER_COPY_MEMORY)) &&
                  (op == OP_COPY_MEMORY || op == OP_COPY_MEMORY_SIZED) && n >= 3)
             r = lower_copy(l, i, w, flags);
