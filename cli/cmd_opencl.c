@@ -75,9 +75,68 @@ print_device(const struct loader *cl, cl_device_id d, cl_uint k)
     char name[256] = "?", version[256] = "?", il[512] = "";
     cl->device_info(d, CL_DEVICE_NAME, sizeof(name) - 1, name, NULL);
     cl->device_info(d, CL_DEVICE_VERSION, sizeof(version) - 1, version, NULL);
-    bool has_il = cl->device_info(d, CL_DEVICE_IL_VERSION, sizeof(il) - 1, il, NULL) == CL_SUCCESS && strstr(il, "SPIR-V");
+    bool has_il = cl->device_info(d, CL_DEVICE_IL_VERSION, sizeof(il) - 1, il, NULL) == CL_SUCCESS &&
+                  strstr(il, "SPIR-V");
     printf("  device %u: %s (%s)\n", k, name, version);
-    printf("    SPIR-V: %s\n", has_il ? il : "none (programs from IL fail: CL_INVALID_OPERATION, -59, or the driver's error)");
+    printf("    SPIR-V: %s\n",
+           has_il ? il : "none (programs from IL fail: CL_INVALID_OPERATION, -59, or the driver's error)");
+}
+
+/* The loader and its entries; false, said, when it cannot be opened. */
+static bool
+open_loader(struct loader *cl)
+{
+    void *library = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        cli_error("no OpenCL ICD loader: %s (install ocl-icd-libopencl1)", dlerror());
+        return false;
+    }
+    /* the loader stays open: its drivers may have handlers that run at exit */
+    if (!entry(library, "clGetPlatformIDs", &cl->platform_ids, sizeof(cl->platform_ids)) ||
+        !entry(library, "clGetPlatformInfo", &cl->platform_info, sizeof(cl->platform_info)) ||
+        !entry(library, "clGetDeviceIDs", &cl->device_ids, sizeof(cl->device_ids)) ||
+        !entry(library, "clGetDeviceInfo", &cl->device_info, sizeof(cl->device_info))) {
+        cli_error("libOpenCL.so.1 lacks an entry of OpenCL 1.0");
+        return false;
+    }
+    Dl_info where;
+    void *address;
+    memcpy(&address, &cl->platform_ids, sizeof(address));
+    printf("ICD loader: %s\n", dladdr(address, &where) && where.dli_fname ? where.dli_fname : "libOpenCL.so.1");
+    return true;
+}
+
+/* Whether the loader loaded the layer: it loads its layers before it answers clGetPlatformIDs, so the layer is
+ * in the process now, or never will be. */
+static bool
+layer_loaded(const char *layer)
+{
+    void *loaded = layer ? dlopen(layer, RTLD_NOW | RTLD_NOLOAD) : NULL;
+    if (loaded) {
+        printf("the layer: loaded by the ICD loader\n");
+        dlclose(loaded);
+    } else if (layer) {
+        printf("the layer: NOT loaded. This libOpenCL.so.1 loads no layers (the CUDA toolkit's own does not: put\n"
+               "ocl-icd's first, LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu), or OPENCL_LAYERS names no file it finds.\n");
+    }
+    return loaded != NULL;
+}
+
+static void
+print_platforms(const struct loader *cl, const cl_platform_id *platforms, cl_uint n)
+{
+    printf("platforms: %u\n", n);
+    for (cl_uint p = 0; p < n; p++) {
+        char name[256] = "?";
+        cl->platform_info(platforms[p], CL_PLATFORM_NAME, sizeof(name) - 1, name, NULL);
+        printf("platform %u: %s\n", p, name);
+        cl_device_id devices[16];
+        cl_uint count = 0;
+        if (cl->device_ids(platforms[p], CL_DEVICE_TYPE_ALL, 16, devices, &count) != CL_SUCCESS)
+            count = 0;
+        for (cl_uint k = 0; k < count && k < 16; k++)
+            print_device(cl, devices[k], k);
+    }
 }
 
 static int
@@ -94,57 +153,18 @@ run_opencl(struct cli *cli, void *args)
     if (a->verbose)
         setenv("SPVCOND_LAYER_DEBUG", "1", 1);
     printf("OPENCL_LAYERS: %s\n", layer ? layer : "(not set, and no layer installed beside the library)");
-    void *library = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        cli_error("no OpenCL ICD loader: %s (install ocl-icd-libopencl1)", dlerror());
-        free(installed);
-        return EXIT_INVALID;
-    }
     struct loader cl;
-    if (!entry(library, "clGetPlatformIDs", &cl.platform_ids, sizeof(cl.platform_ids)) ||
-        !entry(library, "clGetPlatformInfo", &cl.platform_info, sizeof(cl.platform_info)) ||
-        !entry(library, "clGetDeviceIDs", &cl.device_ids, sizeof(cl.device_ids)) ||
-        !entry(library, "clGetDeviceInfo", &cl.device_info, sizeof(cl.device_info))) {
-        cli_error("libOpenCL.so.1 lacks an entry of OpenCL 1.0");
+    if (!open_loader(&cl)) {
         free(installed);
         return EXIT_INVALID;
     }
-    Dl_info where;
-    void *address;
-    memcpy(&address, &cl.platform_ids, sizeof(address));
-    printf("ICD loader: %s\n", dladdr(address, &where) && where.dli_fname ? where.dli_fname : "libOpenCL.so.1");
     cl_uint n = 0;
     cl_platform_id platforms[32];
-    cl_int err = cl.platform_ids(32, platforms, &n);
-    /* The loader loads its layers before it answers: the layer is in the process now, or never will be. */
-    void *loaded = layer ? dlopen(layer, RTLD_NOW | RTLD_NOLOAD) : NULL;
-    int rc = EXIT_OK;
-    if (loaded) {
-        printf("the layer: loaded by the ICD loader\n");
-        dlclose(loaded);
-    } else if (layer) {
-        printf("the layer: NOT loaded. This libOpenCL.so.1 loads no layers (the CUDA toolkit's own does not: put\n"
-               "ocl-icd's first, LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu), or OPENCL_LAYERS names no file it finds.\n");
-        rc = EXIT_INVALID;
-    } else {
-        rc = EXIT_INVALID;
-    }
-    if (err != CL_SUCCESS)
+    if (cl.platform_ids(32, platforms, &n) != CL_SUCCESS)
         n = 0;
-    printf("platforms: %u\n", n);
-    for (cl_uint p = 0; p < n && p < 32; p++) {
-        char name[256] = "?";
-        cl.platform_info(platforms[p], CL_PLATFORM_NAME, sizeof(name) - 1, name, NULL);
-        printf("platform %u: %s\n", p, name);
-        cl_device_id devices[16];
-        cl_uint count = 0;
-        if (cl.device_ids(platforms[p], CL_DEVICE_TYPE_ALL, 16, devices, &count) != CL_SUCCESS)
-            count = 0;
-        for (cl_uint k = 0; k < count && k < 16; k++)
-            print_device(&cl, devices[k], k);
-    }
+    int rc = layer_loaded(layer) ? EXIT_OK : EXIT_INVALID;
+    print_platforms(&cl, platforms, n < 32 ? n : 32);
     free(installed);
-    /* the loader stays open: its drivers may have handlers that run at exit */
     return rc;
 }
 

@@ -102,7 +102,8 @@ layer_spec_defaults(const uint32_t *w, size_t count, const struct layer_spec_con
                 continue;
             if (c->width < 64)
                 value &= (UINT64_C(1) << c->width) - 1;
-            if (c->is_signed && c->width < 32 && (value >> (c->width - 1)) & 1) /* literals of narrow signed types are sign-extended */
+            /* the literal of a narrow signed type is sign-extended */
+            if (c->is_signed && c->width < 32 && (value >> (c->width - 1)) & 1)
                 value |= ~((UINT64_C(1) << c->width) - 1) & 0xFFFFFFFFu;
             inst[3] = (uint32_t)value;
             if (c->width > 32)

@@ -60,18 +60,12 @@ struct lower {
     size_t size_count;
 };
 
-static uint32_t
-word0(uint32_t count, uint32_t opcode)
-{
-    return count << 16 | opcode;
-}
-
 static bool
 has_capability(const struct spvcond_module *m, uint32_t capability)
 {
     for (size_t i = m->section[SPVCOND_SECTION_CAPABILITY]; i < m->section[SPVCOND_SECTION_CAPABILITY + 1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        if ((w[0] & 0xffff) == OP_CAPABILITY && (w[0] >> 16) >= 2 && w[1] == capability)
+        if (spvcond_opcode_of(w[0]) == OP_CAPABILITY && spvcond_word_count_of(w[0]) >= 2 && w[1] == capability)
             return true;
     }
     return false;
@@ -85,18 +79,18 @@ scalar_type(struct lower *l, uint32_t opcode, uint32_t width, uint32_t capabilit
     struct spvcond_module *m = l->m;
     for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t n = w[0] >> 16;
-        if ((w[0] & 0xffff) == opcode && n >= 3 && w[2] == width && (opcode != OP_TYPE_INT || (n >= 4 && !w[3]))) {
+        uint32_t n = spvcond_word_count_of(w[0]);
+        if (spvcond_opcode_of(w[0]) == opcode && n >= 3 && w[2] == width && (opcode != OP_TYPE_INT || (n >= 4 && !w[3]))) {
             *id = w[1];
             return SPVCOND_OK;
         }
     }
     spvcond_result r = spvcond_edit_new_id(m, id);
-    uint32_t type[4] = {word0(opcode == OP_TYPE_INT ? 4 : 3, opcode), *id, width, 0};
+    uint32_t type[4] = {spvcond_first_word(opcode == OP_TYPE_INT ? 4 : 3, opcode), *id, width, 0};
     if (r == SPVCOND_OK)
         r = spvcond_edit_prepend_to_section(m, SPVCOND_SECTION_GLOBAL, type, opcode == OP_TYPE_INT ? 4 : 3);
     if (r == SPVCOND_OK && !has_capability(m, capability)) {
-        uint32_t cap[2] = {word0(2, OP_CAPABILITY), capability};
+        uint32_t cap[2] = {spvcond_first_word(2, OP_CAPABILITY), capability};
         r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_CAPABILITY, cap, 2);
     }
     return r;
@@ -119,7 +113,7 @@ size_of(const struct spvcond_module *m, uint32_t type, int depth)
     if (d == SIZE_MAX || depth > 16)
         return 0;
     const uint32_t *w = spvcond_inst_words(m, d);
-    uint32_t n = w[0] >> 16, op = w[0] & 0xffff;
+    uint32_t n = spvcond_word_count_of(w[0]), op = spvcond_opcode_of(w[0]);
     if ((op == OP_TYPE_INT || op == OP_TYPE_FLOAT) && n >= 3)
         return w[2] % 8 ? 0 : w[2] / 8;
     if (op == OP_TYPE_VECTOR && n >= 4)
@@ -127,9 +121,9 @@ size_of(const struct spvcond_module *m, uint32_t type, int depth)
     if (op == OP_TYPE_ARRAY && n >= 4) {
         size_t c = spvcond_def(m, w[3]);
         const uint32_t *cw = c == SIZE_MAX ? NULL : spvcond_inst_words(m, c);
-        if (!cw || (cw[0] & 0xffff) != OP_CONSTANT || (cw[0] >> 16) < 4)
+        if (!cw || spvcond_opcode_of(cw[0]) != OP_CONSTANT || spvcond_word_count_of(cw[0]) < 4)
             return 0;
-        uint64_t length = cw[3] | ((cw[0] >> 16) >= 5 ? (uint64_t)cw[4] << 32 : 0);
+        uint64_t length = cw[3] | (spvcond_word_count_of(cw[0]) >= 5 ? (uint64_t)cw[4] << 32 : 0);
         return length <= UINT32_MAX ? size_of(m, w[2], depth + 1) * length : 0;
     }
     return 0;
@@ -145,7 +139,7 @@ size_constant(struct lower *l, uint32_t size, uint32_t *id)
             return SPVCOND_OK;
         }
     spvcond_result r = spvcond_edit_new_id(l->m, id);
-    uint32_t c[5] = {word0(l->pointer_bits == 64 ? 5 : 4, OP_CONSTANT), l->int_type, *id, size, 0};
+    uint32_t c[5] = {spvcond_first_word(l->pointer_bits == 64 ? 5 : 4, OP_CONSTANT), l->int_type, *id, size, 0};
     if (r == SPVCOND_OK)
         r = spvcond_edit_append_to_section(l->m, SPVCOND_SECTION_GLOBAL, c, l->pointer_bits == 64 ? 5 : 4);
     if (r == SPVCOND_OK && l->size_count < 8) {
@@ -161,11 +155,12 @@ static spvcond_result
 lower_pointers(struct lower *l, size_t i, const uint32_t *w)
 {
     struct spvcond_module *m = l->m;
-    uint32_t op = w[0] & 0xffff, element = 0;
+    uint32_t op = spvcond_opcode_of(w[0]), element = 0;
     if (op == OP_PTR_DIFF) {
         size_t p = spvcond_def(m, type_of(m, w[3]));
         const uint32_t *pw = p == SIZE_MAX ? NULL : spvcond_inst_words(m, p);
-        uint64_t size = pw && (pw[0] & 0xffff) == OP_TYPE_POINTER && (pw[0] >> 16) >= 4 ? size_of(m, pw[3], 0) : 0;
+        bool pointer = pw && spvcond_opcode_of(pw[0]) == OP_TYPE_POINTER && spvcond_word_count_of(pw[0]) >= 4;
+        uint64_t size = pointer ? size_of(m, pw[3], 0) : 0;
         if (size == 0 || size > UINT32_MAX)
             return SPVCOND_OK; /* not sized here: stays, and the consumer's profile says so */
         element = (uint32_t)size;
@@ -179,12 +174,12 @@ lower_pointers(struct lower *l, size_t i, const uint32_t *w)
         r = spvcond_edit_new_id(m, &ib);
     if (r != SPVCOND_OK)
         return r;
-    uint32_t convert[8] = {word0(4, OP_CONVERT_PTR_TO_U), l->int_type, ia, w[3],
-                           word0(4, OP_CONVERT_PTR_TO_U), l->int_type, ib, w[4]};
+    uint32_t convert[8] = {spvcond_first_word(4, OP_CONVERT_PTR_TO_U), l->int_type, ia, w[3],
+                           spvcond_first_word(4, OP_CONVERT_PTR_TO_U), l->int_type, ib, w[4]};
     memcpy(out, convert, sizeof(convert));
     n = 8;
     if (op != OP_PTR_DIFF) {
-        uint32_t compare[5] = {word0(5, op == OP_PTR_EQUAL ? OP_I_EQUAL : OP_I_NOT_EQUAL), w[1], w[2], ia, ib};
+        uint32_t compare[5] = {spvcond_first_word(5, op == OP_PTR_EQUAL ? OP_I_EQUAL : OP_I_NOT_EQUAL), w[1], w[2], ia, ib};
         memcpy(out + n, compare, sizeof(compare));
         n += 5;
     } else {
@@ -194,12 +189,12 @@ lower_pointers(struct lower *l, size_t i, const uint32_t *w)
             return r;
         if (!same && (r = spvcond_edit_new_id(m, &elements)) != SPVCOND_OK)
             return r;
-        uint32_t diff[10] = {word0(5, OP_I_SUB), l->int_type, bytes, ia, ib,
-                             word0(5, OP_S_DIV), l->int_type, elements, bytes, divisor};
+        uint32_t diff[10] = {spvcond_first_word(5, OP_I_SUB), l->int_type, bytes, ia, ib,
+                             spvcond_first_word(5, OP_S_DIV), l->int_type, elements, bytes, divisor};
         memcpy(out + n, diff, sizeof(diff));
         n += 10;
         if (!same) { /* a result narrower than the pointer */
-            uint32_t narrow[4] = {word0(4, OP_S_CONVERT), w[1], w[2], elements};
+            uint32_t narrow[4] = {spvcond_first_word(4, OP_S_CONVERT), w[1], w[2], elements};
             memcpy(out + n, narrow, sizeof(narrow));
             n += 4;
         }
@@ -222,7 +217,7 @@ members(const struct spvcond_module *m, uint32_t type, uint32_t *out, uint32_t *
     if (d == SIZE_MAX)
         return false;
     const uint32_t *w = spvcond_inst_words(m, d);
-    uint32_t wc = w[0] >> 16, op = w[0] & 0xffff;
+    uint32_t wc = spvcond_word_count_of(w[0]), op = spvcond_opcode_of(w[0]);
     if (op == OP_TYPE_STRUCT) {
         *n = wc - 2;
         if (*n > 64)
@@ -234,7 +229,8 @@ members(const struct spvcond_module *m, uint32_t type, uint32_t *out, uint32_t *
         return false;
     size_t c = spvcond_def(m, w[3]);
     const uint32_t *cw = c == SIZE_MAX ? NULL : spvcond_inst_words(m, c);
-    if (!cw || (cw[0] & 0xffff) != OP_CONSTANT || (cw[0] >> 16) < 4 || cw[3] > 64 || ((cw[0] >> 16) >= 5 && cw[4]))
+    if (!cw || spvcond_opcode_of(cw[0]) != OP_CONSTANT || spvcond_word_count_of(cw[0]) < 4 || cw[3] > 64 ||
+        (spvcond_word_count_of(cw[0]) >= 5 && cw[4]))
         return false;
     *n = cw[3];
     for (uint32_t k = 0; k < *n; k++)
@@ -257,7 +253,7 @@ copy_logical(struct lower *l, struct logical *g, uint32_t value, uint32_t from, 
         }
         if (g->count + 4 > 2048)
             return *ok = false, SPVCOND_OK;
-        uint32_t copy[4] = {word0(4, OP_COPY_OBJECT), to, result, value};
+        uint32_t copy[4] = {spvcond_first_word(4, OP_COPY_OBJECT), to, result, value};
         memcpy(g->words + g->count, copy, sizeof(copy));
         g->count += 4;
         *out = result;
@@ -273,7 +269,7 @@ copy_logical(struct lower *l, struct logical *g, uint32_t value, uint32_t from, 
             *ok = r == SPVCOND_OK ? false : *ok;
             break;
         }
-        uint32_t extract[5] = {word0(5, OP_COMPOSITE_EXTRACT), from_members[k], member, value, k};
+        uint32_t extract[5] = {spvcond_first_word(5, OP_COMPOSITE_EXTRACT), from_members[k], member, value, k};
         memcpy(g->words + g->count, extract, sizeof(extract));
         g->count += 5;
         r = copy_logical(l, g, member, from_members[k], to_members[k], 0, &parts[k], depth + 1, ok);
@@ -284,7 +280,7 @@ copy_logical(struct lower *l, struct logical *g, uint32_t value, uint32_t from, 
         return r;
     if (g->count + 3 + nf > 2048)
         return *ok = false, SPVCOND_OK;
-    g->words[g->count++] = word0(3 + nf, OP_COMPOSITE_CONSTRUCT);
+    g->words[g->count++] = spvcond_first_word(3 + nf, OP_COMPOSITE_CONSTRUCT);
     g->words[g->count++] = to;
     g->words[g->count++] = result;
     memcpy(g->words + g->count, parts, nf * sizeof(uint32_t));
@@ -325,10 +321,10 @@ static spvcond_result
 copy_as_load_store(struct lower *l, size_t i, const uint32_t *w)
 {
     struct spvcond_module *m = l->m;
-    uint32_t n = w[0] >> 16;
+    uint32_t n = spvcond_word_count_of(w[0]);
     size_t p = spvcond_def(m, type_of(m, w[2]));
     const uint32_t *pw = p == SIZE_MAX ? NULL : spvcond_inst_words(m, p);
-    if (!pw || (pw[0] & 0xffff) != OP_TYPE_POINTER || (pw[0] >> 16) < 4)
+    if (!pw || spvcond_opcode_of(pw[0]) != OP_TYPE_POINTER || spvcond_word_count_of(pw[0]) < 4)
         return SPVCOND_OK; /* not a pointer the module defines: stays */
     uint32_t target_ops = n > 3 ? memory_operands_words(w[3]) : 0;
     uint32_t source_at = 3 + target_ops, source_ops = source_at < n ? n - source_at : target_ops;
@@ -339,13 +335,13 @@ copy_as_load_store(struct lower *l, size_t i, const uint32_t *w)
     spvcond_result r = spvcond_edit_new_id(m, &value);
     if (r != SPVCOND_OK)
         return r;
-    out[k++] = word0(4 + source_ops, OP_LOAD);
+    out[k++] = spvcond_first_word(4 + source_ops, OP_LOAD);
     out[k++] = pw[3];
     out[k++] = value;
     out[k++] = w[2];
     for (uint32_t j = 0; j < source_ops; j++)
         out[k++] = source_mask[j];
-    out[k++] = word0(3 + target_ops, OP_STORE);
+    out[k++] = spvcond_first_word(3 + target_ops, OP_STORE);
     out[k++] = w[1];
     out[k++] = value;
     for (uint32_t j = 0; j < target_ops; j++)
@@ -358,8 +354,8 @@ copy_as_load_store(struct lower *l, size_t i, const uint32_t *w)
 static spvcond_result
 lower_copy(struct lower *l, size_t i, const uint32_t *w, uint32_t flags)
 {
-    uint32_t n = w[0] >> 16, first = (w[0] & 0xffff) == OP_COPY_MEMORY ? 3 : 4;
-    if ((flags & SPVCOND_LOWER_COPY_MEMORY) && (w[0] & 0xffff) == OP_COPY_MEMORY)
+    uint32_t n = spvcond_word_count_of(w[0]), first = spvcond_opcode_of(w[0]) == OP_COPY_MEMORY ? 3 : 4;
+    if ((flags & SPVCOND_LOWER_COPY_MEMORY) && spvcond_opcode_of(w[0]) == OP_COPY_MEMORY)
         return copy_as_load_store(l, i, w);
     if (!(flags & SPVCOND_LOWER_SPIRV14) || first >= n || first + memory_operands_words(w[first]) >= n)
         return SPVCOND_OK;
@@ -367,7 +363,7 @@ lower_copy(struct lower *l, size_t i, const uint32_t *w, uint32_t flags)
     if (keep > 16)
         return SPVCOND_OK;
     memcpy(out, w, keep * sizeof(uint32_t));
-    out[0] = word0(keep, w[0] & 0xffff);
+    out[0] = spvcond_first_word(keep, spvcond_opcode_of(w[0]));
     l->lowered++;
     return spvcond_edit_replace(l->m, i, out, keep);
 }
@@ -377,7 +373,7 @@ static spvcond_result
 lower_printf(struct lower *l, size_t i, const uint32_t *w)
 {
     struct spvcond_module *m = l->m;
-    uint32_t n = w[0] >> 16;
+    uint32_t n = spvcond_word_count_of(w[0]);
     uint32_t out[256];
     if (n > 256)
         return SPVCOND_OK;
@@ -393,7 +389,7 @@ lower_printf(struct lower *l, size_t i, const uint32_t *w)
         uint32_t wide;
         if ((r = spvcond_edit_new_id(m, &wide)) != SPVCOND_OK)
             return r;
-        uint32_t convert[4] = {word0(4, OP_F_CONVERT), l->double_type, wide, w[k]};
+        uint32_t convert[4] = {spvcond_first_word(4, OP_F_CONVERT), l->double_type, wide, w[k]};
         r = spvcond_edit_insert(m, i, convert, 4);
         out[k] = wide;
         changed = true;
@@ -411,7 +407,7 @@ run(struct lower *l, uint32_t flags)
     struct spvcond_module *m = l->m;
     for (size_t i = m->section[SPVCOND_SECTION_EXTINST_IMPORT]; i < m->section[SPVCOND_SECTION_EXTINST_IMPORT + 1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        if ((w[0] >> 16) >= 3 && strcmp(spvcond_inst_string(m, i, 2), "OpenCL.std") == 0)
+        if (spvcond_word_count_of(w[0]) >= 3 && strcmp(spvcond_inst_string(m, i, 2), "OpenCL.std") == 0)
             l->opencl_std = w[1];
     }
     for (size_t i = m->section[SPVCOND_SECTION_MEMORY_MODEL]; i < m->section[SPVCOND_SECTION_MEMORY_MODEL + 1]; i++) {
@@ -429,7 +425,7 @@ run(struct lower *l, uint32_t flags)
     }
     for (size_t i = m->section[SPVCOND_SECTION_FUNCTION]; r == SPVCOND_OK && i < m->inst_count; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t op = w[0] & 0xffff, n = w[0] >> 16;
+        uint32_t op = spvcond_opcode_of(w[0]), n = spvcond_word_count_of(w[0]);
         if ((flags & SPVCOND_LOWER_SPIRV14) && l->pointer_bits && n >= 5 &&
             (op == OP_PTR_EQUAL || op == OP_PTR_NOT_EQUAL || op == OP_PTR_DIFF))
             r = lower_pointers(l, i, w);
