@@ -75,17 +75,6 @@ cli_fini(struct cli *cli)
 }
 
 int
-cli_exit_code(spvcond_result r)
-{
-    switch (r) {
-    case SPVCOND_OK: return EXIT_OK;
-    case SPVCOND_ERROR_OUT_OF_MEMORY: return EXIT_NOMEM;
-    case SPVCOND_ERROR_INVALID_ARGUMENT: return EXIT_USAGE;
-    default: return EXIT_INVALID;
-    }
-}
-
-int
 cli_load_requirements(struct cli *cli, const char *path, spvcond_requirements_file **out)
 {
     void *text;
