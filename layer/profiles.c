@@ -13,6 +13,7 @@
 enum {
     OP_EXT_INST_IMPORT = 11,
     OP_EXT_INST = 12,
+    OP_VARIABLE = 59,
     OP_COPY_MEMORY = 63,
     OP_COPY_MEMORY_SIZED = 64,
     OP_COPY_LOGICAL = 400,
@@ -22,6 +23,7 @@ enum {
     OP_DECORATE_STRING = 5632,
     OP_MEMBER_DECORATE_STRING = 5633,
     OPENCL_STD_PRINTF = 184,
+    STORAGE_FUNCTION = 7,
 };
 
 /* How many words a memory-operands mask takes, itself included: Aligned's literal, MakePointerAvailable's
@@ -61,11 +63,17 @@ uint32_t
 layer_profile_lowering(enum layer_route route, const uint32_t *words, size_t count)
 {
     bool translator = route == LAYER_ROUTE_BITCODE || route == LAYER_ROUTE_PTX;
+    bool rusticl = route == LAYER_ROUTE_SPIRV_BINARY;
     uint32_t flags = 0;
-    for (size_t k = 5; translator && k < count && (words[k] >> 16) && (words[k] >> 16) <= count - k;
+    for (size_t k = 5; (translator || rusticl) && k < count && (words[k] >> 16) && (words[k] >> 16) <= count - k;
          k += words[k] >> 16) {
         const uint32_t *w = &words[k];
         uint32_t op = w[0] & 0xffff;
+        /* Mesa 22.3 drops a Function variable's initializer */
+        if (rusticl && op == OP_VARIABLE && (w[0] >> 16) >= 5 && w[3] == STORAGE_FUNCTION)
+            flags |= SPVCOND_LOWER_FUNCTION_INITIALIZERS;
+        if (!translator)
+            continue;
         if (op == OP_COPY_MEMORY)
             flags |= SPVCOND_LOWER_COPY_MEMORY | SPVCOND_LOWER_SPIRV14;
         else if (spirv14_only(w, w[0] >> 16))

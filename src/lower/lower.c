@@ -7,7 +7,8 @@
  * arguments as double, as C's variadic promotion does (a consumer that reads printf's arguments as C does
  * reads a double for %f). SPVCOND_LOWER_COPY_MEMORY writes OpCopyMemory as a load and a store (the
  * translator of LLVM 15 ends the process on OpCopyMemory). OpCopyLogical becomes its operand taken apart
- * and put together again as the result's type. */
+ * and put together again as the result's type. SPVCOND_LOWER_FUNCTION_INITIALIZERS stores a function
+ * variable's initializer into it at the start of its block (Mesa 22.3's reader drops those initializers). */
 #include <string.h>
 
 #include "ir/edit.h"
@@ -15,6 +16,7 @@
 #include "support/context.h"
 
 enum {
+    OP_LINE = 8,
     OP_EXT_INST = 12,
     OP_MEMORY_MODEL = 14,
     OP_CAPABILITY = 17,
@@ -25,10 +27,12 @@ enum {
     OP_TYPE_STRUCT = 30,
     OP_TYPE_POINTER = 32,
     OP_CONSTANT = 43,
+    OP_FUNCTION = 54,
     OP_COPY_OBJECT = 83,
     OP_COMPOSITE_CONSTRUCT = 80,
     OP_COMPOSITE_EXTRACT = 81,
     OP_COPY_LOGICAL = 400,
+    OP_VARIABLE = 59,
     OP_LOAD = 61,
     OP_STORE = 62,
     OP_COPY_MEMORY = 63,
@@ -40,11 +44,14 @@ enum {
     OP_S_DIV = 135,
     OP_I_EQUAL = 170,
     OP_I_NOT_EQUAL = 171,
+    OP_LABEL = 248,
+    OP_NO_LINE = 317,
     OP_PTR_EQUAL = 401,
     OP_PTR_NOT_EQUAL = 402,
     OP_PTR_DIFF = 403,
     OP_DECORATE_STRING = 5632,
     OP_MEMBER_DECORATE_STRING = 5633,
+    STORAGE_FUNCTION = 7,
     CAPABILITY_FLOAT64 = 10,
     CAPABILITY_INT64 = 11,
     OPENCL_STD_PRINTF = 184,
@@ -401,6 +408,39 @@ lower_printf(struct lower *l, size_t i, const uint32_t *w)
     return r;
 }
 
+/* A function's variables with initializers, from `first` (the instruction after a block's label): each
+ * initializer dropped and stored into its variable before the block's first instruction that is not a
+ * variable (nor a line), where the variables' scope begins. */
+static spvcond_result
+lower_initializers(struct lower *l, size_t first, size_t *next)
+{
+    struct spvcond_module *m = l->m;
+    size_t i = first;
+    spvcond_result r = SPVCOND_OK;
+    uint32_t stores[3 * 64], n = 0;
+    for (; i < m->inst_count && r == SPVCOND_OK; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        uint32_t op = spvcond_opcode_of(w[0]), wc = spvcond_word_count_of(w[0]);
+        if (op == OP_LINE || op == OP_NO_LINE)
+            continue;
+        if (op != OP_VARIABLE)
+            break;
+        if (wc < 5 || w[3] != STORAGE_FUNCTION || n == 64)
+            continue;
+        uint32_t plain[4] = {spvcond_first_word(4, OP_VARIABLE), w[1], w[2], w[3]};
+        stores[3 * n] = spvcond_first_word(3, OP_STORE);
+        stores[3 * n + 1] = w[2];
+        stores[3 * n + 2] = w[4];
+        n++;
+        l->lowered++;
+        r = spvcond_edit_replace(m, i, plain, 4);
+    }
+    if (r == SPVCOND_OK && n)
+        r = spvcond_edit_insert(m, i, stores, 3 * n);
+    *next = i;
+    return r;
+}
+
 static spvcond_result
 run(struct lower *l, uint32_t flags)
 {
@@ -423,9 +463,19 @@ run(struct lower *l, uint32_t flags)
             r = spvcond_edit_delete(m, i);
         }
     }
+    bool entry_block = false; /* the next label begins a function's first block */
     for (size_t i = m->section[SPVCOND_SECTION_FUNCTION]; r == SPVCOND_OK && i < m->inst_count; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
         uint32_t op = spvcond_opcode_of(w[0]), n = spvcond_word_count_of(w[0]);
+        if (op == OP_FUNCTION)
+            entry_block = true;
+        if (op == OP_LABEL && entry_block && (flags & SPVCOND_LOWER_FUNCTION_INITIALIZERS)) {
+            entry_block = false;
+            size_t next;
+            r = lower_initializers(l, i + 1, &next);
+            i = next - 1; /* the loop goes on from the block's first instruction that is not a variable */
+            continue;
+        }
         if ((flags & SPVCOND_LOWER_SPIRV14) && l->pointer_bits && n >= 5 &&
             (op == OP_PTR_EQUAL || op == OP_PTR_NOT_EQUAL || op == OP_PTR_DIFF))
             r = lower_pointers(l, i, w);
@@ -444,7 +494,8 @@ run(struct lower *l, uint32_t flags)
 spvcond_result
 spvcond_lower(spvcond_module *m, uint32_t flags, size_t *lowered)
 {
-    if (!m || (flags & ~(uint32_t)(SPVCOND_LOWER_SPIRV14 | SPVCOND_LOWER_PRINTF_DOUBLE | SPVCOND_LOWER_COPY_MEMORY)))
+    if (!m || (flags & ~(uint32_t)(SPVCOND_LOWER_SPIRV14 | SPVCOND_LOWER_PRINTF_DOUBLE | SPVCOND_LOWER_COPY_MEMORY |
+                                   SPVCOND_LOWER_FUNCTION_INITIALIZERS)))
         return SPVCOND_ERROR_INVALID_ARGUMENT;
     spvcond_result r = spvcond_edit_begin_pass(m, "lowering");
     if (r != SPVCOND_OK)

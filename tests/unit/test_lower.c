@@ -158,3 +158,31 @@ Test(lower, copy_memory_as_load_and_store)
     free(val);
     lowered_free(&l);
 }
+
+Test(lower, function_initializers_as_stores)
+{
+    struct lowered l = lower_fixture("lower_initializers", SPVCOND_LOWER_FUNCTION_INITIALIZERS);
+    cr_assert_eq(l.code, SPVCOND_OK);
+    cr_assert_eq(l.count_lowered, 2, "two variables with initializers: %zu", l.count_lowered);
+    /* no variable keeps an initializer; the two stores come before the first load, after the variables */
+    size_t first_load = 0, stores_before = 0, variables_after_store = 0, seen_store = 0;
+    for (size_t k = 5; k < l.count && (l.words[k] >> 16); k += l.words[k] >> 16) {
+        uint32_t op = l.words[k] & 0xffff, n = l.words[k] >> 16;
+        if (op == 59 /* OpVariable */) {
+            cr_assert(n == 4 || l.words[k + 3] != 7, "a Function variable without its initializer");
+            variables_after_store += seen_store;
+        }
+        if (op == 62 && !first_load) {
+            stores_before++;
+            seen_store = 1;
+        }
+        if (op == 61 && !first_load)
+            first_load = k;
+    }
+    cr_assert_eq(stores_before, 2);
+    cr_assert_eq(variables_after_store, 0);
+    char *val = NULL;
+    cr_assert_eq(spirv_val(l.words, l.count, "spv1.4", &val), 0, "spirv-val: %s", val);
+    free(val);
+    lowered_free(&l);
+}
