@@ -137,16 +137,13 @@ build_free(struct build *b)
     free(b->failures);
 }
 
-/* A copy of a line for a build log (NULL when out of memory: the log then lacks it). */
+/* Why the layer could not build for a device: said on standard error, and a copy for its build log (NULL
+ * when out of memory: the log then lacks it). */
 static char *
-failure(const char *device, const char *what, const char *msg)
+failure(const char *device, const char *msg)
 {
-    size_t size = strlen(what) + strlen(msg) + 8;
-    char *line = malloc(size);
-    if (line)
-        snprintf(line, size, "%s%s", what, msg);
-    fprintf(stderr, "spvcond layer: %s: %s%s\n", device ? device : "?", what, msg);
-    return line;
+    fprintf(stderr, "spvcond layer: %s: %s\n", device ? device : "?", msg);
+    return strdup(msg);
 }
 
 /* The driver's program from the forms of the devices b->held marks: one IL for drivers that read it (the
@@ -174,7 +171,7 @@ driver_program(const struct layer_program *p, struct build *b, const struct laye
                          p->devices[k].name ? p->devices[k].name : "?");
                 for (size_t j = 0; j < b->n; j++)
                     if (b->held[j] && b->target[j] && !b->failures[j])
-                        b->failures[j] = failure(p->devices[j].name, "", why);
+                        b->failures[j] = failure(p->devices[j].name, why);
                 return CL_BUILD_PROGRAM_FAILURE;
             }
         b->driver = layer_next.clCreateProgramWithIL(p->context, forms[first].bytes, forms[first].size, &err);
@@ -226,7 +223,7 @@ build_devices(struct layer_program *p, struct build *b, const char *options)
         if (layer_device_form(&src, &p->devices[k], k, &b->forms[k], msg, sizeof(msg)))
             b->held[k] = true;
         else
-            b->failures[k] = failure(p->devices[k].name, "", msg);
+            b->failures[k] = failure(p->devices[k].name, msg);
     }
     free(values);
     /* the new driver's program: this build's forms, and the others' as they were */
@@ -244,7 +241,7 @@ build_devices(struct layer_program *p, struct build *b, const char *options)
         snprintf(why, sizeof(why), "the driver refused the program (OpenCL error %d)", err);
         for (size_t k = 0; k < b->n; k++)
             if (b->target[k] && !b->failures[k])
-                b->failures[k] = failure(p->devices[k].name, "", why);
+                b->failures[k] = failure(p->devices[k].name, why);
         memset(b->held, 0, b->n * sizeof(*b->held));
         err = CL_BUILD_PROGRAM_FAILURE;
     }
@@ -335,7 +332,7 @@ start(struct layer_program *p, const bool *target)
     return CL_SUCCESS;
 }
 
-/* Builds p (busy, `target` marked) for its targets; false when out of memory before anything was done. */
+/* Builds p (busy, `target` marked, which it frees) for its targets: the build's result. */
 static cl_int
 build(struct layer_program *p, bool *target, const char *options)
 {
@@ -636,7 +633,7 @@ layer_link_program(cl_context context, cl_uint num_devices, const cl_device_id *
             d->status = linked && target ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
             d->type = linked && target ? CL_PROGRAM_BINARY_TYPE_LIBRARY : CL_PROGRAM_BINARY_TYPE_NONE;
             if (!linked)
-                d->failure = failure(p->devices[k].name, "", msg);
+                d->failure = failure(p->devices[k].name, msg);
         }
         layer_objects_unlock();
         *err = !target ? CL_OUT_OF_HOST_MEMORY : linked ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE;
