@@ -5,9 +5,11 @@
  * the same program in the form it reads (rusticl: its program binary; pocl: LLVM bitcode; NVIDIA: PTX),
  * each through clCreateProgramWithBinary, which the layer leaves to the driver. The three builds of a
  * module are alternated within each round, their order rotating from round to round. The layer's own share
- * is the time clCreateProgramWithIL takes less the driver alone's clCreateProgramWithBinary (the driver's
- * part of it); for the cold build, its stages as SPVCOND_LAYER_DEBUG reports them: specialization,
- * validation, translation (bitcode or PTX; for rusticl, the module copied behind its binary's header).
+ * is the layer's time from creation to a built program less the driver alone's (the layer owns its
+ * programs: clCreateProgramWithIL keeps the IL, and clBuildProgram specializes, makes the driver's program
+ * and builds it, so no one call holds the layer's part alone); for the cold build, its stages as
+ * SPVCOND_LAYER_DEBUG reports them: specialization, validation, translation (bitcode or PTX; for rusticl,
+ * the module copied behind its binary's header).
  * Columns: the medians, the warm share over the driver alone (the steadier figure: two builds' times each
  * vary by more than the share), the warm total's difference from the driver alone's, the cache hit's own
  * time (SPVCOND_LAYER_DEBUG's: the entry opened, read and checked; a part of the warm share that no driver's
@@ -227,12 +229,10 @@ measure(const char *module, int rounds, const char *tmp)
     }
     if (ok) {
         double driver = median(s->driver, rounds), cold = median(s->cold, rounds), warm = median(s->warm, rounds);
-        double driver_create = median(s->driver_create, rounds);
         double spec = median(s->stage[0], rounds), val = median(s->stage[1], rounds),
                made = median(s->stage[2], rounds);
         const char *name = strrchr(module, '/') ? strrchr(module, '/') + 1 : module;
-        double cold_share = median(s->cold_create, rounds) - driver_create;
-        double warm_share = median(s->warm_create, rounds) - driver_create;
+        double cold_share = cold - driver, warm_share = warm - driver;
         bool translated = !strstr(form_path, ".rusticl.bin"); /* rusticl's binary is the module copied */
         char ratio[32] = "(no translation)";
         if (translated && made > 0)
