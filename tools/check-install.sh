@@ -128,8 +128,9 @@ if [ ! -f "$layer" ]; then
 fi
 ! readelf -d "$layer" | grep -q 'NEEDED.*libspvcond' || fail "the layer needs no libspvcond.so"
 exports=$(nm -D --defined-only "$layer" | awk '{print $3}' | grep -v '^_' | sort | tr '\n' ' ')
-[ "$exports" = "clGetLayerInfo clInitLayer " ] || fail "the layer exports clGetLayerInfo and clInitLayer alone: $exports"
-ok "installed: $libdir/libspvcond-opencl-layer.so, exporting the loader's two entries alone"
+[ "$exports" = "clDeinitLayer clGetLayerInfo clInitLayer clInitLayerWithProperties " ] ||
+    fail "the layer exports the loaders' entries alone (clGetLayerInfo, clInitLayer, clInitLayerWithProperties, clDeinitLayer): $exports"
+ok "installed: $libdir/libspvcond-opencl-layer.so, exporting the loaders' four entries alone"
 cc -std=c11 tests/layer/host.c $(pkg-config --libs OpenCL) -lpthread -o "$work/host" || fail "the plain host program builds"
 for platform in rusticl pocl; do
     out=$(cd "$work" && RUSTICL_ENABLE=llvmpipe OPENCL_LAYERS="$layer" ./host --platform $platform jit.ann.spv \
