@@ -32,13 +32,12 @@ struct _cl_icd_dispatch layer_own;
 static const char il_versions[] = "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4";
 #define IL_VERSION_COUNT 5
 
-/* A query's answer: the usual rules of clGet*Info. */
-static cl_int
-answer(const void *data, size_t size, size_t value_size, void *value, size_t *size_ret)
+cl_int
+layer_answer(const void *data, size_t size, size_t value_size, void *value, size_t *size_ret)
 {
     if (value && value_size < size)
         return CL_INVALID_VALUE;
-    if (value)
+    if (value && size)
         memcpy(value, data, size);
     if (size_ret)
         *size_ret = size;
@@ -67,7 +66,7 @@ extensions_with_il(char *ext, size_t value_size, void *value, size_t *size_ret)
     }
     if (!layer_has_word(more, "cl_khr_il_program"))
         strcpy(more + n, n && more[n - 1] != ' ' ? " cl_khr_il_program" : "cl_khr_il_program");
-    cl_int err = answer(more, strlen(more) + 1, value_size, value, size_ret);
+    cl_int err = layer_answer(more, strlen(more) + 1, value_size, value, size_ret);
     free(more);
     return err;
 }
@@ -97,7 +96,7 @@ extensions_with_version(cl_device_id device, cl_platform_id platform, size_t val
         strcpy(list[n++].name, "cl_khr_il_program");
     }
     if (err == CL_SUCCESS)
-        err = answer(list, n * sizeof(*list), value_size, value, size_ret);
+        err = layer_answer(list, n * sizeof(*list), value_size, value, size_ret);
     free(list);
     return err;
 }
@@ -117,7 +116,7 @@ get_device_info(cl_device_id device, cl_device_info param, size_t value_size, vo
     if (!layer_gives_il(device))
         return layer_next.clGetDeviceInfo(device, param, value_size, value, size_ret);
     if (param == CL_DEVICE_IL_VERSION)
-        return answer(il_versions, sizeof(il_versions), value_size, value, size_ret);
+        return layer_answer(il_versions, sizeof(il_versions), value_size, value, size_ret);
     if (param == CL_DEVICE_ILS_WITH_VERSION) {
         cl_name_version ils[IL_VERSION_COUNT];
         memset(ils, 0, sizeof(ils));
@@ -125,7 +124,7 @@ get_device_info(cl_device_id device, cl_device_info param, size_t value_size, vo
             ils[k].version = CL_MAKE_VERSION(1, k, 0);
             strcpy(ils[k].name, "SPIR-V");
         }
-        return answer(ils, sizeof(ils), value_size, value, size_ret);
+        return layer_answer(ils, sizeof(ils), value_size, value, size_ret);
     }
     if (param == CL_DEVICE_EXTENSIONS) {
         char *ext = layer_device_string(device, CL_DEVICE_EXTENSIONS);
@@ -219,11 +218,11 @@ clGetLayerInfo(cl_layer_info param_name, size_t param_value_size, void *param_va
 {
     if (param_name == CL_LAYER_API_VERSION) {
         cl_layer_api_version version = CL_LAYER_API_VERSION_100;
-        return answer(&version, sizeof(version), param_value_size, param_value, param_value_size_ret);
+        return layer_answer(&version, sizeof(version), param_value_size, param_value, param_value_size_ret);
     }
     if (param_name == CL_LAYER_NAME) {
         static const char name[] = "spvcond: SPIR-V with SPV_INTEL_function_variants for every device";
-        return answer(name, sizeof(name), param_value_size, param_value, param_value_size_ret);
+        return layer_answer(name, sizeof(name), param_value_size, param_value, param_value_size_ret);
     }
     return CL_INVALID_VALUE;
 }

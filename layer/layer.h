@@ -187,6 +187,10 @@ void *layer_map_remove(struct layer_map *map, const void *key);
 
 /* ---- programs and kernels (programs.c, program_build.c) ---- */
 
+/* A query's answer by the usual rules of clGet*Info (layer.c): `size` bytes of `data` into `value` when it
+ * has room (CL_INVALID_VALUE when not), the size into *size_ret. */
+cl_int layer_answer(const void *data, size_t size, size_t value_size, void *value, size_t *size_ret);
+
 /* The layer's own dispatch table (layer.c), which the layer's objects point to as OpenCL objects do. */
 extern struct _cl_icd_dispatch layer_own;
 

@@ -239,18 +239,6 @@ layer_set_program_specialization_constant(cl_program program, cl_uint spec_id, s
 
 /* ---- queries ---- */
 
-static cl_int
-answer(const void *data, size_t size, size_t value_size, void *value, size_t *size_ret)
-{
-    if (value && value_size < size)
-        return CL_INVALID_VALUE;
-    if (value && size)
-        memcpy(value, data, size);
-    if (size_ret)
-        *size_ret = size;
-    return CL_SUCCESS;
-}
-
 /* With the lock held: device k's build status, the driver's once its program holds the device. */
 static cl_build_status
 status_of(const struct layer_program *p, size_t k)
@@ -389,27 +377,27 @@ layer_get_program_info(cl_program program, cl_program_info param, size_t value_s
     cl_bool no = CL_FALSE;
     switch (param) {
     case CL_PROGRAM_REFERENCE_COUNT:
-        err = answer(&p->refs, sizeof(p->refs), value_size, value, size_ret);
+        err = layer_answer(&p->refs, sizeof(p->refs), value_size, value, size_ret);
         break;
     case CL_PROGRAM_CONTEXT:
-        err = answer(&p->context, sizeof(p->context), value_size, value, size_ret);
+        err = layer_answer(&p->context, sizeof(p->context), value_size, value, size_ret);
         break;
     case CL_PROGRAM_NUM_DEVICES:
-        err = answer(&n, sizeof(n), value_size, value, size_ret);
+        err = layer_answer(&n, sizeof(n), value_size, value, size_ret);
         break;
     case CL_PROGRAM_DEVICES: {
         cl_device_id *ids = calloc(n ? n : 1, sizeof(*ids));
         for (size_t k = 0; ids && k < n; k++)
             ids[k] = p->per[k].id;
-        err = ids ? answer(ids, n * sizeof(*ids), value_size, value, size_ret) : CL_OUT_OF_HOST_MEMORY;
+        err = ids ? layer_answer(ids, n * sizeof(*ids), value_size, value, size_ret) : CL_OUT_OF_HOST_MEMORY;
         free(ids);
         break;
     }
     case CL_PROGRAM_SOURCE:
-        err = answer("", 1, value_size, value, size_ret);
+        err = layer_answer("", 1, value_size, value, size_ret);
         break;
     case CL_PROGRAM_IL: /* the IL as the application gave it; nothing for a program clLinkProgram made */
-        err = answer(p->module, p->linked ? 0 : p->words * 4, value_size, value, size_ret);
+        err = layer_answer(p->module, p->linked ? 0 : p->words * 4, value_size, value, size_ret);
         break;
     case CL_PROGRAM_BINARY_SIZES:
     case CL_PROGRAM_BINARIES:
@@ -420,7 +408,7 @@ layer_get_program_info(cl_program program, cl_program_info param, size_t value_s
         size_t count;
         char *names = kernel_names(p, &count, &err);
         if (names && param == CL_PROGRAM_NUM_KERNELS) {
-            err = answer(&count, sizeof(count), value_size, value, size_ret);
+            err = layer_answer(&count, sizeof(count), value_size, value, size_ret);
         } else if (names) { /* "a;b;c" */
             size_t length = 0;
             for (char *k = names; *k;) {
@@ -430,14 +418,14 @@ layer_get_program_info(cl_program program, cl_program_info param, size_t value_s
                     k[len] = ';';
                 k += len + 1;
             }
-            err = answer(names, length ? length : 1, value_size, value, size_ret);
+            err = layer_answer(names, length ? length : 1, value_size, value, size_ret);
         }
         free(names);
         break;
     }
     case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
     case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
-        err = answer(&no, sizeof(no), value_size, value, size_ret);
+        err = layer_answer(&no, sizeof(no), value_size, value, size_ret);
         break;
     default:
         err = CL_INVALID_VALUE;
@@ -468,7 +456,7 @@ build_log(const struct layer_program *p, size_t k, size_t value_size, void *valu
         log.failed |= !theirs;
         free(theirs);
     }
-    cl_int err = log.failed ? CL_OUT_OF_HOST_MEMORY : answer(log.data, log.length + 1, value_size, value, size_ret);
+    cl_int err = log.failed ? CL_OUT_OF_HOST_MEMORY : layer_answer(log.data, log.length + 1, value_size, value, size_ret);
     free(log.data);
     return err;
 }
@@ -492,22 +480,22 @@ layer_get_program_build_info(cl_program program, cl_device_id device, cl_program
         switch (param) {
         case CL_PROGRAM_BUILD_STATUS:
             status = status_of(p, k);
-            err = answer(&status, sizeof(status), value_size, value, size_ret);
+            err = layer_answer(&status, sizeof(status), value_size, value, size_ret);
             break;
         case CL_PROGRAM_BUILD_OPTIONS:
-            err = answer(d->options, strlen(d->options) + 1, value_size, value, size_ret);
+            err = layer_answer(d->options, strlen(d->options) + 1, value_size, value, size_ret);
             break;
         case CL_PROGRAM_BUILD_LOG:
             err = build_log(p, k, value_size, value, size_ret);
             break;
         case CL_PROGRAM_BINARY_TYPE:
-            err = answer(&d->type, sizeof(d->type), value_size, value, size_ret);
+            err = layer_answer(&d->type, sizeof(d->type), value_size, value, size_ret);
             break;
         default: /* CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE and what a driver adds: the driver's program */
             if (d->in_driver && p->driver)
                 err = layer_next.clGetProgramBuildInfo(p->driver, device, param, value_size, value, size_ret);
             else if (param == CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE)
-                err = answer(&none, sizeof(none), value_size, value, size_ret);
+                err = layer_answer(&none, sizeof(none), value_size, value, size_ret);
             else
                 err = CL_INVALID_VALUE;
         }
@@ -693,7 +681,7 @@ layer_get_kernel_info(cl_kernel kernel, cl_kernel_info param, size_t value_size,
         cl_program program = r ? (cl_program)r->program : NULL;
         layer_objects_unlock();
         if (program)
-            return answer(&program, sizeof(program), value_size, value, size_ret);
+            return layer_answer(&program, sizeof(program), value_size, value, size_ret);
     }
     return layer_next.clGetKernelInfo(kernel, param, value_size, value, size_ret);
 }
