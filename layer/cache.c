@@ -94,7 +94,7 @@ layer_cache_open(struct layer_cache *cache)
 
 void
 layer_cache_module_digest(const void *il, size_t length, const spvcond_spec_value *values, size_t value_count,
-                          unsigned char digest[LAYER_CACHE_KEY_SIZE])
+                          unsigned arithmetic, unsigned char digest[LAYER_CACHE_KEY_SIZE])
 {
     struct sha256_ctx h;
     sha256_init(&h);
@@ -105,6 +105,12 @@ layer_cache_module_digest(const void *il, size_t length, const spvcond_spec_valu
         uint8_t field[12];
         memcpy(field, &values[k].spec_id, 4);
         memcpy(field + 4, &values[k].value, 8);
+        sha256_update(&h, sizeof(field), field);
+    }
+    /* The arithmetic the build options ask, where they ask any (a digest as before where they do not). */
+    if (arithmetic) {
+        uint8_t field[5] = {'a'};
+        memcpy(field + 1, &arithmetic, 4);
         sha256_update(&h, sizeof(field), field);
     }
     sha256_digest(&h, SHA256_DIGEST_SIZE, digest);

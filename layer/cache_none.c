@@ -14,8 +14,9 @@ layer_cache_open(struct layer_cache *cache)
 
 void
 layer_cache_module_digest(const void *il, size_t length, const spvcond_spec_value *values, size_t value_count,
-                          unsigned char digest[LAYER_CACHE_KEY_SIZE])
+                          unsigned arithmetic, unsigned char digest[LAYER_CACHE_KEY_SIZE])
 {
+    (void)arithmetic;
     (void)il;
     (void)length;
     (void)values;

@@ -192,8 +192,8 @@ layer_module_check(const void *il, size_t length, bool *conditional, char *msg, 
 /* What a driver that does not read SPIR-V itself takes of the module (malloc'd), once judged: rusticl's
  * program binary, LLVM bitcode (pocl) or PTX (NVIDIA). */
 static bool
-judged_form(const struct layer_device *d, const uint32_t *words, size_t count, unsigned char **form, size_t *size,
-            char *msg, size_t msg_size)
+judged_form(const struct layer_device *d, unsigned arithmetic, const uint32_t *words, size_t count, unsigned char **form,
+            size_t *size, char *msg, size_t msg_size)
 {
     const char *name = d->name ? d->name : "?";
     double started = layer_now_ms();
@@ -233,8 +233,8 @@ judged_form(const struct layer_device *d, const uint32_t *words, size_t count, u
         memcpy(*form, header, 12);
         memcpy(*form + 12, words, count * 4);
     } else if (d->route == LAYER_ROUTE_PTX) {
-        if (!layer_lower_ptx(words, count, d->compute_capability_major, d->compute_capability_minor, (char **)form,
-                             size, msg, msg_size))
+        if (!layer_lower_ptx(words, count, d->compute_capability_major, d->compute_capability_minor, arithmetic,
+                             (char **)form, size, msg, msg_size))
             return false;
     } else if (!layer_translate(words, count, form, size, msg, msg_size)) {
         return false;
@@ -275,8 +275,8 @@ lowered_for(const struct layer_device *d, const uint32_t *words, size_t count, u
 
 /* The same, once what the route's consumer cannot read is lowered for it. */
 static bool
-binary_form(const struct layer_device *d, const uint32_t *words, size_t count, unsigned char **form, size_t *size,
-            char *msg, size_t msg_size)
+binary_form(const struct layer_device *d, unsigned arithmetic, const uint32_t *words, size_t count, unsigned char **form,
+            size_t *size, char *msg, size_t msg_size)
 {
     uint32_t lower = layer_profile_lowering(d->route, words, count), *lowered = NULL;
     if (lower) {
@@ -284,19 +284,19 @@ binary_form(const struct layer_device *d, const uint32_t *words, size_t count, u
             return false;
         words = lowered;
     }
-    bool made = judged_form(d, words, count, form, size, msg, msg_size);
+    bool made = judged_form(d, arithmetic, words, count, form, size, msg, msg_size);
     free(lowered);
     return made;
 }
 
 void
 layer_form_source_init(struct layer_form_source *src, const void *il, size_t length,
-                       const spvcond_spec_value *values, size_t value_count, unsigned dump)
+                       const spvcond_spec_value *values, size_t value_count, unsigned arithmetic, unsigned dump)
 {
-    *src = (struct layer_form_source){il, length, values, value_count, dump, {0}, {0}};
+    *src = (struct layer_form_source){il, length, values, value_count, arithmetic, dump, {0}, {0}};
     layer_cache_open(&src->cache);
     if (src->cache.enabled)
-        layer_cache_module_digest(il, length, values, value_count, src->digest);
+        layer_cache_module_digest(il, length, values, value_count, arithmetic, src->digest);
 }
 
 bool
@@ -332,7 +332,7 @@ layer_device_form(const struct layer_form_source *src, const struct layer_device
         out->bytes = (unsigned char *)words;
         out->size = count * 4;
     } else {
-        bool made = binary_form(d, words, count, &out->bytes, &out->size, msg, msg_size);
+        bool made = binary_form(d, src->arithmetic, words, count, &out->bytes, &out->size, msg, msg_size);
         free(words);
         if (!made) {
             layer_form_free(out);

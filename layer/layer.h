@@ -62,10 +62,13 @@ bool layer_translate(const uint32_t *words, size_t count, unsigned char **bitcod
 /* Whether PTX can be made here (the layer was built with LLVM's NVPTX back end and libclc's nvptx64 library
  * can be read); when not, why in msg. */
 bool layer_can_lower_ptx(char *msg, size_t msg_size);
-/* SPIR-V words -> PTX for a device of compute capability major.minor (ptx.cpp), malloc'd, NUL-terminated,
- * *size counting the NUL; on failure false with the reason in msg. */
-bool layer_lower_ptx(const uint32_t *words, size_t count, unsigned major, unsigned minor, char **ptx, size_t *size,
-                     char *msg, size_t msg_size);
+/* What the application's build options ask of the arithmetic, where the driver's own compiler would heed it. */
+#define LAYER_CORRECTLY_ROUNDED_DIVIDE 1u /* -cl-fp32-correctly-rounded-divide-sqrt */
+/* SPIR-V words -> PTX for a device of compute capability major.minor (ptx.cpp), with the arithmetic asked
+ * (LAYER_CORRECTLY_ROUNDED_DIVIDE...), malloc'd, NUL-terminated, *size counting the NUL; on failure false
+ * with the reason in msg. */
+bool layer_lower_ptx(const uint32_t *words, size_t count, unsigned major, unsigned minor, unsigned arithmetic,
+                     char **ptx, size_t *size, char *msg, size_t msg_size);
 
 /* ---- what the layer says of itself (debug.c) ---- */
 
@@ -107,9 +110,10 @@ struct layer_cache {
     unsigned long long max_size; /* bytes */
 };
 void layer_cache_open(struct layer_cache *cache);
-/* The module's digest with the application's specialization constants, for the keys of its devices' entries. */
+/* The module's digest with the application's specialization constants and the arithmetic its options ask, for
+ * the keys of its devices' entries. */
 void layer_cache_module_digest(const void *il, size_t length, const spvcond_spec_value *values, size_t value_count,
-                               unsigned char digest[LAYER_CACHE_KEY_SIZE]);
+                               unsigned arithmetic, unsigned char digest[LAYER_CACHE_KEY_SIZE]);
 /* The key of one device's entry: the module's digest, the device's facts as the layer read them, its route,
  * and what made the entry (the layer's and the library's builds; for bitcode and PTX, LLVM's and the
  * translator's; for PTX, libclc's and libdevice's files). */
@@ -154,18 +158,20 @@ struct layer_form {
 void layer_form_free(struct layer_form *form);
 
 /* What every device of one build is made from: the module, the application's specialization constants, the
- * cache and the module's digest for its keys, and the dump's program number. */
+ * arithmetic its build options ask (LAYER_CORRECTLY_ROUNDED_DIVIDE...), the cache and the module's digest for
+ * its keys, and the dump's program number. */
 struct layer_form_source {
     const void *il;
     size_t length;
     const spvcond_spec_value *values;
     size_t value_count;
+    unsigned arithmetic;
     unsigned dump;
     struct layer_cache cache;
     unsigned char digest[LAYER_CACHE_KEY_SIZE];
 };
 void layer_form_source_init(struct layer_form_source *src, const void *il, size_t length,
-                            const spvcond_spec_value *values, size_t value_count, unsigned dump);
+                            const spvcond_spec_value *values, size_t value_count, unsigned arithmetic, unsigned dump);
 /* Device number k's form, from the cache or made (specialized, judged, lowered) and stored; false with the
  * reason in msg. */
 bool layer_device_form(const struct layer_form_source *src, const struct layer_device *d, size_t k,

@@ -5,6 +5,7 @@
  * those forms; clCompileProgram makes a compiled object of the IL, and clLinkProgram links such objects and
  * libraries in SPIR-V, then builds the result as clBuildProgram does. The long work runs without the
  * objects' lock; what it made is put in place under it. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,6 +200,20 @@ driver_program(const struct layer_program *p, struct build *b, const struct laye
 /* Builds the program for the devices b->target marks, with `options`: each device's form (or why there is
  * none), then the driver's program of these and of the devices built before, built with the options. The
  * program is busy meanwhile; b is put in place by the caller. */
+/* What the build options ask of the arithmetic that the driver's own compiler would heed (LAYER_CORRECTLY_...). */
+static unsigned
+arithmetic_asked(const char *options)
+{
+    static const char correctly_rounded[] = "-cl-fp32-correctly-rounded-divide-sqrt";
+    unsigned asked = 0;
+    for (const char *at = options; at && (at = strstr(at, correctly_rounded)) != NULL; at += sizeof(correctly_rounded) - 1) {
+        char after = at[sizeof(correctly_rounded) - 1];
+        if ((at == options || isspace((unsigned char)at[-1])) && (after == '\0' || isspace((unsigned char)after)))
+            asked |= LAYER_CORRECTLY_ROUNDED_DIVIDE;
+    }
+    return asked;
+}
+
 static cl_int
 build_devices(struct layer_program *p, struct build *b, const char *options)
 {
@@ -214,7 +229,7 @@ build_devices(struct layer_program *p, struct build *b, const char *options)
     if (nv && !values)
         return CL_OUT_OF_HOST_MEMORY;
     struct layer_form_source src;
-    layer_form_source_init(&src, p->module, p->words * 4, values, nv, layer_dump_program());
+    layer_form_source_init(&src, p->module, p->words * 4, values, nv, arithmetic_asked(options), layer_dump_program());
     cl_int err = CL_SUCCESS;
     for (size_t k = 0; k < b->n; k++) {
         if (!b->target[k])

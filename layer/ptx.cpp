@@ -348,8 +348,8 @@ collect(const DiagnosticInfo &d, void *user)
 }
 
 bool
-lower(const unsigned char *bitcode, size_t size, unsigned major, unsigned minor, std::string &ptx, std::string &cpu,
-      std::string &error)
+lower(const unsigned char *bitcode, size_t size, unsigned major, unsigned minor, unsigned arithmetic, std::string &ptx,
+      std::string &cpu, std::string &error)
 {
     initialize_nvptx();
     std::string lookup_error;
@@ -396,6 +396,7 @@ lower(const unsigned char *bitcode, size_t size, unsigned major, unsigned minor,
         error = "the module in NVPTX's address spaces is not valid LLVM IR: " + verify_out.str().substr(0, 400);
         return false;
     }
+    ptx::saturate_as_opencl(*m);
     if (!ptx::lower_printf(*m, error) || !ptx::link_builtins(*m, error) || !ptx::lower_native_math(*m, error))
         return false;
     NamedMDNode *annotations = m->getNamedMetadata("nvvm.annotations");
@@ -411,8 +412,9 @@ lower(const unsigned char *bitcode, size_t size, unsigned major, unsigned minor,
     for (GlobalVariable &g : m->globals())
         if (!g.isDeclaration())
             g.setLinkage(GlobalValue::InternalLinkage);
-    // PTX names are identifiers (the back end ends the process on another): an internal one that is not is
-    // dropped (the back end numbers it), a kernel's refuses the module.
+    // PTX names are identifiers (the back end ends the process on another): an internal one that is not, or
+    // has none (a function the module leaves unnamed), is given one (the back end writes an unnamed function's
+    // parameters as `_param_0`, which ptxas refuses), a kernel's refuses the module.
     auto identifier = [](StringRef name) {
         if (name.empty() || (name[0] >= '0' && name[0] <= '9'))
             return false;
@@ -423,7 +425,9 @@ lower(const unsigned char *bitcode, size_t size, unsigned major, unsigned minor,
         return true;
     };
     for (GlobalValue &g : m->global_values()) {
-        if (g.hasName() && !identifier(g.getName())) {
+        if (!g.hasName() && g.hasLocalLinkage()) {
+            g.setName("__spvcond_unnamed"); // LLVM makes each such name unique
+        } else if (g.hasName() && !identifier(g.getName())) {
             if (!g.hasLocalLinkage()) {
                 std::string shown = g.getName().str().substr(0, 80);
                 for (char &ch : shown)
@@ -433,7 +437,7 @@ lower(const unsigned char *bitcode, size_t size, unsigned major, unsigned minor,
                         "' is not an identifier PTX takes";
                 return false;
             }
-            g.setName("");
+            g.setName("__spvcond_unnamed");
         }
     }
 
@@ -452,6 +456,8 @@ lower(const unsigned char *bitcode, size_t size, unsigned major, unsigned minor,
     builder.crossRegisterProxies(lam, fam, cgam, mam);
     ModulePassManager passes = builder.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
     passes.run(*m, mam);
+    if (!(arithmetic & LAYER_CORRECTLY_ROUNDED_DIVIDE))
+        ptx::divide_as_driver(*m);
     if (verifyModule(*m, &verify_out)) {
         error = "the optimized module is not valid LLVM IR: " + verify_out.str().substr(0, 400);
         return false;
@@ -495,8 +501,8 @@ layer_can_lower_ptx(char *msg, size_t msg_size)
 }
 
 extern "C" bool
-layer_lower_ptx(const uint32_t *words, size_t count, unsigned major, unsigned minor, char **ptx, size_t *size,
-                char *msg, size_t msg_size)
+layer_lower_ptx(const uint32_t *words, size_t count, unsigned major, unsigned minor, unsigned arithmetic, char **ptx,
+                size_t *size, char *msg, size_t msg_size)
 {
     *ptx = nullptr;
     *size = 0;
@@ -508,7 +514,7 @@ layer_lower_ptx(const uint32_t *words, size_t count, unsigned major, unsigned mi
     bool ok;
     try {
         std::lock_guard<std::mutex> one_at_a_time(lowering);
-        ok = ptx::load_builtins(error) && lower(bitcode, bitcode_size, major, minor, text, cpu, error);
+        ok = ptx::load_builtins(error) && lower(bitcode, bitcode_size, major, minor, arithmetic, text, cpu, error);
     } catch (const std::exception &e) {
         ok = false;
         error = e.what();

@@ -13,9 +13,10 @@ layer_can_lower_ptx(char *msg, size_t msg_size)
 }
 
 bool
-layer_lower_ptx(const uint32_t *words, size_t count, unsigned major, unsigned minor, char **ptx, size_t *size,
-                char *msg, size_t msg_size)
+layer_lower_ptx(const uint32_t *words, size_t count, unsigned major, unsigned minor, unsigned arithmetic, char **ptx,
+                size_t *size, char *msg, size_t msg_size)
 {
+    (void)arithmetic;
     (void)words;
     (void)count;
     (void)major;

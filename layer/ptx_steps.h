@@ -18,6 +18,10 @@ bool lower_printf(llvm::Module &m, std::string &error);
 bool link_builtins(llvm::Module &m, std::string &error);
 // libclc's native_* math as the GPU's approximate instructions.
 bool lower_native_math(llvm::Module &m, std::string &error);
+// Single-precision divisions as the driver's OpenCL C compiler makes them (div.full.f32; ptx_precision.cpp).
+void divide_as_driver(llvm::Module &m);
+// Saturated conversions from floating point as OpenCL defines them (NaN to 0), before the built-ins are linked.
+void saturate_as_opencl(llvm::Module &m);
 // Whether the back end can select every call left (no C library function would be called).
 bool selectable(const llvm::Module &m, std::string &error);
 

@@ -270,6 +270,24 @@ def mock_nvidia_checks(tmp, demo, chain, multi):
     check(rc == 0 and re.search(r"\n\.extern \.func +\(\.param \.b32 func_retval0\) vprintf\n", text) is not None and
           "printf" not in text.replace("vprintf", ""), "mock NVIDIA: printf becomes the driver's vprintf",
           (out + err)[-400:])
+    # The arithmetic of NVIDIA's own OpenCL C compiler: float division as div.full.f32 unless the build asks
+    # for it correctly rounded; a saturated conversion of NaN gives 0 (libclc's leaves it to the hardware).
+    precision = os.path.join(tmp, "precision.spv")
+    compile_cl(os.path.join(SRC, "data", "nvidia", "precision.cl"), precision, tmp)
+    for options, division in (("", "div.full.f32"), ("-cl-fp32-correctly-rounded-divide-sqrt", "div.rn.f32")):
+        rc, out, err = host(env, "NVIDIA", precision, "--create-only", "--options", options, kernels=["divide"])
+        text = received(out_prefix)
+        other = "div.rn.f32" if division == "div.full.f32" else "div.full.f32"
+        check(rc == 0 and division in text and other not in text and
+              re.search(r"setp\.nan\.f64\s+(%p\d+).*\n(?:.*\n)*?.*selp\.b32\s+%r\d+, 0, %r\d+, \1", text),
+              "mock NVIDIA, options '%s': float division as %s, convert_int_sat(NaN) 0" % (options, division),
+              (out + err)[-400:])
+    # A function without a name, kept out of line: the back end would write its parameters as `_param_0`.
+    rc, out, err = host(env, "NVIDIA", os.path.join(DATA, "unnamed_function.spv"), "--create-only", kernels=["negate"])
+    text = received(out_prefix)
+    check(rc == 0 and re.search(r"\.func +\(\.param \.b32 func_retval0\) __spvcond_unnamed\(", text) and
+          not re.search(r"[^\w]_param_0", text), "mock NVIDIA: an unnamed function gets a name PTX takes",
+          (out + err)[-400:])
     rc, out, err = host(env, "NVIDIA", os.path.join(tmp, "kernels.spv"), "--create-only", kernels=list(USER))
     text = received(out_prefix)
     check(rc == 0 and ".shared .align 4 .b8 reduce_$_partial[256]" in text and "bar.sync" in text and

@@ -66,5 +66,13 @@ if [ -x "$cts/test_spirv_new" ]; then
     cp "$cts/test_spirv_new" tests/conformance/run_cts.py "$out/cts/"
     (cd "$cts" && tar cf - spirv_bin) | xz -T0 -6 > "$out/cts/spirv_bin.tar.xz"
 fi
+# What NVIDIA's compiler makes of images, the global offset, vector printf and precision (run.sh's part probe):
+# tools/opencl-binary built against the system's OpenCL, the OpenCL C, and the same compiled to SPIR-V.
+mkdir -p "$out/probe"
+cc -std=c11 -O2 tools/opencl-binary.c -o "$out/bin/opencl-binary" -lOpenCL
+for f in tests/data/nvidia/*.cl; do
+    cp "$f" "$out/probe/"
+    cl "$f" "$out/probe/$(basename "$f" .cl).spv" -cl-std=CL2.0 2>/dev/null || true
+done
 cp tools/nvidia-run.sh "$out/run.sh"
 echo "nvidia-bundle: $out ($(du -sh "$out" | cut -f1)); there: bash $out/run.sh > log 2>&1"

@@ -5,12 +5,13 @@
 # modules, their results), the JIT example, the whole corpus through the layer, then bench/layer-speed
 # (kernel times and build times against the driver compiling the same OpenCL C). Needs nvidia-smi,
 # ocl-icd's libOpenCL.so.1 and NVIDIA's libnvidia-opencl.so.1; writes everything to standard output.
-# Usage: bash run.sh [PART...], PART among checks corpus speed build cost programs cts (default: all; cost:
+# Usage: bash run.sh [PART...], PART among checks corpus speed build cost programs cts probe (default: all; cost:
 # bench/layer-cost, the layer cold and warm against the driver taking the PTX it made; programs: OpenCL's
 # program semantics through the layer, tests/layer_programs.py's checks; cts: the CTS's test_spirv_new
-# through the layer, as tests/conformance.py runs it).
+# through the layer, as tests/conformance.py runs it; probe: the PTX NVIDIA's compiler makes of probe/*.cl and
+# the layer of the same as SPIR-V, into $OUT/probe.tar.xz).
 set -u
-parts=" ${*:-checks corpus speed build cost programs cts} "
+parts=" ${*:-checks corpus speed build cost programs cts probe} "
 want() { case "$parts" in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 cd "$(dirname "$0")"
 G=$PWD
@@ -91,8 +92,7 @@ if want cost; then
     OPENCL_LAYERS=$L "$G/bin/layer-cost" --platform NVIDIA --rounds "${COST_ROUNDS:-3}" \
         "$T/corpus/hashcat__m13711-pure.spv" "$T/corpus/hashcat__m13711-pure.a.spv"
 fi
-rm -rf "$T"
-echo "nvidia-run: done"
+cd "$G"
 if want programs; then
 P=$G/bin/layer-programs
 echo "== program semantics through the layer"
@@ -110,3 +110,21 @@ OPENCL_LAYERS=$L SPVCOND_LAYER_CACHE_DISABLE=1 python3 cts/run_cts.py cts/test_s
 echo "== test_spirv_new without the layer"
 python3 cts/run_cts.py cts/test_spirv_new 0 --jobs 8 -- --spirv-binaries-path "$G/cts/spirv_bin" | tail -1
 fi
+if want probe; then
+echo "== probe: NVIDIA's compiler and the layer on images, the offset, vector printf, precision"
+P=$T/probe; mkdir -p "$P"
+for f in probe/*.cl; do
+    b=$(basename "$f" .cl); std=CL1.2; [ "$b" = images_read_write ] && std=CL3.0
+    bin/opencl-binary --platform NVIDIA --options "-cl-std=$std" "$f" "$P/$b.driver.ptx" > "$P/$b.driver.log" 2>&1
+    echo "$b from OpenCL C: rc=$?"
+    [ -f "probe/$b.spv" ] || continue
+    mkdir -p "$P/$b.layer"
+    SPVCOND_LAYER_DUMP=$P/$b.layer OPENCL_LAYERS=$L $H --platform NVIDIA --create-only "probe/$b.spv" > "$P/$b.layer.log" 2>&1
+    echo "$b through the layer: rc=$? $(grep -m1 program "$P/$b.layer.log")"
+done
+echo "== offset through the layer"; run --offset 4 probe/offset.spv offset
+echo "== vector printf through the layer"; run probe/vector_printf.spv vector_printf
+[ -n "${OUT:-}" ] && tar cJf "$OUT/probe.tar.xz" -C "$P" .
+fi
+rm -rf "$T"
+echo "nvidia-run: done"

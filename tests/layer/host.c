@@ -4,7 +4,7 @@
  * the program has, and runs the kernels it is asked for on a[i] = i, printing their first results.
  *
  *   layer-host --platform NAME [--create-only] [--all-devices] [--khr] [--compile-link] [--check-il] [--threads T]
- *              [--offset N] MODULE.spv
+ *              [--offset N] [--options OPTIONS] MODULE.spv
  *              KERNEL[:double]...
  *
  * --create-only creates the kernels asked for without running them (for a driver that compiles nothing);
@@ -12,7 +12,8 @@
  * --khr creates the program with cl_khr_il_program's clCreateProgramWithILKHR, found by name;
  * --compile-link uses clCompileProgram + clLinkProgram instead of clBuildProgram; --check-il first asks
  * the device for an IL version, as a careful application does, and stops when it has none; --offset runs
- * the kernels with that global work offset (with --create-only, only enqueues them). A kernel
+ * the kernels with that global work offset (with --create-only, only enqueues them); --options gives the
+ * build (or compile) its options. A kernel
  * with ":double" gets a buffer of doubles. Exit status: 0 when the program was built and every kernel
  * asked for ran, 1 when something was refused, 2 on bad usage. */
 #define CL_TARGET_OPENCL_VERSION 300
@@ -78,6 +79,7 @@ say(struct out *o, const char *format, ...)
 }
 
 static int create_only;
+static const char *build_options = ""; /* --options: the build's (or compile's) */
 static size_t offset; /* --offset: the global work offset of every run */
 
 /* Run `name` on a[i] = i; print a[0..3]. */
@@ -182,11 +184,11 @@ do_work(struct work *s)
     }
     cl_program built = program;
     if (s->compile_link) {
-        err = clCompileProgram(program, s->device_count, s->devices, "", 0, NULL, NULL, NULL, NULL);
+        err = clCompileProgram(program, s->device_count, s->devices, build_options, 0, NULL, NULL, NULL, NULL);
         if (err == CL_SUCCESS)
             built = clLinkProgram(context, s->device_count, s->devices, "", 1, &program, NULL, NULL, &err);
     } else {
-        err = clBuildProgram(program, s->device_count, s->devices, "", NULL, NULL);
+        err = clBuildProgram(program, s->device_count, s->devices, build_options, NULL, NULL);
     }
     for (cl_uint d = 0; d < s->device_count; d++) {
         char log[16384] = "";
@@ -235,6 +237,8 @@ main(int argc, char **argv)
             create_only = 1;
         else if (!strcmp(argv[i], "--offset") && i + 1 < argc)
             offset = (size_t)atol(argv[++i]);
+        else if (!strcmp(argv[i], "--options") && i + 1 < argc)
+            build_options = argv[++i];
         else if (!strcmp(argv[i], "--all-devices"))
             all_devices = 1;
         else if (!strcmp(argv[i], "--khr"))
@@ -249,7 +253,7 @@ main(int argc, char **argv)
             first_kernel = i;
     }
     if (!platform_name || !path || threads < 0 || threads > 64) {
-        fprintf(stderr, "usage: %s --platform NAME [--create-only] [--all-devices] [--khr] [--compile-link] [--check-il] [--threads T] MODULE.spv "
+        fprintf(stderr, "usage: %s --platform NAME [--create-only] [--all-devices] [--khr] [--compile-link] [--check-il] [--threads T] [--offset N] [--options OPTIONS] MODULE.spv "
                 "KERNEL[:double]...\n", argv[0]);
         return 2;
     }
