@@ -3,15 +3,14 @@
  * on every route it gives the IL path; what the route's consumer cannot read is lowered by the library where
  * it can be (spvcond_lower), and anything else beyond it is refused at the build with the reason, never
  * handed over: the SPIR-V/LLVM translator of Debian's LLVM 15 (pocl's bitcode, NVIDIA's PTX) ends the
- * process on SPIR-V 1.4's new instructions, and rusticl 22.3 on a program binary that prints (its printf
- * information is made only from a program's own compilation). */
+ * process on SPIR-V 1.4's new instructions (lowered), and rusticl 22.3 on a printf whose format is a pointer
+ * to a char array cast to a pointer to char (lowered to the address of its first element). */
 #include <stdio.h>
 #include <string.h>
 
 #include "profiles.h"
 
 enum {
-    OP_EXT_INST_IMPORT = 11,
     OP_EXT_INST = 12,
     OP_VARIABLE = 59,
     OP_COPY_MEMORY = 63,
@@ -72,6 +71,9 @@ layer_profile_lowering(enum layer_route route, const uint32_t *words, size_t cou
         /* Mesa 22.3 drops a Function variable's initializer */
         if (rusticl && op == OP_VARIABLE && (w[0] >> 16) >= 5 && w[3] == STORAGE_FUNCTION)
             flags |= SPVCOND_LOWER_FUNCTION_INITIALIZERS;
+        /* ... and ends the process on a printf whose format is a cast array pointer */
+        if (rusticl && op == OP_EXT_INST && (w[0] >> 16) >= 5 && w[4] == OPENCL_STD_PRINTF)
+            flags |= SPVCOND_LOWER_PRINTF_FORMAT;
         if (!translator)
             continue;
         if (op == OP_COPY_MEMORY)
@@ -89,11 +91,9 @@ bool
 layer_profile_check(enum layer_route route, const uint32_t *words, size_t count, char *msg, size_t msg_size)
 {
     bool translator = route == LAYER_ROUTE_BITCODE || route == LAYER_ROUTE_PTX;
-    bool rusticl = route == LAYER_ROUTE_SPIRV_BINARY;
-    uint32_t opencl_std = 0; /* the OpenCL.std import's id */
     for (size_t k = 5, index = 0; k < count; index++) {
         const uint32_t *w = &words[k];
-        uint32_t n = w[0] >> 16, op = w[0] & 0xffff;
+        uint32_t n = w[0] >> 16;
         if (n == 0 || n > count - k) {
             snprintf(msg, msg_size, "instruction %zu at word %zu runs past the module's end", index, k);
             return false;
@@ -102,15 +102,6 @@ layer_profile_check(enum layer_route route, const uint32_t *words, size_t count,
         if (name) {
             snprintf(msg, msg_size, "instruction %zu at word %zu is %s, which the SPIR-V/LLVM translator of this "
                      "route cannot read", index, k, name);
-            return false;
-        }
-        if (op == OP_EXT_INST_IMPORT && n >= 3 && (n - 2) * 4 >= sizeof("OpenCL.std") &&
-            memcmp(&w[2], "OpenCL.std", sizeof("OpenCL.std")) == 0)
-            opencl_std = w[1];
-        if (rusticl && op == OP_EXT_INST && n >= 5 && opencl_std && w[3] == opencl_std &&
-            w[4] == OPENCL_STD_PRINTF) {
-            snprintf(msg, msg_size, "instruction %zu at word %zu calls printf, which rusticl does not take "
-                     "in a program binary (it ends the process)", index, k);
             return false;
         }
         k += n;

@@ -360,6 +360,8 @@ SPVCOND_API spvcond_result spvcond_specialize(spvcond_module *module, const spvc
 #define SPVCOND_LOWER_COPY_MEMORY 0x4u   /* OpCopyMemory as an OpLoad of the source and an OpStore to the target */
 #define SPVCOND_LOWER_FUNCTION_INITIALIZERS 0x8u /* a Function variable's initializer as an OpStore after
                                                     its block's variables */
+#define SPVCOND_LOWER_PRINTF_FORMAT 0x10u /* printf's format, a pointer to a char array cast to a pointer to
+                                             char, as the address of the array's first element */
 
 /* Write what a consumer cannot read in forms it can, with the same meaning (spec/lower.md), as edits that
  * spvcond_module_emit() applies; *lowered (may be NULL) counts the instructions changed. A module with

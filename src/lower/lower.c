@@ -8,7 +8,10 @@
  * reads a double for %f). SPVCOND_LOWER_COPY_MEMORY writes OpCopyMemory as a load and a store (the
  * translator of LLVM 15 ends the process on OpCopyMemory). OpCopyLogical becomes its operand taken apart
  * and put together again as the result's type. SPVCOND_LOWER_FUNCTION_INITIALIZERS stores a function
- * variable's initializer into it at the start of its block (Mesa 22.3's reader drops those initializers). */
+ * variable's initializer into it at the start of its block (Mesa 22.3's reader drops those initializers).
+ * SPVCOND_LOWER_PRINTF_FORMAT writes a printf format that is a pointer to a char array cast to a pointer to
+ * char as the address of the array's first element, the form compilers write (Mesa 22.3's OpenCL ends the
+ * process on the cast). */
 #include <string.h>
 
 #include "ir/edit.h"
@@ -37,9 +40,11 @@ enum {
     OP_STORE = 62,
     OP_COPY_MEMORY = 63,
     OP_COPY_MEMORY_SIZED = 64,
+    OP_IN_BOUNDS_PTR_ACCESS_CHAIN = 70,
     OP_S_CONVERT = 114,
     OP_F_CONVERT = 115,
     OP_CONVERT_PTR_TO_U = 117,
+    OP_BITCAST = 124,
     OP_I_SUB = 130,
     OP_S_DIV = 135,
     OP_I_EQUAL = 170,
@@ -52,6 +57,7 @@ enum {
     OP_DECORATE_STRING = 5632,
     OP_MEMBER_DECORATE_STRING = 5633,
     STORAGE_FUNCTION = 7,
+    CAPABILITY_KERNEL = 6,
     CAPABILITY_FLOAT64 = 10,
     CAPABILITY_INT64 = 11,
     OPENCL_STD_PRINTF = 184,
@@ -62,6 +68,7 @@ struct lower {
     size_t lowered;
     uint32_t pointer_bits;        /* 32 or 64 (Physical32, Physical64); 0 for Logical addressing */
     uint32_t int_type, double_type; /* made or found on demand */
+    uint32_t zero;                /* a 32-bit 0, made or found on demand */
     uint32_t opencl_std;          /* the OpenCL.std import */
     uint32_t sizes[8], size_ids[8]; /* constants of the pointer's integer type made so far */
     size_t size_count;
@@ -408,6 +415,55 @@ lower_printf(struct lower *l, size_t i, const uint32_t *w)
     return r;
 }
 
+/* A pointer type's storage class and pointee, or false. */
+static bool
+pointer_type(const struct spvcond_module *m, uint32_t type, uint32_t *storage, uint32_t *pointee)
+{
+    size_t d = spvcond_def(m, type);
+    const uint32_t *w = d == SIZE_MAX ? NULL : spvcond_inst_words(m, d);
+    if (!w || spvcond_opcode_of(w[0]) != OP_TYPE_POINTER || spvcond_word_count_of(w[0]) < 4)
+        return false;
+    *storage = w[2];
+    *pointee = w[3];
+    return true;
+}
+
+/* printf's format: a pointer to an array of char cast to a pointer to char becomes the address of the
+ * array's first element (OpInBoundsPtrAccessChain base 0 0). */
+static spvcond_result
+lower_printf_format(struct lower *l, const uint32_t *w)
+{
+    struct spvcond_module *m = l->m;
+    size_t d = spvcond_def(m, w[5]);
+    if (d == SIZE_MAX || spvcond_inst_opcode(m, d) != OP_BITCAST || spvcond_inst_word_count(m, d) != 4 ||
+        spvcond_edit_replacement(m, d))
+        return SPVCOND_OK;
+    const uint32_t *cast = spvcond_inst_words(m, d);
+    uint32_t storage, from_storage, element, array;
+    if (!pointer_type(m, cast[1], &storage, &element) || !pointer_type(m, type_of(m, cast[3]), &from_storage, &array) ||
+        storage != from_storage || spvcond_def_opcode(m, element) != OP_TYPE_INT || spvcond_scalar_width(m, element) != 8 ||
+        spvcond_def_opcode(m, array) != OP_TYPE_ARRAY || spvcond_inst_word_count(m, spvcond_def(m, array)) < 4 ||
+        spvcond_inst_words(m, spvcond_def(m, array))[2] != element)
+        return SPVCOND_OK;
+    spvcond_result r = SPVCOND_OK;
+    if (!l->zero) {
+        uint32_t uint_type; /* a kernel declares no capability for 32-bit integers: Kernel stands for none */
+        r = scalar_type(l, OP_TYPE_INT, 32, CAPABILITY_KERNEL, &uint_type);
+        if (r == SPVCOND_OK)
+            r = spvcond_edit_new_id(m, &l->zero);
+        uint32_t c[4] = {spvcond_first_word(4, OP_CONSTANT), uint_type, l->zero, 0};
+        if (r == SPVCOND_OK)
+            r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_GLOBAL, c, 4);
+    }
+    uint32_t chain[6] = {spvcond_first_word(6, OP_IN_BOUNDS_PTR_ACCESS_CHAIN), cast[1], cast[2], cast[3], l->zero,
+                         l->zero};
+    if (r == SPVCOND_OK) {
+        l->lowered++;
+        r = spvcond_edit_replace(m, d, chain, 6);
+    }
+    return r;
+}
+
 /* A function's variables with initializers, from `first` (the instruction after a block's label): each
  * initializer dropped and stored into its variable before the block's first instruction that is not a
  * variable (nor a line), where the variables' scope begins. */
@@ -484,9 +540,12 @@ run(struct lower *l, uint32_t flags)
         else if ((flags & (SPVCOND_LOWER_SPIRV14 | SPVCOND_LOWER_COPY_MEMORY)) &&
                  (op == OP_COPY_MEMORY || op == OP_COPY_MEMORY_SIZED) && n >= 3)
             r = lower_copy(l, i, w, flags);
-        else if ((flags & SPVCOND_LOWER_PRINTF_DOUBLE) && op == OP_EXT_INST && n >= 6 && l->opencl_std &&
-                 w[3] == l->opencl_std && w[4] == OPENCL_STD_PRINTF)
-            r = lower_printf(l, i, w);
+        else if (op == OP_EXT_INST && n >= 6 && l->opencl_std && w[3] == l->opencl_std && w[4] == OPENCL_STD_PRINTF) {
+            if (flags & SPVCOND_LOWER_PRINTF_FORMAT)
+                r = lower_printf_format(l, w);
+            if (r == SPVCOND_OK && (flags & SPVCOND_LOWER_PRINTF_DOUBLE))
+                r = lower_printf(l, i, w);
+        }
     }
     return r;
 }
@@ -495,7 +554,7 @@ spvcond_result
 spvcond_lower(spvcond_module *m, uint32_t flags, size_t *lowered)
 {
     if (!m || (flags & ~(uint32_t)(SPVCOND_LOWER_SPIRV14 | SPVCOND_LOWER_PRINTF_DOUBLE | SPVCOND_LOWER_COPY_MEMORY |
-                                   SPVCOND_LOWER_FUNCTION_INITIALIZERS)))
+                                   SPVCOND_LOWER_FUNCTION_INITIALIZERS | SPVCOND_LOWER_PRINTF_FORMAT)))
         return SPVCOND_ERROR_INVALID_ARGUMENT;
     spvcond_result r = spvcond_edit_begin_pass(m, "lowering");
     if (r != SPVCOND_OK)

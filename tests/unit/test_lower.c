@@ -121,6 +121,27 @@ Test(lower, nothing_to_lower_is_the_module_itself)
     free(in);
 }
 
+Test(lower, printf_format_as_address_of_first_char)
+{
+    struct lowered l = lower_fixture("lower_printf_format", SPVCOND_LOWER_PRINTF_FORMAT);
+    cr_assert_eq(l.code, SPVCOND_OK);
+    cr_assert_eq(l.count_lowered, 1, "one cast, used by two printfs, lowered once");
+    uint32_t size = 0;
+    cr_assert_eq(count_words_opcode(l.words, l.count, 124 /* OpBitcast */, NULL), 0);
+    cr_assert_eq(count_words_opcode(l.words, l.count, 70 /* OpInBoundsPtrAccessChain */, &size), 2);
+    cr_assert_eq(size, 6);
+    cr_assert_eq(count_words_opcode(l.words, l.count, 12 /* OpExtInst */, NULL), 3, "the printfs stay");
+    char *val = NULL;
+    cr_assert_eq(spirv_val(l.words, l.count, "opencl2.2", &val), 0, "spirv-val: %s", val);
+    free(val);
+    lowered_free(&l);
+    l = lower_fixture("lower_printf_format", SPVCOND_LOWER_PRINTF_DOUBLE | SPVCOND_LOWER_COPY_MEMORY);
+    cr_assert_eq(l.code, SPVCOND_OK);
+    cr_assert_eq(l.count_lowered, 0, "without its flag, the cast stays");
+    cr_assert_eq(count_words_opcode(l.words, l.count, 124, NULL), 1);
+    lowered_free(&l);
+}
+
 Test(lower, refusals)
 {
     struct lowered l = lower_fixture("lower_spirv14", 0x80);
