@@ -40,6 +40,17 @@ ok "man -l renders the installed spvcond(1)"
 
 spvcond=$dest$bindir/spvcond
 "$spvcond" --version | grep -q "^spvcond " || fail "the installed spvcond runs"
+# The installed tool needs the C library alone; its --validate finds the validator's module it was
+# installed with (LIBDIR/spvcond, reached from the tool's own folder, here under DESTDIR).
+needed=$(readelf -d "$spvcond" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | grep -vE '^lib(asan|ubsan)\.so' | sort | tr '\n' ' ')
+case $needed in "libc.so.6 "|"libc.so.6 libm.so.6 ") ;; *) fail "the installed spvcond needs the C library alone (NEEDED: $needed)" ;; esac
+ok "the installed spvcond needs $needed"
+if [ -f "$dest$libdir/spvcond/spvcond-validator.so" ]; then
+    spirv-as --target-env spv1.2 examples/demo.spvasm -o "$work/plain.spv"
+    "$spvcond" annotate -q --validate "$work/plain.spv" -o "$work/plain.ann.spv" ||
+        fail "the installed spvcond's --validate finds its validator under DESTDIR"
+    ok "the installed spvcond's --validate opens $libdir/spvcond/spvcond-validator.so"
+fi
 export PKG_CONFIG_PATH="$dest$libdir/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$dest"
 cflags=$(pkg-config --cflags spvcond)
 shared_libs=$(pkg-config --libs spvcond)

@@ -14,7 +14,8 @@
 # Then the library's stages interleaved with SPIRV-Tools' in one process, on a clean heap and on one left
 # in holes (bench --interleaved), and the floor of reading beside our reader (bench --floor). Writes
 # bench-results/{results.csv,results-cold.csv,table.md,scaling.png,interleaved.txt,floor.txt} and prints
-# the table, the scaling ratios, the interleaved times and the floor.
+# the table, the scaling ratios, the interleaved times and the floor; then the tool's start-up against
+# /bin/true (bench/startup.c: startup.txt).
 # BENCH_RUNS (default 5) interleaved rounds per module (bench/bench.c); BENCH_PGO=1 times the build with
 # profile feedback (tools/build-pgo.sh) instead of the release build.
 set -eu
@@ -155,4 +156,13 @@ done | tee "$out/interleaved.txt"
 for module in $libclc64 $corpus/hashcat__m06211-pure.spv; do
     $bench --floor 15 "$module"
 done | tee "$out/floor.txt"
-echo "wrote $out/results.csv, $out/table.md, $out/scaling.png, $out/interleaved.txt, $out/floor.txt"
+# Start-up (docs/performance.md, "Start-up"): whole processes against /bin/true and a program of the C
+# library alone, taken in turn: spvcond --version and annotate of the bundled example.
+startup_tmp=$(mktemp -d)
+printf 'int main(void) { return 0; }\n' > "$startup_tmp/libc_only.c"
+cc -O2 "$startup_tmp/libc_only.c" -o "$startup_tmp/libc-only"
+spirv-as --target-env spv1.2 examples/demo.spvasm -o "$startup_tmp/demo.spv"
+./$build/bench/spvcond-startup 101 /bin/true -- "$startup_tmp/libc-only" -- ./$build/cli/spvcond --version -- \
+    ./$build/cli/spvcond annotate -q "$startup_tmp/demo.spv" -o "$startup_tmp/demo.a.spv" | tee "$out/startup.txt"
+rm -rf "$startup_tmp"
+echo "wrote $out/results.csv, $out/table.md, $out/scaling.png, $out/interleaved.txt, $out/floor.txt, $out/startup.txt"

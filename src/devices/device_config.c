@@ -131,8 +131,8 @@ read_entry(struct spvcond_yaml *r, const char *name, yaml_node_t *n, struct entr
     memcpy(e->name, name, len + 1);
     spvcond_result res = SPVCOND_OK;
     for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top && res == SPVCOND_OK; p++) {
-        yaml_node_t *k = yaml_document_get_node(&r->doc, p->key);
-        yaml_node_t *v = yaml_document_get_node(&r->doc, p->value);
+        yaml_node_t *k = spvcond_yaml_node(r, p->key);
+        yaml_node_t *v = spvcond_yaml_node(r, p->value);
         const char *key = spvcond_yaml_scalar(k);
         if (!key)
             return spvcond_yaml_fail(r, k, "keys must be scalars", NULL);
@@ -196,19 +196,19 @@ spvcond_device_config_parse(spvcond_context *ctx, const char *text, size_t size,
     spvcond_result res = c ? SPVCOND_OK : spvcond_oom(ctx);
     if (c)
         c->ctx = ctx;
-    yaml_node_t *root = yaml_document_get_root_node(&r.doc);
+    yaml_node_t *root = spvcond_yaml_root(&r);
     if (res == SPVCOND_OK && root && root->type != YAML_MAPPING_NODE)
         res = spvcond_yaml_fail(&r, root, "the top level must map device names to their descriptions", NULL);
     for (yaml_node_pair_t *p = root && res == SPVCOND_OK ? root->data.mapping.pairs.start : NULL;
          p && p < root->data.mapping.pairs.top && res == SPVCOND_OK; p++) {
-        yaml_node_t *k = yaml_document_get_node(&r.doc, p->key);
+        yaml_node_t *k = spvcond_yaml_node(&r, p->key);
         const char *name = spvcond_yaml_scalar(k);
         if (!name) {
             res = spvcond_yaml_fail(&r, k, "device names must be scalars", NULL);
             break;
         }
         struct entry e;
-        res = read_entry(&r, name, yaml_document_get_node(&r.doc, p->value), &e);
+        res = read_entry(&r, name, spvcond_yaml_node(&r, p->value), &e);
         if (res != SPVCOND_OK) {
             free_entry(ctx, &e);
             break;

@@ -113,7 +113,7 @@ read_set_list(struct spvcond_yaml *y, yaml_node_t *n, spvcond_function_requireme
     e->calls_indirectly = list;
     spvcond_result r = SPVCOND_OK;
     for (size_t k = 0; k < count && r == SPVCOND_OK; k++) {
-        yaml_node_t *item = first ? yaml_document_get_node(&y->doc, first[k]) : n;
+        yaml_node_t *item = first ? spvcond_yaml_node(y, first[k]) : n;
         if ((r = read_set_name(y, item, &list[k])) == SPVCOND_OK)
             e->calls_indirectly_count = k + 1;
     }
@@ -132,8 +132,8 @@ read_function(struct spvcond_yaml *y, const char *name, yaml_node_t *key, yaml_n
         return spvcond_yaml_fail(y, n, "a function's requirements must be a mapping", name);
     spvcond_result r = SPVCOND_OK;
     for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top && r == SPVCOND_OK; p++) {
-        yaml_node_t *k = yaml_document_get_node(&y->doc, p->key);
-        yaml_node_t *v = yaml_document_get_node(&y->doc, p->value);
+        yaml_node_t *k = spvcond_yaml_node(y, p->key);
+        yaml_node_t *v = spvcond_yaml_node(y, p->value);
         const char *what = spvcond_yaml_scalar(k);
         uint32_t *list = NULL;
         size_t count = 0;
@@ -196,8 +196,8 @@ read_guards(struct spvcond_yaml *y, yaml_node_t *n, spvcond_requirements_file *f
         return spvcond_yaml_fail(y, n, GUARD_KEY " must map SpecIds to aspects", NULL);
     spvcond_result r = SPVCOND_OK;
     for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top && r == SPVCOND_OK; p++) {
-        yaml_node_t *k = yaml_document_get_node(&y->doc, p->key);
-        yaml_node_t *v = yaml_document_get_node(&y->doc, p->value);
+        yaml_node_t *k = spvcond_yaml_node(y, p->key);
+        yaml_node_t *v = spvcond_yaml_node(y, p->value);
         uint64_t spec_id, number;
         uint32_t aspect = 0;
         const char *value = spvcond_yaml_scalar(v);
@@ -242,25 +242,25 @@ spvcond_requirements_file_parse(spvcond_context *ctx, const char *text, size_t s
         return spvcond_oom(ctx);
     }
     f->ctx = ctx;
-    yaml_node_t *root = yaml_document_get_root_node(&y.doc);
+    yaml_node_t *root = spvcond_yaml_root(&y);
     if (root && root->type != YAML_MAPPING_NODE)
         r = spvcond_yaml_fail(&y, root, "the top level must map function names to their requirements", NULL);
     for (yaml_node_pair_t *p = root && r == SPVCOND_OK ? root->data.mapping.pairs.start : NULL;
          p && p < root->data.mapping.pairs.top && r == SPVCOND_OK; p++) {
-        yaml_node_t *k = yaml_document_get_node(&y.doc, p->key);
+        yaml_node_t *k = spvcond_yaml_node(&y, p->key);
         const char *name = spvcond_yaml_scalar(k);
         if (!name) {
             r = spvcond_yaml_fail(&y, k, "function names must be scalars", NULL);
             break;
         }
         if (strcmp(name, GUARD_KEY) == 0) {
-            r = read_guards(&y, yaml_document_get_node(&y.doc, p->value), f);
+            r = read_guards(&y, spvcond_yaml_node(&y, p->value), f);
             continue;
         }
         if ((r = spvcond_grow(ctx, (void **)&f->entries, &f->cap, f->count + 1, sizeof(*f->entries))) != SPVCOND_OK)
             break;
         f->entries[f->count] = SPVCOND_SIZED(spvcond_function_requirements);
-        r = read_function(&y, name, k, yaml_document_get_node(&y.doc, p->value), &f->entries[f->count++]);
+        r = read_function(&y, name, k, spvcond_yaml_node(&y, p->value), &f->entries[f->count++]);
     }
     spvcond_yaml_unload(&y);
     if (r != SPVCOND_OK) {
