@@ -38,6 +38,16 @@ libyaml_calls(void *lib, struct libyaml_calls *c)
     return true;
 }
 
+/* The library let go (when no document of it lives). */
+static void
+close_libyaml(struct spvcond_yaml *y)
+{
+    if (y->libyaml)
+        dlclose(y->libyaml);
+    y->libyaml = NULL;
+    y->document_delete = NULL;
+}
+
 spvcond_result
 spvcond_yaml_load(struct spvcond_yaml *y, const char *text, size_t size)
 {
@@ -45,17 +55,14 @@ spvcond_yaml_load(struct spvcond_yaml *y, const char *text, size_t size)
     y->libyaml = dlopen(LIBYAML, RTLD_NOW | RTLD_LOCAL);
     if (!y->libyaml || !libyaml_calls(y->libyaml, &yaml)) {
         const char *why = dlerror();
-        if (y->libyaml)
-            dlclose(y->libyaml);
-        y->libyaml = NULL;
+        close_libyaml(y);
         return spvcond_report(y->ctx, SPVCOND_ERROR_UNSUPPORTED, SPVCOND_SEVERITY_ERROR, SPVCOND_NOWHERE,
                               "%s: reading YAML needs libyaml (%s, Debian's libyaml-0-2), which cannot be loaded: %s",
                               y->source, LIBYAML, why ? why : "no such library");
     }
     yaml_parser_t parser;
     if (!yaml.parser_initialize(&parser)) {
-        dlclose(y->libyaml);
-        y->libyaml = NULL;
+        close_libyaml(y);
         return spvcond_oom(y->ctx);
     }
     yaml.parser_set_input_string(&parser, (const unsigned char *)(text ? text : ""), size);
@@ -65,22 +72,19 @@ spvcond_yaml_load(struct spvcond_yaml *y, const char *text, size_t size)
                            "%s:%zu: %s", y->source, parser.problem_mark.line + 1,
                            parser.problem ? parser.problem : "YAML syntax error");
     yaml.parser_delete(&parser);
-    if (r != SPVCOND_OK) {
-        dlclose(y->libyaml);
-        y->libyaml = NULL;
-    }
+    if (r != SPVCOND_OK)
+        close_libyaml(y);
+    else
+        y->document_delete = yaml.document_delete;
     return r;
 }
 
 void
 spvcond_yaml_unload(struct spvcond_yaml *y)
 {
-    struct libyaml_calls yaml;
-    if (y->libyaml && libyaml_calls(y->libyaml, &yaml))
-        yaml.document_delete(&y->doc);
-    if (y->libyaml)
-        dlclose(y->libyaml);
-    y->libyaml = NULL;
+    if (y->document_delete)
+        y->document_delete(&y->doc);
+    close_libyaml(y);
 }
 
 spvcond_result

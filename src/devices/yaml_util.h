@@ -16,6 +16,7 @@ struct spvcond_yaml {
     yaml_document_t doc;
     const char *source;
     void *libyaml; /* the library, open while the document lives */
+    void (*document_delete)(yaml_document_t *); /* libyaml's, for spvcond_yaml_unload */
 };
 
 /* Load a document; reports syntax errors with the line, and a libyaml that cannot be opened by name. */
