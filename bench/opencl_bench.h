@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* What the OpenCL benchmarks (layer_speed.c, layer_cost.c) share: a millisecond clock, the median of a
- * series (sorted in place), and a whole file read into memory with a NUL after it (PTX is handed over as
- * a C string). */
+/* What the benchmarks that time whole runs (layer_speed.c, layer_cost.c, startup.c) share: a millisecond
+ * clock, the median of a series (sorted in place), and a whole file read into memory with a NUL after it
+ * (PTX is handed over as a C string). Inline, so that a benchmark that needs only some uses only those. */
 #ifndef SPVCOND_BENCH_OPENCL_BENCH_H
 #define SPVCOND_BENCH_OPENCL_BENCH_H
 
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-static double
+static inline double
 now_ms(void)
 {
     struct timespec t;
@@ -17,21 +17,21 @@ now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-static int
+static inline int
 by_value(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
 }
 
-static double
+static inline double
 median(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof(*v), by_value);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static void *
+static inline void *
 read_file(const char *path, size_t *size)
 {
     FILE *f = fopen(path, "rb");

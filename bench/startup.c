@@ -17,24 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "opencl_bench.h"
+
 extern char **environ;
 
 enum { MAX_COMMANDS = 16, MAX_ROUNDS = 1000 };
-
-static double
-now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static int
-compare(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* One run of argv: its wall time in ms, or -1 when it could not start or exited other than 0. */
 static double
@@ -79,15 +66,14 @@ main(int argc, char **argv)
     double yardstick = 0;
     printf("%-60s %10s %10s %8s\n", "command", "median ms", "min ms", "/ first");
     for (int c = 0; c < count; c++) {
-        qsort(times[c], (size_t)rounds, sizeof(double), compare);
-        double median = rounds % 2 ? times[c][rounds / 2] : (times[c][rounds / 2 - 1] + times[c][rounds / 2]) / 2;
+        double middle = median(times[c], rounds); /* sorts them: the fastest first */
         if (c == 0)
-            yardstick = median;
+            yardstick = middle;
         char shown[61] = "";
         for (char **w = commands[c]; *w && strlen(shown) < 58; w++)
             snprintf(shown + strlen(shown), sizeof(shown) - strlen(shown), "%s%s", w == commands[c] ? "" : " ",
                      strrchr(*w, '/') && w == commands[c] ? strrchr(*w, '/') + 1 : *w);
-        printf("%-60s %10.3f %10.3f %8.2f\n", shown, median, times[c][0], yardstick > 0 ? median / yardstick : 0);
+        printf("%-60s %10.3f %10.3f %8.2f\n", shown, middle, times[c][0], yardstick > 0 ? middle / yardstick : 0);
     }
     posix_spawn_file_actions_destroy(&quiet);
     if (failed)

@@ -43,10 +43,11 @@ open_validator(char *why, size_t why_size)
         }
         snprintf(places[count++], sizeof(places[0]), "%s/%s", SPVCOND_VALIDATOR_LIBDIR, SPVCOND_VALIDATOR_MODULE);
     }
-    snprintf(why, why_size, "not found");
+    bool tried = false;
     for (size_t k = 0; k < count; k++) {
         if (access(places[k], F_OK) != 0 && !(named && *named))
             continue;
+        tried = true;
         void *module = dlopen(places[k], RTLD_NOW | RTLD_LOCAL);
         void *address = module ? dlsym(module, "spvcond_validate_universal") : NULL;
         if (address) {
@@ -59,7 +60,7 @@ open_validator(char *why, size_t why_size)
         if (module)
             dlclose(module);
     }
-    if (!strcmp(why, "not found"))
+    if (!tried)
         snprintf(why, why_size, "%s is not beside the tool nor in %s", SPVCOND_VALIDATOR_MODULE,
                  SPVCOND_VALIDATOR_LIBDIR);
     return NULL;
