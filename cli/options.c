@@ -129,7 +129,13 @@ cli_parse(struct cli *cli, const struct cli_command *cmd, int argc, char **argv,
     shorts[ns++] = 'h';
     shorts[ns] = 0;
     int c;
+    /* From the first argument, whatever an earlier parse in this process left (cli_main may run again):
+     * GNU getopt forgets everything at 0, its place inside a group of short options included. */
+#ifdef __GLIBC__
+    optind = 0;
+#else
     optind = 1;
+#endif
     while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         if (c == 'h') {
             cli_print_help(stdout, cmd);

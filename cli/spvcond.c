@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* spvcond: the command-line front end. Subcommands live in cmd_*.c, the tool's files in files.c, its own
- * error messages in report.c. */
+ * error messages in report.c; main (main.c) hands its arguments to cli_main. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,7 +153,7 @@ run_command(const struct cli_command *cmd, int argc, char **argv)
 }
 
 int
-main(int argc, char **argv)
+cli_main(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
         cli_print_commands(argc < 2 ? stderr : stdout, usage_before, commands, COMMAND_COUNT, usage_after);

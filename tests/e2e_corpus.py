@@ -14,19 +14,19 @@ import glob
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 import oracle
 import translator_shapes
+import verdicts
 
 CLI = os.environ["SPVCOND_CLI"]
 DIS = os.environ["SPIRV_DIS"]
 
 
 def run(args, check=True):
-    p = subprocess.run(args, capture_output=True, text=True)
+    p = verdicts.run(args)  # the tool's commands through the batch runner where the build has one
     if check and p.returncode != 0:
         raise RuntimeError("%s failed (%d): %s" % (" ".join(args), p.returncode, p.stderr[:800]))
     return p
@@ -249,6 +249,8 @@ def main():
                 passed += 1
                 print("ok   %s (%d requirements, %d assignments, %d devices)" % (os.path.basename(path), leaves, n,
                                                                           len(DEVICES or [])))
+    if not verdicts.close_runners():
+        failed += 1
     print(oracle.report())
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0

@@ -11,13 +11,14 @@
    reason on rusticl, pocl and the mock NVIDIA driver, and never handed to the driver. The command-line
    tool's --validate refuses such a module at annotate and at specialize.
 2. A campaign with a fixed seed: mutants of annotated modules (several kernels, guarded code, a
-   multi-target module) with 1-4 words flipped or replaced, through the layer on every runtime; any
-   signal or hang fails, and the input is kept in BUILD/layer-mutants/ to become a regression input.
+   multi-target module) with 1-4 words flipped or replaced, through the layer on every runtime, one host
+   process taking mutant after mutant (a new one after a mutant that ends it); any signal or hang fails, and the input is kept in BUILD/layer-mutants/ to become a regression input.
    SPVCOND_MUTANTS sets the count per runtime (default 100; docs/opencl-layer.md gives a longer run)
    and SPVCOND_MUTANTS_SEED the seed."""
 import os
 import random
 import re
+import signal
 import struct
 import subprocess
 import sys
@@ -112,13 +113,41 @@ KINDS = {
 }
 
 
-def host(module, platform, extra, env, kernels):
-    try:
-        p = subprocess.run([HOST, "--platform", platform, *extra, module, *kernels], capture_output=True,
-                           text=True, errors="replace", env=env, timeout=120)
-        return p.returncode, p.stdout, p.stderr
-    except subprocess.TimeoutExpired:
-        return "hang", "", ""
+def host_each(paths, platform, extra, env, kernels):
+    """Each module through the host program (layer-host --each: one process takes module after module, an
+    OpenCL platform started once), a new process after one a module ended: {path: (status, output)}, the
+    status the module's exit status (0 built and ran, 1 refused), or -SIGNAL or "hang" for the module
+    that ended the process."""
+    results, left = {}, list(paths)
+    while left:
+        listing = os.path.join(os.path.dirname(left[0]), "each.list")
+        with open(listing, "w") as f:
+            f.write("".join(path + "\n" for path in left))
+        try:
+            p = subprocess.run([HOST, "--platform", platform, *extra, "--each", listing, *kernels], capture_output=True,
+                               text=True, errors="replace", env=env, timeout=60 + 150 * len(left))
+            rc, out, err = p.returncode, p.stdout, p.stderr
+        except subprocess.TimeoutExpired as e:
+            rc, out, err = "hang", _text(e.stdout), _text(e.stderr)
+        parts = re.split(r"^== module (.*)$", out, flags=re.M)
+        taken = 0
+        for path, text in zip(parts[1::2], parts[2::2]):
+            taken += 1
+            status = re.search(r"^== status (\d+)$", text, re.M)
+            if status:
+                results[path] = (int(status.group(1)), text[:status.start()])
+            else:  # this module ended the process: SIGALRM is the host's own limit (EACH_SECONDS)
+                results[path] = ("hang" if rc in ("hang", -signal.SIGALRM) else rc, text + err)
+        if not taken:  # no module reached: the platform itself failed
+            for path in left:
+                results[path] = (rc, out + err)
+            break
+        left = left[taken:]
+    return results
+
+
+def _text(data):
+    return data.decode(errors="replace") if isinstance(data, bytes) else (data or "")
 
 
 def mutate(words, rng):
@@ -157,15 +186,19 @@ def main():
         modules["multi-target"] = read_words(os.path.join(DATA, "multi_target.spv"))
 
         # 1. The kinds that once ended the process.
-        for kind, (source, said) in KINDS.items():
-            path = os.path.join(tmp, "defect.spv")
+        defects = {}
+        for k, (kind, (source, said)) in enumerate(KINDS.items()):
+            path = os.path.join(tmp, "defect-%d.spv" % k)
             write_words(path, patched(modules[source], kind))
-            for name, platform, extra, env in runtimes():
-                rc, out, err = host(path, platform, extra, env, ["scale_float"])
+            defects[path] = (kind, said)
+        for name, platform, extra, env in runtimes():
+            results = host_each(list(defects), platform, extra, env, ["scale_float"])
+            for path, (kind, said) in defects.items():
+                rc, out = results[path]
                 check(rc == 1 and "program: not built (OpenCL error -11)" in out and
                       re.search(r"^spvcond: .*" + said, out, re.M) is not None,
                       "%s: %s is refused at the build (CL_BUILD_PROGRAM_FAILURE) and the build log says why"
-                      % (name, kind), "rc %s: %s" % (rc, (out + err)[-500:]))
+                      % (name, kind), "rc %s: %s" % (rc, out[-500:]))
 
         # The command-line tool learns of the same module at the step that received it, with --validate.
         plain = os.path.join(tmp, "demo.spv")
@@ -193,19 +226,21 @@ def main():
         sources = ["demo", "chain", "multi-target", "kernels"]
         for name, platform, extra, env in runtimes():
             rng = random.Random("%d %s" % (SEED, name))
+            mutants = {}
+            for n in range(COUNT):
+                path = os.path.join(tmp, "mutant-%d.spv" % n)
+                mutants[path] = (n, mutate(modules[sources[n % len(sources)]], rng))
+                write_words(path, mutants[path][1])
             outcomes = {"refused": 0, "built": 0}
             bad = []
-            for n in range(COUNT):
-                source = sources[n % len(sources)]
-                path = os.path.join(tmp, "mutant.spv")
-                words = mutate(modules[source], rng)
-                write_words(path, words)
-                rc, out, err = host(path, platform, extra, env, ["scale_float", "refine", "scale", "reduce"])
+            results = host_each(list(mutants), platform, extra, env, ["scale_float", "refine", "scale", "reduce"])
+            for path, (n, words) in mutants.items():
+                rc, out = results[path]
                 if rc == "hang" or rc < 0:
                     kept = os.path.join(KEEP, "%s-%d-%d.spv" % (name.replace(" ", "-"), SEED, n))
                     write_words(kept, words)
                     bad.append("%s (%s): %s" % (kept, "hang" if rc == "hang" else "signal %d" % -rc,
-                                                err[-300:].replace("\n", " | ")))
+                                                out[-300:].replace("\n", " | ")))
                 else:
                     outcomes["built" if "program: built" in out else "refused"] += 1
             check(not bad, "%s: %d mutants (seed %d) through the layer, no signal and no hang (%d refused, %d built)"

@@ -11,6 +11,7 @@ pass adds) is judged under spv1.N instead.
 
 The translator's function-variants consumer: $SPVCOND_TRANSLATOR, else
 ../shared/tools/llvm-spirv-fnvar/bin/llvm-spirv beside the source tree; None in a lone clone."""
+import hashlib
 import os
 import struct
 import tempfile
@@ -97,9 +98,21 @@ def misread_before_2025(path):
     return False
 
 
+_verdicts = {}
+
+
 def val(path, env=None):
     """(ok, output, judged): judged is False when the validator cannot read the module (the extension
-    under Debian's, or an instruction its grammar has wrong), and ok is then True."""
+    under Debian's, or an instruction its grammar has wrong), and ok is then True. The same bytes under
+    the same environment are judged once (the property tests write the same module for many devices)."""
+    with open(path, "rb") as f:
+        key = (hashlib.sha256(f.read()).digest(), env)
+    if key not in _verdicts:
+        _verdicts[key] = _val(path, env)
+    return _verdicts[key]
+
+
+def _val(path, env):
     if not knows_extension and (uses_extension(path) or misread_before_2025(path)):
         return True, "", False
     chosen = env or target_env(path)

@@ -204,9 +204,9 @@ spvcond_declared_caps_build(const struct spvcond_module *m, bool conditional, st
     size_t ncap = m->section[SPVCOND_SECTION_CAPABILITY + 1], n = 0;
     out->count = 0;
     out->values = spvcond_alloc_array(m->ctx, ncap + 1, sizeof(uint32_t));
-    out->opcode_caps = spvcond_alloc_array(m->ctx, SPVCOND_GRAMMAR_MAX_OPCODE + 1 + SPVCOND_GRAMMAR_KIND_COUNT,
+    out->opcode_caps = spvcond_alloc_array(m->ctx, SPVCOND_GRAMMAR_CORE_COUNT + 1 + SPVCOND_GRAMMAR_KIND_COUNT,
                                            sizeof(uint64_t));
-    out->kind_caps = out->opcode_caps ? out->opcode_caps + SPVCOND_GRAMMAR_MAX_OPCODE + 1 : NULL;
+    out->kind_caps = out->opcode_caps ? out->opcode_caps + SPVCOND_GRAMMAR_CORE_COUNT + 1 : NULL;
     if (!out->values || !out->opcode_caps) {
         spvcond_declared_caps_release(m, out);
         return spvcond_oom(m->ctx);
@@ -309,6 +309,7 @@ spvcond_declared_caps_of_opcode(struct spvcond_declared_caps *d, uint32_t op)
     if (gi && op != SPVCOND_OP_EXT_INST && op != SPVCOND_OP_SPEC_CONSTANT_OP &&
         (op < SPVCOND_OP_TYPE_INT || op > SPVCOND_OP_TYPE_SAMPLED_IMAGE) && !spvcond_is_atomic_opcode(op))
         mask = declared_mask(d, gi->first_cap, gi->cap_count) | operands_mask(d, gi->first_operand, gi->operand_count);
-    d->opcode_caps[op] = mask | SPVCOND_CAPS_KNOWN;
+    /* Every opcode the grammar does not know shares slot 0, with the same answer: any. */
+    d->opcode_caps[op <= SPVCOND_GRAMMAR_MAX_OPCODE ? spvcond_grammar_opcode_index[op] : 0] = mask | SPVCOND_CAPS_KNOWN;
     return mask;
 }

@@ -24,8 +24,10 @@ spvcond_is_atomic_opcode(uint32_t opcode)
 struct spvcond_declared_caps {
     uint32_t *values;
     size_t count;
-    /* Per core opcode and per operand kind, the declared capabilities it may need (capabilities.c:
-     * bit d for values[d]) with SPVCOND_CAPS_KNOWN set; 0 until computed, as opcodes are met. */
+    /* Per core instruction of the grammar (by spvcond_grammar_opcode_index: slot 0 for opcodes it does not
+     * know) and per operand kind, the declared capabilities it may need (capabilities.c: bit d for
+     * values[d]) with SPVCOND_CAPS_KNOWN set; 0 until computed, as opcodes are met. Indexed by the grammar's
+     * 712 slots, not the 6409 opcodes: 6 KB to clear, not 52 (two pages, not thirteen, at a tool's start). */
     uint64_t *opcode_caps, *kind_caps;
 };
 
@@ -45,7 +47,7 @@ spvcond_declared_caps_may(struct spvcond_declared_caps *d, uint32_t opcode)
 {
     if (opcode > SPVCOND_GRAMMAR_MAX_OPCODE)
         return ~SPVCOND_CAPS_KNOWN;
-    uint64_t may = d->opcode_caps[opcode];
+    uint64_t may = d->opcode_caps[spvcond_grammar_opcode_index[opcode]];
     return may ? may & ~SPVCOND_CAPS_KNOWN : spvcond_declared_caps_of_opcode(d, opcode);
 }
 

@@ -4,8 +4,8 @@
  * the program has, and runs the kernels it is asked for on a[i] = i, printing their first results.
  *
  *   layer-host --platform NAME [--create-only] [--all-devices] [--khr] [--compile-link] [--check-il] [--threads T]
- *              [--offset N] [--options OPTIONS] MODULE.spv
- *              KERNEL[:double]...
+ *              [--offset N] [--options OPTIONS] {MODULE.spv | --each LIST}
+ *              KERNEL[:double|:int]...
  *
  * --create-only creates the kernels asked for without running them (for a driver that compiles nothing);
  * --all-devices puts every device of the platform in the context and builds for them all;
@@ -14,8 +14,14 @@
  * the device for an IL version, as a careful application does, and stops when it has none; --offset runs
  * the kernels with that global work offset (with --create-only, only enqueues them); --options gives the
  * build (or compile) its options. A kernel
- * with ":double" gets a buffer of doubles. Exit status: 0 when the program was built and every kernel
- * asked for ran, 1 when something was refused, 2 on bad usage. */
+ * with ":double" gets a buffer of doubles, one with ":int" a buffer of ints (printed as ints). Exit status: 0 when the program was built and every kernel
+ * asked for ran, 1 when something was refused, 2 on bad usage.
+ *
+ * --each LIST takes, instead of MODULE.spv, a file naming one module a line, and does one application's
+ * work for each in turn in this one process (a context each), as a test that tries many modules does
+ * without starting an OpenCL platform each time: before each, "== module PATH"; after, "== status S" (S as
+ * the exit status above); each gets at most EACH_SECONDS, after which SIGALRM ends the process (a hang). */
+#define _POSIX_C_SOURCE 200809L
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <pthread.h>
@@ -23,8 +29,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define N 256
+#define EACH_SECONDS 120
 
 static void *
 read_file(const char *path, size_t *size)
@@ -90,6 +98,7 @@ run(struct out *o, cl_context context, cl_command_queue queue, cl_program progra
     snprintf(name, sizeof(name), "%s", spec);
     char *colon = strchr(name, ':');
     int is_double = colon && strcmp(colon + 1, "double") == 0;
+    int is_int = colon && strcmp(colon + 1, "int") == 0; /* a[i] = i as int, printed as int */
     if (colon)
         *colon = 0;
     cl_int err;
@@ -114,6 +123,8 @@ run(struct out *o, cl_context context, cl_command_queue queue, cl_program progra
     for (int i = 0; i < N; i++) {
         if (is_double)
             host[i] = i;
+        else if (is_int)
+            ((int *)host)[i] = i;
         else
             f[i] = (float)i;
     }
@@ -135,7 +146,10 @@ run(struct out *o, cl_context context, cl_command_queue queue, cl_program progra
     }
     say(o, "kernel %s: results", name);
     for (int i = 0; i < 4; i++)
-        say(o, " %g", is_double ? host[i] : f[i]);
+        if (is_int)
+            say(o, " %d", ((int *)host)[i]);
+        else
+            say(o, " %g", is_double ? host[i] : f[i]);
     say(o, "\n");
     return 0;
 }
@@ -216,6 +230,42 @@ do_work(struct work *s)
     clReleaseContext(context);
 }
 
+/* --each: `one`'s work for every module `list` names. The exit status: 0, or 1 when any failed. */
+static int
+each_module(const char *list, struct work *one)
+{
+    FILE *f = fopen(list, "r");
+    if (!f) {
+        fprintf(stderr, "cannot read %s\n", list);
+        return 2;
+    }
+    char path[4096];
+    int failures = 0;
+    while (fgets(path, sizeof(path), f)) {
+        path[strcspn(path, "\n")] = 0;
+        if (!path[0])
+            continue;
+        printf("== module %s\n", path);
+        fflush(stdout); /* what ran last, should the process end here */
+        struct work w = *one;
+        w.il = read_file(path, &w.size);
+        int status = 2;
+        if (w.il) {
+            alarm(EACH_SECONDS);
+            do_work(&w);
+            alarm(0);
+            fputs(w.out.text, stdout);
+            status = w.failures ? 1 : 0;
+        }
+        printf("== status %d\n", status);
+        fflush(stdout);
+        free((void *)w.il);
+        failures += status != 0;
+    }
+    fclose(f);
+    return failures ? 1 : 0;
+}
+
 static void *
 work_thread(void *arg)
 {
@@ -227,7 +277,7 @@ int
 main(int argc, char **argv)
 {
     const char *platform_name = NULL, *path = NULL;
-    int khr = 0, compile_link = 0, check_il = 0, threads = 0, all_devices = 0, first_kernel = argc;
+    int khr = 0, compile_link = 0, check_il = 0, threads = 0, all_devices = 0, each = 0, first_kernel = argc;
     for (int i = 1; i < argc && first_kernel == argc; i++) {
         if (!strcmp(argv[i], "--platform") && i + 1 < argc)
             platform_name = argv[++i];
@@ -247,14 +297,16 @@ main(int argc, char **argv)
             compile_link = 1;
         else if (!strcmp(argv[i], "--check-il"))
             check_il = 1;
+        else if (!strcmp(argv[i], "--each"))
+            each = 1;
         else if (!path)
             path = argv[i];
         else
             first_kernel = i;
     }
-    if (!platform_name || !path || threads < 0 || threads > 64) {
-        fprintf(stderr, "usage: %s --platform NAME [--create-only] [--all-devices] [--khr] [--compile-link] [--check-il] [--threads T] [--offset N] [--options OPTIONS] MODULE.spv "
-                "KERNEL[:double]...\n", argv[0]);
+    if (!platform_name || !path || threads < 0 || threads > 64 || (each && threads)) {
+        fprintf(stderr, "usage: %s --platform NAME [--create-only] [--all-devices] [--khr] [--compile-link] [--check-il] [--threads T] [--offset N] [--options OPTIONS] {MODULE.spv | --each LIST} "
+                "KERNEL[:double|:int]...\n", argv[0]);
         return 2;
     }
     cl_platform_id platform;
@@ -272,15 +324,20 @@ main(int argc, char **argv)
         printf("program: the device takes no SPIR-V\n");
         return 1;
     }
+    if (!all_devices || all_count == 0 || all_count > 8)
+        all_count = 1;
+    printf("devices in the context: %u\n", all_count);
+    if (each) {
+        struct work template = {platform, device, all_devices ? all : &device, all_count, khr, compile_link, NULL, 0,
+                                argv + first_kernel, argc - first_kernel, {"", 0}, 0};
+        return each_module(path, &template);
+    }
     size_t size;
     void *il = read_file(path, &size);
     if (!il) {
         fprintf(stderr, "cannot read %s\n", path);
         return 2;
     }
-    if (!all_devices || all_count == 0 || all_count > 8)
-        all_count = 1;
-    printf("devices in the context: %u\n", all_count);
     struct work one = {platform, device, all_devices ? all : &device, all_count, khr, compile_link, il, size, argv + first_kernel, argc - first_kernel,
                           {"", 0}, 0};
     int failures;
