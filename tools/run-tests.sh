@@ -7,17 +7,23 @@
 # the ABI check (tools/check-abi.sh).
 set -eu
 cd "$(dirname "$0")/.."
+# Each step's time on standard output, for the log (docs/testing.md has the figures).
+t0=$(date +%s)
+took() { t1=$(date +%s); echo "run-tests: $1 took $((t1 - t0)) s"; t0=$t1; }
 sh tools/setup-debian.sh
 # setup-debian.sh installed the OpenCL headers and the SPIR-V/LLVM translator: the layer and its pocl route
 # are required here, so that a build that lost either fails instead of skipping their tests.
 [ -d build-test ] || meson setup build-test -Db_sanitize=address,undefined -Db_lundef=false -Dtests=enabled \
     -Dopencl_layer=enabled -Dtranslator=enabled >/dev/null
 ninja -C build-test
+took "the sanitized build"
 meson test -C build-test --print-errorlogs "$@"
+took "the test suites"
 # Criterion's per-suite closing lines, for the log.
 grep -h "Synthesis" build-test/meson-logs/testlog.txt || true
 if [ $# -eq 0 ]; then
     sh tools/run-memcheck.sh
+    took "valgrind memcheck"
     # The sanitizer and valgrind builds allocate with malloc; the CLI as shipped uses the huge-page
     # heap (src/support/heap.c): run the corpus end to end with a release build of it too.
     [ -d build-release ] || meson setup build-release --buildtype=release -Dtests=disabled -Dopencl_layer=enabled \
@@ -35,16 +41,20 @@ if [ $# -eq 0 ]; then
     echo "release build (default allocator): e2e-corpus $(tail -n 1 "$log")"
     rm -f "$log"
     # The install as a user gets it: examples built against the installed pkg-config file, shared and static.
+    took "the release build and its corpus end to end"
     sh tools/check-install.sh build-release
+    took "the install test"
     # The build with profile feedback (tools/build-pgo.sh) writes what the release build writes, byte for
     # byte, for every input and command.
     sh tools/build-pgo.sh build-pgo
     cmp_work=$(mktemp -d)
     sh tools/compare-outputs.sh build-release/cli/spvcond build-pgo/cli/spvcond "$cmp_work"
     rm -rf "$cmp_work"
+    took "the build with profile feedback and its outputs compared"
     # libyaml is optional: the library and the CLI build without it.
     [ -d build-noyaml ] || meson setup build-noyaml -Dyaml=disabled -Dtests=disabled >/dev/null
     ninja -C build-noyaml >/dev/null && echo "built without libyaml: $(build-noyaml/cli/spvcond --version)"
     # The ABI against abi/libspvcond.abi (docs/releasing.md).
     sh tools/check-abi.sh
+    took "the build without libyaml and the ABI check"
 fi
