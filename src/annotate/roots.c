@@ -67,6 +67,49 @@ spvcond_roots_stated(struct annotate *a)
 
 /* ---- roots and their requirement sets ------------------------------------------------------ */
 
+
+/* The entry point's execution model and function id, for OpEntryPoint and OpConditionalEntryPointINTEL
+ * (false for anything else). */
+static bool
+entry_point_of(const struct spvcond_module *m, size_t i, uint32_t *model, uint32_t *fn)
+{
+    const uint32_t *w = spvcond_inst_words(m, i);
+    uint32_t op = spvcond_opcode_of(w[0]), wc = spvcond_word_count_of(w[0]);
+    size_t at = op == SPVCOND_OP_ENTRY_POINT ? 1 : op == SPVCOND_OP_CONDITIONAL_ENTRY_POINT_INTEL ? 2 : 0;
+    if (!at || wc <= at + 1)
+        return false;
+    *model = w[at];
+    *fn = w[at + 1];
+    return true;
+}
+
+/* *out: per function, 1 when an entry point of execution model Kernel names it; NULL when every entry
+ * point is a kernel's (OpenCL's modules: nothing to allocate). */
+static spvcond_result
+kernel_functions(struct annotate *a, uint8_t **out)
+{
+    struct spvcond_module *m = a->m;
+    size_t first = m->section[SPVCOND_SECTION_ENTRY_POINT], end = m->section[SPVCOND_SECTION_ENTRY_POINT + 1];
+    uint32_t model, fn;
+    bool shaders = false;
+    *out = NULL;
+    for (size_t i = first; i < end && !shaders; i++)
+        shaders = entry_point_of(m, i, &model, &fn) && model != SPVCOND_EXECUTION_MODEL_KERNEL;
+    if (!shaders)
+        return SPVCOND_OK;
+    uint8_t *kernel = spvcond_alloc_array(m->ctx, m->function_count + 1, 1);
+    if (!kernel)
+        return spvcond_oom(m->ctx);
+    for (size_t i = first; i < end; i++) {
+        size_t f = entry_point_of(m, i, &model, &fn) && model == SPVCOND_EXECUTION_MODEL_KERNEL
+                       ? spvcond_callgraph_function(&a->g, m, fn) : SIZE_MAX;
+        if (f != SIZE_MAX)
+            kernel[f] = 1;
+    }
+    *out = kernel;
+    return SPVCOND_OK;
+}
+
 /* The exported module-scope variables (instruction indices, in module order), and exported function
  * definitions marked as roots: one pass over the decorations, not a look-up per function and per
  * module-level instruction. */
@@ -141,8 +184,12 @@ spvcond_roots_find(struct annotate *a, struct root_exports *x)
             a->is_root[f] = 1;
     spvcond_dealloc(m->ctx, queue);
     spvcond_dealloc(m->ctx, reached);
-    /* Required sizes from execution modes of entry points. */
-    for (size_t i = m->section[SPVCOND_SECTION_EXECUTION_MODE]; i < m->section[SPVCOND_SECTION_EXECUTION_MODE + 1]; i++) {
+    /* Required sizes from execution modes of kernels. A compute shader's LocalSize is no requirement: it
+     * must have one (Vulkan), and it is the shape of its dispatch, not something a device may lack. */
+    uint8_t *kernel;
+    r = kernel_functions(a, &kernel);
+    for (size_t i = m->section[SPVCOND_SECTION_EXECUTION_MODE];
+         r == SPVCOND_OK && i < m->section[SPVCOND_SECTION_EXECUTION_MODE + 1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
         uint32_t wc = spvcond_word_count_of(w[0]);
         size_t f = spvcond_callgraph_function(&a->g, m, w[1]);
@@ -150,14 +197,17 @@ spvcond_roots_find(struct annotate *a, struct root_exports *x)
             continue;
         if (w[2] == SPVCOND_EXECUTION_MODE_LOCAL_SIZE && wc == 6 && (!w[3] || !w[4] || !w[5]))
             /* found by fuzzing: a size of 0 is no work-group, and DPC++'s property readers refuse it */
-            return spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_BINARY, i, w[1],
-                                     "LocalSize %u %u %u: a work-group size cannot be 0", w[3], w[4], w[5]);
-        if (w[2] == SPVCOND_EXECUTION_MODE_LOCAL_SIZE && wc == 6 && !(a->wg[f][0] | a->wg[f][1] | a->wg[f][2]))
+            r = spvcond_fail_inst(m, SPVCOND_ERROR_INVALID_BINARY, i, w[1],
+                                  "LocalSize %u %u %u: a work-group size cannot be 0", w[3], w[4], w[5]);
+        else if (kernel && !kernel[f])
+            continue;
+        else if (w[2] == SPVCOND_EXECUTION_MODE_LOCAL_SIZE && wc == 6 && !(a->wg[f][0] | a->wg[f][1] | a->wg[f][2]))
             memcpy(a->wg[f], w + 3, sizeof(a->wg[f]));
         else if (w[2] == SPVCOND_EXECUTION_MODE_SUBGROUP_SIZE && wc == 4 && !a->sg[f])
             a->sg[f] = w[3];
     }
-    return SPVCOND_OK;
+    spvcond_dealloc(m->ctx, kernel);
+    return r;
 }
 
 /* A shortest call path from `root` to a function that itself uses `aspect`, as "k -> f -> g". */

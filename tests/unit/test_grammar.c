@@ -449,7 +449,7 @@ check_declared_scan(const char *path, size_t *skipped, size_t *total)
         seen_full |= full.found;
         seen_filtered |= settled.found;
         uint32_t op = spvcond_inst_opcode(m, i);
-        *skipped += op <= SPVCOND_GRAMMAR_MAX_OPCODE && caps.opcode_caps[op] == SPVCOND_CAPS_KNOWN;
+        *skipped += op <= SPVCOND_GRAMMAR_MAX_OPCODE && caps.opcode_caps[spvcond_grammar_opcode_index[op]] == SPVCOND_CAPS_KNOWN;
     }
     cr_assert_eq(seen_full, seen_filtered, "%s: the scan with settled capabilities found 0x%lx, the full one 0x%lx",
                  path, (unsigned long)seen_filtered, (unsigned long)seen_full);
