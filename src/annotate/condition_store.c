@@ -243,22 +243,34 @@ union_of(struct condition_store *cs, uint32_t x, uint32_t y, uint32_t *out)
 spvcond_result
 spvcond_cond_union_new(struct condition_store *cs, uint32_t x, uint32_t y, uint32_t *out)
 {
-    if (!cs->union_memo && !(cs->union_memo = spvcond_alloc_array(cs->ctx, UNION_MEMO_SIZE, sizeof(*cs->union_memo))))
-        return spvcond_oom(cs->ctx);
+    uint32_t bits = !cs->union_memo ? UNION_MEMO_FIRST_BITS
+                    : cs->union_memo_bits < UNION_MEMO_BITS && cs->union_memo_made >= 1u << cs->union_memo_bits
+                        ? cs->union_memo_bits + 2 : 0;
+    if (bits) { /* made, or grown (what it held is forgotten: it only spares work) */
+        struct union_memo *memo = spvcond_alloc_array(cs->ctx, (size_t)1 << bits, sizeof(*memo));
+        if (!memo)
+            return spvcond_oom(cs->ctx);
+        spvcond_dealloc(cs->ctx, cs->union_memo);
+        cs->union_memo = memo;
+        cs->union_memo_bits = bits;
+        cs->union_memo_made = 0;
+    }
     if (x > y) { /* the union is symmetric: one entry answers both orders */
         uint32_t t = x;
         x = y;
         y = t;
     }
     uint32_t hash = x * 0x9E3779B1u ^ y * 0x85EBCA77u;
-    struct union_memo *e = &cs->union_memo[(hash >> 20) & (UNION_MEMO_SIZE - 1)]; /* the top 12 bits */
+    struct union_memo *e = &cs->union_memo[hash >> (32 - cs->union_memo_bits)]; /* the top bits */
     if (e->x == x && e->y == y) {
         *out = e->out;
         return SPVCOND_OK;
     }
     spvcond_result r = union_of(cs, x, y, out);
-    if (r == SPVCOND_OK)
+    if (r == SPVCOND_OK) {
         *e = (struct union_memo){x, y, *out};
+        cs->union_memo_made++;
+    }
     return r;
 }
 

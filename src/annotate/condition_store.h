@@ -61,7 +61,11 @@ struct cond {
  * caller of a function, and every function naming an item, unions the same few conditions again:
  * 112,000 unions of 2,800 distinct pairs annotating the 100 MB synthetic module, each a merge of lists
  * and a hash probe. */
-#define UNION_MEMO_SIZE 4096u
+#define UNION_MEMO_BITS 12u
+/* It starts at 2^UNION_MEMO_FIRST_BITS entries (a page: a small module's annotate clears no 48 KB it never
+ * fills, twelve page faults of a tool's run) and grows by 4 each time it has made as many unions as it
+ * has entries. */
+#define UNION_MEMO_FIRST_BITS 8u
 struct union_memo {
     uint32_t x, y, out;
 };
@@ -94,7 +98,8 @@ struct condition_store {
     size_t cond_hash_cap;
     uint32_t always; /* the handle of the list {empty set} */
     uint64_t absorb_budget;
-    struct union_memo *union_memo; /* UNION_MEMO_SIZE recent unions (made at the first) */
+    struct union_memo *union_memo; /* 2^union_memo_bits recent unions (made at the first) */
+    uint32_t union_memo_bits, union_memo_made; /* its size, and the unions made since it was */
 };
 
 /* An empty store for module m (its context allocates); spvcond_store_conditions_begin before the first

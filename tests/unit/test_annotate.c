@@ -746,11 +746,12 @@ end_unions(struct condition_store *cs, spvcond_context *ctx)
     destroy_module(m, ctx);
 }
 
-/* Unions of one condition with more others than the memo has slots: each answer is its own pair of
- * sets, though slots are shared (an entry must match both operands). */
+/* Unions of one condition with more others than the memo has slots at its largest: each answer is its
+ * own pair of sets, though slots are shared (an entry must match both operands) and the memo grows from
+ * a page to its full size on the way, forgetting what it held. */
 Test(annotate, union_memo_matches_both_operands)
 {
-    enum { N = UNION_MEMO_SIZE + 100 };
+    enum { N = (1u << UNION_MEMO_BITS) + 100 };
     static uint32_t leaves[N], sizes[N + 1]; /* {} and {leaf k} */
     for (uint32_t k = 0; k < N; k++) {
         leaves[k] = k;
@@ -769,6 +770,8 @@ Test(annotate, union_memo_matches_both_operands)
                       spvcond_cond_list_set(&cs, both, 1) == s,
                   "{leaf 0} | {leaf %u} is both sets", s - 1);
     }
+    cr_assert_eq(cs.union_memo_bits, UNION_MEMO_BITS, "the memo grew from 2^%u entries to 2^%u",
+                 UNION_MEMO_FIRST_BITS, UNION_MEMO_BITS);
     end_unions(&cs, ctx);
 }
 
