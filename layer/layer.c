@@ -192,25 +192,6 @@ get_extension_function_address(const char *name)
     return layer_next.clGetExtensionFunctionAddress(name);
 }
 
-/* A global work offset on a kernel made as PTX: libclc's nvptx64 get_global_id does not add it, so the
- * kernel would run on the wrong items. Refused rather than run wrong (only a non-zero offset costs a look). */
-static cl_int CL_API_CALL
-enqueue_nd_range_kernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim, const size_t *offset,
-                        const size_t *global, const size_t *local, cl_uint num_events, const cl_event *wait_list,
-                        cl_event *event)
-{
-    bool shifted = false;
-    for (cl_uint d = 0; offset && d < work_dim && d < 3; d++)
-        shifted |= offset[d] != 0;
-    if (shifted && layer_kernel_ptx(kernel)) {
-        fprintf(stderr, "spvcond layer: clEnqueueNDRangeKernel: a kernel the layer made as PTX for NVIDIA's driver "
-                        "cannot take a global work offset (libclc's get_global_id does not add it)\n");
-        return CL_INVALID_GLOBAL_OFFSET;
-    }
-    return layer_next.clEnqueueNDRangeKernel(queue, kernel, work_dim, offset, global, local, num_events, wait_list,
-                                             event);
-}
-
 /* ---- the loader's interface ---- */
 
 CL_API_ENTRY cl_int CL_API_CALL
@@ -276,8 +257,6 @@ init_layer(cl_uint num_entries, const struct _cl_icd_dispatch *target_dispatch, 
     layer_own.clRetainKernel = layer_retain_kernel;
     layer_own.clReleaseKernel = layer_release_kernel;
     layer_own.clGetKernelInfo = layer_get_kernel_info;
-    if (layer_next.clEnqueueNDRangeKernel)
-        layer_own.clEnqueueNDRangeKernel = enqueue_nd_range_kernel;
     *layer_dispatch_ret = &layer_own;
     *num_entries_ret = (cl_uint)entries;
     return CL_SUCCESS;

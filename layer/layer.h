@@ -232,7 +232,5 @@ cl_int CL_API_CALL layer_retain_kernel(cl_kernel kernel);
 cl_int CL_API_CALL layer_release_kernel(cl_kernel kernel);
 cl_int CL_API_CALL layer_get_kernel_info(cl_kernel kernel, cl_kernel_info param, size_t value_size, void *value,
                                          size_t *size_ret);
-/* Whether the kernel is of a program the layer gave the driver as PTX. */
-bool layer_kernel_ptx(cl_kernel kernel);
 
 #endif

@@ -37,7 +37,6 @@ struct layer_program {
     struct layer_device *devices;            /* each device's facts */
     struct program_device *per;
     cl_program driver;                       /* made by the last build; NULL before */
-    bool ptx;                                /* the driver's program holds PTX */
     struct release_callback {
         void(CL_CALLBACK *fn)(cl_program, void *);
         void *user;

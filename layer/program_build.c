@@ -120,7 +120,6 @@ struct build {
     struct layer_form *forms;
     char **failures;
     cl_program driver;
-    bool ptx;
 };
 
 static void
@@ -187,7 +186,6 @@ driver_program(const struct layer_program *p, struct build *b, const struct laye
             ids[j] = p->per[k].id;
             sizes[j] = forms[k].size;
             bytes[j++] = forms[k].bytes;
-            b->ptx |= p->devices[k].route == LAYER_ROUTE_PTX;
         }
     if (err == CL_SUCCESS)
         b->driver = layer_next.clCreateProgramWithBinary(p->context, (cl_uint)count, ids, sizes, bytes, NULL, &err);
@@ -285,7 +283,6 @@ build_commit(struct layer_program *p, struct build *b, const char *options, cl_i
     layer_objects_lock();
     cl_program old = p->driver;
     p->driver = b->driver;
-    p->ptx = b->ptx;
     for (size_t k = 0; k < b->n; k++) {
         struct program_device *d = &p->per[k];
         d->in_driver = b->held[k] && b->driver;
@@ -353,7 +350,7 @@ build(struct layer_program *p, bool *target, const char *options)
 {
     size_t n = p->device_count ? p->device_count : 1;
     struct build b = {p->device_count, target, calloc(n, sizeof(bool)), calloc(n, sizeof(struct layer_form)),
-                      calloc(n, sizeof(char *)), NULL, false};
+                      calloc(n, sizeof(char *)), NULL};
     cl_int err = b.held && b.forms && b.failures ? build_devices(p, &b, options) : CL_OUT_OF_HOST_MEMORY;
     if (!b.held || !b.forms || !b.failures) {
         build_free(&b);

@@ -686,12 +686,3 @@ layer_get_kernel_info(cl_kernel kernel, cl_kernel_info param, size_t value_size,
     return layer_next.clGetKernelInfo(kernel, param, value_size, value, size_ret);
 }
 
-bool
-layer_kernel_ptx(cl_kernel kernel)
-{
-    layer_objects_lock();
-    struct kernel_record *r = layer_map_get(&kernels, kernel);
-    bool ptx = r && r->program->ptx;
-    layer_objects_unlock();
-    return ptx;
-}

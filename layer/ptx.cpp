@@ -397,6 +397,7 @@ lower(const unsigned char *bitcode, size_t size, unsigned major, unsigned minor,
         return false;
     }
     ptx::saturate_as_opencl(*m);
+    ptx::work_items_as_driver(*m);
     if (!ptx::lower_printf(*m, error) || !ptx::link_builtins(*m, error) || !ptx::lower_native_math(*m, error))
         return false;
     NamedMDNode *annotations = m->getNamedMetadata("nvvm.annotations");

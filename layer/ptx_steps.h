@@ -20,6 +20,8 @@ bool link_builtins(llvm::Module &m, std::string &error);
 bool lower_native_math(llvm::Module &m, std::string &error);
 // Single-precision divisions as the driver's OpenCL C compiler makes them (div.full.f32; ptx_precision.cpp).
 void divide_as_driver(llvm::Module &m);
+// get_global_id and get_global_offset as NVIDIA's driver hands a launch its offset (ptx_workitems.cpp).
+void work_items_as_driver(llvm::Module &m);
 // Saturated conversions from floating point as OpenCL defines them (NaN to 0), before the built-ins are linked.
 void saturate_as_opencl(llvm::Module &m);
 // Whether the back end can select every call left (no C library function would be called).

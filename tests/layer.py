@@ -254,11 +254,17 @@ def mock_nvidia_checks(tmp, demo, chain, multi):
         check(rc == 0 and ("0f4640E400" in text) == marked and ".entry math_double(" in text,
               "mock NVIDIA, %s: sin comes from %s" % (how, "libdevice's __nv_sinf" if marked else "libclc"),
               (out + err)[-400:])
-    rc, out, err = host(env, "NVIDIA", demo, "--create-only", "--offset", "4", kernels=["scale_float"])
-    check("kernel scale_float: enqueued at offset 4: refused (OpenCL error -56)" in out and
-          "cannot take a global work offset" in err,
-          "mock NVIDIA: a global work offset, which the PTX would ignore, is refused (CL_INVALID_GLOBAL_OFFSET)",
-          out + err)
+    # The global work offset as NVIDIA's driver hands it over: get_global_id and get_global_offset read the
+    # environment registers NVIDIA's own compiler reads (%envreg3 the offset in x, %envreg0 for its groups).
+    offsets = os.path.join(tmp, "offset.spv")
+    compile_cl(os.path.join(SRC, "data", "nvidia", "offset.cl"), offsets, tmp)
+    rc, out, err = host(env, "NVIDIA", offsets, "--create-only", "--offset", "4", kernels=["offset"])
+    text = received(out_prefix)
+    entry = text[text.find(".entry offset("):]
+    entry = entry[:entry.find("\n}")]
+    check("kernel offset: enqueued at offset 4: taken" in out and "%envreg3" in entry and "%envreg0" in entry and
+          "%envreg4" not in entry, "mock NVIDIA: a global work offset reaches the driver, and the PTX reads it "
+          "where NVIDIA's compiler does", (out + err)[-400:])
     rc, out, err = host(dict(env, SPVCOND_MOCK_NVIDIA="0"), "rusticl", demo, "--create-only", "--offset", "4",
                         kernels=["scale_float"])
     check("kernel scale_float: enqueued at offset 4: taken" in out, "mock, binaries: the same offset reaches the driver",
