@@ -46,7 +46,7 @@ SPVCOND_LAYER_DUMP=$T OPENCL_LAYERS=$L $H --platform NVIDIA --create-only module
 grep -c "\.f16" "$T"/*.ptx
 echo "== demo, clCreateProgramWithILKHR + compile/link + IL checked"; run --khr --compile-link --check-il modules/demo.a.spv $DEMO
 echo "== threads"; run --threads 4 modules/demo.a.spv scale_float add_one
-echo "== a global work offset"; run --offset 4 modules/demo.a.spv scale_float
+echo "== a global work offset (expected 4004 5004 6004 7004)"; run --offset 4 probe/offset.spv offset:int
 echo "== jit-opencl, through the layer"; OPENCL_LAYERS=$L bin/jit-opencl --platform NVIDIA modules/demo.a.spv 2>&1
 echo "== jit-opencl, without"; bin/jit-opencl --platform NVIDIA modules/demo.a.spv 2>&1
 echo "== the layer's stage times"
@@ -122,7 +122,7 @@ for f in probe/*.cl; do
     SPVCOND_LAYER_DUMP=$P/$b.layer OPENCL_LAYERS=$L $H --platform NVIDIA --create-only "probe/$b.spv" > "$P/$b.layer.log" 2>&1
     echo "$b through the layer: rc=$? $(grep -m1 program "$P/$b.layer.log")"
 done
-echo "== offset through the layer"; run --offset 4 probe/offset.spv offset
+echo "== offset through the layer: get_global_offset(1), group ids, global size at offset 4"; run --offset 4 probe/offset.spv offset_y:int group_id:int global_size:int
 echo "== vector printf through the layer"; run probe/vector_printf.spv vector_printf
 [ -n "${OUT:-}" ] && tar cJf "$OUT/probe.tar.xz" -C "$P" .
 fi
