@@ -42,7 +42,7 @@ struct cli {
 int cli_validate_module(const struct cli *cli, spvcond_module *module, const char *what);
 
 /* The tool: one command line (argv[1] the command), its exit status. It keeps nothing between calls: a
- * process may run one command line after another (tests/cli_batch.c). */
+ * process may run one command line after another (batch.c). */
 int cli_main(int argc, char **argv);
 
 int cli_init(struct cli *cli);

@@ -4,7 +4,7 @@ command for its output, summary() prints the totals and gives the exit status.
 
 run() of the tool itself (SPVCOND_CLI) with one of its file commands, and nothing but `check` asked of
 the process (no input, environment, directory or time limit of its own), goes to the batch runner
-(SPVCOND_CLI_BATCH, tests/cli_batch.c) when the build has one: the same code, one process a thread for
+(SPVCOND_CLI_BATCH, cli/batch.c) when the build has one: the same code, one process a thread for
 every such command line, its standard output, error and exit status as a process of its own would give
 them. Under the sanitizers this spares 50-90 ms a command; the tool's own process (start-up, exit,
 environment) is tested where a script runs it with subprocess. summary() ends the runners and checks

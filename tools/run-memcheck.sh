@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # valgrind memcheck over the CLI: every real module (the corpus, libclc-15) through annotate,
 # info, validate, check, reqs and specialize for two devices, and every hostile regression input
-# (tests/data/fuzz) through annotate, validate, specialize and info. Any memcheck error or leak fails
-# the run; the CLI's own exit status (refusing hostile input is expected) does not.
+# (tests/data/fuzz) through annotate, validate, specialize and info, each input's command lines in one
+# process (cli/batch.c). Any memcheck error or leak fails the run; the CLI's own exit status (refusing
+# hostile input is expected) does not.
 # valgrind cannot run ASan binaries, so this uses a build without sanitizers: build-memcheck, with the
 # C library's allocator (valgrind watches malloc, not the huge-page mappings of src/support/heap.c).
 # Usage: sh tools/run-memcheck.sh [JOBS]   (default: the number of cores)
@@ -20,46 +21,62 @@ trap 'rm -rf "$work"' EXIT
 failures="$work/failures"
 : > "$failures"
 
-# V runs spvcond under memcheck and records the command when memcheck reports (exit 97).
+# Each input's command lines run in one process under memcheck: spvcond-batch (cli/batch.c: the tool's own
+# objects but main, running one command line after another), as valgrind's start costs about a second a
+# process. req FILE ARG... appends one command line to FILE (its output and messages to /dev/null: what
+# counts is memcheck's verdict, not the tool's). A job whose process memcheck reports on (exit 97, a leak
+# of any of its commands included) is recorded with its command lines; the tool itself (main.c) is run
+# under memcheck too, on the demonstration module.
+commands=0
+req() {
+    f=$1
+    shift
+    printf '%s\0' /dev/null /dev/null $(($# + 1)) spvcond "$@" >> "$f"
+    commands=$((commands + 1))
+}
 {
-    echo 'V() {'
+    echo 'vg() {'
     echo "    valgrind --quiet --error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible \\"
-    echo "        --log-file='$work/vg.%p' '$PWD/build-memcheck/cli/spvcond' \"\$@\" >/dev/null 2>&1"
-    echo "    [ \$? -ne 97 ] || echo \"spvcond \$*\" >> '$failures'"
+    echo "        --log-file='$work/vg.%p' \"\$@\" >/dev/null 2>&1"
     echo '}'
-} > "$work/v.sh"
+    echo "vg '$PWD/build-memcheck/cli/spvcond-batch' < \"\$1\""
+    echo "[ \$? -ne 97 ] || { echo \"spvcond-batch, the command lines of \$1:\"; xargs -0 echo < \"\$1\"; } >> '$failures'"
+} > "$work/batch.sh"
 
-# One script per input; what reads annotate's output follows it in the same script.
+# One job per input; what reads annotate's output follows it in the same job.
 mkdir "$work/jobs"
 n=0
 for m in "$corpus"/*.spv /usr/lib/clc/*.spv; do
     [ -f "$m" ] || continue
     n=$((n + 1))
     a="$work/$n.ann.spv"
-    {
-        echo ". '$work/v.sh'"
-        echo "V annotate '$m' -o '$a'"
-        echo "V info '$m'"
-        echo "V validate '$a'"
-        echo "V check --device intel_gpu_acm_g10 '$a'"
-        echo "V reqs --json '$a'"
-        echo "V specialize --device intel_gpu_acm_g10 '$a' -o '$a.acm'"
-        echo "V specialize --device intel_gpu_pvc '$a' -o '$a.pvc'"
-    } > "$work/jobs/$n.sh"
+    r="$work/jobs/$n.req"
+    req "$r" annotate "$m" -o "$a"
+    req "$r" info "$m"
+    req "$r" validate "$a"
+    req "$r" check --device intel_gpu_acm_g10 "$a"
+    req "$r" reqs --json "$a"
+    req "$r" specialize --device intel_gpu_acm_g10 "$a" -o "$a.acm"
+    req "$r" specialize --device intel_gpu_pvc "$a" -o "$a.pvc"
 done
 for f in tests/data/fuzz/fuzz_annotate/* tests/data/fuzz/fuzz_validate/* tests/data/fuzz/fuzz_specialize/*; do
     n=$((n + 1))
-    {
-        echo ". '$work/v.sh'"
-        echo "V annotate '$PWD/$f' -o '$work/$n.out'"
-        echo "V validate '$PWD/$f'"
-        echo "V specialize --device intel_gpu_acm_g10 '$PWD/$f' -o '$work/$n.spec'"
-        echo "V info '$PWD/$f'"
-    } > "$work/jobs/$n.sh"
+    r="$work/jobs/$n.req"
+    req "$r" annotate "$PWD/$f" -o "$work/$n.out"
+    req "$r" validate "$PWD/$f"
+    req "$r" specialize --device intel_gpu_acm_g10 "$PWD/$f" -o "$work/$n.spec"
+    req "$r" info "$PWD/$f"
 done
 
 started=$(date +%s)
-ls "$work"/jobs/*.sh | xargs -P "$jobs" -n 1 sh
+ls "$work"/jobs/*.req | xargs -P "$jobs" -n 1 sh "$work/batch.sh"
+demo="$work/demo.spv"
+spirv-as --target-env spv1.2 examples/demo.spvasm -o "$demo"
+for run in "annotate -q $demo -o $demo.a" "specialize -q --device intel_gpu_acm_g10 $demo.a -o $demo.s" "--version"; do
+    valgrind --quiet --error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible \
+        --log-file="$work/vg.tool.%p" build-memcheck/cli/spvcond $run >/dev/null 2>&1 ||
+        [ $? -ne 97 ] || echo "spvcond $run" >> "$failures"
+done
 runs=$(ls "$work" | grep -c '^vg\.' || true)
 if [ -s "$failures" ]; then
     cat "$failures"
@@ -69,7 +86,7 @@ if [ -s "$failures" ]; then
     echo "memcheck: $(wc -l < "$failures") failing run(s) of $runs"
     exit 1
 fi
-echo "memcheck: $runs runs of spvcond over $n inputs, no error and no leak ($(($(date +%s) - started)) s)"
+echo "memcheck: $commands command lines of spvcond over $n inputs in $runs processes, and the tool itself 3 times, no error and no leak ($(($(date +%s) - started)) s)"
 
 # The OpenCL layer inside a plain OpenCL program (tests/layer/host.c) on both runtimes: the drivers leak
 # by design, so what counts is an error or a leak of the layer's own (tools/layer_leaks.py: the first

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* spvcond-batch: the command-line tool's command lines run one after another in one process, for the test
- * scripts (tests/verdicts.py, run()). Under the sanitizers a process costs 50-90 ms to start and to end
- * (most of it LeakSanitizer's scan at exit), and the scripts start the tool tens of thousands of times;
- * here each command line costs what its work costs. The tool's code is the same objects as spvcond's, all
- * but main (cli/main.c); cli_main keeps nothing between calls (cli/cli.h).
+ * scripts (tests/verdicts.py, run()) and memcheck (tools/run-memcheck.sh); built, not installed. Under the
+ * sanitizers a process costs 50-90 ms to start and to end (most of it LeakSanitizer's scan at exit), under
+ * valgrind about a second, and the tests start the tool tens of thousands of times; here each command
+ * line costs what its work costs. The tool's code is the same objects as spvcond's, all but main
+ * (main.c); cli_main keeps nothing between calls (cli.h).
  *
  * Requests on standard input, each a run of NUL-terminated fields:
  *     STDOUT-PATH \0 STDERR-PATH \0 ARGC \0 ARG0 \0 ... ARG(ARGC-1) \0
@@ -18,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "cli.h"
 
 /* One NUL-terminated field into *field (grown as needed): 1, or 0 at the end of the input. */
 static int
