@@ -503,12 +503,16 @@ run(struct lower *l, uint32_t flags)
     struct spvcond_module *m = l->m;
     for (size_t i = m->section[SPVCOND_SECTION_EXTINST_IMPORT]; i < m->section[SPVCOND_SECTION_EXTINST_IMPORT + 1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        if (spvcond_word_count_of(w[0]) >= 3 && strcmp(spvcond_inst_string(m, i, 2), "OpenCL.std") == 0)
+        if (spvcond_opcode_of(w[0]) == SPVCOND_OP_EXT_INST_IMPORT && spvcond_word_count_of(w[0]) >= 3 &&
+            strcmp(spvcond_inst_string(m, i, 2), "OpenCL.std") == 0)
             l->opencl_std = w[1];
     }
+    /* The sections hold what stands there, an instruction the grammar does not know included (found by
+     * fuzzing: a one-word unknown opcode after OpMemoryModel): each is taken by its opcode. */
     for (size_t i = m->section[SPVCOND_SECTION_MEMORY_MODEL]; i < m->section[SPVCOND_SECTION_MEMORY_MODEL + 1]; i++) {
         const uint32_t *w = spvcond_inst_words(m, i);
-        l->pointer_bits = w[1] == 1 ? 32 : w[1] == 2 ? 64 : 0;
+        if (spvcond_opcode_of(w[0]) == OP_MEMORY_MODEL)
+            l->pointer_bits = w[1] == 1 ? 32 : w[1] == 2 ? 64 : 0;
     }
     spvcond_result r = SPVCOND_OK;
     for (size_t i = m->section[SPVCOND_SECTION_ANNOTATION]; r == SPVCOND_OK && (flags & SPVCOND_LOWER_SPIRV14) &&
