@@ -57,7 +57,7 @@ class _Runner:
         self.commands += 1
         rc = int(reply) if reply.strip() else None
         if rc is None:  # the command took the process with it: its signal or status, as a process's
-            rc = self.proc.wait()
+            rc = self.proc.wait() or 125  # (a runner that ended without a reply and without a failure: 125)
         out, err = (_read(p) for p in (self.out, self.err))
         return rc, out, err
 

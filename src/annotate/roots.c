@@ -67,7 +67,6 @@ spvcond_roots_stated(struct annotate *a)
 
 /* ---- roots and their requirement sets ------------------------------------------------------ */
 
-
 /* The entry point's execution model and function id, for OpEntryPoint and OpConditionalEntryPointINTEL
  * (false for anything else). */
 static bool
