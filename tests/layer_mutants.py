@@ -12,7 +12,8 @@
    tool's --validate refuses such a module at annotate and at specialize.
 2. A campaign with a fixed seed: mutants of annotated modules (several kernels, guarded code, a
    multi-target module) with 1-4 words flipped or replaced, through the layer on every runtime, one host
-   process taking mutant after mutant (a new one after a mutant that ends it); any signal or hang fails, and the input is kept in BUILD/layer-mutants/ to become a regression input.
+   process taking mutant after mutant (a new one after a mutant that ends it); any signal or hang fails,
+   and the input is kept in BUILD/layer-mutants/ to become a regression input.
    SPVCOND_MUTANTS sets the count per runtime (default 100; docs/opencl-layer.md gives a longer run)
    and SPVCOND_MUTANTS_SEED the seed."""
 import os

@@ -13,9 +13,9 @@
  * --compile-link uses clCompileProgram + clLinkProgram instead of clBuildProgram; --check-il first asks
  * the device for an IL version, as a careful application does, and stops when it has none; --offset runs
  * the kernels with that global work offset (with --create-only, only enqueues them); --options gives the
- * build (or compile) its options. A kernel
- * with ":double" gets a buffer of doubles, one with ":int" a buffer of ints (printed as ints). Exit status: 0 when the program was built and every kernel
- * asked for ran, 1 when something was refused, 2 on bad usage.
+ * build (or compile) its options. A kernel with ":double" gets a buffer of doubles, one with ":int" a
+ * buffer of ints (printed as ints). Exit status: 0 when the program was built and every kernel asked for
+ * ran, 1 when something was refused, 2 on bad usage.
  *
  * --each LIST takes, instead of MODULE.spv, a file naming one module a line, and does one application's
  * work for each in turn in this one process (a context each), as a test that tries many modules does
@@ -327,19 +327,16 @@ main(int argc, char **argv)
     if (!all_devices || all_count == 0 || all_count > 8)
         all_count = 1;
     printf("devices in the context: %u\n", all_count);
-    if (each) {
-        struct work template = {platform, device, all_devices ? all : &device, all_count, khr, compile_link, NULL, 0,
-                                argv + first_kernel, argc - first_kernel, {"", 0}, 0};
-        return each_module(path, &template);
-    }
-    size_t size;
-    void *il = read_file(path, &size);
+    struct work one = {platform, device, all_devices ? all : &device, all_count, khr, compile_link, NULL, 0,
+                       argv + first_kernel, argc - first_kernel, {"", 0}, 0};
+    if (each)
+        return each_module(path, &one);
+    void *il = read_file(path, &one.size);
     if (!il) {
         fprintf(stderr, "cannot read %s\n", path);
         return 2;
     }
-    struct work one = {platform, device, all_devices ? all : &device, all_count, khr, compile_link, il, size, argv + first_kernel, argc - first_kernel,
-                          {"", 0}, 0};
+    one.il = il;
     int failures;
     if (threads == 0) {
         do_work(&one);
