@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The NVIDIA route's built-in names (layer/builtin_names.c): any text as a mangled name, in both
- * numberings. A name that parses gives a canonical text that parses again to itself (it has no
+/* The layer's built-in names (layer/builtin_names.c): any text as a mangled name, in both address-space
+ * numberings and as clang numbers its substitutions. A name that parses gives a canonical text that parses again to itself (it has no
  * substitutions left), and the text is always a string within the output. */
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +32,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_ASSERT(layer_builtin_canonical(out, false, again, sizeof(again)), "the canonical text parses");
             FUZZ_ASSERT(strcmp(out, again) == 0, "the canonical text is its own canonical text");
         }
+    }
+    /* The translator's numbering written as clang's: a string within the output, which reads again. */
+    if (layer_builtin_clang_name(name, out, out_size)) {
+        FUZZ_ASSERT(memchr(out, 0, out_size) != NULL, "clang's name is a string");
+        (void)layer_builtin_canonical(out, false, again, sizeof(again));
     }
     return 0;
 }

@@ -46,7 +46,19 @@ struct parser {
     int subs[MAX_SUBSTITUTIONS];
     size_t sub_count;
     unsigned depth;
+    bool opencl_types_substitutable; /* the translator's numbering: OpenCL's types (ocl_*) are candidates */
 };
+
+/* An OpenCL type of clang's (`14ocl_image2d_ro`, `11ocl_sampler`, `9ocl_event`): a builtin type, which clang
+ * never makes a substitution candidate and the SPIR-V/LLVM translator does. */
+static bool
+opencl_type(struct span text)
+{
+    size_t k = 0;
+    while (k < text.length && text.at[k] >= '0' && text.at[k] <= '9')
+        k++;
+    return text.length - k > 4 && memcmp(text.at + k, "ocl_", 4) == 0;
+}
 
 static int
 new_node(struct parser *ps, enum node_kind kind)
@@ -203,6 +215,8 @@ parse_type_at(struct parser *ps)
         if (n < 0)
             return -1;
         ps->nodes[n].text = (struct span){start, (size_t)(ps->p - start)};
+        if (!ps->opencl_types_substitutable && opencl_type(ps->nodes[n].text))
+            return n;
         return substitutable(ps, n) ? n : -1;
     }
     if (c == 'S')
@@ -342,5 +356,119 @@ layer_builtin_canonical(const char *name, bool spir_to_nvptx, char *out, size_t 
         if (type < 0 || !render(&ps, type, spir_to_nvptx, &o, 0, 0))
             return false;
     }
+    return !o.overflow;
+}
+
+/* Clang's numbering written back: the substitution candidates seen so far, as their texts written out. */
+struct candidates {
+    char pool[2048];
+    size_t used;
+    struct span seen[MAX_SUBSTITUTIONS];
+    size_t count;
+};
+
+static void
+put_substitution(struct out *o, size_t index)
+{
+    char text[8] = "S";
+    size_t n = 1;
+    if (index > 0) {
+        char digits[4];
+        size_t d = 0;
+        for (size_t v = index - 1; d == 0 || v; v /= 36)
+            digits[d++] = (char)(v % 36 < 10 ? '0' + v % 36 : 'A' + v % 36 - 10);
+        while (d)
+            text[n++] = digits[--d];
+    }
+    text[n++] = '_';
+    put(o, text, n);
+}
+
+/* `node` as clang mangles it: a type already seen as a candidate is its substitution. */
+static bool
+render_compressed(const struct parser *ps, int node, struct out *o, struct candidates *c, unsigned depth)
+{
+    if (node < 0 || depth >= MAX_DEPTH)
+        return false;
+    const struct node *n = &ps->nodes[node];
+    bool candidate = n->kind != NODE_TEXT || (n->candidate && !opencl_type(n->text));
+    char text[1024];
+    struct out whole = {text, 0, sizeof(text), 0, 0, false};
+    if (candidate) {
+        text[0] = 0;
+        if (!render(ps, node, false, &whole, 0, 0) || whole.overflow)
+            return false;
+        for (size_t k = 0; k < c->count; k++)
+            if (c->seen[k].length == whole.length && memcmp(c->seen[k].at, text, whole.length) == 0) {
+                put_substitution(o, k);
+                return true;
+            }
+    }
+    bool ok = true;
+    switch (n->kind) {
+    case NODE_TEXT:
+        put(o, n->text.at, n->text.length);
+        break;
+    case NODE_VECTOR:
+        put(o, "Dv", 2);
+        put(o, n->text.at, n->text.length);
+        put(o, "_", 1);
+        ok = render_compressed(ps, n->child, o, c, depth + 1);
+        break;
+    case NODE_POINTER:
+        put(o, "P", 1);
+        ok = render_compressed(ps, n->child, o, c, depth + 1);
+        break;
+    case NODE_QUALIFIED:
+        for (size_t k = 0; k < n->vendor_count; k++) {
+            char length[8];
+            size_t digits = 0;
+            for (size_t v = n->vendor[k].length; v && digits < sizeof(length); v /= 10)
+                length[sizeof(length) - 1 - digits++] = (char)('0' + v % 10);
+            put(o, "U", 1);
+            put(o, length + sizeof(length) - digits, digits);
+            put(o, n->vendor[k].at, n->vendor[k].length);
+        }
+        put(o, n->cv, strlen(n->cv));
+        ok = render_compressed(ps, n->child, o, c, depth + 1);
+        break;
+    }
+    if (!ok || !candidate)
+        return ok;
+    if (c->count == MAX_SUBSTITUTIONS || whole.length > sizeof(c->pool) - c->used)
+        return false;
+    memcpy(c->pool + c->used, text, whole.length);
+    c->seen[c->count++] = (struct span){c->pool + c->used, whole.length};
+    c->used += whole.length;
+    return true;
+}
+
+bool
+layer_builtin_clang_name(const char *name, char *out, size_t out_size)
+{
+    if (!name || !out || out_size == 0)
+        return false;
+    out[0] = 0;
+    size_t length = strnlen(name, 1024);
+    if (length == 1024 || length < 3 || memcmp(name, "_Z", 2) != 0)
+        return false;
+    struct parser ps = {.p = name + 2, .end = name + length, .opencl_types_substitutable = true};
+    struct span function;
+    if (!source_name(&ps, &function) || ps.p == ps.end)
+        return false;
+    int types[MAX_NODES];
+    size_t count = 0;
+    while (ps.p < ps.end) {
+        int type = parse_type(&ps);
+        if (type < 0 || count == MAX_NODES)
+            return false;
+        types[count++] = type;
+    }
+    struct out o = {out, 0, out_size, 0, 0, false};
+    put(&o, name, (size_t)(function.at + function.length - name)); /* "_Z" <length> <name> */
+    struct candidates c = {.used = 0, .count = 0};
+    for (size_t k = 0; k < count; k++)
+        if (!render_compressed(&ps, types[k], &o, &c, 0))
+            return false;
     return !o.overflow;
 }

@@ -187,9 +187,6 @@ layer_device_query(cl_device_id device, struct layer_device *d)
             d->compute_capability_minor = cc;
         f->compute_capability_major = d->compute_capability_major;
         f->compute_capability_minor = d->compute_capability_minor;
-        /* libclc's nvptx64 library has no image built-ins: image kernels are absent, and say so. */
-        if (d->route == LAYER_ROUTE_PTX)
-            f->image_support = false;
     }
     return ok && d->version && d->extensions;
 }

@@ -236,7 +236,7 @@ judged_form(const struct layer_device *d, unsigned arithmetic, const uint32_t *w
         if (!layer_lower_ptx(words, count, d->compute_capability_major, d->compute_capability_minor, arithmetic,
                              (char **)form, size, msg, msg_size))
             return false;
-    } else if (!layer_translate(words, count, form, size, msg, msg_size)) {
+    } else if (!layer_translate(words, count, true, form, size, msg, msg_size)) {
         return false;
     }
     layer_debug("device %s: %s made in %.2f ms (%zu bytes)", name,

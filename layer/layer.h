@@ -55,9 +55,10 @@ char *layer_platform_string(cl_platform_id platform, cl_platform_info param);
 
 /* Whether LLVM bitcode can be made here (the layer was built with LLVMSPIRVLib). */
 bool layer_can_translate(void);
-/* SPIR-V words -> LLVM bitcode, malloc'd; on failure false with the translator's message in msg. */
-bool layer_translate(const uint32_t *words, size_t count, unsigned char **bitcode, size_t *size, char *msg,
-                     size_t msg_size);
+/* SPIR-V words -> LLVM bitcode, malloc'd; on failure false with the translator's message in msg. For_pocl:
+ * refused what pocl's kernel library would end the process on. */
+bool layer_translate(const uint32_t *words, size_t count, bool for_pocl, unsigned char **bitcode, size_t *size,
+                     char *msg, size_t msg_size);
 
 /* Whether PTX can be made here (the layer was built with LLVM's NVPTX back end and libclc's nvptx64 library
  * can be read); when not, why in msg. */

@@ -6,8 +6,9 @@
 //      also where private data lives), the module rebuilt with every type mapped;
 //   3. kernels named in !nvvm.annotations (with their required work-group size), SPIR's calling
 //      conventions dropped, clang -O0's optnone and noinline removed;
-//   4. printf as the driver's vprintf, OpenCL built-ins from libdevice and libclc's nvptx64 library,
-//      libclc's native_* math as approximate instructions (ptx_builtins.cpp);
+//   4. images as NVIDIA's compiler makes them (ptx_images.cpp), printf as the driver's vprintf, OpenCL
+//      built-ins from libdevice and libclc's nvptx64 library, libclc's native_* math as approximate
+//      instructions (ptx_builtins.cpp);
 //   5. everything but the kernels internalized, LLVM's optimizer with no C library assumed (no call becomes
 //      `expf`, which nothing would define), then the NVPTX back end for the device's compute capability
 //      (the highest this LLVM knows when the device is newer), with the OpenCL flavour of the target:
@@ -398,7 +399,8 @@ lower(const unsigned char *bitcode, size_t size, unsigned major, unsigned minor,
     }
     ptx::saturate_as_opencl(*m);
     ptx::work_items_as_driver(*m);
-    if (!ptx::lower_printf(*m, error) || !ptx::link_builtins(*m, error) || !ptx::lower_native_math(*m, error))
+    if (!ptx::lower_images(*m, error) || !ptx::lower_printf(*m, error) || !ptx::link_builtins(*m, error) ||
+        !ptx::lower_native_math(*m, error))
         return false;
     NamedMDNode *annotations = m->getNamedMetadata("nvvm.annotations");
     SmallPtrSet<const GlobalValue *, 16> kernels;
@@ -463,7 +465,7 @@ lower(const unsigned char *bitcode, size_t size, unsigned major, unsigned minor,
         error = "the optimized module is not valid LLVM IR: " + verify_out.str().substr(0, 400);
         return false;
     }
-    if (!ptx::selectable(*m, error))
+    if (!ptx::selectable(*m, error) || !ptx::name_image_handles(*m, error))
         return false;
 
     SmallVector<char, 0> text;
@@ -509,7 +511,7 @@ layer_lower_ptx(const uint32_t *words, size_t count, unsigned major, unsigned mi
     *size = 0;
     unsigned char *bitcode = nullptr;
     size_t bitcode_size = 0;
-    if (!layer_translate(words, count, &bitcode, &bitcode_size, msg, msg_size))
+    if (!layer_translate(words, count, false, &bitcode, &bitcode_size, msg, msg_size))
         return false;
     std::string text, cpu, error;
     bool ok;

@@ -22,6 +22,13 @@ bool lower_native_math(llvm::Module &m, std::string &error);
 void divide_as_driver(llvm::Module &m);
 // get_global_id and get_global_offset as NVIDIA's driver hands a launch its offset (ptx_workitems.cpp).
 void work_items_as_driver(llvm::Module &m);
+// OpenCL's image built-ins as texture fetches, surface stores and queries, kernels' image and sampler
+// parameters and constant samplers named for the back end (ptx_images.cpp); before the built-ins are linked.
+bool lower_images(llvm::Module &m, std::string &error);
+// Every image and sampler the optimized module uses named as the back end can name it (a kernel's parameter,
+// a module-level sampler, made again where used); false for one that is not (the back end would end the
+// process).
+bool name_image_handles(llvm::Module &m, std::string &error);
 // Saturated conversions from floating point as OpenCL defines them (NaN to 0), before the built-ins are linked.
 void saturate_as_opencl(llvm::Module &m);
 // Whether the back end can select every call left (no C library function would be called).

@@ -17,7 +17,41 @@
 #include <string>
 
 extern "C" {
+#include "builtin_names.h"
 #include "layer.h"
+}
+
+// Built-ins named as clang names them: the translator counts OpenCL's types (images, samplers, events) as
+// substitution candidates, clang does not, so `write_imagei` of a 3D image and an int4 is the translator's
+// `_Z12write_imagei14ocl_image3d_woDv4_iS0_` and clang's `..._woDv4_iS_`, which libraries built by clang
+// define (pocl's kernel library: the first name is not found and the whole program fails to link).
+static void
+name_builtins_as_clang(llvm::Module &module)
+{
+    char name[1024];
+    for (llvm::Function &f : module) {
+        if (!f.isDeclaration() || f.getName().find("ocl_") == llvm::StringRef::npos ||
+            !layer_builtin_clang_name(f.getName().str().c_str(), name, sizeof(name)) || f.getName() == name)
+            continue;
+        if (llvm::Function *other = module.getFunction(name)) {
+            if (other->getFunctionType() == f.getFunctionType())
+                f.replaceAllUsesWith(other);
+            continue;
+        }
+        f.setName(name);
+    }
+}
+
+// pocl 3.1's kernel library defines write_imagei of a 3D or 2D-array image, under clang's name, by a function
+// it does not define: the program builds, and pocl ends the process at the first launch of any of its kernels.
+static const llvm::Function *
+pocl_cannot_run(const llvm::Module &module)
+{
+    for (const llvm::Function &f : module)
+        if (f.isDeclaration() && f.getName().startswith("_Z12write_imagei") &&
+            (f.getName().contains("ocl_image3d_") || f.getName().contains("ocl_image2d_array_")))
+            return &f;
+    return nullptr;
 }
 
 // The translator is not safe to run on two threads at once (Intel's opencl-clang serializes it for that
@@ -48,7 +82,7 @@ layer_translator_anchors(const void **anchors, size_t max)
 }
 
 extern "C" bool
-layer_translate(const uint32_t *words, size_t count, unsigned char **bitcode, size_t *size, char *msg,
+layer_translate(const uint32_t *words, size_t count, bool for_pocl, unsigned char **bitcode, size_t *size, char *msg,
                 size_t msg_size)
 {
     *bitcode = nullptr;
@@ -76,6 +110,13 @@ layer_translate(const uint32_t *words, size_t count, unsigned char **bitcode, si
         if (llvm::verifyModule(*module, &why)) {
             snprintf(msg, msg_size, "the SPIR-V/LLVM translator made invalid LLVM IR of the module: %s",
                      why.str().substr(0, 300).c_str());
+            return false;
+        }
+        name_builtins_as_clang(*module);
+        if (const llvm::Function *f = for_pocl ? pocl_cannot_run(*module) : nullptr) {
+            snprintf(msg, msg_size, "pocl's kernel library cannot run %s (integer writes to a 3D or 2D-array image): "
+                     "it defines it by a function it does not define, and pocl would end the process at the first "
+                     "launch", f->getName().str().c_str());
             return false;
         }
         llvm::SmallVector<char, 0> buffer;

@@ -12,11 +12,12 @@ layer_can_translate(void)
 }
 
 bool
-layer_translate(const uint32_t *words, size_t count, unsigned char **bitcode, size_t *size, char *msg,
+layer_translate(const uint32_t *words, size_t count, bool for_pocl, unsigned char **bitcode, size_t *size, char *msg,
                 size_t msg_size)
 {
     (void)words;
     (void)count;
+    (void)for_pocl;
     *bitcode = NULL;
     *size = 0;
     snprintf(msg, msg_size, "the layer was built without the SPIR-V/LLVM translator");

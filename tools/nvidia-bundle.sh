@@ -5,14 +5,14 @@
 # host program, bench/layer-speed, bench/layer-cost and the JIT example from BUILD (a build without sanitizers, with the layer
 # and its translator), the Debian libraries they need (LLVM 15, LLVMSPIRVLib, libyaml and theirs) as .deb
 # files, libclc's nvptx64 library, the test modules compiled here, the corpus plain and annotated, and the
-# sources of the benchmarks' kernels, the program-semantics host and, where built, the CTS's test_spirv_new.
+# sources of the benchmarks' kernels, the program-semantics and image hosts and, where built, the CTS's test_spirv_new.
 # Then, there: bash DIR/run.sh (tools/nvidia-run.sh).
 # Usage: sh tools/nvidia-bundle.sh DIR [BUILD]   (BUILD defaults to build-release)
 set -eu
 cd "$(dirname "$0")/.."
 out=${1:?usage: sh tools/nvidia-bundle.sh DIR [BUILD]}
 build=${2:-build-release}
-for t in layer/libspvcond-opencl-layer.so tests/layer-host tests/layer-programs bench/layer-speed bench/layer-cost examples/jit-opencl/jit-opencl; do
+for t in layer/libspvcond-opencl-layer.so tests/layer-host tests/layer-programs tests/layer-images bench/layer-speed bench/layer-cost examples/jit-opencl/jit-opencl; do
     [ -f "$build/$t" ] || { echo "nvidia-bundle: $build/$t is missing (meson setup $build -Dtests=enabled -Dopencl_layer=enabled -Dtranslator=enabled; ninja -C $build)" >&2; exit 1; }
 done
 rm -rf "$out"
@@ -57,6 +57,14 @@ cp "$tmp/usr/share/doc/erlang-cl/examples/z2.cl" "$tmp/usr/share/doc/erlang-cl/e
 # OpenCL's program semantics (tests/layer_programs.py's host and modules) and, where the conformance test built
 # it (BUILD/tests/conformance/cts-build, or CTS_BUILD), the CTS's test_spirv_new with its modules.
 cp "$build/tests/layer-programs" "$out/bin/"
+# Image kernels checked by value (tests/layer/images_host.c), from OpenCL C and from SPIR-V, plain and annotated.
+mkdir -p "$out/images"
+cp "$build/tests/layer-images" "$out/bin/"
+for f in images sampler_argument array_writes; do
+    cp "tests/data/images/$f.cl" "$out/images/"
+    cl "tests/data/images/$f.cl" "$out/images/$f.spv"
+    "$cli" annotate -q "$out/images/$f.spv" -o "$out/images/$f.a.spv"
+done
 cp "$build/tests/spec_constants.spv" "$out/modules/"
 cl tests/data/layer/link_library.cl "$out/modules/link_library.spv"
 cl tests/data/layer/link_user.cl "$out/modules/link_user.spv"

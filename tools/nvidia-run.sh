@@ -5,13 +5,14 @@
 # modules, their results), the JIT example, the whole corpus through the layer, then bench/layer-speed
 # (kernel times and build times against the driver compiling the same OpenCL C). Needs nvidia-smi,
 # ocl-icd's libOpenCL.so.1 and NVIDIA's libnvidia-opencl.so.1; writes everything to standard output.
-# Usage: bash run.sh [PART...], PART among checks corpus speed build cost programs cts probe (default: all; cost:
+# Usage: bash run.sh [PART...], PART among checks images corpus speed build cost programs cts probe (default: all;
+# images: tests/layer/images_host.c from OpenCL C by the driver and from SPIR-V through the layer; cost:
 # bench/layer-cost, the layer cold and warm against the driver taking the PTX it made; programs: OpenCL's
 # program semantics through the layer, tests/layer_programs.py's checks; cts: the CTS's test_spirv_new
 # through the layer, as tests/conformance.py runs it; probe: the PTX NVIDIA's compiler makes of probe/*.cl and
 # the layer of the same as SPIR-V, into $OUT/probe.tar.xz).
 set -u
-parts=" ${*:-checks corpus speed build cost programs cts probe} "
+parts=" ${*:-checks images corpus speed build cost programs cts probe} "
 want() { case "$parts" in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 cd "$(dirname "$0")"
 G=$PWD
@@ -53,6 +54,11 @@ echo "== the layer's stage times"
 for m in hashcat__m13711-pure.spv pocl-tests__examples__EinsteinToolkit__ML_BSSN_CL_RHS1.spv python3-silx__silx__resources__opencl__convolution.spv; do
     SPVCOND_LAYER_DEBUG=1 OPENCL_LAYERS=$L $H --platform NVIDIA "$T/corpus/$m" 2>&1 | grep -E "spvcond layer: device|program:"
 done
+fi
+if want images; then
+echo "== images from OpenCL C, by the driver"; bin/layer-images --platform NVIDIA --source images/images.cl images/sampler_argument.cl images/array_writes.cl 2>&1
+echo "== images through the layer, plain modules"; OPENCL_LAYERS=$L bin/layer-images --platform NVIDIA --il images/images.spv images/sampler_argument.spv images/array_writes.spv 2>&1
+echo "== images through the layer, annotated modules"; OPENCL_LAYERS=$L bin/layer-images --platform NVIDIA --il images/images.a.spv images/sampler_argument.a.spv images/array_writes.a.spv 2>&1
 fi
 if want corpus; then
 ok=0; bad=0

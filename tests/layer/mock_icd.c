@@ -10,6 +10,7 @@
  *   SPVCOND_MOCK_NVIDIA=1 the platform is NVIDIA's ("NVIDIA CUDA"): no IL, no fp16 reported, both devices with
  *                         fp64 and cl_nv_device_attribute_query, compute capability 9.0 (device 1) and 5.2
  *                         (device 2); binaries are PTX, whose .entry names are the kernels
+ *   SPVCOND_MOCK_IMAGES=1 the devices report image support
  *   SPVCOND_MOCK_OUT=P    each module received is written to P.il.spv (IL) or P.N.spv (device N's binary;
  *                         P.N.ptx for NVIDIA's PTX)
  *
@@ -167,6 +168,7 @@ get_device_info(cl_device_id d, cl_device_info param, size_t value_size, void *v
     case CL_DEVICE_MAX_WORK_GROUP_SIZE:
         return ANSWER(max_wg);
     case CL_DEVICE_IMAGE_SUPPORT:
+        return getenv("SPVCOND_MOCK_IMAGES") ? ANSWER(yes) : ANSWER(no);
     case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
         return ANSWER(no);
     case CL_DEVICE_COMPILER_AVAILABLE:

@@ -67,3 +67,33 @@ Test(builtin_names, refused)
     strcat(deep, "f");
     cr_assert(!layer_builtin_canonical(deep, true, out, sizeof(out)), "nesting is bounded");
 }
+
+Test(builtin_names, clang_numbering)
+{
+    /* The translator counts OpenCL's types as substitution candidates, clang does not (pocl's library has
+     * _Z12write_imagei20ocl_image2d_array_woDv4_iS_, the translator's name ends in S0_). */
+    static const char *const pairs[][2] = {
+        {"_Z12write_imagei20ocl_image2d_array_woDv4_iS0_", "_Z12write_imagei20ocl_image2d_array_woDv4_iS_"},
+        {"_Z12write_imagei14ocl_image3d_woDv4_iS0_", "_Z12write_imagei14ocl_image3d_woDv4_iS_"},
+        {"_Z11read_imagef14ocl_image2d_ro11ocl_samplerDv2_i", "_Z11read_imagef14ocl_image2d_ro11ocl_samplerDv2_i"},
+        {"_Z11read_imagei14ocl_image2d_ro11ocl_samplerDv2_fS1_", "_Z11read_imagei14ocl_image2d_ro11ocl_samplerDv2_fS_"},
+        /* an OpenCL type named again is written again (no candidate names it) */
+        {"_Z3foo14ocl_image2d_roS_", "_Z3foo14ocl_image2d_ro14ocl_image2d_ro"},
+        /* names without OpenCL types are unchanged */
+        {"_Z6sincosDv4_fPU3AS4S_", "_Z6sincosDv4_fPU3AS4S_"},
+        {"_Z3fooPU3AS3KfS0_", "_Z3fooPU3AS3KfS0_"},
+        {"_Z17wait_group_eventsiP9ocl_event", "_Z17wait_group_eventsiP9ocl_event"},
+    };
+    char out[256], canonical[256], again[256];
+    for (size_t k = 0; k < sizeof(pairs) / sizeof(pairs[0]); k++) {
+        cr_assert(layer_builtin_clang_name(pairs[k][0], out, sizeof(out)), "%s parses", pairs[k][0]);
+        cr_assert_str_eq(out, pairs[k][1], "%s as clang mangles it", pairs[k][0]);
+        /* the canonical text reads clang's numbering */
+        cr_assert(layer_builtin_canonical(out, false, canonical, sizeof(canonical)));
+        cr_assert(layer_builtin_clang_name(canonical, again, sizeof(again)));
+    }
+    cr_assert(layer_builtin_canonical("_Z12write_imagei14ocl_image3d_woDv4_iS_", false, canonical, sizeof(canonical)));
+    cr_assert_str_eq(canonical, "_Z12write_imagei14ocl_image3d_woDv4_iDv4_i");
+    cr_assert(!layer_builtin_clang_name("_Z3foo14ocl_image2d_roS0_", out, sizeof(out)), "no second candidate");
+    cr_assert(!layer_builtin_clang_name("_Z12write_imagei14ocl_image3d_woDv4_iS0_", out, 20), "too small");
+}
