@@ -276,6 +276,18 @@ def mock_nvidia_checks(tmp, demo, chain, multi):
     check(rc == 0 and re.search(r"\n\.extern \.func +\(\.param \.b32 func_retval0\) vprintf\n", text) is not None and
           "printf" not in text.replace("vprintf", ""), "mock NVIDIA: printf becomes the driver's vprintf",
           (out + err)[-400:])
+    # printf with vector arguments: each vector in vprintf's buffer as it is, at its alignment (a uchar3 in 4
+    # bytes), as NVIDIA's own compiler lays them out for the driver's vprintf, which reads %v itself.
+    vectors = os.path.join(tmp, "vector_printf.spv")
+    compile_cl(os.path.join(SRC, "data", "nvidia", "vector_printf.cl"), vectors, tmp)
+    rc, out, err = host(env, "NVIDIA", vectors, "--create-only", kernels=["vector_printf"])
+    text = received(out_prefix)
+    check(rc == 0 and "kernel vector_printf: created" in out and
+          re.search(r"st\.local\.v4\.f32\s+\[%rd\d+\], ", text) and re.search(r"st\.local\.v2\.u32\s+\[%rd\d+\+16\]", text) and
+          re.search(r"st\.local\.u8\s+\[%rd\d+\+26\]", text) and re.search(r"st\.local\.v2\.f32\s+\[%rd\d+\+32\]", text)
+          and "37, 118, 52, 104, 108, 102" in text, "mock NVIDIA: printf's vector arguments in vprintf's buffer as "
+          "NVIDIA's compiler lays them out (float4 at 0, int2 at 16, uchar3 at 24, float2 at 32), the format's %v4hlf "
+          "kept", (out + err)[-400:] + text[-800:])
     # The arithmetic of NVIDIA's own OpenCL C compiler: float division as div.full.f32 unless the build asks
     # for it correctly rounded; a saturated conversion of NaN gives 0 (libclc's leaves it to the hardware).
     precision = os.path.join(tmp, "precision.spv")

@@ -129,6 +129,7 @@ for f in probe/*.cl; do
     echo "$b through the layer: rc=$? $(grep -m1 program "$P/$b.layer.log")"
 done
 echo "== offset through the layer: get_global_offset(1), group ids, global size at offset 4"; run --offset 4 probe/offset.spv offset_y:int group_id:int global_size:int
+echo "== vector printf from OpenCL C, by the driver"; bin/opencl-binary --platform NVIDIA --run vector_printf probe/vector_printf.cl "$P/vp.ptx" 2>&1
 echo "== vector printf through the layer"; run probe/vector_printf.spv vector_printf
 [ -n "${OUT:-}" ] && tar cJf "$OUT/probe.tar.xz" -C "$P" .
 fi

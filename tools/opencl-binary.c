@@ -3,7 +3,10 @@
  * program's binary (on NVIDIA's driver, its PTX) to OUT, the build log to standard error. A tool for learning
  * a driver's conventions (tools/nvidia-run.sh, part "probe"); it calls the OpenCL API only.
  *
- *   opencl-binary --platform NAME [--options OPTIONS] SOURCE.cl OUT
+ *   opencl-binary --platform NAME [--options OPTIONS] [--run KERNEL] SOURCE.cl OUT
+ *
+ * --run: the kernel is also run once, on 4 work-items, its one argument a buffer of 64 floats holding 0, 1, 2...
+ * (what it prints, the driver prints: to set beside the layer's printf, part "probe").
  *
  * Exit status: 0 when built and written, 1 when the build or a call failed, 2 on bad usage. */
 #define CL_TARGET_OPENCL_VERSION 300
@@ -45,8 +48,36 @@ find_device(const char *wanted)
     return NULL;
 }
 
+/* Runs `name` of `program` once (see --run); 0 when it ran. */
 static int
-build_and_write(cl_device_id device, const char *source, const char *options, const char *out)
+run_kernel(cl_context context, cl_device_id device, cl_program program, const char *name)
+{
+    float data[64];
+    for (int i = 0; i < 64; i++)
+        data[i] = (float)i;
+    cl_int err;
+    cl_kernel kernel = clCreateKernel(program, name, &err);
+    cl_mem buffer = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(data), data, &err);
+    cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, NULL, &err);
+    size_t global = 4;
+    err = !kernel || !buffer || !queue ? CL_OUT_OF_RESOURCES : clSetKernelArg(kernel, 0, sizeof(buffer), &buffer);
+    if (err == CL_SUCCESS)
+        err = clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clFinish(queue);
+    if (err != CL_SUCCESS)
+        fprintf(stderr, "opencl-binary: %s not run: %d\n", name, err);
+    if (queue)
+        clReleaseCommandQueue(queue);
+    if (buffer)
+        clReleaseMemObject(buffer);
+    if (kernel)
+        clReleaseKernel(kernel);
+    return err != CL_SUCCESS;
+}
+
+static int
+build_and_write(cl_device_id device, const char *source, const char *options, const char *run, const char *out)
 {
     cl_int err;
     cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
@@ -75,6 +106,8 @@ build_and_write(cl_device_id device, const char *source, const char *options, co
         }
         if (status)
             fprintf(stderr, "opencl-binary: build or binary: %d\n", err);
+        else if (run)
+            status = run_kernel(context, device, program, run);
         clReleaseProgram(program);
     }
     clReleaseContext(context);
@@ -84,22 +117,25 @@ build_and_write(cl_device_id device, const char *source, const char *options, co
 int
 main(int argc, char **argv)
 {
-    const char *platform = NULL, *options = "";
+    const char *platform = NULL, *options = "", *run = NULL;
     int a = 1;
     for (; a + 1 < argc && strncmp(argv[a], "--", 2) == 0; a += 2) {
         if (!strcmp(argv[a], "--platform"))
             platform = argv[a + 1];
         else if (!strcmp(argv[a], "--options"))
             options = argv[a + 1];
+        else if (!strcmp(argv[a], "--run"))
+            run = argv[a + 1];
         else
             break;
     }
     if (!platform || argc - a != 2)
-        return fprintf(stderr, "usage: opencl-binary --platform NAME [--options OPTIONS] SOURCE.cl OUT\n"), 2;
+        return fprintf(stderr, "usage: opencl-binary --platform NAME [--options OPTIONS] [--run KERNEL] SOURCE.cl OUT\n"),
+               2;
     char *source = read_text(argv[a]);
     cl_device_id device = find_device(platform);
     int status = !source || !device ? (fprintf(stderr, "opencl-binary: no source or no device\n"), 1)
-                                    : build_and_write(device, source, options, argv[a + 1]);
+                                    : build_and_write(device, source, options, run, argv[a + 1]);
     free(source);
     return status;
 }
