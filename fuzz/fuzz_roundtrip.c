@@ -56,7 +56,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (spvcond_module_parse_bytes(ctx, data, size, &m) == SPVCOND_OK) {
             size_t lowered = 0;
             uint32_t every = SPVCOND_LOWER_SPIRV14 | SPVCOND_LOWER_PRINTF_DOUBLE | SPVCOND_LOWER_COPY_MEMORY |
-                             SPVCOND_LOWER_FUNCTION_INITIALIZERS | SPVCOND_LOWER_PRINTF_FORMAT;
+                             SPVCOND_LOWER_FUNCTION_INITIALIZERS | SPVCOND_LOWER_PRINTF_FORMAT |
+                             SPVCOND_LOWER_PRINTF_SMALL_VECTORS;
             spvcond_result r = spvcond_lower(m, every, &lowered);
             FUZZ_ASSERT(r == SPVCOND_OK || spvcond_context_first_error(ctx) != NULL || r == SPVCOND_ERROR_OUT_OF_MEMORY,
                         "a lowering refused says why");

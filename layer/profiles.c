@@ -80,9 +80,10 @@ layer_profile_lowering(enum layer_route route, const uint32_t *words, size_t cou
             flags |= SPVCOND_LOWER_COPY_MEMORY | SPVCOND_LOWER_SPIRV14;
         else if (spirv14_only(w, w[0] >> 16))
             flags |= SPVCOND_LOWER_SPIRV14;
-        /* pocl reads printf's arguments as C does, a float as a double (NVIDIA's route promotes them itself) */
+        /* pocl reads printf's arguments as C does on x86-64, a float as a double, a vector of four bytes or
+         * less as an integer (NVIDIA's route lays them out itself) */
         if (route == LAYER_ROUTE_BITCODE && op == OP_EXT_INST && (w[0] >> 16) >= 5 && w[4] == OPENCL_STD_PRINTF)
-            flags |= SPVCOND_LOWER_PRINTF_DOUBLE;
+            flags |= SPVCOND_LOWER_PRINTF_DOUBLE | SPVCOND_LOWER_PRINTF_SMALL_VECTORS;
     }
     return flags;
 }

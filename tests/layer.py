@@ -382,6 +382,8 @@ def main():
         multi = os.path.join(DATA, "multi_target.spv")
         user_kernels = os.path.join(tmp, "kernels.spv")
         compile_cl(os.path.join(DATA_SRC, "kernels.cl"), user_kernels, tmp)
+        vector_printf = os.path.join(tmp, "vector_printf.spv")
+        compile_cl(os.path.join(SRC, "data", "nvidia", "vector_printf.cl"), vector_printf, tmp)
         junk = os.path.join(tmp, "junk.spv")
         with open(junk, "wb") as f:
             f.write(b"not a SPIR-V module, " * 20)
@@ -425,6 +427,13 @@ def main():
             rc, out, err = host(WITH, platform, user_kernels, kernels=list(USER))
             check(rc == 0 and all("kernel %s: results %s\n" % kr in out for kr in USER.items()),
                   "%s: local memory, vectors and atomics through the layer (%s)" % (platform, ", ".join(USER)),
+                  out + err)
+
+            # printf with vector arguments as OpenCL C 1.2 prints them (pocl reads a vector of four bytes or
+            # less as an integer: the library passes it so, SPVCOND_LOWER_PRINTF_SMALL_VECTORS).
+            rc, out, err = host(WITH, platform, vector_printf, kernels=["vector_printf"])
+            check(rc == 0 and "f=0.000000,1.500000,-2.250000,10000000000.000000|hl=7,-9|c=1,ab,ff|g=0.500000,2.00000\n"
+                  in out, "%s: printf with vector arguments through the layer, as OpenCL C prints them" % platform,
                   out + err)
 
             # 4. Plain SPIR-V, real modules, a module that is not SPIR-V, threads.

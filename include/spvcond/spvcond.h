@@ -362,6 +362,9 @@ SPVCOND_API spvcond_result spvcond_specialize(spvcond_module *module, const spvc
                                                     its block's variables */
 #define SPVCOND_LOWER_PRINTF_FORMAT 0x10u /* printf's format, a pointer to a char array cast to a pointer to
                                              char, as the address of the array's first element */
+#define SPVCOND_LOWER_PRINTF_SMALL_VECTORS 0x20u /* printf's integer vectors of four bytes or less (char2,
+                                                    char3, char4, short2) as the 32-bit integer of their bytes,
+                                                    as clang passes them to a variadic function on x86-64 */
 
 /* Write what a consumer cannot read in forms it can, with the same meaning (spec/lower.md), as edits that
  * spvcond_module_emit() applies; *lowered (may be NULL) counts the instructions changed. A module with

@@ -11,7 +11,9 @@
  * variable's initializer into it at the start of its block (Mesa 22.3's reader drops those initializers).
  * SPVCOND_LOWER_PRINTF_FORMAT writes a printf format that is a pointer to a char array cast to a pointer to
  * char as the address of the array's first element, the form compilers write (Mesa 22.3's OpenCL ends the
- * process on the cast). */
+ * process on the cast). SPVCOND_LOWER_PRINTF_SMALL_VECTORS passes printf's vectors of four bytes or less
+ * (char2, char3, char4, short2) as a 32-bit integer holding their bytes, as clang passes them to a variadic
+ * function on x86-64 (pocl's printf reads them so). */
 #include <string.h>
 
 #include "ir/edit.h"
@@ -45,6 +47,7 @@ enum {
     OP_F_CONVERT = 115,
     OP_CONVERT_PTR_TO_U = 117,
     OP_BITCAST = 124,
+    OP_VECTOR_SHUFFLE = 79,
     OP_I_SUB = 130,
     OP_S_DIV = 135,
     OP_I_EQUAL = 170,
@@ -72,6 +75,8 @@ struct lower {
     uint32_t opencl_std;          /* the OpenCL.std import */
     uint32_t sizes[8], size_ids[8]; /* constants of the pointer's integer type made so far */
     size_t size_count;
+    uint32_t vector_components[4], vectors[4]; /* four-component vector types made so far, by component */
+    size_t vector_count;
 };
 
 static bool
@@ -415,6 +420,86 @@ lower_printf(struct lower *l, size_t i, const uint32_t *w)
     return r;
 }
 
+/* A vector type of four components of `component`, found or made right after the component's type. */
+static spvcond_result
+vector4_type(struct lower *l, uint32_t component, uint32_t *id)
+{
+    struct spvcond_module *m = l->m;
+    for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        if (spvcond_opcode_of(w[0]) == OP_TYPE_VECTOR && spvcond_word_count_of(w[0]) >= 4 && w[2] == component &&
+            w[3] == 4) {
+            *id = w[1];
+            return SPVCOND_OK;
+        }
+    }
+    for (size_t k = 0; k < l->vector_count; k++)
+        if (l->vector_components[k] == component) {
+            *id = l->vectors[k];
+            return SPVCOND_OK;
+        }
+    size_t d = spvcond_def(m, component);
+    if (d == SIZE_MAX)
+        return SPVCOND_ERROR_INVALID_ID;
+    if (l->vector_count == 4)
+        return SPVCOND_ERROR_LIMIT;
+    spvcond_result r = spvcond_edit_new_id(m, id);
+    uint32_t type[4] = {spvcond_first_word(4, OP_TYPE_VECTOR), *id, component, 4};
+    if (r == SPVCOND_OK && (r = spvcond_edit_insert(m, d + 1, type, 4)) == SPVCOND_OK) {
+        l->vector_components[l->vector_count] = component;
+        l->vectors[l->vector_count++] = *id;
+    }
+    return r;
+}
+
+/* printf's integer vectors of four bytes or less as the 32-bit integer of their bytes (a char2 or char3 first
+ * widened to a char4, its added lanes undefined). */
+static spvcond_result
+lower_printf_vectors(struct lower *l, size_t i, const uint32_t *w)
+{
+    struct spvcond_module *m = l->m;
+    uint32_t n = spvcond_word_count_of(w[0]);
+    uint32_t out[256];
+    if (n > 256)
+        return SPVCOND_OK;
+    memcpy(out, w, n * sizeof(uint32_t));
+    bool changed = false;
+    spvcond_result r = SPVCOND_OK;
+    for (uint32_t k = 6; k < n && r == SPVCOND_OK; k++) {
+        uint32_t type = type_of(m, w[k]);
+        size_t d = spvcond_def(m, type);
+        const uint32_t *vw = d == SIZE_MAX ? NULL : spvcond_inst_words(m, d);
+        if (!vw || spvcond_opcode_of(vw[0]) != OP_TYPE_VECTOR || spvcond_word_count_of(vw[0]) < 4 ||
+            spvcond_def_opcode(m, vw[2]) != OP_TYPE_INT || size_of(m, type, 0) == 0 || size_of(m, type, 0) > 4)
+            continue;
+        uint32_t component = vw[2], count = vw[3], value = w[k];
+        if (!l->int_type && (r = scalar_type(l, OP_TYPE_INT, 32, CAPABILITY_KERNEL, &l->int_type)) != SPVCOND_OK)
+            return r;
+        if (size_of(m, component, 0) == 1 && count < 4) {
+            uint32_t four, widened;
+            if ((r = vector4_type(l, component, &four)) != SPVCOND_OK || (r = spvcond_edit_new_id(m, &widened)) != SPVCOND_OK)
+                return r;
+            uint32_t shuffle[9] = {spvcond_first_word(9, OP_VECTOR_SHUFFLE), four, widened, value, value, 0, 1,
+                                   count == 3 ? 2 : 0xffffffffu, 0xffffffffu};
+            if ((r = spvcond_edit_insert(m, i, shuffle, 9)) != SPVCOND_OK)
+                return r;
+            value = widened;
+        }
+        uint32_t bits;
+        if ((r = spvcond_edit_new_id(m, &bits)) != SPVCOND_OK)
+            return r;
+        uint32_t cast[4] = {spvcond_first_word(4, OP_BITCAST), l->int_type, bits, value};
+        r = spvcond_edit_insert(m, i, cast, 4);
+        out[k] = bits;
+        changed = true;
+    }
+    if (r == SPVCOND_OK && changed) {
+        l->lowered++;
+        r = spvcond_edit_replace(m, i, out, n);
+    }
+    return r;
+}
+
 /* A pointer type's storage class and pointee, or false. */
 static bool
 pointer_type(const struct spvcond_module *m, uint32_t type, uint32_t *storage, uint32_t *pointee)
@@ -549,6 +634,8 @@ run(struct lower *l, uint32_t flags)
                 r = lower_printf_format(l, w);
             if (r == SPVCOND_OK && (flags & SPVCOND_LOWER_PRINTF_DOUBLE))
                 r = lower_printf(l, i, w);
+            if (r == SPVCOND_OK && (flags & SPVCOND_LOWER_PRINTF_SMALL_VECTORS))
+                r = lower_printf_vectors(l, i, w);
         }
     }
     return r;
@@ -558,7 +645,8 @@ spvcond_result
 spvcond_lower(spvcond_module *m, uint32_t flags, size_t *lowered)
 {
     if (!m || (flags & ~(uint32_t)(SPVCOND_LOWER_SPIRV14 | SPVCOND_LOWER_PRINTF_DOUBLE | SPVCOND_LOWER_COPY_MEMORY |
-                                   SPVCOND_LOWER_FUNCTION_INITIALIZERS | SPVCOND_LOWER_PRINTF_FORMAT)))
+                                   SPVCOND_LOWER_FUNCTION_INITIALIZERS | SPVCOND_LOWER_PRINTF_FORMAT |
+                                   SPVCOND_LOWER_PRINTF_SMALL_VECTORS)))
         return SPVCOND_ERROR_INVALID_ARGUMENT;
     spvcond_result r = spvcond_edit_begin_pass(m, "lowering");
     if (r != SPVCOND_OK)

@@ -142,6 +142,33 @@ Test(lower, printf_format_as_address_of_first_char)
     lowered_free(&l);
 }
 
+Test(lower, printf_small_vectors_as_integers)
+{
+    struct lowered l = lower_fixture("lower_printf_vectors", SPVCOND_LOWER_PRINTF_SMALL_VECTORS);
+    cr_assert_eq(l.code, SPVCOND_OK);
+    cr_assert_eq(l.count_lowered, 2, "both printfs");
+    size_t n;
+    uint32_t *in = read_words(fixture("lower_printf_vectors"), &n);
+    /* char2, uchar3, short2 and the second char2 as a 32-bit integer; the two char vectors under four
+     * components widened first; short4 and float2 (eight bytes) as they were. */
+    cr_assert_eq(count_words_opcode(l.words, l.count, 124 /* OpBitcast */, NULL),
+                 count_words_opcode(in, n, 124, NULL) + 4);
+    cr_assert_eq(count_words_opcode(l.words, l.count, 79 /* OpVectorShuffle */, NULL),
+                 count_words_opcode(in, n, 79, NULL) + 3);
+    cr_assert_eq(count_words_opcode(l.words, l.count, 23 /* OpTypeVector */, NULL),
+                 count_words_opcode(in, n, 23, NULL), "the module's char4 is used, none added");
+    char *val = NULL;
+    cr_assert_eq(spirv_val(l.words, l.count, "opencl2.2", &val), 0, "spirv-val: %s", val);
+    free(val);
+    lowered_free(&l);
+    l = lower_fixture("lower_printf_vectors", SPVCOND_LOWER_PRINTF_DOUBLE);
+    cr_assert_eq(l.code, SPVCOND_OK);
+    cr_assert_eq(count_words_opcode(l.words, l.count, 124, NULL), count_words_opcode(in, n, 124, NULL),
+                 "without its flag, the vectors stay");
+    lowered_free(&l);
+    free(in);
+}
+
 Test(lower, refusals)
 {
     struct lowered l = lower_fixture("lower_spirv14", 0x80);
