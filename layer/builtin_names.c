@@ -257,6 +257,19 @@ put(struct out *o, const char *s, size_t n)
     o->at[o->length] = 0;
 }
 
+/* `U` <length> <name>: a vendor qualifier written out. */
+static void
+put_vendor_qualifier(struct out *o, struct span q)
+{
+    char length[8];
+    size_t digits = 0;
+    for (size_t v = q.length; v && digits < sizeof(length); v /= 10)
+        length[sizeof(length) - 1 - digits++] = (char)('0' + v % 10);
+    put(o, "U", 1);
+    put(o, length + sizeof(length) - digits, digits);
+    put(o, q.at, q.length);
+}
+
 int
 layer_nvptx_address_space(unsigned as)
 {
@@ -318,13 +331,7 @@ render(const struct parser *ps, int node, bool to_nvptx, struct out *o, unsigned
                 continue;
             }
             run++;
-            char length[8];
-            size_t digits = 0;
-            for (size_t v = n->vendor[k].length; v && digits < sizeof(length); v /= 10)
-                length[sizeof(length) - 1 - digits++] = (char)('0' + v % 10);
-            put(o, "U", 1);
-            put(o, length + sizeof(length) - digits, digits);
-            put(o, n->vendor[k].at, n->vendor[k].length);
+            put_vendor_qualifier(o, n->vendor[k]);
         }
         if (run > MAX_QUALIFIERS)
             return false;
@@ -420,15 +427,8 @@ render_compressed(const struct parser *ps, int node, struct out *o, struct candi
         ok = render_compressed(ps, n->child, o, c, depth + 1);
         break;
     case NODE_QUALIFIED:
-        for (size_t k = 0; k < n->vendor_count; k++) {
-            char length[8];
-            size_t digits = 0;
-            for (size_t v = n->vendor[k].length; v && digits < sizeof(length); v /= 10)
-                length[sizeof(length) - 1 - digits++] = (char)('0' + v % 10);
-            put(o, "U", 1);
-            put(o, length + sizeof(length) - digits, digits);
-            put(o, n->vendor[k].at, n->vendor[k].length);
-        }
+        for (size_t k = 0; k < n->vendor_count; k++)
+            put_vendor_qualifier(o, n->vendor[k]);
         put(o, n->cv, strlen(n->cv));
         ok = render_compressed(ps, n->child, o, c, depth + 1);
         break;

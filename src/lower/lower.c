@@ -387,37 +387,23 @@ lower_copy(struct lower *l, size_t i, const uint32_t *w, uint32_t flags)
     return spvcond_edit_replace(l->m, i, out, keep);
 }
 
-/* printf's scalar float arguments converted to double before the call. */
+/* printf's scalar float argument `value` converted to double before the call (at `i`): *out the double, or 0
+ * when it is not such a float. */
 static spvcond_result
-lower_printf(struct lower *l, size_t i, const uint32_t *w)
+float_as_double(struct lower *l, size_t i, uint32_t value, uint32_t *out)
 {
     struct spvcond_module *m = l->m;
-    uint32_t n = spvcond_word_count_of(w[0]);
-    uint32_t out[256];
-    if (n > 256)
-        return SPVCOND_OK;
-    memcpy(out, w, n * sizeof(uint32_t));
-    bool changed = false;
+    uint32_t type = type_of(m, value);
     spvcond_result r = SPVCOND_OK;
-    for (uint32_t k = 6; k < n && r == SPVCOND_OK; k++) {
-        uint32_t type = type_of(m, w[k]);
-        if (spvcond_def_opcode(m, type) != OP_TYPE_FLOAT || spvcond_scalar_width(m, type) >= 64)
-            continue;
-        if (!l->double_type && (r = scalar_type(l, OP_TYPE_FLOAT, 64, CAPABILITY_FLOAT64, &l->double_type)) != SPVCOND_OK)
-            return r;
-        uint32_t wide;
-        if ((r = spvcond_edit_new_id(m, &wide)) != SPVCOND_OK)
-            return r;
-        uint32_t convert[4] = {spvcond_first_word(4, OP_F_CONVERT), l->double_type, wide, w[k]};
-        r = spvcond_edit_insert(m, i, convert, 4);
-        out[k] = wide;
-        changed = true;
-    }
-    if (r == SPVCOND_OK && changed) {
-        l->lowered++;
-        r = spvcond_edit_replace(m, i, out, n);
-    }
-    return r;
+    *out = 0;
+    if (spvcond_def_opcode(m, type) != OP_TYPE_FLOAT || spvcond_scalar_width(m, type) >= 64)
+        return r;
+    if (!l->double_type && (r = scalar_type(l, OP_TYPE_FLOAT, 64, CAPABILITY_FLOAT64, &l->double_type)) != SPVCOND_OK)
+        return r;
+    if ((r = spvcond_edit_new_id(m, out)) != SPVCOND_OK)
+        return r;
+    uint32_t convert[4] = {spvcond_first_word(4, OP_F_CONVERT), l->double_type, *out, value};
+    return spvcond_edit_insert(m, i, convert, 4);
 }
 
 /* A vector type of four components of `component`, found or made right after the component's type. */
@@ -452,12 +438,45 @@ vector4_type(struct lower *l, uint32_t component, uint32_t *id)
     return r;
 }
 
-/* printf's integer vectors of four bytes or less as the 32-bit integer of their bytes (a char2 or char3 first
- * widened to a char4, its added lanes undefined). */
+/* printf's integer vector argument `value` of four bytes or less as the 32-bit integer of its bytes (a char2
+ * or char3 first widened to a char4, its added lanes undefined): *out that integer, or 0 when it is not
+ * such a vector. */
 static spvcond_result
-lower_printf_vectors(struct lower *l, size_t i, const uint32_t *w)
+vector_as_integer(struct lower *l, size_t i, uint32_t value, uint32_t *out)
 {
     struct spvcond_module *m = l->m;
+    uint32_t type = type_of(m, value);
+    size_t d = spvcond_def(m, type);
+    const uint32_t *vw = d == SIZE_MAX ? NULL : spvcond_inst_words(m, d);
+    spvcond_result r = SPVCOND_OK;
+    *out = 0;
+    if (!vw || spvcond_opcode_of(vw[0]) != OP_TYPE_VECTOR || spvcond_word_count_of(vw[0]) < 4 ||
+        spvcond_def_opcode(m, vw[2]) != OP_TYPE_INT || size_of(m, type, 0) == 0 || size_of(m, type, 0) > 4)
+        return r;
+    uint32_t component = vw[2], count = vw[3];
+    if (!l->int_type && (r = scalar_type(l, OP_TYPE_INT, 32, CAPABILITY_KERNEL, &l->int_type)) != SPVCOND_OK)
+        return r;
+    if (size_of(m, component, 0) == 1 && count < 4) {
+        uint32_t four, widened;
+        if ((r = vector4_type(l, component, &four)) != SPVCOND_OK || (r = spvcond_edit_new_id(m, &widened)) != SPVCOND_OK)
+            return r;
+        uint32_t shuffle[9] = {spvcond_first_word(9, OP_VECTOR_SHUFFLE), four, widened, value, value, 0, 1,
+                               count == 3 ? 2 : 0xffffffffu, 0xffffffffu};
+        if ((r = spvcond_edit_insert(m, i, shuffle, 9)) != SPVCOND_OK)
+            return r;
+        value = widened;
+    }
+    if ((r = spvcond_edit_new_id(m, out)) != SPVCOND_OK)
+        return r;
+    uint32_t cast[4] = {spvcond_first_word(4, OP_BITCAST), l->int_type, *out, value};
+    return spvcond_edit_insert(m, i, cast, 4);
+}
+
+/* printf's arguments as the consumer reads them (SPVCOND_LOWER_PRINTF_DOUBLE, _SMALL_VECTORS): each one
+ * converted before the call, the call then given the converted values. */
+static spvcond_result
+lower_printf(struct lower *l, size_t i, const uint32_t *w, uint32_t flags)
+{
     uint32_t n = spvcond_word_count_of(w[0]);
     uint32_t out[256];
     if (n > 256)
@@ -466,36 +485,19 @@ lower_printf_vectors(struct lower *l, size_t i, const uint32_t *w)
     bool changed = false;
     spvcond_result r = SPVCOND_OK;
     for (uint32_t k = 6; k < n && r == SPVCOND_OK; k++) {
-        uint32_t type = type_of(m, w[k]);
-        size_t d = spvcond_def(m, type);
-        const uint32_t *vw = d == SIZE_MAX ? NULL : spvcond_inst_words(m, d);
-        if (!vw || spvcond_opcode_of(vw[0]) != OP_TYPE_VECTOR || spvcond_word_count_of(vw[0]) < 4 ||
-            spvcond_def_opcode(m, vw[2]) != OP_TYPE_INT || size_of(m, type, 0) == 0 || size_of(m, type, 0) > 4)
-            continue;
-        uint32_t component = vw[2], count = vw[3], value = w[k];
-        if (!l->int_type && (r = scalar_type(l, OP_TYPE_INT, 32, CAPABILITY_KERNEL, &l->int_type)) != SPVCOND_OK)
-            return r;
-        if (size_of(m, component, 0) == 1 && count < 4) {
-            uint32_t four, widened;
-            if ((r = vector4_type(l, component, &four)) != SPVCOND_OK || (r = spvcond_edit_new_id(m, &widened)) != SPVCOND_OK)
-                return r;
-            uint32_t shuffle[9] = {spvcond_first_word(9, OP_VECTOR_SHUFFLE), four, widened, value, value, 0, 1,
-                                   count == 3 ? 2 : 0xffffffffu, 0xffffffffu};
-            if ((r = spvcond_edit_insert(m, i, shuffle, 9)) != SPVCOND_OK)
-                return r;
-            value = widened;
+        uint32_t converted = 0;
+        if (flags & SPVCOND_LOWER_PRINTF_DOUBLE)
+            r = float_as_double(l, i, w[k], &converted);
+        if (r == SPVCOND_OK && !converted && (flags & SPVCOND_LOWER_PRINTF_SMALL_VECTORS))
+            r = vector_as_integer(l, i, w[k], &converted);
+        if (converted) {
+            out[k] = converted;
+            changed = true;
         }
-        uint32_t bits;
-        if ((r = spvcond_edit_new_id(m, &bits)) != SPVCOND_OK)
-            return r;
-        uint32_t cast[4] = {spvcond_first_word(4, OP_BITCAST), l->int_type, bits, value};
-        r = spvcond_edit_insert(m, i, cast, 4);
-        out[k] = bits;
-        changed = true;
     }
     if (r == SPVCOND_OK && changed) {
         l->lowered++;
-        r = spvcond_edit_replace(m, i, out, n);
+        r = spvcond_edit_replace(l->m, i, out, n);
     }
     return r;
 }
@@ -632,10 +634,8 @@ run(struct lower *l, uint32_t flags)
         else if (op == OP_EXT_INST && n >= 6 && l->opencl_std && w[3] == l->opencl_std && w[4] == OPENCL_STD_PRINTF) {
             if (flags & SPVCOND_LOWER_PRINTF_FORMAT)
                 r = lower_printf_format(l, w);
-            if (r == SPVCOND_OK && (flags & SPVCOND_LOWER_PRINTF_DOUBLE))
-                r = lower_printf(l, i, w);
-            if (r == SPVCOND_OK && (flags & SPVCOND_LOWER_PRINTF_SMALL_VECTORS))
-                r = lower_printf_vectors(l, i, w);
+            if (r == SPVCOND_OK && (flags & (SPVCOND_LOWER_PRINTF_DOUBLE | SPVCOND_LOWER_PRINTF_SMALL_VECTORS)))
+                r = lower_printf(l, i, w, flags);
         }
     }
     return r;
