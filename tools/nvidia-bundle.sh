@@ -78,7 +78,7 @@ fi
 # tools/opencl-binary built against the system's OpenCL, the OpenCL C, and the same compiled to SPIR-V.
 mkdir -p "$out/probe"
 cc -std=c11 -O2 tools/opencl-binary.c -o "$out/bin/opencl-binary" -lOpenCL
-for f in tests/data/nvidia/*.cl; do
+for f in tests/data/nvidia/*.cl tests/data/images/*.cl; do
     cp "$f" "$out/probe/"
     cl "$f" "$out/probe/$(basename "$f" .cl).spv" -cl-std=CL2.0 2>/dev/null || true
 done
