@@ -90,6 +90,49 @@ all_values(const spvcond_spec_value *device, size_t nd, const spvcond_spec_value
     return v;
 }
 
+/* Whether the module already carries conditions (SpecConditionalINTEL, FunctionVariantsINTEL). */
+static bool
+has_conditions(const spvcond_module *m)
+{
+    spvcond_item item = SPVCOND_SIZED(spvcond_item);
+    size_t cursor = 0;
+    while (spvcond_module_next_item(m, SPVCOND_ITEM_CAPABILITY, &cursor, &item))
+        if (item.value == 6245 /* SpecConditionalINTEL */ || item.value == 6246 /* FunctionVariantsINTEL */)
+            return true;
+    return false;
+}
+
+/* A plain module annotated in memory, as `spvcond annotate` annotates it (docs/opencl-layer.md, "Plain
+ * modules"): a kernel that needs what the device lacks is then absent with its reason and the rest are
+ * built, as for an annotated module. *m becomes the annotated module when annotation made a kernel or an
+ * exported function conditional; otherwise, or when the library cannot annotate it, the module as it came. */
+static void
+annotate_plain(spvcond_context *sc, const struct layer_form_source *src, spvcond_module **m)
+{
+    spvcond_annotate_options options = SPVCOND_SIZED(spvcond_annotate_options);
+    spvcond_annotate_stats stats = SPVCOND_SIZED(spvcond_annotate_stats);
+    uint32_t *words = NULL;
+    size_t count = 0;
+    spvcond_module *again = NULL;
+    if (spvcond_annotate(*m, &options, &stats) == SPVCOND_OK && stats.conditional_roots > 0 &&
+        spvcond_module_emit(*m, &words, &count) == SPVCOND_OK &&
+        spvcond_module_parse(sc, words, count, 0, &again) == SPVCOND_OK) {
+        layer_debug("a plain module annotated in memory: %zu of its %zu kernels and exported functions conditional",
+                    stats.conditional_roots, stats.roots);
+    } else {
+        spvcond_module_destroy(again); /* the module as it came, without the edits annotation recorded */
+        again = NULL;
+        if (spvcond_module_parse_bytes(sc, src->il, src->length, &again) != SPVCOND_OK)
+            again = NULL;
+    }
+    if (again) {
+        spvcond_module_destroy(*m);
+        *m = again;
+    }
+    spvcond_free(sc, words);
+    spvcond_context_clear_diag(sc);
+}
+
 /* The module for one device: parsed, the kernels judged, specialized with the device's values, the
  * application's and the device's function-variants facts, emitted into malloc'd *words. False with the
  * library's message in msg. */
@@ -115,6 +158,8 @@ specialize_for(const struct layer_device *d, const struct layer_form_source *src
     if (spvcond_module_parse_bytes(sc, src->il, src->length, &m) != SPVCOND_OK ||
         spvcond_opencl_device_info(sc, &d->facts, &info) != SPVCOND_OK)
         goto done;
+    if (!has_conditions(m))
+        annotate_plain(sc, src, &m);
     debug_facts(d, info);
     if (spvcond_kernels_supported(m, info, verdict, &v) != SPVCOND_OK ||
         spvcond_device_spec_values(m, info, &values, &nv) != SPVCOND_OK)
@@ -176,10 +221,7 @@ layer_module_check(const void *il, size_t length, bool *conditional, char *msg, 
         return false;
     }
     if (spvcond_module_parse_bytes(sc, il, length, &m) == SPVCOND_OK) {
-        spvcond_item item = SPVCOND_SIZED(spvcond_item);
-        size_t cursor = 0;
-        while (!*conditional && spvcond_module_next_item(m, SPVCOND_ITEM_CAPABILITY, &cursor, &item))
-            *conditional = item.value == 6245 /* SpecConditionalINTEL */ || item.value == 6246 /* FunctionVariantsINTEL */;
+        *conditional = has_conditions(m);
         ok = true;
     } else {
         library_message(sc, msg, msg_size);
