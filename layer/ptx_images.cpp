@@ -586,9 +586,8 @@ lower_images(Module &m, std::string &error)
                 ": NVIDIA's compiler reads them by decoding each format in software, which the route does not do";
         return false;
     }
-    bool samplers = m.getFunction("__translate_sampler_initializer") != nullptr;
-    if (defined.empty() && !samplers)
-        return true;
+    // Every kernel's image and sampler parameters, used or not: the driver binds an image to a .texref or
+    // .surfref parameter, never to a pointer.
     SmallPtrSet<const Function *, 16> kernels = kernels_of(m);
     if (!annotate_parameters(m, kernels, error) || !constant_samplers(m, error))
         return false;

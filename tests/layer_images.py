@@ -92,6 +92,8 @@ def ptx_checks(tmp, modules):
           ".param .texref read_nearest_param_0," in text and ".param .surfref write_float_param_0\n" in text and
           ".param .surfref queries_param_2," in text,
           "mock NVIDIA: a read-only image parameter is a .texref, a write-only one a .surfref", out[-600:])
+    check(".param .texref image_unused_param_0," in text,
+          "mock NVIDIA: an image parameter the kernel does not read is a .texref all the same", entry("image_unused"))
     check(".global .samplerref __spvcond_sampler_2 = { addr_mode_0 = clamp_to_edge, addr_mode_1 = clamp_to_edge, "
           "addr_mode_2 = clamp_to_edge, filter_mode = nearest, force_unnormalized_coords = 1 };" in text and
           ".global .samplerref __spvcond_sampler_27 = { addr_mode_0 = wrap, addr_mode_1 = wrap, addr_mode_2 = wrap, "
@@ -130,8 +132,8 @@ def ptx_checks(tmp, modules):
     annotated = os.path.join(tmp, "images.a.spv")
     annotate(modules[0], annotated)
     out, text = lower(annotated, "queries")
-    check("kernel queries: created" in out and len(re.findall(r"^\.entry ", text, re.M)) == 7,
-          "mock NVIDIA reporting images: the annotated module keeps its seven image kernels", out[-600:])
+    check("kernel queries: created" in out and len(re.findall(r"^\.entry ", text, re.M)) == 8,
+          "mock NVIDIA reporting images: the annotated module keeps its eight image kernels", out[-600:])
     out, text = lower(annotated, "queries", images=False)
     check("kernel queries: not created" in out and "Required aspect image is not supported on the device" in out,
           "mock NVIDIA without images: the annotated module's image kernels are absent, and the log says why",

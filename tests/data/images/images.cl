@@ -58,3 +58,9 @@ kernel void queries(read_only image3d_t vol, read_only image2d_array_t arr, writ
     int4 d = get_image_dim(vol);
     out[8] = d.x * 100 + d.y * 10 + d.z;
 }
+
+// An image the kernel does not read: its parameter is still the driver's kind (a .texref on NVIDIA).
+kernel void image_unused(read_only image2d_t img, global int *out)
+{
+    out[get_global_id(0)] = 7;
+}
