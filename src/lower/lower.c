@@ -70,13 +70,15 @@ struct lower {
     struct spvcond_module *m;
     size_t lowered;
     uint32_t pointer_bits;        /* 32 or 64 (Physical32, Physical64); 0 for Logical addressing */
-    uint32_t int_type, double_type; /* made or found on demand */
+    uint32_t int_type, double_type; /* the pointer's integer type and double, made or found on demand */
     uint32_t zero;                /* a 32-bit 0, made or found on demand */
     uint32_t opencl_std;          /* the OpenCL.std import */
     uint32_t sizes[8], size_ids[8]; /* constants of the pointer's integer type made so far */
     size_t size_count;
-    uint32_t vector_components[4], vectors[4]; /* four-component vector types made so far, by component */
-    size_t vector_count;
+    struct {
+        uint32_t opcode, a, b, id; /* the type's opcode and the two operands after its result id */
+    } made[8];                     /* types this pass made: its edits are not in the module until emitted */
+    size_t made_count;
 };
 
 static bool
@@ -90,24 +92,53 @@ has_capability(const struct spvcond_module *m, uint32_t capability)
     return false;
 }
 
+/* The module's type `opcode` whose operands after its result id are `a` (and `b` when it has `words` 4 or
+ * more words), or the one this pass made: its id, 0 when there is none. */
+static uint32_t
+known_type(const struct lower *l, uint32_t opcode, uint32_t words, uint32_t a, uint32_t b)
+{
+    const struct spvcond_module *m = l->m;
+    for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        if (spvcond_opcode_of(w[0]) == opcode && spvcond_word_count_of(w[0]) >= words && w[2] == a &&
+            (words < 4 || w[3] == b))
+            return w[1];
+    }
+    for (size_t k = 0; k < l->made_count; k++)
+        if (l->made[k].opcode == opcode && l->made[k].a == a && (words < 4 || l->made[k].b == b))
+            return l->made[k].id;
+    return 0;
+}
+
+/* A fresh id for a type this pass makes, remembered so that known_type finds it. */
+static spvcond_result
+new_type_id(struct lower *l, uint32_t opcode, uint32_t a, uint32_t b, uint32_t *id)
+{
+    if (l->made_count == sizeof(l->made) / sizeof(l->made[0]))
+        return SPVCOND_ERROR_LIMIT;
+    spvcond_result r = spvcond_edit_new_id(l->m, id);
+    if (r == SPVCOND_OK) {
+        l->made[l->made_count].opcode = opcode;
+        l->made[l->made_count].a = a;
+        l->made[l->made_count].b = b;
+        l->made[l->made_count++].id = *id;
+    }
+    return r;
+}
+
 /* A scalar type of the module (OpTypeInt width 0, OpTypeFloat width), or one made before the other
  * globals, its capability declared if need be. */
 static spvcond_result
 scalar_type(struct lower *l, uint32_t opcode, uint32_t width, uint32_t capability, uint32_t *id)
 {
     struct spvcond_module *m = l->m;
-    for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
-        const uint32_t *w = spvcond_inst_words(m, i);
-        uint32_t n = spvcond_word_count_of(w[0]);
-        if (spvcond_opcode_of(w[0]) == opcode && n >= 3 && w[2] == width && (opcode != OP_TYPE_INT || (n >= 4 && !w[3]))) {
-            *id = w[1];
-            return SPVCOND_OK;
-        }
-    }
-    spvcond_result r = spvcond_edit_new_id(m, id);
-    uint32_t type[4] = {spvcond_first_word(opcode == OP_TYPE_INT ? 4 : 3, opcode), *id, width, 0};
+    uint32_t words = opcode == OP_TYPE_INT ? 4 : 3;
+    if ((*id = known_type(l, opcode, words, width, 0)) != 0)
+        return SPVCOND_OK;
+    spvcond_result r = new_type_id(l, opcode, width, 0, id);
+    uint32_t type[4] = {spvcond_first_word(words, opcode), *id, width, 0};
     if (r == SPVCOND_OK)
-        r = spvcond_edit_prepend_to_section(m, SPVCOND_SECTION_GLOBAL, type, opcode == OP_TYPE_INT ? 4 : 3);
+        r = spvcond_edit_prepend_to_section(m, SPVCOND_SECTION_GLOBAL, type, words);
     if (r == SPVCOND_OK && !has_capability(m, capability)) {
         uint32_t cap[2] = {spvcond_first_word(2, OP_CAPABILITY), capability};
         r = spvcond_edit_append_to_section(m, SPVCOND_SECTION_CAPABILITY, cap, 2);
@@ -410,32 +441,14 @@ float_as_double(struct lower *l, size_t i, uint32_t value, uint32_t *out)
 static spvcond_result
 vector4_type(struct lower *l, uint32_t component, uint32_t *id)
 {
-    struct spvcond_module *m = l->m;
-    for (size_t i = m->section[SPVCOND_SECTION_GLOBAL]; i < m->section[SPVCOND_SECTION_FUNCTION]; i++) {
-        const uint32_t *w = spvcond_inst_words(m, i);
-        if (spvcond_opcode_of(w[0]) == OP_TYPE_VECTOR && spvcond_word_count_of(w[0]) >= 4 && w[2] == component &&
-            w[3] == 4) {
-            *id = w[1];
-            return SPVCOND_OK;
-        }
-    }
-    for (size_t k = 0; k < l->vector_count; k++)
-        if (l->vector_components[k] == component) {
-            *id = l->vectors[k];
-            return SPVCOND_OK;
-        }
-    size_t d = spvcond_def(m, component);
+    if ((*id = known_type(l, OP_TYPE_VECTOR, 4, component, 4)) != 0)
+        return SPVCOND_OK;
+    size_t d = spvcond_def(l->m, component);
     if (d == SIZE_MAX)
         return SPVCOND_ERROR_INVALID_ID;
-    if (l->vector_count == 4)
-        return SPVCOND_ERROR_LIMIT;
-    spvcond_result r = spvcond_edit_new_id(m, id);
+    spvcond_result r = new_type_id(l, OP_TYPE_VECTOR, component, 4, id);
     uint32_t type[4] = {spvcond_first_word(4, OP_TYPE_VECTOR), *id, component, 4};
-    if (r == SPVCOND_OK && (r = spvcond_edit_insert(m, d + 1, type, 4)) == SPVCOND_OK) {
-        l->vector_components[l->vector_count] = component;
-        l->vectors[l->vector_count++] = *id;
-    }
-    return r;
+    return r == SPVCOND_OK ? spvcond_edit_insert(l->m, d + 1, type, 4) : r;
 }
 
 /* printf's integer vector argument `value` of four bytes or less as the 32-bit integer of its bytes (a char2
@@ -453,8 +466,8 @@ vector_as_integer(struct lower *l, size_t i, uint32_t value, uint32_t *out)
     if (!vw || spvcond_opcode_of(vw[0]) != OP_TYPE_VECTOR || spvcond_word_count_of(vw[0]) < 4 ||
         spvcond_def_opcode(m, vw[2]) != OP_TYPE_INT || size_of(m, type, 0) == 0 || size_of(m, type, 0) > 4)
         return r;
-    uint32_t component = vw[2], count = vw[3];
-    if (!l->int_type && (r = scalar_type(l, OP_TYPE_INT, 32, CAPABILITY_KERNEL, &l->int_type)) != SPVCOND_OK)
+    uint32_t component = vw[2], count = vw[3], int32;
+    if ((r = scalar_type(l, OP_TYPE_INT, 32, CAPABILITY_KERNEL, &int32)) != SPVCOND_OK) /* not int_type: the pointer's */
         return r;
     if (size_of(m, component, 0) == 1 && count < 4) {
         uint32_t four, widened;
@@ -468,7 +481,7 @@ vector_as_integer(struct lower *l, size_t i, uint32_t value, uint32_t *out)
     }
     if ((r = spvcond_edit_new_id(m, out)) != SPVCOND_OK)
         return r;
-    uint32_t cast[4] = {spvcond_first_word(4, OP_BITCAST), l->int_type, *out, value};
+    uint32_t cast[4] = {spvcond_first_word(4, OP_BITCAST), int32, *out, value};
     return spvcond_edit_insert(m, i, cast, 4);
 }
 

@@ -169,6 +169,21 @@ Test(lower, printf_small_vectors_as_integers)
     free(in);
 }
 
+Test(lower, every_lowering_at_once)
+{
+    /* The pointer lowering makes the pointer's 64-bit integer, the small-vector lowering a 32-bit one and a
+     * uchar4: each its own type, the output valid. */
+    struct lowered l = lower_fixture("lower_spirv14", SPVCOND_LOWER_SPIRV14 | SPVCOND_LOWER_PRINTF_DOUBLE |
+                                                          SPVCOND_LOWER_PRINTF_SMALL_VECTORS | SPVCOND_LOWER_COPY_MEMORY);
+    cr_assert_eq(l.code, SPVCOND_OK);
+    cr_assert_eq(count_words_opcode(l.words, l.count, 79 /* OpVectorShuffle */, NULL), 1);
+    cr_assert_eq(count_words_opcode(l.words, l.count, 23 /* OpTypeVector */, NULL), 2, "uchar2, and uchar4 made");
+    char *val = NULL;
+    cr_assert_eq(spirv_val(l.words, l.count, "spv1.4", &val), 0, "spirv-val: %s", val);
+    free(val);
+    lowered_free(&l);
+}
+
 Test(lower, refusals)
 {
     struct lowered l = lower_fixture("lower_spirv14", 0x80);
