@@ -402,13 +402,7 @@ lower(const unsigned char *bitcode, size_t size, unsigned major, unsigned minor,
     if (!ptx::lower_images(*m, error) || !ptx::lower_printf(*m, error) || !ptx::link_builtins(*m, error) ||
         !ptx::lower_native_math(*m, error))
         return false;
-    NamedMDNode *annotations = m->getNamedMetadata("nvvm.annotations");
-    SmallPtrSet<const GlobalValue *, 16> kernels;
-    for (const MDNode *op : annotations->operands())
-        if (op->getNumOperands() == 3)
-            if (auto *v = dyn_cast_or_null<ValueAsMetadata>(op->getOperand(0).get()))
-                if (auto *f = dyn_cast<Function>(v->getValue()))
-                    kernels.insert(f);
+    SmallPtrSet<const Function *, 16> kernels = ptx::kernels_of(*m);
     for (Function &f : *m)
         if (!f.isDeclaration() && !kernels.count(&f))
             f.setLinkage(GlobalValue::InternalLinkage);
@@ -436,7 +430,7 @@ lower(const unsigned char *bitcode, size_t size, unsigned major, unsigned minor,
                 for (char &ch : shown)
                     if (ch < 0x20 || ch > 0x7e)
                         ch = '?';
-                error = "the name of " + std::string(kernels.count(&g) ? "kernel" : "function") + " '" + shown +
+                error = "the name of " + std::string(kernels.count(dyn_cast<Function>(&g)) ? "kernel" : "function") + " '" + shown +
                         "' is not an identifier PTX takes";
                 return false;
             }

@@ -525,20 +525,6 @@ annotate_parameters(Module &m, const SmallPtrSetImpl<const Function *> &kernels,
     return true;
 }
 
-SmallPtrSet<const Function *, 16>
-kernels_of(const Module &m)
-{
-    SmallPtrSet<const Function *, 16> kernels;
-    if (const NamedMDNode *annotations = m.getNamedMetadata("nvvm.annotations"))
-        for (const MDNode *op : annotations->operands())
-            if (op->getNumOperands() == 3)
-                if (auto *s = dyn_cast<MDString>(op->getOperand(1)); s && s->getString() == "kernel")
-                    if (auto *v = dyn_cast_or_null<ValueAsMetadata>(op->getOperand(0).get()))
-                        if (auto *f = dyn_cast<Function>(v->getValue()))
-                            kernels.insert(f);
-    return kernels;
-}
-
 // The one image or sampler that `v` (a handle, or a phi or select of handles) stands for: a kernel's
 // parameter or a module-level sampler; nullptr when it can be more than one.
 const Value *
@@ -572,6 +558,20 @@ handle_source(const Value *v, SmallPtrSetImpl<const Value *> &seen)
 }
 
 } // namespace
+
+SmallPtrSet<const Function *, 16>
+kernels_of(const Module &m)
+{
+    SmallPtrSet<const Function *, 16> kernels;
+    if (const NamedMDNode *annotations = m.getNamedMetadata("nvvm.annotations"))
+        for (const MDNode *op : annotations->operands())
+            if (op->getNumOperands() == 3)
+                if (auto *s = dyn_cast<MDString>(op->getOperand(1)); s && s->getString() == "kernel")
+                    if (auto *v = dyn_cast_or_null<ValueAsMetadata>(op->getOperand(0).get()))
+                        if (auto *f = dyn_cast<Function>(v->getValue()))
+                            kernels.insert(f);
+    return kernels;
+}
 
 bool
 lower_images(Module &m, std::string &error)

@@ -4,6 +4,7 @@
 #ifndef SPVCOND_LAYER_PTX_STEPS_H
 #define SPVCOND_LAYER_PTX_STEPS_H
 
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/Module.h>
 
 #include <string>
@@ -22,6 +23,8 @@ bool lower_native_math(llvm::Module &m, std::string &error);
 void divide_as_driver(llvm::Module &m);
 // get_global_id and get_global_offset as NVIDIA's driver hands a launch its offset (ptx_workitems.cpp).
 void work_items_as_driver(llvm::Module &m);
+// The kernels, as !nvvm.annotations names them (mark_kernels in ptx.cpp).
+llvm::SmallPtrSet<const llvm::Function *, 16> kernels_of(const llvm::Module &m);
 // OpenCL's image built-ins as texture fetches, surface stores and queries, kernels' image and sampler
 // parameters and constant samplers named for the back end (ptx_images.cpp); before the built-ins are linked.
 bool lower_images(llvm::Module &m, std::string &error);
