@@ -99,21 +99,10 @@ if [ -f "$layer" ] && command -v clang-15 >/dev/null && command -v llvm-spirv-15
         -o "$work/demo.bc"
     llvm-spirv-15 --spirv-max-version=1.2 "$work/demo.bc" -o "$work/demo.spv"
     build-memcheck/cli/spvcond annotate -q "$work/demo.spv" -o "$work/demo.a.spv"
-    layer_runs=0
-    # The layer's cache in a folder of its own: each runtime's first run stores its entry, the second
-    # (compile + link) reads it back.
+    # Three chains side by side (rusticl, pocl, NVIDIA's route on the mock driver), each run in turn within
+    # its chain: a runtime's first run stores its cache entry, its second (compile + link) reads it back.
+    # The layer's cache in a folder of its own.
     export SPVCOND_LAYER_CACHE_DIR="$work/cache"
-    for platform in rusticl pocl; do
-        for how in "" --compile-link; do
-            log="$work/layer.$platform$how.vg"
-            RUSTICL_ENABLE=llvmpipe OPENCL_LAYERS="$layer" valgrind --leak-check=full --fullpath-after= \
-                --num-callers=30 --log-file="$log" "$work/host" --platform $platform $how "$work/demo.a.spv" \
-                scale_float add_one >/dev/null 2>&1 || true
-            python3 tools/layer_leaks.py "$log" libspvcond-opencl-layer /layer/ /src/ > "$log.ours" ||
-                { cat "$log.ours"; echo "memcheck: the OpenCL layer on $platform $how: errors or leaks of its own"; exit 1; }
-            layer_runs=$((layer_runs + 1))
-        done
-    done
     # NVIDIA's route, on the mock driver playing NVIDIA's (two devices, compute capability 9.0 and 5.2): the
     # translation, PTX, printf and half built-ins, each device's module.
     cc -std=c11 -shared -fPIC tests/layer/mock_icd.c -o "$work/libmock-icd.so"
@@ -125,16 +114,35 @@ if [ -f "$layer" ] && command -v clang-15 >/dev/null && command -v llvm-spirv-15
             -o "$work/$name.bc"
         llvm-spirv-15 --spirv-max-version=1.2 "$work/$name.bc" -o "$work/$name.spv"
     done
+    # layer_run LOG WHAT [NAME=VALUE...] COMMAND...: one run under memcheck (vg_layer LOG); a failure's report
+    # lands in $work/layer.failed (the layer's own errors and leaks: tools/layer_leaks.py).
+    layer_run() {
+        log=$1 what=$2
+        shift 2
+        env "$@" >/dev/null 2>&1 || true
+        python3 tools/layer_leaks.py "$log" libspvcond-opencl-layer /layer/ /src/ > "$log.ours" ||
+            { cat "$log.ours"; echo "memcheck: the OpenCL layer $what: errors or leaks of its own"; } >> "$work/layer.failed"
+        echo run >> "$work/layer.runs"
+    }
+    vg_layer() {
+        echo valgrind --leak-check=full --fullpath-after= --num-callers=30 --log-file="$1"
+    }
+    for platform in rusticl pocl; do
+        for how in "" --compile-link; do
+            log="$work/layer.$platform$how.vg"
+            layer_run "$log" "on $platform $how" RUSTICL_ENABLE=llvmpipe OPENCL_LAYERS="$layer" $(vg_layer "$log") \
+                "$work/host" --platform $platform $how "$work/demo.a.spv" scale_float add_one
+        done &
+    done
     for run in "demo.a.spv scale_float scale_half" "printf.spv hello" "half.spv half_math"; do
         set -- $run
         log="$work/layer.nvidia.$1.vg"
-        OCL_ICD_VENDORS="$work/icd" SPVCOND_MOCK_NVIDIA=1 OPENCL_LAYERS="$layer" valgrind --leak-check=full \
-            --fullpath-after= --num-callers=30 --log-file="$log" "$work/host" --platform NVIDIA --all-devices \
-            --create-only "$work/$@" >/dev/null 2>&1 || true
-        python3 tools/layer_leaks.py "$log" libspvcond-opencl-layer /layer/ /src/ > "$log.ours" ||
-            { cat "$log.ours"; echo "memcheck: the OpenCL layer's NVIDIA route ($1): errors or leaks of its own"; exit 1; }
-        layer_runs=$((layer_runs + 1))
-    done
+        layer_run "$log" "NVIDIA's route ($1)" OCL_ICD_VENDORS="$work/icd" SPVCOND_MOCK_NVIDIA=1 OPENCL_LAYERS="$layer" \
+            $(vg_layer "$log") "$work/host" --platform NVIDIA --all-devices --create-only "$work/$@"
+    done &
+    wait
+    [ ! -s "$work/layer.failed" ] || { cat "$work/layer.failed"; exit 1; }
+    layer_runs=$(wc -l < "$work/layer.runs")
     ls "$work"/cache/*.entry >/dev/null 2>&1 || { echo "memcheck: the layer stored nothing in its cache"; exit 1; }
     unset SPVCOND_LAYER_CACHE_DIR
     echo "memcheck: the OpenCL layer in a plain OpenCL program, $layer_runs runs (rusticl, pocl; build, compile + link, the second from the cache; NVIDIA's route on the mock driver), no error and no leak of its own ($(($(date +%s) - started)) s)"
