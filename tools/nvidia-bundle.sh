@@ -68,11 +68,26 @@ done
 cp "$build/tests/spec_constants.spv" "$out/modules/"
 cl tests/data/layer/link_library.cl "$out/modules/link_library.spv"
 cl tests/data/layer/link_user.cl "$out/modules/link_user.spv"
-cts=${CTS_BUILD:-$build/tests/conformance/cts-build}/test_conformance/spirv_new
-if [ -x "$cts/test_spirv_new" ]; then
+cts=${CTS_BUILD:-$build/tests/conformance/cts-build}/test_conformance
+if [ -x "$cts/spirv_new/test_spirv_new" ]; then
     mkdir -p "$out/cts"
-    cp "$cts/test_spirv_new" tests/conformance/run_cts.py "$out/cts/"
-    (cd "$cts" && tar cf - spirv_bin) | xz -T0 -6 > "$out/cts/spirv_bin.tar.xz"
+    cp "$cts/spirv_new/test_spirv_new" tests/conformance/run_cts.py "$out/cts/"
+    (cd "$cts/spirv_new" && tar cf - spirv_bin) | xz -T0 -6 > "$out/cts/spirv_bin.tar.xz"
+fi
+# The CTS suites of OpenCL C kernels that were built (test_basic, test_printf, test_bruteforce), run there from
+# OpenCL C by the driver and in the CTS's offline SPIR-V mode through the layer (run.sh's part offline), with
+# the offline compiler (tests/conformance/cl_offline_compiler.py) and Debian's clang-15 and llvm-spirv-15.
+offline=
+for suite in basic/test_basic printf/test_printf math_brute_force/test_bruteforce; do
+    [ -x "$cts/$suite" ] && offline="$offline $cts/$suite"
+done
+if [ -n "$offline" ]; then
+    mkdir -p "$out/cts"
+    # shellcheck disable=SC2086 # a list of paths without spaces
+    cp $offline tests/conformance/run_cts.py tests/conformance/cl_offline_compiler.py "$out/cts/"
+    (cd "$out/debs" && apt-get download clang-15 libclang-cpp15 llvm-spirv-15 >/dev/null 2>&1)
+    # clang's OpenCL headers alone, not the whole of libclang-common-15-dev (the bundle must stay small)
+    (cd / && tar cf - usr/lib/llvm-15/lib/clang/*/include/opencl-c*.h) | xz -T0 -9 > "$out/cts/opencl-headers.tar.xz"
 fi
 # What NVIDIA's compiler makes of images, the global offset, vector printf and precision (run.sh's part probe):
 # tools/opencl-binary built against the system's OpenCL, the OpenCL C, and the same compiled to SPIR-V.

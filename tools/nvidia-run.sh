@@ -5,11 +5,14 @@
 # modules, their results), the JIT example, the whole corpus through the layer, then bench/layer-speed
 # (kernel times and build times against the driver compiling the same OpenCL C). Needs nvidia-smi,
 # ocl-icd's libOpenCL.so.1 and NVIDIA's libnvidia-opencl.so.1; writes everything to standard output.
-# Usage: bash run.sh [PART...], PART among checks images corpus speed build cost programs cts probe (default: all;
+# Usage: bash run.sh [PART...], PART among checks images corpus speed build cost programs cts offline probe (default:
+# all but offline;
 # images: tests/layer/images_host.c from OpenCL C by the driver and from SPIR-V through the layer; cost:
 # bench/layer-cost, the layer cold and warm against the driver taking the PTX it made; programs: OpenCL's
 # program semantics through the layer, tests/layer_programs.py's checks; cts: the CTS's test_spirv_new
-# through the layer, as tests/conformance.py runs it; probe: the PTX NVIDIA's compiler makes of probe/*.cl and
+# through the layer, as tests/conformance.py runs it; offline: the CTS suites of OpenCL C kernels the bundle
+# carries (test_basic, test_printf, test_bruteforce in wimpy mode; CTS_SUITES names fewer) from OpenCL C by the driver and in the CTS's
+# offline SPIR-V mode through the layer, each test's verdict in $OUT/cts-SUITE-{driver,layer}.json; probe: the PTX NVIDIA's compiler makes of probe/*.cl and
 # the layer of the same as SPIR-V, into $OUT/probe.tar.xz).
 set -u
 parts=" ${*:-checks images corpus speed build cost programs cts probe} "
@@ -115,6 +118,26 @@ OPENCL_LAYERS=$L SPVCOND_LAYER_CACHE_DISABLE=1 python3 cts/run_cts.py cts/test_s
 [ -n "${OUT:-}" ] && cp "$T/cts-nvidia.json" "$OUT/" && tar cJf "$OUT/cts-nvidia-logs.tar.xz" -C "$T" cts-logs
 echo "== test_spirv_new without the layer"
 python3 cts/run_cts.py cts/test_spirv_new 0 --jobs 8 -- --spirv-binaries-path "$G/cts/spirv_bin" | tail -1
+fi
+if want offline; then
+# clang-15 and llvm-spirv-15 from the bundle's Debian packages (clang finds its OpenCL headers beside itself).
+export CLANG=$T/deps/usr/lib/llvm-15/bin/clang LLVM_SPIRV=$T/deps/usr/bin/llvm-spirv-15
+tar xJf cts/opencl-headers.tar.xz -C "$T/deps"
+for suite in ${CTS_SUITES:-test_basic test_printf test_bruteforce}; do
+    [ -x "cts/$suite" ] || continue
+    wimpy=; [ $suite = test_bruteforce ] && wimpy=-w
+    echo "== $suite from OpenCL C, by the driver"
+    python3 cts/run_cts.py "cts/$suite" 0 --jobs "${CTS_JOBS:-8}" --json "$T/cts-$suite-driver.json" \
+        --times "$T/cts-$suite-driver-times.json" --logs "$T/logs-$suite-driver" -- $wimpy | grep -v ": pass ("
+    echo "== $suite in SPIR-V, through the layer"
+    mkdir -p "$T/kernels-$suite"
+    OPENCL_LAYERS=$L SPVCOND_LAYER_CACHE_DISABLE=1 python3 cts/run_cts.py "cts/$suite" 0 --jobs "${CTS_JOBS:-8}" \
+        --json "$T/cts-$suite-layer.json" --times "$T/cts-$suite-layer-times.json" --logs "$T/logs-$suite-layer" -- \
+        $wimpy --compilation-mode spir-v --compilation-cache-path "$T/kernels-$suite" \
+        --compilation-program "python3 $G/cts/cl_offline_compiler.py" --disable-spirv-validation | grep -v ": pass ("
+    [ -n "${OUT:-}" ] && cp "$T"/cts-$suite-*.json "$OUT/" &&
+        tar cJf "$OUT/logs-$suite.tar.xz" -C "$T" "logs-$suite-driver" "logs-$suite-layer" 2>/dev/null
+done
 fi
 if want probe; then
 echo "== probe: NVIDIA's compiler and the layer on images, the offset, vector printf, precision"

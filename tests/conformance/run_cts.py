@@ -5,10 +5,11 @@ signal, a hang) is recorded as such and the rest still run: the tests go to one 
 when a process ends before its last test, the test it was running is recorded as killed and a new process
 takes the tests after it (the crash-and-resume runner of tests/conformance.py and docs/conformance.md).
 
-    run_cts.py BINARY PLATFORM_INDEX [--jobs N] [--timeout S] [--json OUT] [--logs DIR] [--] [SUITE OPTIONS...]
+    run_cts.py BINARY PLATFORM_INDEX [--jobs N] [--timeout S] [--json OUT] [--times OUT] [--logs DIR]
+               [--tests NAME,...] [--] [SUITE OPTIONS...]
 
 The environment is the caller's (OPENCL_LAYERS, RUSTICL_ENABLE, OCL_ICD_VENDORS...). Prints one line a test,
-"name: pass|fail|skip|killed (SIGNAME)|hang", then "N passed, N failed, N skipped, N killed, N hung"."""
+"name: pass|fail|skip|killed (SIGNAME)|hang (seconds)", then "N passed, N failed, N skipped, N killed, N hung"."""
 import argparse
 import concurrent.futures
 import json
@@ -17,6 +18,8 @@ import re
 import signal
 import subprocess
 import sys
+import threading
+import time
 
 
 def tests_of(binary):
@@ -40,37 +43,67 @@ def outcomes(text, names):
     return done, [name for _, name in starts]
 
 
+def run_suite(command, env, cwd, timeout):
+    """Runs the suite's process; returns (exit status or None when it ran past TIMEOUT, its output, and when each
+    line of it arrived, in seconds from the start)."""
+    p = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
+                         env=env, cwd=cwd)
+    lines, times, start = [], [], time.monotonic()
+
+    def read():
+        for line in p.stdout:
+            lines.append(line)
+            times.append(time.monotonic() - start)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    try:
+        code = p.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+        code = None
+    reader.join()
+    return code, lines, times
+
+
 def run_batch(binary, platform, names, timeout, options):
-    """Runs the tests in order, a new process after each one that ends its process."""
+    """Runs the tests in order, a new process after each one that ends its process. {name: (verdict, output,
+    seconds)}: a test's seconds from the line that starts it to the next test's (or the process's end)."""
     env = dict(os.environ, CL_PLATFORM_INDEX=str(platform), CL_DEVICE_TYPE="all")
     results, left = {}, list(names)
     while left:
-        try:
-            # line-buffered, so that what kernels print (straight to the descriptor) stays between its lines
-            p = subprocess.run(["stdbuf", "-oL", "-eL", binary, *options, *left], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               errors="replace", env=env, timeout=timeout, cwd=os.path.dirname(binary))
-            code, text = p.returncode, p.stdout
-        except subprocess.TimeoutExpired as e:
-            out = e.stdout or b""
-            code, text = None, out.decode(errors="replace") if isinstance(out, bytes) else out
+        # line-buffered, so that what kernels print (straight to the descriptor) stays between its lines
+        code, lines, times = run_suite(["stdbuf", "-oL", "-eL", binary, *options, *left], env, os.path.dirname(binary),
+                                       timeout)
+        text = "".join(lines)
         done, started = outcomes(text, set(left))
+        took = seconds(lines, times, set(left))
         for name, (verdict, part) in done.items():
-            results[name] = (verdict, part)
+            results[name] = (verdict, part, took.get(name, 0.0))
         unfinished = [n for n in started if n not in done]
         if code is not None and code >= 0 and not unfinished:
             for name in left:  # the suite ended by itself: what it did not run, it did not report
-                results.setdefault(name, ("fail", text[-2000:]))
+                results.setdefault(name, ("fail", text[-2000:], 0.0))
             break
         if not unfinished:  # died before any test began
             results[left[0]] = ("killed (%s)" % signal.Signals(-code).name if code and code < 0 else "hang",
-                                text[-4000:])
+                                text[-4000:], 0.0)
             left = left[1:]
             continue
         culprit = unfinished[0]
         results[culprit] = ("hang" if code is None else "killed (%s)" % signal.Signals(-code).name
-                            if code < 0 else "fail", text[text.rfind(culprit + "..."):])
+                            if code < 0 else "fail", text[text.rfind(culprit + "..."):], took.get(culprit, 0.0))
         left = left[left.index(culprit) + 1:]
     return results
+
+
+def seconds(lines, times, names):
+    """{test: seconds} from the arrival times of the lines that start each test ("name...")."""
+    starts = [(times[k], line.strip()[:-3]) for k, line in enumerate(lines)
+              if line.rstrip("\n").endswith("...") and line.strip()[:-3] in names]
+    end = times[-1] if times else 0.0
+    return {name: (starts[k + 1][0] if k + 1 < len(starts) else end) - at for k, (at, name) in enumerate(starts)}
 
 
 def main():
@@ -80,27 +113,37 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--timeout", type=int, default=900, help="seconds a process may run")
     ap.add_argument("--json")
+    ap.add_argument("--times", help="a JSON file for each test's seconds")
+    ap.add_argument("--tests", help="the tests to run, separated by commas (default: every test the suite lists)")
     ap.add_argument("--logs", help="a folder for the output of each test that did not pass")
     a, options = ap.parse_known_args()
     options = [o for o in options if o != "--"]
     binary = os.path.abspath(a.binary)
     names = tests_of(binary)
+    if a.tests:
+        unknown = [n for n in a.tests.split(",") if n not in names]
+        if unknown:
+            ap.error("the suite has no test %s" % ", ".join(unknown))
+        names = [n for n in names if n in a.tests.split(",")]
     shares = [names[k::a.jobs] for k in range(a.jobs)]
     results = {}
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
         for part in pool.map(lambda share: run_batch(binary, a.platform, share, a.timeout, options), shares):
             results.update(part)
     for name in names:
-        verdict, text = results[name]
-        print("%s: %s" % (name, verdict), flush=True)
+        verdict, text, took = results[name]
+        print("%s: %s (%.1f s)" % (name, verdict, took), flush=True)
         if a.logs and verdict != "pass":
             os.makedirs(a.logs, exist_ok=True)
             with open(os.path.join(a.logs, name + ".log"), "w") as f:
                 f.write(text)
     if a.json:
         with open(a.json, "w") as f:
-            json.dump({n: v for n, (v, _) in results.items()}, f, indent=1, sort_keys=True)
-    count = lambda what: sum(1 for v, _ in results.values() if v.startswith(what))
+            json.dump({n: v for n, (v, _, _) in results.items()}, f, indent=1, sort_keys=True)
+    if a.times:
+        with open(a.times, "w") as f:
+            json.dump({n: round(t, 2) for n, (_, _, t) in results.items()}, f, indent=1, sort_keys=True)
+    count = lambda what: sum(1 for v, _, _ in results.values() if v.startswith(what))
     print("%d passed, %d failed, %d skipped, %d killed, %d hung" % (count("pass"), count("fail"), count("skip"),
                                                                   count("killed"), count("hang")))
     return 0
