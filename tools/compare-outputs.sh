@@ -78,8 +78,10 @@ usage() {
     python3 tools/gen_manpage.py "$S" docs/spvcond.1.in "$d/spvcond.1" > "$d/manual.out" 2>&1
     sed -i "s|$out|OUT|g; s|$work|WORK|g" "$d"/*.err "$d"/*.args
 }
-run_all "$old" "$work/old"
-run_all "$new" "$work/new"
+# The two tools side by side (each run is one process after another).
+run_all "$old" "$work/old" &
+run_all "$new" "$work/new" &
+wait
 if diff -r "$work/old" "$work/new" > "$work/diff.txt"; then
     echo "identical: $(find "$work/old" -type f | wc -l) files over $(ls "$work/inputs" | wc -l) inputs"
 else
