@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Runs a suite of the Khronos OpenCL conformance suite (the CTS) so that a test that ends its process (a
-signal, a hang) is recorded as such and the rest still run: the tests go to one process per job, in order;
+signal, a test running past --timeout) is recorded as such and the rest still run: the tests go to one process per job, in order;
 when a process ends before its last test, the test it was running is recorded as killed and a new process
 takes the tests after it (the crash-and-resume runner of tests/conformance.py and docs/conformance.md).
 
@@ -27,10 +27,22 @@ def tests_of(binary):
     return [line.strip() for line in out.splitlines() if line.startswith("\t") and line.strip()]
 
 
+def started_test(word, names):
+    """The test a line ending in "WORD..." starts, if any: WORD itself, or the longest test name WORD ends with
+    (what another process wrote without a newline can run into the line)."""
+    if word in names:
+        return word
+    return max((n for n in names if word.endswith(n)), key=len, default=None)
+
+
 def outcomes(text, names):
     """What the suite's output says of each test it finished: {name: (verdict, its output)}."""
     done = {}
-    starts = [(m.start(1), m.group(1)) for m in re.finditer(r"(\w+)\.\.\.$", text, re.M) if m.group(1) in names]
+    starts = []
+    for m in re.finditer(r"(\w+)\.\.\.$", text, re.M):
+        name = started_test(m.group(1), names)
+        if name:
+            starts.append((m.end(1) - len(name), name))
     for k, (at, name) in enumerate(starts):
         part = text[at:starts[k + 1][0] if k + 1 < len(starts) else len(text)]
         n = r"(?:\(seed = \d+\) )?" + re.escape(name)
@@ -43,26 +55,34 @@ def outcomes(text, names):
     return done, [name for _, name in starts]
 
 
-def run_suite(command, env, cwd, timeout):
-    """Runs the suite's process; returns (exit status or None when it ran past TIMEOUT, its output, and when each
-    line of it arrived, in seconds from the start)."""
+def run_suite(command, env, cwd, timeout, names):
+    """Runs the suite's process, ended when one test runs past TIMEOUT seconds; returns (exit status, or None when
+    it was ended so, its output, and when each line of it arrived, in seconds from the start)."""
     p = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
                          env=env, cwd=cwd)
     lines, times, start = [], [], time.monotonic()
+    last = [start]  # when the test now running began
 
     def read():
         for line in p.stdout:
             lines.append(line)
             times.append(time.monotonic() - start)
+            stripped = line.strip()
+            if stripped.endswith("...") and started_test(stripped[:-3].split()[-1] if stripped[:-3] else "", names):
+                last[0] = time.monotonic()
 
     reader = threading.Thread(target=read)
     reader.start()
-    try:
-        code = p.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        p.wait()
-        code = None
+    code = None
+    while True:
+        try:
+            code = p.wait(timeout=2)
+            break
+        except subprocess.TimeoutExpired:
+            if time.monotonic() - last[0] > timeout:
+                p.kill()
+                p.wait()
+                break
     reader.join()
     return code, lines, times
 
@@ -75,7 +95,7 @@ def run_batch(binary, platform, names, timeout, options):
     while left:
         # line-buffered, so that what kernels print (straight to the descriptor) stays between its lines
         code, lines, times = run_suite(["stdbuf", "-oL", "-eL", binary, *options, *left], env, os.path.dirname(binary),
-                                       timeout)
+                                       timeout, set(left))
         text = "".join(lines)
         done, started = outcomes(text, set(left))
         took = seconds(lines, times, set(left))
@@ -95,15 +115,19 @@ def run_batch(binary, platform, names, timeout, options):
         results[culprit] = ("hang" if code is None else "killed (%s)" % signal.Signals(-code).name
                             if code < 0 else "fail", text[text.rfind(culprit + "..."):], took.get(culprit, 0.0))
         left = left[left.index(culprit) + 1:]
-    for name in names:  # a test whose start or verdict the output does not show (its lines cut by another's)
-        results.setdefault(name, ("fail", "no verdict for %s in the suite's output" % name, 0.0))
+    for name in names:  # a test whose start or verdict the output does not show
+        results.setdefault(name, ("fail", "no verdict for %s in the suite's output:\n%s" % (name, text[-6000:]), 0.0))
     return results
 
 
 def seconds(lines, times, names):
     """{test: seconds} from the arrival times of the lines that start each test ("name...")."""
-    starts = [(times[k], line.strip()[:-3]) for k, line in enumerate(lines)
-              if line.rstrip("\n").endswith("...") and line.strip()[:-3] in names]
+    starts = []
+    for k, line in enumerate(lines):
+        m = re.search(r"(\w+)\.\.\.$", line.rstrip("\n"))
+        name = started_test(m.group(1), names) if m else None
+        if name:
+            starts.append((times[k], name))
     end = times[-1] if times else 0.0
     return {name: (starts[k + 1][0] if k + 1 < len(starts) else end) - at for k, (at, name) in enumerate(starts)}
 
@@ -113,7 +137,7 @@ def main():
     ap.add_argument("binary")
     ap.add_argument("platform", type=int)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--timeout", type=int, default=900, help="seconds a process may run")
+    ap.add_argument("--timeout", type=int, default=900, help="seconds a test may run")
     ap.add_argument("--json")
     ap.add_argument("--times", help="a JSON file for each test's seconds")
     ap.add_argument("--tests", help="the tests to run, separated by commas (default: every test the suite lists)")
