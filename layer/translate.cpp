@@ -6,8 +6,10 @@
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -15,6 +17,7 @@
 #include <mutex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 extern "C" {
 #include "builtin_names.h"
@@ -39,6 +42,86 @@ name_builtins_as_clang(llvm::Module &module)
             continue;
         }
         f.setName(name);
+    }
+}
+
+// A kernel that another kernel calls: the translator writes the call with spir_func's calling convention to the
+// spir_kernel function (a mismatch LLVM leaves undefined); pocl keeps the callee out of line, unprepared for a
+// work-group, and the program's kernel library fails to load (`_group_id_x` undefined) with the process ended.
+// The call goes to a copy of the kernel as an ordinary function, as clang writes it since LLVM 18.
+static void
+kernel_calls_as_function_calls(llvm::Module &module)
+{
+    std::vector<llvm::Function *> kernels;
+    for (llvm::Function &f : module)
+        if (!f.isDeclaration() && f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL)
+            kernels.push_back(&f);
+    for (llvm::Function *kernel : kernels) {
+        std::vector<llvm::CallInst *> calls;
+        for (llvm::User *user : kernel->users())
+            if (auto *call = llvm::dyn_cast<llvm::CallInst>(user); call && call->getCalledFunction() == kernel)
+                calls.push_back(call);
+        if (calls.empty())
+            continue;
+        llvm::ValueToValueMapTy map;
+        llvm::Function *body = llvm::CloneFunction(kernel, map);
+        body->setName("__spvcond_kernel_body_" + kernel->getName());
+        body->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+        body->setLinkage(llvm::GlobalValue::InternalLinkage);
+        for (const char *kind : {"kernel_arg_addr_space", "kernel_arg_access_qual", "kernel_arg_type",
+                                 "kernel_arg_type_qual", "kernel_arg_base_type", "kernel_arg_name",
+                                 "reqd_work_group_size", "work_group_size_hint", "vec_type_hint",
+                                 "intel_reqd_sub_group_size"})
+            body->setMetadata(kind, nullptr);
+        for (llvm::CallInst *call : calls) {
+            call->setCalledFunction(body);
+            call->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+        }
+    }
+}
+
+// pocl renames some built-ins in its headers (_builtin_renames.h: mem_fence is _cl_mem_fence) and its kernel
+// library defines only the new names of these: the translator's calls of the OpenCL names are renamed alike.
+static void
+name_builtins_as_pocl(llvm::Module &module)
+{
+    static const char *const renamed[] = {"mem_fence", "read_mem_fence", "write_mem_fence", "half_cos",
+                                          "half_divide", "half_exp", "half_exp10", "half_exp2", "half_log",
+                                          "half_log10", "half_log2", "half_powr", "half_recip", "half_rsqrt",
+                                          "half_sin", "half_sqrt", "half_tan"};
+    for (llvm::Function &f : module) {
+        if (!f.isDeclaration())
+            continue;
+        for (const char *base : renamed) {
+            std::string prefix = "_Z" + std::to_string(strlen(base)) + base;
+            llvm::StringRef name = f.getName();
+            if (!name.startswith(prefix))
+                continue;
+            std::string pocl = "_Z" + std::to_string(strlen(base) + 4) + "_cl_" + base + name.substr(prefix.size()).str();
+            if (llvm::Function *other = module.getFunction(pocl)) {
+                if (other->getFunctionType() == f.getFunctionType())
+                    f.replaceAllUsesWith(other);
+            } else {
+                f.setName(pocl);
+            }
+            break;
+        }
+    }
+}
+
+// pocl inlines every function into its kernels to run them over a work-group (a work-item built-in in a function
+// left out of line refers to pocl's work-group state, which nothing defines: the kernel library fails to load and
+// pocl ends the process). SPIR-V's DontInline (clang writes it on every function at -O0) is a request, which
+// this route cannot grant: the translator's noinline and optnone are dropped.
+static void
+inline_for_pocl(llvm::Module &module)
+{
+    for (llvm::Function &f : module) {
+        f.removeFnAttr(llvm::Attribute::NoInline);
+        f.removeFnAttr(llvm::Attribute::OptimizeNone);
+        for (llvm::User *user : f.users())
+            if (auto *call = llvm::dyn_cast<llvm::CallInst>(user))
+                call->removeFnAttr(llvm::Attribute::NoInline);
     }
 }
 
@@ -113,6 +196,11 @@ layer_translate(const uint32_t *words, size_t count, bool for_pocl, unsigned cha
             return false;
         }
         name_builtins_as_clang(*module);
+        kernel_calls_as_function_calls(*module);
+        if (for_pocl) {
+            name_builtins_as_pocl(*module);
+            inline_for_pocl(*module);
+        }
         if (const llvm::Function *f = for_pocl ? pocl_cannot_run(*module) : nullptr) {
             snprintf(msg, msg_size, "pocl's kernel library cannot run %s (integer writes to a 3D or 2D-array image): "
                      "it defines it by a function it does not define, and pocl would end the process at the first "

@@ -63,7 +63,8 @@ DEMO = {
 }
 DOUBLE = {"scale_double"}
 PATH = {"rusticl": "32 32.5 33 33.5", "pocl": "64 64.5 65 65.5"}  # x / 2 + 32 (float), + 64 (fp64)
-USER = {"reduce": "2016 1 2 3", "vectors": "8 10 12 14", "atomics": "0 1.00003 2 3"}  # tests/data/layer/kernels.cl
+USER = {"reduce": "2016 1 2 3", "vectors": "8 10 12 14", "atomics": "0 1.00003 2 3",  # tests/data/layer/kernels.cl
+        "calls_kernel": "1 4 7 10"}
 REAL = ["darktable__basecurve", "ufo__reductor", "python3-silx__silx__resources__opencl__convolution"]
 
 
@@ -426,7 +427,8 @@ def main():
             # OpenCL C as applications write it: local memory and barriers, vector loads, atomics.
             rc, out, err = host(WITH, platform, user_kernels, kernels=list(USER))
             check(rc == 0 and all("kernel %s: results %s\n" % kr in out for kr in USER.items()),
-                  "%s: local memory, vectors and atomics through the layer (%s)" % (platform, ", ".join(USER)),
+                  "%s: local memory, vectors, atomics, a kernel calling a kernel through the layer (%s)" %
+                  (platform, ", ".join(USER)),
                   out + err)
 
             # printf with vector arguments as OpenCL C 1.2 prints them (pocl reads a vector of four bytes or

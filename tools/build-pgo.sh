@@ -38,20 +38,24 @@ for shape in "--size 3M" "--size 3M --library" "--size 1M --depth 8 --fanout 1" 
     # shellcheck disable=SC2086 # the shape is several options
     $synth $shape --seed $i -o "$train/m$i.spv" >/dev/null 2>&1
 done
+# The modules side by side (GCC's run-time merges each process's counters into the profile under a lock).
 for f in "$train"/m*.spv; do
+  (
     a=${f%.spv}.annotated.spv
     for _ in 1 2 3; do
         $S annotate -q "$f" -o "$a"
         $S validate "$a" >/dev/null
         for device in intel_gpu_acm_g10 intel_gpu_pvc nvidia_gpu_sm_90; do
-            $S specialize -q --device $device "$a" -o "$train/out.spv"
+            $S specialize -q --device $device "$a" -o "${f%.spv}.out.spv"
         done
         $S info "$a" >/dev/null
         $S check --device intel_gpu_acm_g10 "$a" >/dev/null
         $S reqs "$a" >/dev/null
     done
-    $S split -q --force "$f" -o "$train/split"
+    $S split -q --force "$f" -o "${f%.spv}.split"
+  ) &
 done
+wait
 meson configure "$dir" -Db_pgo=use -Dc_args=-fprofile-partial-training -Dcpp_args=-fprofile-partial-training >/dev/null
 ninja -C "$dir" >/dev/null
 echo "built $dir with profile feedback (trained on $(ls "$train"/m?.spv | wc -l) synthetic modules)"
