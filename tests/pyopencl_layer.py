@@ -70,7 +70,8 @@ def main():
         subprocess.run([CLI, "annotate", "-q", chain, "-o", chain_a], check=True)
         for platform, name in (("rusticl", "rusticl"), ("Portable Computing Language", "pocl")):
             for what, module, kernels in (
-                    ("a plain module whose kernels the device all keeps", user, "atomics reduce vectors"),
+                    ("a plain module whose kernels the device all keeps", user,
+                     "atomics calls_kernel reduce scaled vectors"),
                     ("an annotated module whose kernels the device all keeps", chain_a, "refine")):
                 rc, out, err = client(module, platform)
                 check(rc == 0 and "kernels: %s\n" % kernels in out and "warning:" not in out,
