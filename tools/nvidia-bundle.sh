@@ -8,6 +8,8 @@
 # sources of the benchmarks' kernels, the program-semantics and image hosts and, where built, the CTS's test_spirv_new.
 # Then, there: bash DIR/run.sh (tools/nvidia-run.sh).
 # Usage: sh tools/nvidia-bundle.sh DIR [BUILD]   (BUILD defaults to build-release)
+# With CTS_OFFLINE=1, the CTS suites of OpenCL C kernels and the compiler for them (run.sh's part offline)
+# instead of the corpus: both would pass the device machine's 64 MiB.
 set -eu
 cd "$(dirname "$0")/.."
 out=${1:?usage: sh tools/nvidia-bundle.sh DIR [BUILD]}
@@ -53,7 +55,9 @@ done
     for d in *.deb; do dpkg-deb --fsys-tarfile "$d" | tar x ./usr/share/doc/erlang-cl/examples ./usr/share/hashcat/OpenCL 2>/dev/null || true; done)
 cp "$tmp/usr/share/doc/erlang-cl/examples/z2.cl" "$tmp/usr/share/doc/erlang-cl/examples/mul4x4.cl" "$out/bench/"
 (cd "$tmp/usr/share" && tar cf - hashcat/OpenCL/inc_* hashcat/OpenCL/m13711-pure.cl hashcat/OpenCL/m06211-pure.cl) | xz -T0 -6 > "$out/bench/hashcat.tar.xz"
-(cd "$out" && tar cf - corpus | xz -T0 -6 > corpus.tar.xz && rm -rf corpus)
+if [ "${CTS_OFFLINE:-0}" = 1 ]; then rm -rf "$out/corpus"; else
+    (cd "$out" && tar cf - corpus | xz -T0 -6 > corpus.tar.xz && rm -rf corpus)
+fi
 # OpenCL's program semantics (tests/layer_programs.py's host and modules) and, where the conformance test built
 # it (BUILD/tests/conformance/cts-build, or CTS_BUILD), the CTS's test_spirv_new with its modules.
 cp "$build/tests/layer-programs" "$out/bin/"
@@ -79,7 +83,7 @@ fi
 # the offline compiler (tests/conformance/cl_offline_compiler.py) and Debian's clang-15 and llvm-spirv-15.
 offline=
 for suite in basic/test_basic printf/test_printf math_brute_force/test_bruteforce; do
-    [ -x "$cts/$suite" ] && offline="$offline $cts/$suite"
+    if [ "${CTS_OFFLINE:-0}" = 1 ] && [ -x "$cts/$suite" ]; then offline="$offline $cts/$suite"; fi
 done
 if [ -n "$offline" ]; then
     mkdir -p "$out/cts"
