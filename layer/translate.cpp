@@ -46,9 +46,9 @@ name_builtins_as_clang(llvm::Module &module)
 }
 
 // A kernel that another kernel calls: the translator writes the call with spir_func's calling convention to the
-// spir_kernel function (a mismatch LLVM leaves undefined); pocl keeps the callee out of line, unprepared for a
-// work-group, and the program's kernel library fails to load (`_group_id_x` undefined) with the process ended.
-// The call goes to a copy of the kernel as an ordinary function, as clang writes it since LLVM 18.
+// spir_kernel function, a mismatch whose behaviour LLVM leaves undefined (its optimizer may delete such a call).
+// The call goes to a copy of the kernel as an ordinary function, as clang writes it since LLVM 18; the kernel
+// itself stays an entry point.
 static void
 kernel_calls_as_function_calls(llvm::Module &module)
 {
