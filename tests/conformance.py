@@ -147,8 +147,8 @@ def judge(suite, binary, options, count, tests=None):
         results = os.path.join(WORK, "%s-%s.json" % (suite[5:], runtime))
         logs = os.path.join(WORK, "%s-%s-logs" % (suite[5:], runtime))
         p = subprocess.run([sys.executable, RUNNER, binary, str(index[runtime]), "--jobs", "2", "--json", results,
-                            "--logs", logs, *(["--tests", ",".join(tests)] if tests else []), "--", *options(runtime)], capture_output=True, text=True, env=WITH,
-                           timeout=3000)
+                            "--logs", logs, *(["--tests", ",".join(tests)] if tests else []), "--",
+                            *options(runtime)], capture_output=True, text=True, env=WITH, timeout=3000)
         got = json.load(open(results)) if os.path.exists(results) else {}
         print("%s through the layer on %s: %s" % (suite, runtime, p.stdout.strip().splitlines()[-1]
                                                   if p.stdout.strip() else p.stderr[-500:]))
@@ -183,12 +183,12 @@ def conformance():
         "--spirv-validator", os.path.join(tools, "spirv-val")], 112, BASIC)
 
 
-# The tests of test_basic the test command runs: those of a few kernels each (under 5 s on either runtime here;
-# vec_type_hint, 51 kernels for one attribute, and fpmath, 30, are left to the whole suite's run: each kernel is
-# compiled and built twice, about a second each under the sanitizers),
+# The tests of test_basic the test command runs: those of a few kernels each (under 5 s on either runtime here),
 # which cover buffers, images, samplers, constants, program-scope variables, barriers, work-item functions,
-# offsets and kernels calling kernels. The whole suite (about 1,150 kernels, 25 minutes a runtime on 2 cores) is
-# run by hand, docs/conformance.md says how, and its table holds its verdicts.
+# offsets and kernels calling kernels. Each kernel is compiled and built once a runtime, about a second under the
+# sanitizers: vec_type_hint (51 kernels for one attribute) and fpmath (30) are left to the whole suite's run
+# (about 1,150 kernels, 25 minutes a runtime on 2 cores), by hand as docs/conformance.md says, where its
+# verdicts are.
 BASIC = ["arraycopy", "arrayreadwrite", "barrier", "constant", "constant_source", "createkernelsinprogram",
          "enqueued_local_size", "get_global_offset", "get_linear_ids", "global_linear_id",
          "global_work_offsets", "hostptr", "if", "image_param", "image_r8", "imagecopy", "int2fp", "fp2int",
