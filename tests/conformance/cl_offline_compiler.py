@@ -24,14 +24,16 @@ CLANG = os.environ.get("CLANG", "clang-15")
 LLVM_SPIRV = os.environ.get("LLVM_SPIRV", "llvm-spirv-15")
 
 # Build options clang takes as they are; "-D"/"-I" may stand alone, with the value in the next word.
-PLAIN = {"-w", "-Werror", "-cl-single-precision-constant", "-cl-denorms-are-zero", "-cl-fp32-correctly-rounded-divide-sqrt",
+PLAIN = {"-w", "-Werror", "-cl-single-precision-constant", "-cl-denorms-are-zero",
+         "-cl-fp32-correctly-rounded-divide-sqrt",
          "-cl-opt-disable", "-cl-mad-enable", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
          "-cl-finite-math-only", "-cl-fast-relaxed-math", "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp"}
 
 
 # OpenCL C extensions clang-15 defines for spir targets by default that a device may lack, and the OpenCL C 3.0
 # feature each one stands beside (clang requires the two to agree).
-OPTIONAL = {"cl_khr_fp64": "__opencl_c_fp64", "cl_khr_fp16": None, "cl_khr_3d_image_writes": "__opencl_c_3d_image_writes",
+OPTIONAL = {"cl_khr_fp64": "__opencl_c_fp64", "cl_khr_fp16": None,
+            "cl_khr_3d_image_writes": "__opencl_c_3d_image_writes",
             "cl_khr_int64_base_atomics": None, "cl_khr_int64_extended_atomics": None, "cl_khr_subgroups": None,
             "cl_khr_mipmap_image": None, "cl_khr_mipmap_image_writes": None, "cl_khr_depth_images": None,
             "cl_khr_srgb_image_writes": None, "cl_khr_gl_msaa_sharing": None}
@@ -95,7 +97,8 @@ def main(argv):
     with tempfile.TemporaryDirectory() as tmp:
         bitcode = os.path.join(tmp, "kernel.bc")
         compile_ = [CLANG, "-c", "-target", target, "-emit-llvm", "-O0", "-Xclang", "-finclude-default-header",
-                    *(["-Xclang", "-cl-ext=" + ",".join("-" + e for e in sorted(set(off)))] if off else []), *kept, args["source"], "-o", bitcode]
+                    *(["-Xclang", "-cl-ext=" + ",".join("-" + e for e in sorted(set(off)))] if off else []),
+                    *kept, args["source"], "-o", bitcode]
         if subprocess.run(compile_).returncode != 0:
             print("cl_offline_compiler.py: %s failed" % " ".join(map(shlex.quote, compile_)), file=sys.stderr)
             return 1
