@@ -35,6 +35,12 @@ def started_test(word, names):
     return max((n for n in names if word.endswith(n)), key=len, default=None)
 
 
+def line_starts(line, names):
+    """The test a line of output starts ("name..."), or None."""
+    m = re.search(r"(\w+)\.\.\.$", line.rstrip("\n"))
+    return started_test(m.group(1), names) if m else None
+
+
 def outcomes(text, names):
     """What the suite's output says of each test it finished: {name: (verdict, its output)}."""
     done = {}
@@ -69,8 +75,7 @@ def run_suite(command, env, cwd, timeout, names):
         for line in p.stdout:
             lines.append(line)
             times.append(time.monotonic() - start)
-            stripped = line.strip()
-            if stripped.endswith("...") and started_test(stripped[:-3].split()[-1] if stripped[:-3] else "", names):
+            if line_starts(line, names):
                 last[0] = time.monotonic()
 
     reader = threading.Thread(target=read)
@@ -124,8 +129,7 @@ def seconds(lines, times, names):
     """{test: seconds} from the arrival times of the lines that start each test ("name...")."""
     starts = []
     for k, line in enumerate(lines):
-        m = re.search(r"(\w+)\.\.\.$", line.rstrip("\n"))
-        name = started_test(m.group(1), names) if m else None
+        name = line_starts(line, names)
         if name:
             starts.append((times[k], name))
     end = times[-1] if times else 0.0
