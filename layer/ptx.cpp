@@ -430,7 +430,8 @@ lower(const unsigned char *bitcode, size_t size, unsigned major, unsigned minor,
                 for (char &ch : shown)
                     if (ch < 0x20 || ch > 0x7e)
                         ch = '?';
-                error = "the name of " + std::string(kernels.count(dyn_cast<Function>(&g)) ? "kernel" : "function") + " '" + shown +
+                bool kernel = kernels.count(dyn_cast<Function>(&g));
+                error = "the name of " + std::string(kernel ? "kernel" : "function") + " '" + shown +
                         "' is not an identifier PTX takes";
                 return false;
             }
