@@ -78,11 +78,12 @@ if [ -x "$cts/spirv_new/test_spirv_new" ]; then
     cp "$cts/spirv_new/test_spirv_new" tests/conformance/run_cts.py "$out/cts/"
     (cd "$cts/spirv_new" && tar cf - spirv_bin) | xz -T0 -6 > "$out/cts/spirv_bin.tar.xz"
 fi
-# The CTS suites of OpenCL C kernels that were built (test_basic, test_printf, test_bruteforce), run there from
+# The CTS suites of OpenCL C kernels that were built (test_basic, test_printf, test_bruteforce, the image suites), run there from
 # OpenCL C by the driver and in the CTS's offline SPIR-V mode through the layer (run.sh's part offline), with
 # the offline compiler (tests/conformance/cl_offline_compiler.py) and Debian's clang-15 and llvm-spirv-15.
 offline=
-for suite in basic/test_basic printf/test_printf math_brute_force/test_bruteforce; do
+for suite in basic/test_basic printf/test_printf math_brute_force/test_bruteforce images/kernel_read_write/test_image_streams \
+    images/samplerlessReads/test_samplerless_reads images/kernel_image_methods/test_kernel_image_methods; do
     if [ "${CTS_OFFLINE:-0}" = 1 ] && [ -x "$cts/$suite" ]; then offline="$offline $cts/$suite"; fi
 done
 if [ -n "$offline" ]; then

@@ -11,7 +11,8 @@
 # bench/layer-cost, the layer cold and warm against the driver taking the PTX it made; programs: OpenCL's
 # program semantics through the layer, tests/layer_programs.py's checks; cts: the CTS's test_spirv_new
 # through the layer, as tests/conformance.py runs it; offline: the CTS suites of OpenCL C kernels the bundle
-# carries (test_basic, test_printf, test_bruteforce in wimpy mode; CTS_SUITES names fewer) from OpenCL C by the driver and in the CTS's
+# carries (test_basic, test_printf, test_bruteforce in wimpy mode, the image suites test_image_streams with
+# nearest filtering, test_samplerless_reads, test_kernel_image_methods; CTS_SUITES names fewer) from OpenCL C by the driver and in the CTS's
 # offline SPIR-V mode through the layer, each test's verdict in $OUT/cts-SUITE-{driver,layer}.json; probe: the PTX NVIDIA's compiler makes of probe/*.cl and
 # the layer of the same as SPIR-V, into $OUT/probe.tar.xz).
 set -u
@@ -123,17 +124,19 @@ if want offline; then
 # clang-15 and llvm-spirv-15 from the bundle's Debian packages (clang finds its OpenCL headers beside itself).
 export CLANG=$T/deps/usr/lib/llvm-15/bin/clang LLVM_SPIRV=$T/deps/usr/bin/llvm-spirv-15
 tar xJf cts/opencl-headers.tar.xz -C "$T/deps"
-for suite in ${CTS_SUITES:-test_basic test_printf test_bruteforce}; do
+for suite in ${CTS_SUITES:-test_basic test_printf test_bruteforce test_image_streams test_samplerless_reads test_kernel_image_methods}; do
     [ -x "cts/$suite" ] || continue
-    wimpy=; [ $suite = test_bruteforce ] && wimpy=-w
+    case $suite in test_bruteforce) args=-w ;; test_image_streams) args=CL_FILTER_NEAREST ;; *) args= ;; esac
+    # CTS_DEADLINE: seconds each run of a suite may take (the tests left then are "not run")
+    limit=; [ -n "${CTS_DEADLINE:-}" ] && limit="--deadline $CTS_DEADLINE"
     echo "== $suite from OpenCL C, by the driver"
-    python3 cts/run_cts.py "cts/$suite" 0 --jobs "${CTS_JOBS:-8}" --json "$T/cts-$suite-driver.json" \
-        --times "$T/cts-$suite-driver-times.json" --logs "$T/logs-$suite-driver" -- $wimpy | grep -v ": pass ("
+    python3 cts/run_cts.py "cts/$suite" 0 --jobs "${CTS_JOBS:-8}" $limit --json "$T/cts-$suite-driver.json" \
+        --times "$T/cts-$suite-driver-times.json" --logs "$T/logs-$suite-driver" -- $args | grep -v ": pass ("
     echo "== $suite in SPIR-V, through the layer"
     mkdir -p "$T/kernels-$suite"
-    OPENCL_LAYERS=$L SPVCOND_LAYER_CACHE_DISABLE=1 python3 cts/run_cts.py "cts/$suite" 0 --jobs "${CTS_JOBS:-8}" \
+    OPENCL_LAYERS=$L SPVCOND_LAYER_CACHE_DISABLE=1 python3 cts/run_cts.py "cts/$suite" 0 --jobs "${CTS_JOBS:-8}" $limit \
         --json "$T/cts-$suite-layer.json" --times "$T/cts-$suite-layer-times.json" --logs "$T/logs-$suite-layer" -- \
-        $wimpy --compilation-mode spir-v --compilation-cache-path "$T/kernels-$suite" \
+        $args --compilation-mode spir-v --compilation-cache-path "$T/kernels-$suite" \
         --compilation-program "python3 $G/cts/cl_offline_compiler.py" --disable-spirv-validation | grep -v ": pass ("
     [ -n "${OUT:-}" ] && cp "$T"/cts-$suite-*.json "$OUT/" &&
         tar cJf "$OUT/logs-$suite.tar.xz" -C "$T" "logs-$suite-driver" "logs-$suite-layer" 2>/dev/null

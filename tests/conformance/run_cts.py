@@ -6,7 +6,7 @@ when a process ends before its last test, the test it was running is recorded as
 takes the tests after it (the crash-and-resume runner of tests/conformance.py and docs/conformance.md).
 
     run_cts.py BINARY PLATFORM_INDEX [--jobs N] [--timeout S] [--json OUT] [--times OUT] [--logs DIR]
-               [--tests NAME,...] [--] [SUITE OPTIONS...]
+               [--tests NAME,...] [--deadline S] [--] [SUITE OPTIONS...]
 
 The environment is the caller's (OPENCL_LAYERS, RUSTICL_ENABLE, OCL_ICD_VENDORS...). Prints one line a test,
 "name: pass|fail|skip|killed (SIGNAME)|hang (seconds)", then "N passed, N failed, N skipped, N killed, N hung"."""
@@ -63,9 +63,10 @@ def outcomes(text, names):
     return done, [name for _, name in starts]
 
 
-def run_suite(command, env, cwd, timeout, names):
-    """Runs the suite's process, ended when one test runs past TIMEOUT seconds; returns (exit status, or None when
-    it was ended so, its output, and when each line of it arrived, in seconds from the start)."""
+def run_suite(command, env, cwd, timeout, names, deadline):
+    """Runs the suite's process, ended when one test runs past TIMEOUT seconds or the run reaches DEADLINE (a
+    time.monotonic()); returns (exit status, or None when it was ended so, its output, and when each line of it
+    arrived, in seconds from the start)."""
     p = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
                          env=env, cwd=cwd)
     lines, times, start = [], [], time.monotonic()
@@ -86,7 +87,7 @@ def run_suite(command, env, cwd, timeout, names):
             code = p.wait(timeout=2)
             break
         except subprocess.TimeoutExpired:
-            if time.monotonic() - last[0] > timeout:
+            if time.monotonic() - last[0] > timeout or time.monotonic() > deadline:
                 p.kill()
                 p.wait()
                 break
@@ -94,22 +95,25 @@ def run_suite(command, env, cwd, timeout, names):
     return code, lines, times
 
 
-def run_batch(binary, platform, names, timeout, options):
+def run_batch(binary, platform, names, timeout, options, deadline):
     """Runs the tests, a new process for those left after one that ends its process. {name: (verdict, output,
     seconds)}: a test's seconds from the line that starts it to the next test's (or the process's end). A suite
-    runs the tests named on its command line in its own order, not theirs: what is left is what has no verdict."""
+    runs the tests named on its command line in its own order, not theirs: what is left is what has no verdict.
+    At DEADLINE, the test running is "not run" as are those after it."""
     env = dict(os.environ, CL_PLATFORM_INDEX=str(platform), CL_DEVICE_TYPE="all")
     results, left, text = {}, list(names), ""
-    while left:
+    while left and time.monotonic() < deadline:
         # line-buffered, so that what kernels print (straight to the descriptor) stays between its lines
         code, lines, times = run_suite(["stdbuf", "-oL", "-eL", binary, *options, *left], env, os.path.dirname(binary),
-                                       timeout, set(left))
+                                       timeout, set(left), deadline)
         text = "".join(lines)
         done, started = outcomes(text, set(left))
         took = seconds(lines, times, set(left))
         for name, (verdict, part) in done.items():
             results[name] = (verdict, part, took.get(name, 0.0))
         unfinished = [n for n in started if n not in done]
+        if time.monotonic() >= deadline:
+            break
         ended = "hang" if code is None else "killed (%s)" % signal.Signals(-code).name if code < 0 else "fail"
         if unfinished:  # the test running when the process ended
             culprit = unfinished[-1]
@@ -122,6 +126,9 @@ def run_batch(binary, platform, names, timeout, options):
             for name in left:
                 results.setdefault(name, ("fail" if code is not None and code >= 0 else ended, text[-4000:], 0.0))
         left = [n for n in left if n not in results]
+    for name in left:
+        if name not in results:
+            results[name] = ("not run", "the run reached its --deadline first", 0.0)
     return results
 
 
@@ -144,6 +151,7 @@ def main():
     ap.add_argument("--timeout", type=int, default=900, help="seconds a test may run")
     ap.add_argument("--json")
     ap.add_argument("--times", help="a JSON file for each test's seconds")
+    ap.add_argument("--deadline", type=float, help="seconds the whole run may take (tests left then: not run)")
     ap.add_argument("--tests", help="the tests to run, separated by commas (default: every test the suite lists)")
     ap.add_argument("--logs", help="a folder for the output of each test that did not pass")
     a, options = ap.parse_known_args()
@@ -156,9 +164,9 @@ def main():
             ap.error("the suite has no test %s" % ", ".join(unknown))
         names = [n for n in names if n in a.tests.split(",")]
     shares = [names[k::a.jobs] for k in range(a.jobs)]
-    results = {}
+    results, deadline = {}, time.monotonic() + (a.deadline or float("inf"))
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-        for part in pool.map(lambda share: run_batch(binary, a.platform, share, a.timeout, options), shares):
+        for part in pool.map(lambda share: run_batch(binary, a.platform, share, a.timeout, options, deadline), shares):
             results.update(part)
     for name in names:
         verdict, text, took = results[name]
@@ -175,7 +183,8 @@ def main():
             json.dump({n: round(t, 2) for n, (_, _, t) in results.items()}, f, indent=1, sort_keys=True)
     count = lambda what: sum(1 for v, _, _ in results.values() if v.startswith(what))
     print("%d passed, %d failed, %d skipped, %d killed, %d hung" % (count("pass"), count("fail"), count("skip"),
-                                                                  count("killed"), count("hang")))
+                                                                  count("killed"), count("hang"))
+          + (", %d not run" % count("not run") if count("not run") else ""))
     return 0
 
 
