@@ -3,8 +3,12 @@
  * the same kernels built from their OpenCL C source by the driver and from their SPIR-V through the layer
  * (OPENCL_LAYERS), in one process, alternated round by round.
  *
- *   layer-speed --platform NAME [--rounds R] [--options "BUILD OPTIONS"] SOURCE.cl MODULE.spv [KERNEL...]
+ *   layer-speed --platform NAME [--rounds R] [--options "BUILD OPTIONS"] [--binary FILE] SOURCE.cl MODULE.spv
+ *               [KERNEL...]
  *
+ * With --binary, the second build is the driver's from FILE (clCreateProgramWithBinary; on NVIDIA, PTX) rather
+ * than the module's through the layer: PTX from another back end against the driver's own compiler (docs/
+ * opencl-layer.md, "Another LLVM's back end").
  * Prints the median time from clCreateProgramWith{Source,IL} to a built program, then for each kernel
  * named (the kernels below, whose arguments this program knows) the median event-timed run of each build,
  * their ratio, and each build's largest error against a reference computed on the host in double (long
@@ -24,14 +28,17 @@
 static cl_context context;
 static cl_device_id device;
 static cl_command_queue queue;
+static const unsigned char *binary; /* --binary: the second build's program */
+static size_t binary_size;
 
-/* A built program from source (il NULL) or IL; NULL with the log printed when it fails. */
+/* A built program from source (il NULL) or IL (or the --binary); NULL with the log printed when it fails. */
 static cl_program
 build(const char *source, const void *il, size_t il_size, const char *options)
 {
-    cl_int err;
-    cl_program p = il ? clCreateProgramWithIL(context, il, il_size, &err)
-                      : clCreateProgramWithSource(context, 1, &source, NULL, &err);
+    cl_int err, status;
+    cl_program p = il && binary ? clCreateProgramWithBinary(context, 1, &device, &binary_size, &binary, &status, &err)
+                   : il         ? clCreateProgramWithIL(context, il, il_size, &err)
+                                : clCreateProgramWithSource(context, 1, &source, NULL, &err);
     if (!p) {
         printf("%s: not created (OpenCL error %d)\n", il ? "IL" : "source", err);
         return NULL;
@@ -268,7 +275,7 @@ run(cl_kernel k, const struct job *j)
 int
 main(int argc, char **argv)
 {
-    const char *platform_name = "NVIDIA", *options = "";
+    const char *platform_name = "NVIDIA", *options = "", *binary_path = NULL;
     int rounds = 9, a = 1;
     for (; a < argc && strncmp(argv[a], "--", 2) == 0; a++) {
         if (strcmp(argv[a], "--platform") == 0 && a + 1 < argc)
@@ -277,12 +284,14 @@ main(int argc, char **argv)
             rounds = atoi(argv[++a]);
         else if (strcmp(argv[a], "--options") == 0 && a + 1 < argc)
             options = argv[++a];
+        else if (strcmp(argv[a], "--binary") == 0 && a + 1 < argc)
+            binary_path = argv[++a];
         else
             break;
     }
     if (argc - a < 2 || rounds < 1 || rounds > 101) {
-        fprintf(stderr, "usage: layer-speed --platform NAME [--rounds R] [--options OPTS] SOURCE.cl MODULE.spv "
-                        "[KERNEL...]\n");
+        fprintf(stderr, "usage: layer-speed --platform NAME [--rounds R] [--options OPTS] [--binary FILE] SOURCE.cl "
+                        "MODULE.spv [KERNEL...]\n");
         return 2;
     }
     size_t source_size, il_size;
@@ -292,6 +301,11 @@ main(int argc, char **argv)
         fprintf(stderr, "layer-speed: cannot read %s\n", source ? argv[a + 1] : argv[a]);
         return 2;
     }
+    if (binary_path && !(binary = read_file(binary_path, &binary_size))) {
+        fprintf(stderr, "layer-speed: cannot read %s\n", binary_path);
+        return 2;
+    }
+    binary_size++; /* with read_file's terminating zero: NVIDIA's driver reads PTX as a C string */
     cl_platform_id platforms[16], platform = NULL;
     cl_uint count = 0;
     clGetPlatformIDs(16, platforms, &count);
@@ -334,8 +348,8 @@ main(int argc, char **argv)
         }
     }
     double ms_source = median(from_source, rounds), ms_il = median(from_il, rounds);
-    printf("build: source %.1f ms, IL through the layer %.1f ms (x%.2f), medians of %d\n", ms_source, ms_il,
-           ms_il / ms_source, rounds);
+    printf("build: source %.1f ms, %s %.1f ms (x%.2f), medians of %d\n", ms_source,
+           binary ? binary_path : "IL through the layer", ms_il, ms_il / ms_source, rounds);
 
     int failed = 0;
     for (int k = a + 2; k < argc; k++) {

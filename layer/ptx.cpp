@@ -19,6 +19,7 @@
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
@@ -32,6 +33,7 @@
 #include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
@@ -462,6 +464,17 @@ lower(const unsigned char *bitcode, size_t size, unsigned major, unsigned minor,
     }
     if (!ptx::selectable(*m, error) || !ptx::name_image_handles(*m, error))
         return false;
+    // A measuring aid (docs/opencl-layer.md, "Another LLVM's back end"): the module as the back end takes it,
+    // for another LLVM's llc to lower.
+    if (const char *path = getenv("SPVCOND_LAYER_NVPTX_IR")) {
+        std::error_code failed;
+        raw_fd_ostream file(path, failed, sys::fs::OF_None);
+        if (!failed)
+            WriteBitcodeToFile(*m, file);
+        else
+            fprintf(stderr, "spvcond layer: SPVCOND_LAYER_NVPTX_IR: cannot write %s: %s\n", path,
+                    failed.message().c_str());
+    }
 
     SmallVector<char, 0> text;
     raw_svector_ostream out(text);

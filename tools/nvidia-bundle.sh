@@ -102,5 +102,24 @@ for f in tests/data/nvidia/*.cl tests/data/images/*.cl; do
     cp "$f" "$out/probe/"
     cl "$f" "$out/probe/$(basename "$f" .cl).spv" -cl-std=CL2.0 2>/dev/null || true
 done
+# LLVM 19's NVPTX back end beside LLVM 15's (run.sh's part llvm19; docs/opencl-layer.md, "Another LLVM's back
+# end"): the benchmarks' modules as the layer hands them to its back end (SPVCOND_LAYER_NVPTX_IR, on the mock
+# NVIDIA driver's compute capability 9.0 device), lowered by the layer's LLVM 15 (sm_86, the newest it knows)
+# and by llc-19 for sm_90, with and without opt-19 -O3 first. Where llc-19 and the mock driver are here.
+cp "$corpus/erlang-cl__examples__z2.spv" "$corpus/erlang-cl__examples__mul4x4.spv" "$out/bench/"
+if command -v llc-19 >/dev/null && command -v opt-19 >/dev/null && [ -f "$build/tests/libmock-icd.so" ]; then
+    mkdir -p "$out/llvm19" "$tmp/icd"
+    echo "$PWD/$build/tests/libmock-icd.so" > "$tmp/icd/mock.icd"
+    for m in layer_speed:triad erlang-cl__examples__z2:z2 erlang-cl__examples__mul4x4:mul4x4; do
+        b=${m%%:*}
+        OCL_ICD_VENDORS=$tmp/icd SPVCOND_MOCK_NVIDIA=1 SPVCOND_MOCK_OUT="$tmp/$b" SPVCOND_LAYER_CACHE_DISABLE=1 \
+            SPVCOND_LAYER_NVPTX_IR="$tmp/$b.bc" OPENCL_LAYERS="$PWD/$build/layer/libspvcond-opencl-layer.so" \
+            "$build/tests/layer-host" --platform NVIDIA --create-only "$out/bench/$b.spv" "${m#*:}" >/dev/null
+        cp "$tmp/$b.0.ptx" "$out/llvm19/$b.llvm15.ptx"
+        llc-19 -O3 -mtriple=nvptx64-nvidia-nvcl -mcpu=sm_90 -mattr=+ptx78 "$tmp/$b.bc" -o "$out/llvm19/$b.llvm19.ptx" 2>/dev/null
+        opt-19 -O3 "$tmp/$b.bc" 2>/dev/null | llc-19 -O3 -mtriple=nvptx64-nvidia-nvcl -mcpu=sm_90 -mattr=+ptx78 \
+            -o "$out/llvm19/$b.opt19.ptx" 2>/dev/null
+    done
+fi
 cp tools/nvidia-run.sh "$out/run.sh"
 echo "nvidia-bundle: $out ($(du -sh "$out" | cut -f1)); there: bash $out/run.sh > log 2>&1"

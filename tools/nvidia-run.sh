@@ -5,8 +5,8 @@
 # modules, their results), the JIT example, the whole corpus through the layer, then bench/layer-speed
 # (kernel times and build times against the driver compiling the same OpenCL C). Needs nvidia-smi,
 # ocl-icd's libOpenCL.so.1 and NVIDIA's libnvidia-opencl.so.1; writes everything to standard output.
-# Usage: bash run.sh [PART...], PART among checks images corpus speed build cost programs cts offline probe (default:
-# all but offline;
+# Usage: bash run.sh [PART...], PART among checks images corpus speed build cost programs cts offline probe llvm19
+# (default: all but offline and llvm19;
 # images: tests/layer/images_host.c from OpenCL C by the driver and from SPIR-V through the layer; cost:
 # bench/layer-cost, the layer cold and warm against the driver taking the PTX it made; programs: OpenCL's
 # program semantics through the layer, tests/layer_programs.py's checks; cts: the CTS's test_spirv_new
@@ -14,7 +14,8 @@
 # carries (test_basic, test_printf, test_bruteforce in wimpy mode, the image suites test_image_streams with
 # nearest filtering, test_samplerless_reads, test_kernel_image_methods; CTS_SUITES names fewer) from OpenCL C by the driver and in the CTS's
 # offline SPIR-V mode through the layer, each test's verdict in $OUT/cts-SUITE-{driver,layer}.json; probe: the PTX NVIDIA's compiler makes of probe/*.cl and
-# the layer of the same as SPIR-V, into $OUT/probe.tar.xz).
+# the layer of the same as SPIR-V, into $OUT/probe.tar.xz; llvm19: the bench kernels' times from the driver's
+# own build against the PTX of LLVM 15's back end (the layer's) and LLVM 19's, made by nvidia-bundle.sh).
 set -u
 parts=" ${*:-checks images corpus speed build cost programs cts probe} "
 want() { case "$parts" in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
@@ -101,6 +102,16 @@ if want cost; then
         "$T/corpus/pocl-tests__tests__kernel__test_convert_type_16.a.spv"
     OPENCL_LAYERS=$L "$G/bin/layer-cost" --platform NVIDIA --rounds "${COST_ROUNDS:-3}" \
         "$T/corpus/hashcat__m13711-pure.spv" "$T/corpus/hashcat__m13711-pure.a.spv"
+fi
+if want llvm19 && [ -d ../llvm19 ]; then
+for m in layer_speed.cl:layer_speed:"triad math_float math_double" z2.cl:erlang-cl__examples__z2:z2 mul4x4.cl:erlang-cl__examples__mul4x4:mul4x4; do
+    src=${m%%:*}; rest=${m#*:}; b=${rest%%:*}; kernels=${rest#*:}
+    for back in llvm15 llvm19 opt19; do
+        echo "== llvm19: $b, the driver's own build against $back's PTX"
+        # shellcheck disable=SC2086 # a list of kernel names
+        $B --rounds 15 --binary "../llvm19/$b.$back.ptx" "$src" "$b.spv" $kernels
+    done
+done
 fi
 cd "$G"
 if want programs; then
