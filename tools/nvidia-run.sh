@@ -13,7 +13,7 @@
 # through the layer, as tests/conformance.py runs it; offline: the CTS suites of OpenCL C kernels the bundle
 # carries (test_basic, test_printf, test_bruteforce in wimpy mode, the image suites test_image_streams with
 # nearest filtering, test_samplerless_reads, test_kernel_image_methods; CTS_SUITES names fewer) from OpenCL C by the driver and in the CTS's
-# offline SPIR-V mode through the layer, each test's verdict in $OUT/cts-SUITE-{driver,layer}.json; probe: the PTX NVIDIA's compiler makes of probe/*.cl and
+# offline SPIR-V mode through the layer, the suites side by side, each test's verdict in $OUT/cts-SUITE.tar.xz; probe: the PTX NVIDIA's compiler makes of probe/*.cl and
 # the layer of the same as SPIR-V, into $OUT/probe.tar.xz; llvm19: the bench kernels' times from the driver's
 # own build against the PTX of LLVM 15's back end (the layer's) and LLVM 19's, made by nvidia-bundle.sh).
 set -u
@@ -135,29 +135,43 @@ if want offline; then
 # clang-15 and llvm-spirv-15 from the bundle's Debian packages (clang finds its OpenCL headers beside itself).
 export CLANG=$T/deps/usr/lib/llvm-15/bin/clang LLVM_SPIRV=$T/deps/usr/bin/llvm-spirv-15
 tar xJf cts/opencl-headers.tar.xz -C "$T/deps"
-for suite in ${CTS_SUITES:-test_basic test_printf test_bruteforce test_image_streams test_samplerless_reads test_kernel_image_methods}; do
-    [ -x "cts/$suite" ] || continue
+# Each suite from OpenCL C by the driver and in SPIR-V through the layer, side by side (each run with CTS_JOBS
+# processes); each suite's verdicts, seconds and the output of every test that did not pass in $OUT/cts-SUITE.tar.xz
+# (driver.json, layer.json, ...), its summary printed when both runs end.
+both() {
+    suite=$1 R=$T/cts-$1
+    mkdir -p "$R/kernels"
     case $suite in test_bruteforce) args=-w ;; test_image_streams) args=CL_FILTER_NEAREST ;; *) args= ;; esac
     # CTS_DEADLINE: seconds each run of a suite may take (the tests left then are "not run")
     limit=; [ -n "${CTS_DEADLINE:-}" ] && limit="--deadline $CTS_DEADLINE"
-    echo "== $suite from OpenCL C, by the driver"
-    python3 cts/run_cts.py "cts/$suite" 0 --jobs "${CTS_JOBS:-8}" $limit --json "$T/cts-$suite-driver.json" \
-        --times "$T/cts-$suite-driver-times.json" --logs "$T/logs-$suite-driver" -- $args | grep -v ": pass ("
-    echo "== $suite in SPIR-V, through the layer"
-    mkdir -p "$T/kernels-$suite"
+    # CTS_TESTS_SUITE: the tests of SUITE to run, separated by commas (default: all)
+    eval "tests=\${CTS_TESTS_$suite:-}"
+    python3 cts/run_cts.py "cts/$suite" 0 --jobs "${CTS_JOBS:-8}" $limit --json "$R/driver.json" \
+        --times "$R/driver-times.json" --logs "$R/logs-driver" ${tests:+--tests "$tests"} -- $args \
+        > "$R/driver.txt" 2>&1 &
     OPENCL_LAYERS=$L SPVCOND_LAYER_CACHE_DISABLE=1 python3 cts/run_cts.py "cts/$suite" 0 --jobs "${CTS_JOBS:-8}" $limit \
-        --json "$T/cts-$suite-layer.json" --times "$T/cts-$suite-layer-times.json" --logs "$T/logs-$suite-layer" -- \
-        $args --compilation-mode spir-v --compilation-cache-path "$T/kernels-$suite" \
-        --compilation-program "python3 $G/cts/cl_offline_compiler.py" --disable-spirv-validation | grep -v ": pass ("
-    [ -n "${OUT:-}" ] && cp "$T"/cts-$suite-*.json "$OUT/" &&
-        tar cJf "$OUT/logs-$suite.tar.xz" -C "$T" "logs-$suite-driver" "logs-$suite-layer" 2>/dev/null
+        --json "$R/layer.json" --times "$R/layer-times.json" --logs "$R/logs-layer" ${tests:+--tests "$tests"} \
+        -- $args --compilation-mode spir-v --compilation-cache-path "$R/kernels" \
+        --compilation-program "python3 $G/cts/cl_offline_compiler.py" --disable-spirv-validation > "$R/layer.txt" 2>&1
+    wait
+    for way in driver layer; do
+        echo "== $suite, $way: $(tail -1 "$R/$way.txt")"
+        grep -vE ": pass \(|passed, " "$R/$way.txt"
+    done
+    rm -rf "$R/kernels"
+    [ -n "${OUT:-}" ] && tar cJf "$OUT/cts-$suite.tar.xz" -C "$T" "cts-$suite"
+}
+for suite in ${CTS_SUITES:-test_basic test_printf test_bruteforce test_image_streams test_samplerless_reads test_kernel_image_methods}; do
+    [ -x "cts/$suite" ] && both "$suite" > "$T/both-$suite.txt" 2>&1 &
 done
+wait
+cat "$T"/both-*.txt 2>/dev/null
 fi
 if want probe; then
 echo "== probe: NVIDIA's compiler and the layer on images, the offset, vector printf, precision"
 P=$T/probe; mkdir -p "$P"
 for f in probe/*.cl; do
-    b=$(basename "$f" .cl); std=CL1.2; [ "$b" = images_read_write ] && std=CL3.0
+    b=$(basename "$f" .cl); std=CL1.2; case $b in images_read_write | work_items) std=CL3.0 ;; esac
     bin/opencl-binary --platform NVIDIA --options "-cl-std=$std" "$f" "$P/$b.driver.ptx" > "$P/$b.driver.log" 2>&1
     echo "$b from OpenCL C: rc=$?"
     [ -f "probe/$b.spv" ] || continue
