@@ -9,6 +9,53 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* A Vulkan device whose lines of `text` (at most 64) are its enabled features, then, from an empty line, its
+ * extensions; `flags` its type, version and subgroup facts. */
+static void
+vulkan_device(spvcond_context *ctx, uint8_t flags, const char *text, size_t n)
+{
+    char *copy = malloc(n + 1);
+    const char *names[64];
+    size_t count = 0, features = SIZE_MAX;
+    if (!copy)
+        return;
+    memcpy(copy, text, n);
+    copy[n] = 0;
+    for (char *line = copy, *next; line && count < 64; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = 0;
+        if (!*line && features == SIZE_MAX)
+            features = count;
+        else
+            names[count++] = line;
+    }
+    if (features == SIZE_MAX)
+        features = count;
+    spvcond_vulkan_device vd = SPVCOND_SIZED(spvcond_vulkan_device);
+    vd.name = copy;
+    vd.api_version = (1u << 22) | ((uint32_t)(flags & 3) << 12);
+    vd.device_type = flags >> 5;
+    vd.features = names;
+    vd.feature_count = features;
+    vd.extensions = names + features;
+    vd.extension_count = count - features;
+    vd.subgroup_size = flags & 4 ? 32 : 0;
+    vd.subgroup_stages = flags & 8 ? 0x20 : 0;
+    vd.subgroup_operations = flags;
+    vd.min_subgroup_size = flags & 16 ? (uint32_t)n % 64 : 0;
+    vd.max_subgroup_size = (uint32_t)n;
+    spvcond_device_info *device;
+    if (spvcond_vulkan_device_info(ctx, &vd, &device) == SPVCOND_OK) {
+        FUZZ_ASSERT(device->aspect_count <= 8 && device->capability_count <= 64 && device->sub_group_size_count <= 8,
+                    "a Vulkan device's description");
+        for (size_t k = 1; k < device->capability_count; k++)
+            FUZZ_ASSERT(device->capabilities[k - 1] < device->capabilities[k], "capabilities ascending, each once");
+        spvcond_free(ctx, device);
+    }
+    free(copy);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -69,6 +116,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         free(copy);
     }
+    vulkan_device(ctx, data[0], text, n);
     switch (data[0] % 4) {
     case 0: {
         spvcond_device_config *c;

@@ -542,6 +542,39 @@ typedef struct spvcond_opencl_device {
 SPVCOND_API spvcond_result spvcond_opencl_device_info(spvcond_context *ctx, const spvcond_opencl_device *device,
                                                       spvcond_device_info **out);
 
+/* A Vulkan device as the application created it (spec/devices.md, "Vulkan devices"), as the caller read it
+ * (the library needs no Vulkan): what vkCreateDevice *enabled*, for Vulkan lets a shader module declare a
+ * capability only when the application enabled what it needs, whatever the device could do. Features are
+ * named as Vulkan's structures name their members ("shaderFloat64", "shaderFloat16", "storageBuffer8BitAccess",
+ * "subgroupSizeControl"...), from VkPhysicalDeviceFeatures and every structure chained to
+ * VkPhysicalDeviceFeatures2; an unknown name counts for nothing. */
+typedef struct spvcond_vulkan_device {
+    size_t size; /* sizeof(spvcond_vulkan_device): set by the caller (SPVCOND_SIZED) */
+    const char *name;                   /* VkPhysicalDeviceProperties::deviceName (NULL: not known) */
+    uint32_t api_version;               /* the version the device is used at (VK_MAKE_API_VERSION): the lower of
+                                           the device's apiVersion and the application's */
+    uint32_t device_type;               /* VkPhysicalDeviceType: 1-3 a GPU, 4 a CPU */
+    const char *const *features;        /* the features enabled, by name (at most 256) */
+    size_t feature_count;
+    const char *const *extensions;      /* the device extensions enabled (at most 1024) */
+    size_t extension_count;
+    uint32_t subgroup_size;             /* VkPhysicalDeviceSubgroupProperties (0: not known) */
+    uint32_t subgroup_stages;           /* its supportedStages (VkShaderStageFlags) */
+    uint32_t subgroup_operations;       /* its supportedOperations (VkSubgroupFeatureFlags) */
+    uint32_t min_subgroup_size;         /* VkPhysicalDeviceSubgroupSizeControlProperties (0: not known) */
+    uint32_t max_subgroup_size;
+    uint64_t max_compute_work_group_invocations; /* VkPhysicalDeviceLimits (0: unknown) */
+} spvcond_vulkan_device;
+
+/* The device description of a Vulkan device: the SPIR-V capabilities a compute shader may declare for it
+ * (the Vulkan specification's "SPIR-V Environment": those every device has, those an enabled feature, its
+ * API version or an enabled extension allows, the GroupNonUniform ones its subgroup operations in the
+ * compute stage allow), DPC++'s aspects (gpu or cpu by type; fp16, fp64 and atomic64 from shaderFloat16,
+ * shaderFloat64 and shaderBufferInt64Atomics), its sub-group sizes and largest work-group, its category.
+ * *out is one block, released with spvcond_free(ctx, *out); it copies every string and array it needs. */
+SPVCOND_API spvcond_result spvcond_vulkan_device_info(spvcond_context *ctx, const spvcond_vulkan_device *device,
+                                                      spvcond_device_info **out);
+
 /* Values for every requirement constant of an annotated module (recognised by its spvcond.* OpName):
  * true iff the device supports it. *values is released with spvcond_free(). */
 SPVCOND_API spvcond_result spvcond_device_spec_values(const spvcond_module *module, const spvcond_device_info *device,

@@ -448,6 +448,107 @@ Test(devices, opencl_device_mapping)
     spvcond_context_destroy(ctx);
 }
 
+/* Vulkan devices (spec/devices.md, "Vulkan devices"): what the application enabled decides, not what the
+ * device could do. lavapipe (Mesa 22.3) with shaderFloat64, shaderInt64 and the 16-bit storage enabled, its
+ * subgroup operations in the compute stage; the same device with nothing enabled. */
+Test(devices, vulkan_device_mapping)
+{
+    spvcond_context *ctx;
+    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    const char *features[] = {"shaderFloat64", "shaderInt64", "storageBuffer16BitAccess", "subgroupSizeControl",
+                              "notAFeature"};
+    const char *extensions[] = {"VK_KHR_16bit_storage"};
+    spvcond_vulkan_device lvp = SPVCOND_SIZED(spvcond_vulkan_device);
+    lvp.name = "llvmpipe (LLVM 15.0.6, 256 bits)";
+    lvp.api_version = (1u << 22) | (3u << 12);
+    lvp.device_type = 4; /* VK_PHYSICAL_DEVICE_TYPE_CPU */
+    lvp.features = features;
+    lvp.feature_count = 5;
+    lvp.extensions = extensions;
+    lvp.extension_count = 1;
+    lvp.subgroup_size = 8;
+    lvp.subgroup_stages = 0x20 | 0x10; /* compute, fragment */
+    lvp.subgroup_operations = 0x01 | 0x02 | 0x08; /* basic, vote, ballot */
+    lvp.min_subgroup_size = 4;
+    lvp.max_subgroup_size = 8;
+    lvp.max_compute_work_group_invocations = 1024;
+    spvcond_device_info *d;
+    cr_assert_eq(spvcond_vulkan_device_info(ctx, &lvp, &d), SPVCOND_OK);
+    lvp.name = NULL;
+    cr_assert_str_eq(d->name, "llvmpipe (LLVM 15.0.6, 256 bits)");
+    cr_assert_eq(d->aspect_count, 2);
+    cr_assert(has(d->aspects, d->aspect_count, 1) && has(d->aspects, d->aspect_count, 6), "cpu, fp64");
+    cr_assert(d->has_category && d->category == 1 && !d->has_target && !d->has_architecture);
+    cr_assert_eq(d->max_work_group_size, 1024);
+    cr_assert(d->sub_group_size_count == 2 && d->sub_group_sizes[0] == 4 && d->sub_group_sizes[1] == 8,
+              "subgroupSizeControl: the powers of two from the smallest size to the largest");
+    cr_assert(d->has_capabilities);
+    const char *with[] = {"Shader", "Matrix", "ImageQuery", "Float64", "Int64", "StorageBuffer16BitAccess",
+                          "GroupNonUniform", "GroupNonUniformVote", "GroupNonUniformBallot",
+                          "ShaderNonUniform" /* Vulkan 1.2 */};
+    const char *without[] = {"Float16", "Int8", "Int16", "Int64Atomics", "Kernel", "Addresses",
+                             "GroupNonUniformArithmetic", "UniformAndStorageBuffer16BitAccess", "VulkanMemoryModel",
+                             "DotProduct"};
+    uint32_t v;
+    for (size_t k = 0; k < sizeof(with) / sizeof(with[0]); k++)
+        cr_assert(spvcond_capability_value(with[k], &v) && has(d->capabilities, d->capability_count, v), "%s",
+                  with[k]);
+    for (size_t k = 0; k < sizeof(without) / sizeof(without[0]); k++)
+        cr_assert(spvcond_capability_value(without[k], &v) && !has(d->capabilities, d->capability_count, v),
+                  "not %s", without[k]);
+    for (size_t k = 1; k < d->capability_count; k++)
+        cr_assert_lt(d->capabilities[k - 1], d->capabilities[k], "ascending, each once");
+    size_t enabled = d->capability_count;
+    spvcond_free(ctx, d);
+
+    /* Nothing enabled, Vulkan 1.0, subgroups outside the compute stage: the capabilities every device has
+     * alone; fp16 and atomic64 come from their features. */
+    lvp.feature_count = lvp.extension_count = 0;
+    lvp.api_version = 1u << 22;
+    lvp.subgroup_stages = 0x10;
+    lvp.device_type = 2; /* a discrete GPU */
+    cr_assert_eq(spvcond_vulkan_device_info(ctx, &lvp, &d), SPVCOND_OK);
+    cr_assert_null(d->name);
+    cr_assert_eq(d->aspect_count, 1);
+    cr_assert(has(d->aspects, d->aspect_count, 2) && d->category == 2, "a GPU");
+    cr_assert(d->sub_group_size_count == 1 && d->sub_group_sizes[0] == 8, "the one size it runs at");
+    cr_assert_eq(d->capability_count, 8, "Matrix, Shader, Sampled1D, Image1D, SampledBuffer, ImageBuffer, "
+                                          "ImageQuery, DerivativeControl");
+    cr_assert(spvcond_capability_value("GroupNonUniform", &v) && !has(d->capabilities, d->capability_count, v));
+    cr_assert_lt(d->capability_count, enabled);
+    spvcond_free(ctx, d);
+    const char *half[] = {"shaderFloat16", "shaderInt8", "shaderBufferInt64Atomics", "vulkanMemoryModel"};
+    lvp.features = half;
+    lvp.feature_count = 4;
+    lvp.api_version = (1u << 22) | (2u << 12);
+    cr_assert_eq(spvcond_vulkan_device_info(ctx, &lvp, &d), SPVCOND_OK);
+    cr_assert(has(d->aspects, d->aspect_count, 5) && has(d->aspects, d->aspect_count, 28), "fp16, atomic64");
+    const char *now[] = {"Float16", "Int8", "Int64Atomics", "VulkanMemoryModel", "ShaderNonUniform"};
+    for (size_t k = 0; k < sizeof(now) / sizeof(now[0]); k++)
+        cr_assert(spvcond_capability_value(now[k], &v) && has(d->capabilities, d->capability_count, v), "%s", now[k]);
+    spvcond_free(ctx, d);
+
+    /* Bad arguments are refused by name; nothing is written. */
+    d = (spvcond_device_info *)&ctx;
+    cr_assert_eq(spvcond_vulkan_device_info(ctx, NULL, &d), SPVCOND_ERROR_INVALID_ARGUMENT);
+    cr_assert_eq(spvcond_vulkan_device_info(NULL, &lvp, &d), SPVCOND_ERROR_INVALID_ARGUMENT);
+    const char *holed[] = {"shaderFloat64", NULL};
+    lvp.features = holed;
+    lvp.feature_count = 2;
+    cr_assert_eq(spvcond_vulkan_device_info(ctx, &lvp, &d), SPVCOND_ERROR_INVALID_ARGUMENT);
+    cr_assert_null(d);
+    cr_assert(strstr(spvcond_context_first_error(ctx)->message, "spvcond_vulkan_device_info"));
+    lvp.features = NULL;
+    lvp.feature_count = 0;
+    lvp.extensions = NULL;
+    lvp.extension_count = 1;
+    cr_assert_eq(spvcond_vulkan_device_info(ctx, &lvp, &d), SPVCOND_ERROR_INVALID_ARGUMENT);
+    lvp.extension_count = 0;
+    lvp.size = 0;
+    cr_assert_eq(spvcond_vulkan_device_info(ctx, &lvp, &d), SPVCOND_ERROR_INVALID_ARGUMENT);
+    spvcond_context_destroy(ctx);
+}
+
 /* NVIDIA's OpenCL driver as the H100/H200 report it: fp64, int64 atomics, images, no fp16 in its
  * extensions or CL_DEVICE_HALF_FP_CONFIG. The compute capability adds what the hardware has (fp16 from
  * 5.3), target nvptx64 and the architecture; a device newer than the table takes its newest entry. */
