@@ -6,7 +6,8 @@
  * FunctionVariantsINTEL) is specialized for that device, so that the driver receives a plain module whose
  * entry points and capabilities the device has enabled. A plain module, and one the library cannot read or
  * specialize, goes to the driver unchanged (the driver judges it as it would without the layer). With
- * SPVCOND_LAYER_DEBUG set, standard error says what was done. */
+ * SPVCOND_LAYER_DEBUG set, standard error says what was done; with SPVCOND_LAYER_DUMP naming a folder, each
+ * module specialized is written there as vulkan-PID-N.spv (the process, N counting from 1 in it). */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <threads.h>
+#include <unistd.h>
 
 #include <vulkan/vk_layer.h>
 #include <vulkan/vulkan.h>
@@ -56,6 +58,8 @@ static struct {
     struct instance *instances;
     struct device *devices;
     bool debug;
+    const char *dump;  /* SPVCOND_LAYER_DUMP */
+    unsigned dumped;   /* modules written there so far */
 } layer;
 
 static void
@@ -64,6 +68,27 @@ init_layer(void)
     mtx_init(&layer.lock, mtx_plain);
     const char *debug = getenv("SPVCOND_LAYER_DEBUG");
     layer.debug = debug && *debug && strcmp(debug, "0") != 0;
+    const char *dump = getenv("SPVCOND_LAYER_DUMP");
+    layer.dump = dump && *dump ? dump : NULL;
+}
+
+/* The specialized module, into SPVCOND_LAYER_DUMP's folder. */
+static void
+dump(const uint32_t *words, size_t count)
+{
+    if (!layer.dump)
+        return;
+    mtx_lock(&layer.lock);
+    unsigned n = ++layer.dumped;
+    mtx_unlock(&layer.lock);
+    char path[4096];
+    if (snprintf(path, sizeof(path), "%s/vulkan-%ld-%u.spv", layer.dump, (long)getpid(), n) >= (int)sizeof(path))
+        return;
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(words, 4, count, f) != count)
+        fprintf(stderr, "spvcond vulkan layer: SPVCOND_LAYER_DUMP: cannot write %s\n", path);
+    if (f)
+        fclose(f);
 }
 
 static void
@@ -388,6 +413,7 @@ layer_CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *info,
         specialized.codeSize = count * 4;
         debug("device %s: a shader module of %zu words specialized to %zu", d->info->name ? d->info->name : "?",
               info->codeSize / 4, count);
+        dump(words, count);
         VkResult r = d->create_shader_module(device, &specialized, allocator, out);
         spvcond_free(ctx, words);
         spvcond_context_destroy(ctx);

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The Vulkan layer (docs/vulkan-layer.md) on lavapipe, as an application meets it: three GLSL compute shaders
+(single precision, double, half) compiled by glslang, merged into one module by spirv-link and annotated by
+spvcond, run by a plain Vulkan program (tests/vulkan/compute_host.c) on devices created with fp64 and fp16
+enabled in each combination.
+
+- Without the layer, the plain merged module on a device without shaderFloat64 and shaderFloat16 breaks
+  Vulkan's rule (the validation layer reports VUID-VkShaderModuleCreateInfo-pCode-01091 for Float64 and
+  Float16): the problem the layer solves.
+- Through the layer, the annotated module on each combination: the entry points the enabled features allow
+  give their results (y = 2x+1, 3x+1, 4x+1), the validation layer says nothing, and the others are absent
+  from the module the driver got; every module the layer wrote passes spirv-val for vulkan1.1, 1.2 and 1.3.
+- A plain module passes through unchanged, byte for byte."""
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from verdicts import check, summary
+
+CLI = os.environ["SPVCOND_CLI"]
+SRC = os.environ["SPVCOND_TEST_SRC"]
+HOST = os.environ.get("SPVCOND_VULKAN_HOST", "")
+LAYER_DIR = os.environ.get("SPVCOND_VULKAN_LAYER_DIR", "")
+LAVAPIPE = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
+SYSTEM_LAYERS = "/usr/share/vulkan/explicit_layer.d"
+VAL = os.environ.get("SPIRV_VAL", "spirv-val")
+
+# Each shader: its entry point, the feature it needs, and y for x = 0.5, 1.5, 2.5 and 63.5.
+SHADERS = {"scale_float": (None, "2 4 6 128"), "scale_double": ("shaderFloat64", "2.5 5.5 8.5 191.5"),
+           "scale_half": ("shaderFloat16", "3 7 11 255")}
+
+
+def run_host(args, layer, dump=None):
+    env = dict(os.environ, VK_ICD_FILENAMES=LAVAPIPE, XDG_RUNTIME_DIR=os.environ.get("XDG_RUNTIME_DIR", "/tmp"),
+               VK_LAYER_PATH=LAYER_DIR + ":" + SYSTEM_LAYERS)
+    env.pop("VK_INSTANCE_LAYERS", None)
+    if layer:
+        env["VK_INSTANCE_LAYERS"] = "VK_LAYER_SPVCOND_specialize"
+    if dump:
+        env["SPVCOND_LAYER_DUMP"] = dump
+    p = subprocess.run([HOST, *args], capture_output=True, text=True, env=env, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def main():
+    missing = [t for t in ("glslangValidator", "spirv-link") if not shutil.which(t)]
+    if missing or not HOST or not os.path.exists(LAVAPIPE) or \
+            not os.path.exists(os.path.join(SYSTEM_LAYERS, "VkLayer_khronos_validation.json")):
+        print("skipped: needs glslang-tools, spirv-tools, the Vulkan layer and host (libvulkan-dev), lavapipe "
+              "(mesa-vulkan-drivers) and vulkan-validationlayers; missing: %s" %
+              ", ".join(missing + [p for p in (LAVAPIPE, HOST or "the host") if not os.path.exists(p)]))
+        return 0
+    with tempfile.TemporaryDirectory() as tmp:
+        parts = []
+        for name in SHADERS:
+            out = os.path.join(tmp, name + ".spv")
+            subprocess.run(["glslangValidator", "-V", "--target-env", "vulkan1.1", "-e", name,
+                            "--source-entrypoint", "main", os.path.join(SRC, "data", "vulkan", name + ".comp"),
+                            "-o", out], check=True, stdout=subprocess.DEVNULL)
+            parts.append(out)
+        plain, annotated = os.path.join(tmp, "all.spv"), os.path.join(tmp, "all.a.spv")
+        subprocess.run(["spirv-link", *parts, "-o", plain], check=True)
+        subprocess.run([CLI, "annotate", "-q", plain, "-o", annotated], check=True)
+
+        rc, out, err = run_host(["--validation", plain, "scale_float"], layer=False)
+        check("pCode-01091" in out and "(Float64)" in out and "(Float16)" in out,
+              "without the layer, the plain module on a device without fp64 and fp16 breaks Vulkan's rule "
+              "(the validation layer: Float64 and Float16 declared, not enabled)", out + err)
+
+        dumps = os.path.join(tmp, "dumps")
+        os.makedirs(dumps)
+        for enabled in ([], ["shaderFloat64"], ["shaderFloat16"], ["shaderFloat64", "shaderFloat16"]):
+            wanted = [n for n, (f, _) in SHADERS.items() if f is None or f in enabled]
+            absent = [n for n in SHADERS if n not in wanted]
+            flags = [w for f in enabled for w in ("--enable", f)]
+            shown = "+".join(enabled) or "nothing"
+            rc, out, err = run_host([*flags, "--validation", annotated, *wanted], layer=True, dump=dumps)
+            results = all("%s: %s" % (n, SHADERS[n][1]) in out for n in wanted)
+            check(rc == 0 and results, "through the layer, %s enabled: %s give their results" %
+                  (shown, ", ".join(wanted)), out + err)
+            check("validation messages: 0" in out,
+                  "through the layer, %s enabled: the validation layer says nothing" % shown, out)
+            for name in absent:
+                rc, out, err = run_host([*flags, annotated, name], layer=True)
+                check(rc == 1 and "%s: VkResult" % name in out,
+                      "through the layer, %s enabled: %s is not in the module the driver got" % (shown, name),
+                      out + err)
+        written = sorted(glob.glob(os.path.join(dumps, "vulkan-*.spv")))
+        check(len(written) == 4, "the layer wrote one module for each of the four devices", " ".join(written))
+        for path in written:
+            for env in ("vulkan1.1", "vulkan1.2", "vulkan1.3"):
+                p = subprocess.run([VAL, "--target-env", env, path], capture_output=True, text=True)
+                check(p.returncode == 0, "%s passes spirv-val --target-env %s" % (os.path.basename(path), env),
+                      p.stdout + p.stderr)
+
+        plain_dumps = os.path.join(tmp, "plain-dumps")
+        os.makedirs(plain_dumps)
+        rc, out, err = run_host(["--enable", "shaderFloat64", "--enable", "shaderFloat16", "--validation", plain,
+                                 *SHADERS], layer=True, dump=plain_dumps)
+        check(rc == 0 and all("%s: %s" % (n, r) in out for n, (_, r) in SHADERS.items()) and
+              "validation messages: 0" in out and not os.listdir(plain_dumps),
+              "a plain module passes through the layer unchanged (nothing specialized) and runs", out + err)
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
