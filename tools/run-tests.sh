@@ -14,7 +14,7 @@ sh tools/setup-debian.sh
 # setup-debian.sh installed the OpenCL headers and the SPIR-V/LLVM translator: the layer and its pocl route
 # are required here, so that a build that lost either fails instead of skipping their tests.
 [ -d build-test ] || meson setup build-test -Db_sanitize=address,undefined -Db_lundef=false -Dtests=enabled \
-    -Dopencl_layer=enabled -Dtranslator=enabled >/dev/null
+    -Dopencl_layer=enabled -Dtranslator=enabled -Dvulkan_layer=enabled >/dev/null
 ninja -C build-test
 took "the sanitized build"
 meson test -C build-test --print-errorlogs "$@"
@@ -48,7 +48,7 @@ if [ $# -eq 0 ]; then
     # byte, for every input and command.
     # The CLI's outputs are compared: the layer, the JIT example and the benchmark's in-process reference
     # (C++, most of a build's time) are built by the release build above, not here.
-    sh tools/build-pgo.sh build-pgo -Dopencl_layer=disabled -Dtranslator=disabled -Dopencl=disabled -Dreference=disabled
+    sh tools/build-pgo.sh build-pgo -Dopencl_layer=disabled -Dtranslator=disabled -Dopencl=disabled -Dreference=disabled -Dvulkan_layer=disabled
     cmp_work=$(mktemp -d)
     sh tools/compare-outputs.sh build-release/cli/spvcond build-pgo/cli/spvcond "$cmp_work"
     rm -rf "$cmp_work"
