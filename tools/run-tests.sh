@@ -55,7 +55,7 @@ if [ $# -eq 0 ]; then
     took "the build with profile feedback and its outputs compared"
     # libyaml is optional: the library and the CLI build without it.
     [ -d build-noyaml ] || meson setup build-noyaml -Dyaml=disabled -Dtests=disabled -Dopencl_layer=disabled \
-        -Dtranslator=disabled -Dopencl=disabled -Dreference=disabled >/dev/null
+        -Dtranslator=disabled -Dopencl=disabled -Dreference=disabled -Dvulkan_layer=disabled >/dev/null
     ninja -C build-noyaml >/dev/null && echo "built without libyaml: $(build-noyaml/cli/spvcond --version)"
     # The ABI against abi/libspvcond.abi (docs/releasing.md).
     sh tools/check-abi.sh
