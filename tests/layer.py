@@ -266,6 +266,26 @@ def mock_nvidia_checks(tmp, demo, chain, multi):
     check("kernel offset: enqueued at offset 4: taken" in out and "%envreg3" in entry and "%envreg0" in entry and
           "%envreg4" not in entry, "mock NVIDIA: a global work offset reaches the driver, and the PTX reads it "
           "where NVIDIA's compiler does", (out + err)[-400:])
+    # Every work-item function as NVIDIA's compiler reads it (tests/data/nvidia/work_items.cl; the driver may run
+    # an NDRange as several launches): the group id adds %envreg0 to %ctaid.x, the number of groups and the
+    # global size read %envreg6, the work dimension %envreg9; OpenCL 2.0's linear ids and enqueued local size
+    # are defined; nothing reads the launch's own %nctaid.
+    items = os.path.join(tmp, "work_items.spv")
+    compile_cl(os.path.join(SRC, "data", "nvidia", "work_items.cl"), items, tmp, "-cl-std=CL2.0")
+    rc, out, err = host(env, "NVIDIA", items, "--create-only", kernels=["group_id"])
+    text = received(out_prefix)
+
+    def entry_of(name):
+        body = text[text.find(".entry %s(" % name):]
+        return body[:body.find("\n}")]
+    check(rc == 0 and "kernel group_id: created" in out and "%envreg0" in entry_of("group_id") and
+          "%ctaid.x" in entry_of("group_id") and "%envreg6" in entry_of("num_groups") and
+          "%envreg6" in entry_of("global_size") and "%ntid.x" in entry_of("global_size") and
+          "%envreg9" in entry_of("work_dim") and "%envreg9" in entry_of("global_linear_id") and
+          ".entry local_linear_id(" in text and ".entry enqueued_local_size(" in text and "%nctaid" not in text,
+          "mock NVIDIA: every work-item function reads the registers NVIDIA's compiler reads (group ids with the "
+          "driver's group offset, group counts and global sizes of the whole NDRange, the work dimension), "
+          "OpenCL 2.0's linear ids and enqueued local size defined", (out + err)[-600:])
     rc, out, err = host(dict(env, SPVCOND_MOCK_NVIDIA="0"), "rusticl", demo, "--create-only", "--offset", "4",
                         kernels=["scale_float"])
     check("kernel scale_float: enqueued at offset 4: taken" in out, "mock, binaries: the same offset reaches the driver",
