@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layer.h"
+#include "conditions.h"
 #include "driver_checks.h"
+#include "layer.h"
 #include "profiles.h"
 
 /* What one device keeps and why it lacks the rest (and, for SPVCOND_LAYER_DEBUG, both as lists). */
@@ -90,18 +91,6 @@ all_values(const spvcond_spec_value *device, size_t nd, const spvcond_spec_value
     return v;
 }
 
-/* Whether the module already carries conditions (SpecConditionalINTEL, FunctionVariantsINTEL). */
-static bool
-has_conditions(const spvcond_module *m)
-{
-    spvcond_item item = SPVCOND_SIZED(spvcond_item);
-    size_t cursor = 0;
-    while (spvcond_module_next_item(m, SPVCOND_ITEM_CAPABILITY, &cursor, &item))
-        if (item.value == 6245 /* SpecConditionalINTEL */ || item.value == 6246 /* FunctionVariantsINTEL */)
-            return true;
-    return false;
-}
-
 /* A plain module annotated in memory, as `spvcond annotate` annotates it (docs/opencl-layer.md, "Plain
  * modules"): a kernel that needs what the device lacks is then absent with its reason and the rest are
  * built, as for an annotated module. *m becomes the annotated module when annotation made a kernel or an
@@ -158,7 +147,7 @@ specialize_for(const struct layer_device *d, const struct layer_form_source *src
     if (spvcond_module_parse_bytes(sc, src->il, src->length, &m) != SPVCOND_OK ||
         spvcond_opencl_device_info(sc, &d->facts, &info) != SPVCOND_OK)
         goto done;
-    if (!has_conditions(m))
+    if (!layer_has_conditions(m))
         annotate_plain(sc, src, &m);
     debug_facts(d, info);
     if (spvcond_kernels_supported(m, info, verdict, &v) != SPVCOND_OK ||
@@ -221,7 +210,7 @@ layer_module_check(const void *il, size_t length, bool *conditional, char *msg, 
         return false;
     }
     if (spvcond_module_parse_bytes(sc, il, length, &m) == SPVCOND_OK) {
-        *conditional = has_conditions(m);
+        *conditional = layer_has_conditions(m);
         ok = true;
     } else {
         library_message(sc, msg, msg_size);

@@ -21,8 +21,9 @@
 #include <vulkan/vk_layer.h>
 #include <vulkan/vulkan.h>
 
-#include "vk_features.h"
+#include "conditions.h"
 #include "spvcond/spvcond.h"
+#include "vk_features.h"
 
 #define LAYER_NAME "VK_LAYER_SPVCOND_specialize"
 #define EXPORT __attribute__((visibility("default")))
@@ -346,18 +347,6 @@ layer_DestroyDevice(VkDevice device, const VkAllocationCallbacks *allocator)
 
 /* ---- shader modules ---- */
 
-/* Whether the module carries conditions for the layer to resolve. */
-static bool
-conditional(const spvcond_module *m)
-{
-    spvcond_item item = SPVCOND_SIZED(spvcond_item);
-    size_t cursor = 0;
-    while (spvcond_module_next_item(m, SPVCOND_ITEM_CAPABILITY, &cursor, &item))
-        if (item.value == 6245 /* SpecConditionalINTEL */ || item.value == 6246 /* FunctionVariantsINTEL */)
-            return true;
-    return false;
-}
-
 /* The module specialized for the device, in *words (spvcond_free'd by the caller with ctx), or false when it
  * stays as it came (a plain module, or one the library refuses: said under SPVCOND_LAYER_DEBUG). */
 static bool
@@ -373,7 +362,7 @@ specialize_for(const struct device *d, spvcond_context *ctx, const uint32_t *cod
               spvcond_context_first_error(ctx) ? spvcond_context_first_error(ctx)->message : "?");
         return false;
     }
-    if (!conditional(m)) {
+    if (!layer_has_conditions(m)) {
         spvcond_module_destroy(m);
         return false;
     }

@@ -469,3 +469,22 @@ spvcond_kernels_supported(const spvcond_module *module, const spvcond_device_inf
     support_end(&s);
     return r;
 }
+
+spvcond_device_info *
+spvcond_device_block(spvcond_context *ctx, size_t block_size, size_t name_offset, const char *name)
+{
+    size_t name_size = name ? strlen(name) + 1 : 0;
+    unsigned char *b = spvcond_alloc(ctx, block_size + name_size);
+    if (!b) {
+        spvcond_oom(ctx);
+        return NULL;
+    }
+    memset(b, 0, block_size);
+    spvcond_device_info *info = (spvcond_device_info *)b;
+    info->size = sizeof(*info);
+    if (name_size) {
+        memcpy(b + name_offset, name, name_size);
+        info->name = (const char *)(b + name_offset);
+    }
+    return info;
+}

@@ -21,4 +21,10 @@ bool spvcond_device_supports(const spvcond_device_info *d, const struct spvcond_
 /* DPC++'s wording for an unmet requirement. */
 void spvcond_requirement_message(const struct spvcond_requirement *q, char *buf, size_t size);
 
+/* A device description of one block (the OpenCL and Vulkan devices'): `block_size` bytes that begin with the
+ * spvcond_device_info, zeroed, with a copy of `name` (may be NULL) at `name_offset`, info->size and ->name set.
+ * NULL, said in ctx, when out of memory. Released with spvcond_free(). */
+spvcond_device_info *spvcond_device_block(spvcond_context *ctx, size_t block_size, size_t name_offset,
+                                          const char *name);
+
 #endif

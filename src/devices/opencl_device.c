@@ -2,10 +2,12 @@
 /* An OpenCL device as the library sees it (spec/devices.md, "OpenCL devices"): what clGetDeviceInfo
  * reports, mapped to DPC++'s aspects (as DPC++'s OpenCL backend maps them) and to the facts of
  * SPV_INTEL_function_variants' device constants. The caller queries; the library needs no OpenCL. */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "devices/devices.h"
 #include "registry/architectures.h"
 #include "registry/aspects.h"
 #include "spvcond/spvcond.h"
@@ -233,17 +235,10 @@ spvcond_opencl_device_info(spvcond_context *ctx, const spvcond_opencl_device *de
     if (d.sub_group_size_count > MAX_SUB_GROUP_SIZES || (d.sub_group_size_count && !d.sub_group_sizes))
         return spvcond_invalid(ctx, "spvcond_opencl_device_info",
                                "`sub_group_sizes` must hold `sub_group_size_count` (at most 64) sizes");
-    size_t name_size = d.name ? strlen(d.name) + 1 : 0;
-    struct opencl_block *b = spvcond_alloc(ctx, sizeof(*b) + name_size);
-    if (!b)
-        return spvcond_oom(ctx);
-    memset(b, 0, sizeof(*b));
-    spvcond_device_info *info = &b->info;
-    info->size = sizeof(*info);
-    if (name_size) {
-        memcpy(b->name, d.name, name_size);
-        info->name = b->name;
-    }
+    spvcond_device_info *info = spvcond_device_block(ctx, sizeof(struct opencl_block), offsetof(struct opencl_block, name), d.name);
+    if (!info)
+        return SPVCOND_ERROR_OUT_OF_MEMORY;
+    struct opencl_block *b = (struct opencl_block *)info;
     info->aspects = b->aspects;
     info->aspect_count = opencl_aspects(&d, b->aspects);
     if (d.type & CL_TYPE_GPU) {

@@ -5,10 +5,12 @@
  * appendix; the float controls' capabilities, which its properties give, are not among them) and to DPC++'s
  * aspects. A capability the device has but the application did not enable is not
  * available: Vulkan forbids a module to declare it. The caller queries; the library needs no Vulkan. */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "devices/devices.h"
 #include "registry/architectures.h"
 #include "registry/aspects.h"
 #include "spvcond/spvcond.h"
@@ -231,17 +233,10 @@ spvcond_vulkan_device_info(spvcond_context *ctx, const spvcond_vulkan_device *de
     if (!strings_valid(d.extensions, d.extension_count, MAX_EXTENSIONS))
         return spvcond_invalid(ctx, "spvcond_vulkan_device_info",
                                "`extensions` must hold `extension_count` (at most 1024) names, none NULL");
-    size_t name_size = d.name ? strlen(d.name) + 1 : 0;
-    struct vulkan_block *b = spvcond_alloc(ctx, sizeof(*b) + name_size);
-    if (!b)
-        return spvcond_oom(ctx);
-    memset(b, 0, sizeof(*b));
-    spvcond_device_info *info = &b->info;
-    info->size = sizeof(*info);
-    if (name_size) {
-        memcpy(b->name, d.name, name_size);
-        info->name = b->name;
-    }
+    spvcond_device_info *info = spvcond_device_block(ctx, sizeof(struct vulkan_block), offsetof(struct vulkan_block, name), d.name);
+    if (!info)
+        return SPVCOND_ERROR_OUT_OF_MEMORY;
+    struct vulkan_block *b = (struct vulkan_block *)info;
     info->aspects = b->aspects;
     info->aspect_count = vulkan_aspects(&d, b->aspects);
     info->sub_group_sizes = b->sub_group_sizes;
