@@ -347,6 +347,26 @@ layer_DestroyDevice(VkDevice device, const VkAllocationCallbacks *allocator)
 
 /* ---- shader modules ---- */
 
+/* Whether the module's capabilities, which come first after its header, name SpecConditionalINTEL or
+ * FunctionVariantsINTEL: read from the words without parsing the module, so that a plain module costs the
+ * layer a few words' reading (the library parses only a module this finds conditional; a module this cannot
+ * read goes to the driver as it came). */
+static bool
+declares_conditions(const uint32_t *code, size_t count)
+{
+    if (count < 5 || code[0] != 0x07230203u)
+        return false; /* not SPIR-V in this byte order: the driver's to judge */
+    for (size_t at = 5; at < count;) {
+        uint32_t words = code[at] >> 16, opcode = code[at] & 0xffffu;
+        if (opcode != 17 /* OpCapability */ || words != 2 || at + words > count)
+            return false;
+        if (code[at + 1] == 6245 /* SpecConditionalINTEL */ || code[at + 1] == 6246 /* FunctionVariantsINTEL */)
+            return true;
+        at += words;
+    }
+    return false;
+}
+
 /* The module specialized for the device, in *words (spvcond_free'd by the caller with ctx), or false when it
  * stays as it came (a plain module, or one the library refuses: said under SPVCOND_LAYER_DEBUG). */
 static bool
@@ -395,6 +415,7 @@ layer_CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *info,
     uint32_t *words = NULL;
     size_t count = 0;
     if (d->info && info && info->pCode && info->codeSize >= 20 && info->codeSize % 4 == 0 &&
+        declares_conditions(info->pCode, info->codeSize / 4) &&
         spvcond_context_create(NULL, NULL, NULL, &ctx) == SPVCOND_OK &&
         specialize_for(d, ctx, info->pCode, info->codeSize, &words, &count)) {
         VkShaderModuleCreateInfo specialized = *info;

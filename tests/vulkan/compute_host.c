@@ -4,16 +4,19 @@
  * makes a shader module of MODULE, and for each ENTRY a compute pipeline that runs over 64 floats
  * x = 0.5, 1.5, 2.5, ... in place; it prints each entry's first four results.
  *
- *   vulkan-compute [--enable FEATURE]... [--validation] MODULE.spv ENTRY...
+ *   vulkan-compute [--enable FEATURE]... [--validation] [--time-modules N] MODULE.spv ENTRY...
  *
  * FEATURE: shaderFloat64, shaderInt64, shaderFloat16, shaderInt8. --validation enables Khronos' validation
  * layer and prints each message it gives ("validation: ..."). Lines: "device: NAME", "enabled: FEATURE...",
  * "module: created" or "module: VkResult N", then "ENTRY: y0 y1 y2 y3" or "ENTRY: VkResult N". Exit status 1
- * when the module or a pipeline fails, 2 on bad usage or no device. */
+ * when the module or a pipeline fails, 2 on bad usage or no device. With --time-modules N, the module is also
+ * created and destroyed N times more and "vkCreateShaderModule: median MS, fastest MS" printed (the Vulkan
+ * layer's cost per module, docs/vulkan-layer.md). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <vulkan/vulkan.h>
 
@@ -32,6 +35,21 @@ on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageT
         validation_messages++;
     }
     return VK_FALSE;
+}
+
+static double
+now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static int
+by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
 }
 
 static void *
@@ -64,10 +82,12 @@ int
 main(int argc, char **argv)
 {
     bool validation = false, want64 = false, want_i64 = false, want16 = false, want_i8 = false;
-    int a = 1;
+    int a = 1, time_modules = 0;
     for (; a < argc && strncmp(argv[a], "--", 2) == 0; a++) {
         if (strcmp(argv[a], "--validation") == 0)
             validation = true;
+        else if (strcmp(argv[a], "--time-modules") == 0 && a + 1 < argc)
+            time_modules = atoi(argv[++a]);
         else if (strcmp(argv[a], "--enable") == 0 && a + 1 < argc) {
             const char *f = argv[++a];
             want64 |= strcmp(f, "shaderFloat64") == 0;
@@ -78,7 +98,8 @@ main(int argc, char **argv)
             break;
     }
     if (argc - a < 2) {
-        fprintf(stderr, "usage: vulkan-compute [--enable FEATURE]... [--validation] MODULE.spv ENTRY...\n");
+        fprintf(stderr, "usage: vulkan-compute [--enable FEATURE]... [--validation] [--time-modules N] MODULE.spv "
+                        "ENTRY...\n");
         return 2;
     }
     size_t code_size;
@@ -162,6 +183,21 @@ main(int argc, char **argv)
     VkShaderModuleCreateInfo smci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = code_size,
                                      .pCode = code};
     VkShaderModule module;
+    if (time_modules > 0 && time_modules <= 100000) {
+        double *ms = calloc((size_t)time_modules, sizeof(double));
+        for (int k = 0; ms && k < time_modules; k++) {
+            double t0 = now_ms();
+            if (vkCreateShaderModule(device, &smci, NULL, &module) != VK_SUCCESS)
+                break;
+            ms[k] = now_ms() - t0;
+            vkDestroyShaderModule(device, module, NULL);
+        }
+        if (ms) {
+            qsort(ms, (size_t)time_modules, sizeof(double), by_value);
+            printf("vkCreateShaderModule: median %.4f ms, fastest %.4f ms\n", ms[time_modules / 2], ms[0]);
+        }
+        free(ms);
+    }
     r = vkCreateShaderModule(device, &smci, NULL, &module);
     free(code);
     if (r != VK_SUCCESS) {
