@@ -21,7 +21,6 @@
 #include <vulkan/vk_layer.h>
 #include <vulkan/vulkan.h>
 
-#include "conditions.h"
 #include "spvcond/spvcond.h"
 #include "vk_features.h"
 
@@ -367,8 +366,9 @@ declares_conditions(const uint32_t *code, size_t count)
     return false;
 }
 
-/* The module specialized for the device, in *words (spvcond_free'd by the caller with ctx), or false when it
- * stays as it came (a plain module, or one the library refuses: said under SPVCOND_LAYER_DEBUG). */
+/* The module, which declares_conditions found conditional, specialized for the device, in *words (spvcond_free'd
+ * by the caller with ctx), or false when it stays as it came (the library refuses it: said under
+ * SPVCOND_LAYER_DEBUG). */
 static bool
 specialize_for(const struct device *d, spvcond_context *ctx, const uint32_t *code, size_t size, uint32_t **words,
                size_t *count)
@@ -380,10 +380,6 @@ specialize_for(const struct device *d, spvcond_context *ctx, const uint32_t *cod
     if (spvcond_module_parse(ctx, code, size / 4, 0, &m) != SPVCOND_OK) {
         debug("a shader module the library cannot read goes to the driver as it came: %s",
               spvcond_context_first_error(ctx) ? spvcond_context_first_error(ctx)->message : "?");
-        return false;
-    }
-    if (!layer_has_conditions(m)) {
-        spvcond_module_destroy(m);
         return false;
     }
     spvcond_fnvar_device fnvar = SPVCOND_SIZED(spvcond_fnvar_device);
