@@ -12,7 +12,13 @@
    lists, with the verdict it gives them.
 3. The CTS's test_basic in its offline SPIR-V mode (every kernel compiled here by clang-15 and llvm-spirv-15,
    tests/conformance/cl_offline_compiler.py, and given to clCreateProgramWithIL), through the layer on pocl
-   and rusticl, judged in the same way against docs/conformance.md's table of test_basic."""
+   and rusticl, judged in the same way against docs/conformance.md's table of test_basic.
+
+Each suite runs through the test build's layer (the sanitizers') on one runtime: test_spirv_new on rusticl,
+test_basic on pocl, so that each route's code runs under them; on the other runtime through the layer that
+SPVCOND_RELEASE_LAYER names (the test command's release build: the sanitizers' allocator, preloaded, made
+the runtimes' own LLVM three to five times slower, docs/testing.md "Time"), or through the test build's
+too where it names none. The verdicts expected are the same either way."""
 import json
 import os
 import re
@@ -51,6 +57,16 @@ BASE.pop("OPENCL_LAYERS", None)
 WITH = dict(BASE, OPENCL_LAYERS=LAYER)
 if os.environ.get("SPVCOND_SANITIZE", "none") != "none":
     WITH["LD_PRELOAD"] = sanitizer_preload()
+RELEASE = os.environ.get("SPVCOND_RELEASE_LAYER")
+# (suite, runtime) run through the release build's layer when there is one.
+UNSANITIZED = {("test_spirv_new", "pocl"), ("test_basic", "rusticl")}
+
+
+def layer_env(suite, runtime):
+    """The environment SUITE runs in on RUNTIME, and which layer it loads, in words."""
+    if RELEASE and (suite, runtime) in UNSANITIZED:
+        return dict(BASE, OPENCL_LAYERS=RELEASE), "the release build's layer"
+    return WITH, "the test build's layer"
 
 
 def unpack(tar, into):
@@ -62,11 +78,11 @@ def unpack(tar, into):
     return into
 
 
-def build(source, build_dir, target, *defines):
+def build(source, build_dir, targets, *defines, build_type="Release"):
     if not os.path.exists(os.path.join(build_dir, "build.ninja")):
-        subprocess.run(["cmake", "-S", source, "-B", build_dir, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+        subprocess.run(["cmake", "-S", source, "-B", build_dir, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=" + build_type,
                         *defines], check=True, stdout=subprocess.DEVNULL)
-    subprocess.run(["ninja", "-C", build_dir, *([target] if target else [])], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(["ninja", "-C", build_dir, *targets], check=True, stdout=subprocess.DEVNULL)
 
 
 def platforms(env):
@@ -103,7 +119,7 @@ def loader(tmp):
     src = os.path.join(unpack(LOADER_TAR, os.path.join(WORK, "loader-src")), "OpenCL-ICD-Loader")
     headers = os.path.join(unpack(CTS_TAR, os.path.join(WORK, "cts-src")), "OpenCL-Headers")
     out = os.path.join(WORK, "loader-build")
-    build(src, out, None, "-DOPENCL_ICD_LOADER_HEADERS_DIR=" + headers, "-DBUILD_TESTING=OFF")
+    build(src, out, [], "-DOPENCL_ICD_LOADER_HEADERS_DIR=" + headers, "-DBUILD_TESTING=OFF")
     demo = os.path.join(tmp, "demo.spv")
     annotated = os.path.join(tmp, "demo.a.spv")
     compile_cl(os.path.join(SRC, "data", "jit_demo.cl"), demo, tmp)
@@ -127,11 +143,12 @@ def loader(tmp):
 
 def cts_build(tree, tools):
     out = os.path.join(WORK, "cts-build")
-    for target in ("test_spirv_new", "test_basic"):
-        build(os.path.join(tree, "src"), out, target, "-DCL_INCLUDE_DIR=" + os.path.join(tree, "OpenCL-Headers"),
-              "-DCL_LIB_DIR=/usr/lib/x86_64-linux-gnu", "-DOPENCL_LIBRARIES=OpenCL", "-DSPIRV_INCLUDE_DIR=/usr",
-              "-DSPIRV_TOOLS_DIR=" + tools, "-DSPIRV_ASSEMBLER=" + os.path.join(tools, "spirv-as"),
-              "-DSPIRV_VALIDATOR=" + os.path.join(tools, "spirv-val"))
+    # Without optimization (no build type): the build a fifth shorter, the tests' time the same.
+    build(os.path.join(tree, "src"), out, ["test_spirv_new", "test_basic"],
+          "-DCL_INCLUDE_DIR=" + os.path.join(tree, "OpenCL-Headers"), "-DCL_LIB_DIR=/usr/lib/x86_64-linux-gnu",
+          "-DOPENCL_LIBRARIES=OpenCL", "-DSPIRV_INCLUDE_DIR=/usr", "-DSPIRV_TOOLS_DIR=" + tools,
+          "-DSPIRV_ASSEMBLER=" + os.path.join(tools, "spirv-as"), "-DSPIRV_VALIDATOR=" + os.path.join(tools, "spirv-val"),
+          build_type="")
     return os.path.join(out, "test_conformance")
 
 
@@ -146,12 +163,13 @@ def judge(suite, binary, options, count, tests=None):
             continue
         results = os.path.join(WORK, "%s-%s.json" % (suite[5:], runtime))
         logs = os.path.join(WORK, "%s-%s-logs" % (suite[5:], runtime))
+        env, which = layer_env(suite, runtime)
         p = subprocess.run([sys.executable, RUNNER, binary, str(index[runtime]), "--jobs", "2", "--json", results,
                             "--logs", logs, *(["--tests", ",".join(tests)] if tests else []), "--",
-                            *options(runtime)], capture_output=True, text=True, env=WITH, timeout=3000)
+                            *options(runtime)], capture_output=True, text=True, env=env, timeout=3000)
         got = json.load(open(results)) if os.path.exists(results) else {}
-        print("%s through the layer on %s: %s" % (suite, runtime, p.stdout.strip().splitlines()[-1]
-                                                  if p.stdout.strip() else p.stderr[-500:]))
+        print("%s through %s on %s: %s" % (suite, which, runtime, p.stdout.strip().splitlines()[-1]
+                                           if p.stdout.strip() else p.stderr[-500:]))
         count = len(tests) if tests else count
         check(len(got) == count, "%s on %s: every one of its %d tests run has a verdict" % (suite, runtime, count),
               p.stderr)
@@ -179,7 +197,8 @@ def conformance():
     # of the test in the build folder (the CTS's compilation cache, keyed by each kernel's source and options).
     judge("test_basic", os.path.join(suites, "basic", "test_basic"), lambda runtime: [
         "--compilation-mode", "spir-v", "--compilation-cache-path", cache_dir(runtime),
-        "--compilation-program", "%s %s" % (sys.executable, OFFLINE_COMPILER),
+        # The compiler (clang, llvm-spirv) without the sanitizers' runtime the layer's process has preloaded.
+        "--compilation-program", "env -u LD_PRELOAD %s %s" % (sys.executable, OFFLINE_COMPILER),
         "--spirv-validator", os.path.join(tools, "spirv-val")], 112, BASIC)
 
 
