@@ -254,6 +254,49 @@ link_libdevice(Module &m, std::string &error)
 // 3-vector as a 4-vector), its elements not promoted: what NVIDIA's own compiler gives vprintf, whose
 // reading of the format knows OpenCL's vector conversions (the PTX the driver gives for
 // tests/data/nvidia/vector_printf.cl).
+//
+// A string printf reads (its format, a %s argument) is a generic pointer, and NVPTX's constant space becomes
+// generic with `cvta.const`, which ptxas refuses in a program where any kernel takes a `constant` pointer
+// parameter ("Program using constant pointers passed as entry function parameter cannot use cvta.const",
+// the CTS's test_printf address_space). A string the module defines in constant memory is therefore given
+// to vprintf from a copy in global memory (as CUDA places its format strings), made once per string.
+enum { nvptx_global = 1, nvptx_const = 4 };
+
+static Value *
+generic_pointer(IRBuilder<> &b, Value *v, DenseMap<GlobalVariable *, GlobalVariable *> &copies)
+{
+    auto *generic = PointerType::get(b.getContext(), 0);
+    if (v->getType()->getPointerAddressSpace() == 0)
+        return v;
+    Value *base = v;
+    SmallVector<Value *, 4> indices;
+    Type *source = nullptr;
+    if (auto *gep = dyn_cast<GEPOperator>(v); gep && gep->hasAllConstantIndices()) {
+        base = gep->getPointerOperand();
+        indices.append(gep->idx_begin(), gep->idx_end());
+        source = gep->getSourceElementType();
+    }
+    auto *var = dyn_cast<GlobalVariable>(base);
+    if (!var || var->getAddressSpace() != nvptx_const || !var->isConstant() || !var->hasInitializer())
+        return b.CreateAddrSpaceCast(v, generic);
+    GlobalVariable *&copy = copies[var];
+    if (!copy) {
+        copy = new GlobalVariable(*var->getParent(), var->getValueType(), true, GlobalValue::InternalLinkage,
+                                  var->getInitializer(), var->getName() + ".global", nullptr,
+                                  GlobalValue::NotThreadLocal, nvptx_global);
+        copy->setAlignment(var->getAlign());
+        copy->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+    }
+    Constant *p = copy;
+    if (source) {
+        SmallVector<Constant *, 4> constants;
+        for (Value *i : indices)
+            constants.push_back(cast<Constant>(i));
+        p = ConstantExpr::getInBoundsGetElementPtr(source, copy, constants);
+    }
+    return ConstantExpr::getAddrSpaceCast(p, generic);
+}
+
 bool
 lower_printf(Module &m, std::string &error)
 {
@@ -265,6 +308,7 @@ lower_printf(Module &m, std::string &error)
     auto *generic = PointerType::get(c, 0);
     FunctionCallee vprintf = m.getOrInsertFunction("vprintf", FunctionType::get(i32, {generic, generic}, false));
     SmallVector<CallInst *, 16> calls;
+    DenseMap<GlobalVariable *, GlobalVariable *> copies;
     for (User *u : printf_fn->users()) {
         auto *call = dyn_cast<CallInst>(u);
         if (!call || call->getCalledOperand() != printf_fn || call->arg_size() < 1) {
@@ -285,7 +329,7 @@ lower_printf(Module &m, std::string &error)
             else if (t->isIntegerTy() && t->getIntegerBitWidth() < 32)
                 v = b.CreateZExt(v, i32);
             else if (t->isPointerTy() && t->getPointerAddressSpace() != 0)
-                v = b.CreateAddrSpaceCast(v, generic);
+                v = generic_pointer(b, v, copies);
             else if (!t->isIntegerTy() && !t->isDoubleTy() && !t->isPointerTy() && !isa<FixedVectorType>(t)) {
                 error = "printf in " + call->getFunction()->getName().str() +
                         " has an argument of a type NVIDIA's printf (vprintf) does not take";
@@ -303,9 +347,7 @@ lower_printf(Module &m, std::string &error)
                 b.CreateStore(values[k], b.CreateStructGEP(layout, slot, k));
             buffer = slot;
         }
-        Value *format = call->getArgOperand(0);
-        if (format->getType()->getPointerAddressSpace() != 0)
-            format = b.CreateAddrSpaceCast(format, generic);
+        Value *format = generic_pointer(b, call->getArgOperand(0), copies);
         Value *printed = b.CreateCall(vprintf, {format, buffer});
         // OpenCL's printf returns 0, or -1 when it failed.
         Value *result = b.CreateSelect(b.CreateICmpSLT(printed, ConstantInt::get(i32, 0)),

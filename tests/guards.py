@@ -20,6 +20,7 @@ import sys
 import tempfile
 
 import oracle
+from platforms import one_platform
 import translator_shapes
 from verdicts import check, run, summary
 
@@ -220,7 +221,8 @@ def main():
             env = dict(os.environ, RUSTICL_ENABLE="llvmpipe", ASAN_OPTIONS="detect_leaks=0")
             for platform, path, value in (("rusticl", "fallback", 32), ("pocl", "fp64", 64)):
                 for fold in ([], ["--no-fold"]):
-                    p = run([JIT, "--platform", platform, "--print", *fold, ann], env=env, timeout=600)
+                    p = run([JIT, "--platform", platform, "--print", *fold, ann], env=one_platform(env, platform),
+                            timeout=600)
                     got = re.search(r"refine: results (\S+) (\S+) (\S+) (\S+)", p.stdout)
                     want = [value + i / 2 for i in range(4)]
                     check(got is not None and [float(x) for x in got.groups()] == want,

@@ -15,6 +15,8 @@ import subprocess
 import sys
 import tempfile
 
+from platforms import one_platform
+
 CLI = os.environ["SPVCOND_CLI"]
 JIT = os.environ["SPVCOND_JIT"]
 SRC = os.environ["SPVCOND_TEST_SRC"]
@@ -45,8 +47,8 @@ def check(ok, what, detail=""):
 
 
 def jit(platform, module, *flags):
-    p = subprocess.run([JIT, "--platform", platform, *flags, module], capture_output=True, text=True, env=ENV,
-                       timeout=600)
+    p = subprocess.run([JIT, "--platform", platform, *flags, module], capture_output=True, text=True,
+                       env=one_platform(ENV, platform), timeout=600)
     return p.returncode, p.stdout + p.stderr
 
 

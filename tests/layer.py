@@ -42,6 +42,7 @@ import tempfile
 
 import oracle
 from layer_common import BITCODE, CLI, DATA, HOST, INCLUDE, LAYER, MOCK_ICD, PTX, SRC, annotate, compile_cl
+from platforms import one_platform
 from verdicts import check, summary
 
 DATA_SRC = os.path.join(SRC, "data", "layer")
@@ -70,7 +71,7 @@ REAL = ["darktable__basecurve", "ufo__reductor", "python3-silx__silx__resources_
 
 def host(env, platform, module, *args, kernels=()):
     p = subprocess.run([HOST, "--platform", platform, *args, module, *kernels], capture_output=True, text=True,
-                       env=env, timeout=600)
+                       env=one_platform(env, platform), timeout=600)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -309,6 +310,16 @@ def mock_nvidia_checks(tmp, demo, chain, multi):
           and "37, 118, 52, 104, 108, 102" in text, "mock NVIDIA: printf's vector arguments in vprintf's buffer as "
           "NVIDIA's compiler lays them out (float4 at 0, int2 at 16, uchar3 at 24, float2 at 32), the format's %v4hlf "
           "kept", (out + err)[-400:] + text[-800:])
+    # printf in a kernel with a constant pointer parameter: ptxas refuses `cvta.const` in such a program, so the
+    # strings vprintf reads come from copies in global memory.
+    constants = os.path.join(tmp, "constant_printf.spv")
+    compile_cl(os.path.join(SRC, "data", "nvidia", "constant_printf.cl"), constants, tmp)
+    rc, out, err = host(env, "NVIDIA", constants, "--create-only", kernels=["constant_printf"])
+    text = received(out_prefix)
+    check(rc == 0 and "kernel constant_printf: created" in out and re.search(r"\.param \.u64 \.ptr \.const", text) and
+          "cvta.const" not in text and len(re.findall(r"\n\.global \.align 1 \.b8 \S+\[\d+\] = \{", text)) == 2,
+          "mock NVIDIA: printf's format and %s strings in global memory, no cvta.const, in a kernel with a constant "
+          "pointer parameter", (out + err)[-400:] + text[-1200:])
     # The arithmetic of NVIDIA's own OpenCL C compiler: float division as div.full.f32 unless the build asks
     # for it correctly rounded; a saturated conversion of NaN gives 0 (libclc's leaves it to the hardware).
     precision = os.path.join(tmp, "precision.spv")

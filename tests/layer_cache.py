@@ -27,6 +27,7 @@ import subprocess
 import tempfile
 
 from layer_common import BITCODE, CACHE, CLI, DATA, HOST, INCLUDE, LAYER, MOCK_ICD, PTX, SRC, compile_cl
+from platforms import one_platform
 from verdicts import check, summary
 
 BASE = dict(os.environ, RUSTICL_ENABLE="llvmpipe", ASAN_OPTIONS="detect_leaks=0", SPVCOND_LAYER_DEBUG="1")
@@ -39,7 +40,7 @@ DEMO_KERNELS = ["scale_float", "scale_double:double", "mix_double:double", "add_
 
 def host(env, platform, module, *args, kernels=("scale_float",), layer=LAYER):
     p = subprocess.run([HOST, "--platform", platform, *args, module, *kernels], capture_output=True, text=True,
-                       env=dict(env, OPENCL_LAYERS=layer), timeout=600)
+                       env=one_platform(dict(env, OPENCL_LAYERS=layer), platform), timeout=600)
     return p.returncode, p.stdout, p.stderr
 
 def entries(folder):
@@ -213,7 +214,7 @@ def concurrent_checks(tmp, module):
     env = dict(BASE, SPVCOND_LAYER_CACHE_DIR=folder, OPENCL_LAYERS=LAYER)
     platform = "pocl" if BITCODE else "rusticl"
     procs = [subprocess.Popen([HOST, "--platform", platform, module, "scale_float"], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, env=env) for _ in range(6)]
+                              stderr=subprocess.PIPE, text=True, env=one_platform(env, platform)) for _ in range(6)]
     done = [(p.wait(timeout=600), p.stdout.read(), p.stderr.read()) for p in procs]
     for p in procs:
         p.stdout.close()

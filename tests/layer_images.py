@@ -20,6 +20,7 @@ import subprocess
 import tempfile
 
 from layer_common import LAYER, MOCK_ICD, PTX, SRC, annotate, compile_cl
+from platforms import one_platform
 from verdicts import check, summary
 
 HOST = os.environ.get("SPVCOND_LAYER_IMAGES_HOST", "")
@@ -44,12 +45,12 @@ def runtime_checks(modules):
     sources = [os.path.join(IMAGES, source) for source in SOURCES]
     for runtime, platform in RUNTIMES.items():
         direct = subprocess.run([HOST, "--platform", platform, "--source", *sources], capture_output=True, text=True,
-                                env=BASE, timeout=600)
+                                env=one_platform(BASE, platform), timeout=600)
         if direct.returncode == 2:
             print("skipped: %s (%s)" % (runtime, direct.stdout.strip() or direct.stderr.strip()))
             continue
         layered = subprocess.run([HOST, "--platform", platform, "--il", *modules], capture_output=True, text=True,
-                                 env=dict(BASE, OPENCL_LAYERS=LAYER), timeout=600)
+                                 env=one_platform(dict(BASE, OPENCL_LAYERS=LAYER), platform), timeout=600)
         want, got = results(direct.stdout), results(layered.stdout)
         check(len(want) >= 10, "%s: the host ran every image kernel from OpenCL C (%d)" % (runtime, len(want)),
               direct.stdout + direct.stderr)

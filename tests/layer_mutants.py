@@ -26,6 +26,7 @@ import sys
 import tempfile
 
 from layer_common import BITCODE, CLI, DATA, HOST, LAYER, MOCK_ICD, PTX, SRC, compile_cl
+from platforms import one_platform
 from verdicts import check, summary
 
 COUNT = int(os.environ.get("SPVCOND_MUTANTS", "100"))
@@ -126,7 +127,8 @@ def host_each(paths, platform, extra, env, kernels):
             f.write("".join(path + "\n" for path in left))
         try:
             p = subprocess.run([HOST, "--platform", platform, *extra, "--each", listing, *kernels], capture_output=True,
-                               text=True, errors="replace", env=env, timeout=60 + 150 * len(left))
+                               text=True, errors="replace", env=one_platform(env, platform),
+                               timeout=60 + 150 * len(left))
             rc, out, err = p.returncode, p.stdout, p.stderr
         except subprocess.TimeoutExpired as e:
             rc, out, err = "hang", _text(e.stdout), _text(e.stderr)

@@ -27,6 +27,7 @@ import sys
 import tempfile
 
 from layer_common import BITCODE, CLI, DATA, LAYER, MOCK_ICD, PTX, SRC, compile_cl
+from platforms import one_platform
 from verdicts import check, summary
 
 HOST = os.environ["SPVCOND_LAYER_PROGRAMS_HOST"]
@@ -48,7 +49,7 @@ def runtimes():
 
 def host(env, platform, extra, *args):
     p = subprocess.run([HOST, "--platform", platform, *extra, *args], capture_output=True, text=True,
-                       errors="replace", env=env, timeout=600)
+                       errors="replace", env=one_platform(env, platform), timeout=600)
     return p.returncode, p.stdout, p.stderr
 
 

@@ -22,6 +22,7 @@ import sys
 import tempfile
 
 import oracle
+from platforms import one_platform
 from verdicts import check, run, summary
 
 CLI = os.environ["SPVCOND_CLI"]
@@ -181,7 +182,8 @@ def runtimes(tmp):
             continue
         ran = {}
         for code, _, _ in table_rows(t)[1]:
-            p = run([JIT, "--platform", platform, "--raw", "--print", os.path.join(out, code)], env=env, timeout=600)
+            p = run([JIT, "--platform", platform, "--raw", "--print", os.path.join(out, code)],
+                    env=one_platform(env, platform), timeout=600)
             for name, values in re.findall(r"^  (\w+): results (.*)$", p.stdout, re.M):
                 ran[name] = [float(v) for v in values.split()]
         check(set(ran) == want and all(ran[k] == RESULTS[k] for k in ran),

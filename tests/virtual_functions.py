@@ -22,6 +22,7 @@ import sys
 import tempfile
 
 import oracle
+from platforms import one_platform
 from verdicts import check, run, summary
 
 CLI = os.environ["SPVCOND_CLI"]
@@ -205,14 +206,16 @@ def main():
             ann = os.path.join(tmp, "design.ann.spv")
             env = dict(os.environ, RUSTICL_ENABLE="llvmpipe", ASAN_OPTIONS="detect_leaks=0")
             for platform in ("pocl", "rusticl"):
-                p = run([JIT, "--platform", platform, "--print", "--shared", ann], env=env, timeout=600)
+                p = run([JIT, "--platform", platform, "--print", "--shared", ann], env=one_platform(env, platform),
+                        timeout=600)
                 got = re.search(r"use: results (\S+)", p.stdout)
                 if got:
                     check(float(got.group(1)) == 2.0, "design on %s: use calls base_foo" % platform, p.stdout)
                     print("design on %s: %s" % (platform, " / ".join(re.findall(r"\w+: results [^\n]*", p.stdout))))
                     continue
                 # The runtime cannot run it: then it cannot run the compiler's own module either.
-                q = run([JIT, "--platform", platform, "--raw", "--print", "--shared", spv], env=env, timeout=600)
+                q = run([JIT, "--platform", platform, "--raw", "--print", "--shared", spv],
+                        env=one_platform(env, platform), timeout=600)
                 said = (p.stdout + p.stderr).strip().splitlines()
                 check(not re.search(r"use: results", q.stdout),
                       "design on %s: fails only where the unannotated module fails too" % platform, q.stdout)

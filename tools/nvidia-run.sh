@@ -182,6 +182,11 @@ done
 echo "== offset through the layer: get_global_offset(1), group ids, global size at offset 4"; run --offset 4 probe/offset.spv offset_y:int group_id:int global_size:int
 echo "== vector printf from OpenCL C, by the driver"; bin/opencl-binary --platform NVIDIA --run vector_printf probe/vector_printf.cl "$P/vp.ptx" 2>&1
 echo "== vector printf through the layer"; run probe/vector_printf.spv vector_printf
+echo "== printf in a kernel with a constant pointer (expected x=3 s=constant)"; run probe/constant_printf.spv constant_printf
+for k in subnormals huge_trig; do
+    echo "== $k from OpenCL C, by the driver"; bin/opencl-binary --platform NVIDIA --run $k probe/subnormals.cl "$P/$k.ptx" 2>&1
+    echo "== $k through the layer"; run probe/subnormals.spv $k
+done
 [ -n "${OUT:-}" ] && tar cJf "$OUT/probe.tar.xz" -C "$P" .
 fi
 rm -rf "$T"
