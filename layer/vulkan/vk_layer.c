@@ -2,7 +2,8 @@
 /* VK_LAYER_SPVCOND_specialize (docs/vulkan-layer.md): a Vulkan layer that specializes an annotated shader module
  * for the device it is created on. At vkCreateDevice it notes what the application enabled (features, device
  * extensions, the API version) and the device's subgroup properties, as the library's Vulkan device
- * (spvcond_vulkan_device_info); at vkCreateShaderModule, a module carrying conditions (SpecConditionalINTEL or
+ * (spvcond_vulkan_device_info); at vkCreateShaderModule, and for a module chained into a compute pipeline's stage
+ * at vkCreateComputePipelines, a module carrying conditions (SpecConditionalINTEL or
  * FunctionVariantsINTEL) is specialized for that device, so that the driver receives a plain module whose
  * entry points and capabilities the device has enabled. A plain module, and one the library cannot read or
  * specialize, goes to the driver unchanged (the driver judges it as it would without the layer). With
@@ -46,6 +47,7 @@ struct device {
     PFN_vkGetDeviceProcAddr next_gdpa;
     PFN_vkDestroyDevice destroy;
     PFN_vkCreateShaderModule create_shader_module;
+    PFN_vkCreateComputePipelines create_compute_pipelines;
     spvcond_context *ctx;
     spvcond_device_info *info; /* what the application enabled, as the library describes it */
     struct device *next;
@@ -312,6 +314,7 @@ layer_CreateDevice(VkPhysicalDevice physical, const VkDeviceCreateInfo *info, co
     d->next_gdpa = gdpa;
     d->destroy = (PFN_vkDestroyDevice)gdpa(*out, "vkDestroyDevice");
     d->create_shader_module = (PFN_vkCreateShaderModule)gdpa(*out, "vkCreateShaderModule");
+    d->create_compute_pipelines = (PFN_vkCreateComputePipelines)gdpa(*out, "vkCreateComputePipelines");
     if (spvcond_context_create(NULL, NULL, NULL, &d->ctx) == SPVCOND_OK)
         d->info = describe(inst, physical, info, d->ctx);
     mtx_lock(&layer.lock);
@@ -400,6 +403,49 @@ specialize_for(const struct device *d, spvcond_context *ctx, const uint32_t *cod
     return done;
 }
 
+/* A module create info as the driver is to receive it: `info` a copy of the application's, its code the module
+ * specialized for the device, which `ctx` holds (module_release frees both). */
+struct specialized_module {
+    VkShaderModuleCreateInfo info;
+    spvcond_context *ctx;
+    uint32_t *words;
+};
+
+/* Whether `info` carries an annotated module that the library specialized for `d` into `out` (false: a plain
+ * module, or one the library cannot read or specialize, which goes to the driver as it came). */
+static bool
+module_specialized(const struct device *d, const VkShaderModuleCreateInfo *info, struct specialized_module *out)
+{
+    size_t count = 0;
+    *out = (struct specialized_module){0};
+    if (!d->info || !info || !info->pCode || info->codeSize < 20 || info->codeSize % 4 != 0 ||
+        !declares_conditions(info->pCode, info->codeSize / 4))
+        return false;
+    if (spvcond_context_create(NULL, NULL, NULL, &out->ctx) != SPVCOND_OK ||
+        !specialize_for(d, out->ctx, info->pCode, info->codeSize, &out->words, &count)) {
+        spvcond_context_destroy(out->ctx);
+        out->ctx = NULL;
+        return false;
+    }
+    out->info = *info;
+    out->info.pCode = out->words;
+    out->info.codeSize = count * 4;
+    debug("device %s: a shader module of %zu words specialized to %zu", d->info->name ? d->info->name : "?",
+          info->codeSize / 4, count);
+    dump(out->words, count);
+    return true;
+}
+
+static void
+module_release(struct specialized_module *m)
+{
+    if (m->ctx) {
+        spvcond_free(m->ctx, m->words);
+        spvcond_context_destroy(m->ctx);
+    }
+    *m = (struct specialized_module){0};
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL
 layer_CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *info,
                          const VkAllocationCallbacks *allocator, VkShaderModule *out)
@@ -407,26 +453,119 @@ layer_CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *info,
     struct device *d = find_device(key_of(device));
     if (!d)
         return VK_ERROR_INITIALIZATION_FAILED;
-    spvcond_context *ctx = NULL;
-    uint32_t *words = NULL;
-    size_t count = 0;
-    if (d->info && info && info->pCode && info->codeSize >= 20 && info->codeSize % 4 == 0 &&
-        declares_conditions(info->pCode, info->codeSize / 4) &&
-        spvcond_context_create(NULL, NULL, NULL, &ctx) == SPVCOND_OK &&
-        specialize_for(d, ctx, info->pCode, info->codeSize, &words, &count)) {
-        VkShaderModuleCreateInfo specialized = *info;
-        specialized.pCode = words;
-        specialized.codeSize = count * 4;
-        debug("device %s: a shader module of %zu words specialized to %zu", d->info->name ? d->info->name : "?",
-              info->codeSize / 4, count);
-        dump(words, count);
-        VkResult r = d->create_shader_module(device, &specialized, allocator, out);
-        spvcond_free(ctx, words);
-        spvcond_context_destroy(ctx);
-        return r;
+    struct specialized_module m;
+    if (!module_specialized(d, info, &m))
+        return d->create_shader_module(device, info, allocator, out);
+    VkResult r = d->create_shader_module(device, &m.info, allocator, out);
+    module_release(&m);
+    return r;
+}
+
+/* ---- modules chained into a pipeline's stage ---- */
+
+/* A stage may carry its module as a VkShaderModuleCreateInfo in its pNext chain, its `module` null
+ * (VK_EXT_graphics_pipeline_library, Vulkan 1.3's maintenance5). The chain is the application's and read-only:
+ * the driver is given a new one, the structures before the module's copied (their types must be among these,
+ * whose sizes the layer knows), the module's replaced, the rest shared. */
+static size_t
+stage_struct_size(VkStructureType type)
+{
+    switch (type) {
+    case VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO:
+        return sizeof(VkPipelineShaderStageRequiredSubgroupSizeCreateInfo);
+    case VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT:
+        return sizeof(VkDebugUtilsObjectNameInfoEXT);
+    case VK_STRUCTURE_TYPE_SHADER_MODULE_VALIDATION_CACHE_CREATE_INFO_EXT:
+        return sizeof(VkShaderModuleValidationCacheCreateInfoEXT);
+    default:
+        return 0;
     }
-    spvcond_context_destroy(ctx);
-    return d->create_shader_module(device, info, allocator, out);
+}
+
+enum { CHAIN_COPIES = 8 };
+
+/* One stage's new chain: the copies of the structures before the module's, and the module's. */
+struct stage_chain {
+    struct specialized_module module;
+    void *copies[CHAIN_COPIES];
+};
+
+static void
+chain_release(struct stage_chain *c)
+{
+    module_release(&c->module);
+    for (size_t k = 0; k < CHAIN_COPIES; k++)
+        free(c->copies[k]);
+    *c = (struct stage_chain){0};
+}
+
+/* The stage's chain with its module specialized for `d`, in `stage->pNext` (true), or false where the stage
+ * stays as it came (no module chained, a plain one, or a structure before it that the layer cannot copy). */
+static bool
+chain_specialized(const struct device *d, VkPipelineShaderStageCreateInfo *stage, struct stage_chain *c)
+{
+    *c = (struct stage_chain){0};
+    if (stage->module != VK_NULL_HANDLE)
+        return false;
+    size_t before = 0;
+    const VkBaseInStructure *node = stage->pNext;
+    while (node && node->sType != VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO) {
+        node = node->pNext;
+        before++;
+    }
+    if (!node || !module_specialized(d, (const VkShaderModuleCreateInfo *)node, &c->module))
+        return false;
+    /* The copies, newest last: each points at the next copy, the last at the module's copy. */
+    const VkBaseInStructure *from = stage->pNext;
+    for (size_t k = 0; k < before; k++, from = from->pNext) {
+        size_t size = stage_struct_size(from->sType);
+        if (k >= CHAIN_COPIES || size == 0 || (c->copies[k] = malloc(size)) == NULL) {
+            debug("a shader module chained into a pipeline goes to the driver as it came: a structure of type %d "
+                  "comes before it in the stage's chain", (int)from->sType);
+            chain_release(c);
+            return false;
+        }
+        memcpy(c->copies[k], from, size);
+    }
+    c->module.info.pNext = node->pNext;
+    const void *next = &c->module.info;
+    for (size_t k = before; k-- > 0;) {
+        ((VkBaseOutStructure *)c->copies[k])->pNext = (VkBaseOutStructure *)next;
+        next = c->copies[k];
+    }
+    stage->pNext = next;
+    return true;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+layer_CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t count,
+                             const VkComputePipelineCreateInfo *infos, const VkAllocationCallbacks *allocator,
+                             VkPipeline *pipelines)
+{
+    struct device *d = find_device(key_of(device));
+    if (!d)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    bool any = false;
+    for (uint32_t k = 0; infos && k < count && !any; k++)
+        any = infos[k].stage.module == VK_NULL_HANDLE && infos[k].stage.pNext;
+    if (!any)
+        return d->create_compute_pipelines(device, cache, count, infos, allocator, pipelines);
+    VkComputePipelineCreateInfo *copy = malloc(count * sizeof(*copy));
+    struct stage_chain *chains = calloc(count, sizeof(*chains));
+    if (!copy || !chains) {
+        free(copy);
+        free(chains);
+        return VK_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    memcpy(copy, infos, count * sizeof(*copy));
+    for (uint32_t k = 0; k < count; k++)
+        chain_specialized(d, &copy[k].stage, &chains[k]);
+    VkResult r = d->create_compute_pipelines(device, cache, count, copy, allocator, pipelines);
+    for (uint32_t k = 0; k < count; k++)
+        chain_release(&chains[k]);
+    free(chains);
+    free(copy);
+    return r;
 }
 
 /* ---- the loader's entry points ---- */
@@ -443,6 +582,7 @@ intercepted(const char *name)
         {"vkCreateDevice", (PFN_vkVoidFunction)layer_CreateDevice},
         {"vkDestroyDevice", (PFN_vkVoidFunction)layer_DestroyDevice},
         {"vkCreateShaderModule", (PFN_vkVoidFunction)layer_CreateShaderModule},
+        {"vkCreateComputePipelines", (PFN_vkVoidFunction)layer_CreateComputePipelines},
     };
     for (size_t k = 0; k < sizeof(functions) / sizeof(functions[0]); k++)
         if (strcmp(functions[k].name, name) == 0)
@@ -457,7 +597,8 @@ layer_GetDeviceProcAddr(VkDevice device, const char *name)
         return NULL;
     if (strcmp(name, "vkGetDeviceProcAddr") == 0)
         return (PFN_vkVoidFunction)layer_GetDeviceProcAddr;
-    if (strcmp(name, "vkDestroyDevice") == 0 || strcmp(name, "vkCreateShaderModule") == 0)
+    if (strcmp(name, "vkDestroyDevice") == 0 || strcmp(name, "vkCreateShaderModule") == 0 ||
+        strcmp(name, "vkCreateComputePipelines") == 0)
         return intercepted(name);
     struct device *d = device ? find_device(key_of(device)) : NULL;
     return d ? d->next_gdpa(device, name) : NULL;

@@ -4,14 +4,19 @@
  * makes a shader module of MODULE, and for each ENTRY a compute pipeline that runs over 64 floats
  * x = 0.5, 1.5, 2.5, ... in place; it prints each entry's first four results.
  *
- *   vulkan-compute [--enable FEATURE]... [--validation] [--time-modules N] MODULE.spv ENTRY...
+ *   vulkan-compute [--enable FEATURE]... [--validation] [--time-modules N]
+ *                  [--chained | --chained-behind-subgroup-size] MODULE.spv ENTRY...
  *
  * FEATURE: shaderFloat64, shaderInt64, shaderFloat16, shaderInt8. --validation enables Khronos' validation
  * layer and prints each message it gives ("validation: ..."). Lines: "device: NAME", "enabled: FEATURE...",
  * "module: created" or "module: VkResult N", then "ENTRY: y0 y1 y2 y3" or "ENTRY: VkResult N". Exit status 1
  * when the module or a pipeline fails, 2 on bad usage or no device. With --time-modules N, the module is also
  * created and destroyed N times more and "vkCreateShaderModule: median MS, fastest MS" printed (the Vulkan
- * layer's cost per module, docs/vulkan-layer.md). */
+ * layer's cost per module, docs/vulkan-layer.md). --chained makes no shader module: each pipeline's stage carries the
+ * module's VkShaderModuleCreateInfo in its pNext chain, its module null (VK_EXT_graphics_pipeline_library, enabled
+ * with its feature; "module: chained"); --chained-behind-subgroup-size puts a
+ * VkPipelineShaderStageRequiredSubgroupSizeCreateInfo (the device's largest subgroup size) before it in the chain
+ * (Vulkan 1.3, subgroupSizeControl enabled). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,10 +87,15 @@ int
 main(int argc, char **argv)
 {
     bool validation = false, want64 = false, want_i64 = false, want16 = false, want_i8 = false;
+    bool chained = false, behind = false;
     int a = 1, time_modules = 0;
     for (; a < argc && strncmp(argv[a], "--", 2) == 0; a++) {
         if (strcmp(argv[a], "--validation") == 0)
             validation = true;
+        else if (strcmp(argv[a], "--chained") == 0)
+            chained = true;
+        else if (strcmp(argv[a], "--chained-behind-subgroup-size") == 0)
+            chained = behind = true;
         else if (strcmp(argv[a], "--time-modules") == 0 && a + 1 < argc)
             time_modules = atoi(argv[++a]);
         else if (strcmp(argv[a], "--enable") == 0 && a + 1 < argc) {
@@ -98,8 +108,8 @@ main(int argc, char **argv)
             break;
     }
     if (argc - a < 2) {
-        fprintf(stderr, "usage: vulkan-compute [--enable FEATURE]... [--validation] [--time-modules N] MODULE.spv "
-                        "ENTRY...\n");
+        fprintf(stderr, "usage: vulkan-compute [--enable FEATURE]... [--validation] [--time-modules N] [--chained | "
+                        "--chained-behind-subgroup-size] MODULE.spv ENTRY...\n");
         return 2;
     }
     size_t code_size;
@@ -109,7 +119,8 @@ main(int argc, char **argv)
         return 2;
     }
 
-    VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .apiVersion = VK_API_VERSION_1_2};
+    VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+                             .apiVersion = behind ? VK_API_VERSION_1_3 : VK_API_VERSION_1_2};
     const char *layers[] = {"VK_LAYER_KHRONOS_validation"};
     const char *instance_ext[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
     VkDebugUtilsMessengerCreateInfoEXT messenger_info = {
@@ -149,7 +160,12 @@ main(int argc, char **argv)
     VkPhysicalDeviceVulkan12Features has12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     VkPhysicalDeviceFeatures2 has = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &has12};
     vkGetPhysicalDeviceFeatures2(physical, &has);
-    VkPhysicalDeviceVulkan12Features on12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceGraphicsPipelineLibraryFeaturesEXT library = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_FEATURES_EXT, .graphicsPipelineLibrary = VK_TRUE};
+    VkPhysicalDeviceVulkan13Features on13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+                                             .pNext = &library, .subgroupSizeControl = VK_TRUE};
+    VkPhysicalDeviceVulkan12Features on12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                             .pNext = behind ? (void *)&on13 : chained ? (void *)&library : NULL};
     VkPhysicalDeviceFeatures2 on = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &on12};
     on.features.shaderFloat64 = want64 && has.features.shaderFloat64;
     on.features.shaderInt64 = want_i64 && has.features.shaderInt64;
@@ -170,8 +186,17 @@ main(int argc, char **argv)
     float priority = 1;
     VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
                                    .queueFamilyIndex = family, .queueCount = 1, .pQueuePriorities = &priority};
+    const char *device_ext[] = {VK_KHR_PIPELINE_LIBRARY_EXTENSION_NAME, VK_EXT_GRAPHICS_PIPELINE_LIBRARY_EXTENSION_NAME};
     VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &on,
-                              .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci};
+                              .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci,
+                              .enabledExtensionCount = chained ? 2 : 0, .ppEnabledExtensionNames = device_ext};
+    VkPhysicalDeviceVulkan13Properties props13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES};
+    VkPhysicalDeviceProperties2 props2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &props13};
+    if (behind)
+        vkGetPhysicalDeviceProperties2(physical, &props2);
+    VkPipelineShaderStageRequiredSubgroupSizeCreateInfo subgroup_size = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO,
+        .requiredSubgroupSize = props13.maxSubgroupSize};
     VkDevice device;
     if ((r = vkCreateDevice(physical, &dci, NULL, &device)) != VK_SUCCESS) {
         printf("device: VkResult %d\n", r);
@@ -182,7 +207,8 @@ main(int argc, char **argv)
 
     VkShaderModuleCreateInfo smci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = code_size,
                                      .pCode = code};
-    VkShaderModule module;
+    subgroup_size.pNext = &smci;
+    VkShaderModule module = VK_NULL_HANDLE;
     if (time_modules > 0 && time_modules <= 100000) {
         double *ms = calloc((size_t)time_modules, sizeof(double));
         for (int k = 0; ms && k < time_modules; k++) {
@@ -198,13 +224,12 @@ main(int argc, char **argv)
         }
         free(ms);
     }
-    r = vkCreateShaderModule(device, &smci, NULL, &module);
-    free(code);
+    r = chained ? VK_SUCCESS : vkCreateShaderModule(device, &smci, NULL, &module);
     if (r != VK_SUCCESS) {
         printf("module: VkResult %d\n", r);
         return 1;
     }
-    printf("module: created\n");
+    printf("module: %s\n", chained ? "chained" : "created");
 
     /* One host-visible buffer, one descriptor set, one command buffer, reused by every entry. */
     VkBufferCreateInfo bci = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = N * sizeof(float),
@@ -261,6 +286,7 @@ main(int argc, char **argv)
         VkComputePipelineCreateInfo cpi = {
             .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
             .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                      .pNext = behind ? (const void *)&subgroup_size : chained ? (const void *)&smci : NULL,
                       .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = module, .pName = argv[k]},
             .layout = pipeline_layout};
         VkPipeline pipeline;
@@ -291,6 +317,7 @@ main(int argc, char **argv)
     vkDestroyBuffer(device, buffer, NULL);
     vkFreeMemory(device, memory, NULL);
     vkDestroyShaderModule(device, module, NULL);
+    free(code);
     vkDestroyDevice(device, NULL);
     PFN_vkDestroyDebugUtilsMessengerEXT destroy_messenger =
         (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT");
