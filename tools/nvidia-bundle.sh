@@ -121,5 +121,24 @@ if command -v llc-19 >/dev/null && command -v opt-19 >/dev/null && [ -f "$build/
             -o "$out/llvm19/$b.opt19.ptx" 2>/dev/null
     done
 fi
+# The Vulkan layer on NVIDIA's Vulkan driver (run.sh's part vulkan; docs/vulkan-layer.md): the layer and its
+# manifest, the plain Vulkan program, the GLSL shaders of the vulkan-layer suite compiled, merged and annotated,
+# each alone too (what an application compiles per feature set), and Debian's Vulkan loader and GL dispatch
+# libraries (the device machine has the driver and no loader). Where BUILD has the Vulkan layer.
+if [ -f "$build/layer/vulkan/libVkLayer_spvcond_specialize.so" ] && [ -f "$build/tests/vulkan-compute" ] &&
+    command -v glslangValidator >/dev/null && command -v spirv-link >/dev/null; then
+    mkdir -p "$out/vulkan" "$out/gl"
+    cp "$build/layer/vulkan/libVkLayer_spvcond_specialize.so" "$build/layer/vulkan/VkLayer_spvcond_specialize.json" \
+        "$out/vulkan/"
+    cp "$build/tests/vulkan-compute" "$out/bin/"
+    for n in scale_float scale_double scale_half; do
+        glslangValidator -V --target-env vulkan1.1 -e $n --source-entrypoint main "tests/data/vulkan/$n.comp" \
+            -o "$out/vulkan/$n.spv" >/dev/null
+    done
+    spirv-link "$out/vulkan/scale_float.spv" "$out/vulkan/scale_double.spv" "$out/vulkan/scale_half.spv" \
+        -o "$out/vulkan/all.spv"
+    "$cli" annotate -q "$out/vulkan/all.spv" -o "$out/vulkan/all.a.spv"
+    (cd "$out/gl" && apt-get download libvulkan1 libglvnd0 libglx0 libgl1 libegl1 libopengl0 >/dev/null 2>&1)
+fi
 cp tools/nvidia-run.sh "$out/run.sh"
 echo "nvidia-bundle: $out ($(du -sh "$out" | cut -f1)); there: bash $out/run.sh > log 2>&1"

@@ -5,7 +5,7 @@
 # modules, their results), the JIT example, the whole corpus through the layer, then bench/layer-speed
 # (kernel times and build times against the driver compiling the same OpenCL C). Needs nvidia-smi,
 # ocl-icd's libOpenCL.so.1 and NVIDIA's libnvidia-opencl.so.1; writes everything to standard output.
-# Usage: bash run.sh [PART...], PART among checks images corpus speed build cost programs cts offline probe llvm19
+# Usage: bash run.sh [PART...], PART among checks images corpus speed build cost programs cts offline probe llvm19 vulkan
 # (default: all but offline and llvm19;
 # images: tests/layer/images_host.c from OpenCL C by the driver and from SPIR-V through the layer; cost:
 # bench/layer-cost, the layer cold and warm against the driver taking the PTX it made; programs: OpenCL's
@@ -15,7 +15,8 @@
 # nearest filtering, test_samplerless_reads, test_kernel_image_methods; CTS_SUITES names fewer) from OpenCL C by the driver and in the CTS's
 # offline SPIR-V mode through the layer, the suites side by side, each test's verdict in $OUT/cts-SUITE.tar.xz; probe: the PTX NVIDIA's compiler makes of probe/*.cl and
 # the layer of the same as SPIR-V, into $OUT/probe.tar.xz; llvm19: the bench kernels' times from the driver's
-# own build against the PTX of LLVM 15's back end (the layer's) and LLVM 19's, made by nvidia-bundle.sh).
+# own build against the PTX of LLVM 15's back end (the layer's) and LLVM 19's, made by nvidia-bundle.sh); vulkan: the Vulkan
+# layer on NVIDIA's Vulkan driver through Debian's loader (the vulkan-layer suite's shaders, results and cost).
 set -u
 parts=" ${*:-checks images corpus speed build cost programs cts probe} "
 want() { case "$parts" in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
@@ -188,6 +189,32 @@ for k in subnormals huge_trig; do
     echo "== $k through the layer"; run probe/subnormals.spv $k
 done
 [ -n "${OUT:-}" ] && tar cJf "$OUT/probe.tar.xz" -C "$P" .
+fi
+if want vulkan && [ -d vulkan ]; then
+echo "== Vulkan: NVIDIA's driver through Debian's loader (1.3.239), the layer on the vulkan-layer suite's shaders"
+# The loader and GL dispatch libraries unpacked into / (the device machine's own advice), the driver's manifest
+# named where the loader does not find one.
+for d in gl/*.deb; do dpkg -x "$d" /; done; ldconfig
+ls /usr/share/vulkan/icd.d/ /etc/vulkan/icd.d/ 2>/dev/null
+[ -n "$(ls /usr/share/vulkan/icd.d/nvidia* /etc/vulkan/icd.d/nvidia* 2>/dev/null)" ] ||
+    export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+ls /dev/nvidia* /dev/dri 2>&1 | tr '\n' ' '; echo
+V="env VK_LAYER_PATH=$G/vulkan VK_INSTANCE_LAYERS=VK_LAYER_SPVCOND_specialize SPVCOND_LAYER_DEBUG=1"
+echo "-- without the layer, the merged plain module, nothing enabled"; bin/vulkan-compute vulkan/all.spv scale_float 2>&1
+for f in "" "--enable shaderFloat64" "--enable shaderFloat16" "--enable shaderFloat64 --enable shaderFloat16"; do
+    echo "-- through the layer, the annotated module: $f"
+    $V bin/vulkan-compute $f vulkan/all.a.spv scale_float scale_double scale_half 2>&1
+    echo "-- chained into the pipelines: $f"
+    $V bin/vulkan-compute $f --chained vulkan/all.a.spv scale_float scale_double scale_half 2>&1 | grep -v "^spvcond"
+done
+echo "-- each shader alone, without the layer (one module per feature set)"
+for n in scale_float:"" scale_double:"--enable shaderFloat64" scale_half:"--enable shaderFloat16"; do
+    bin/vulkan-compute ${n#*:} vulkan/${n%%:*}.spv ${n%%:*} 2>&1 | tail -1
+done
+echo "-- vkCreateShaderModule, 2001 times: the driver alone (plain merged), the layer (plain, annotated)"
+bin/vulkan-compute --enable shaderFloat64 --enable shaderFloat16 --time-modules 2001 vulkan/all.spv scale_float 2>&1 | grep vkCreate
+env VK_LAYER_PATH=$G/vulkan VK_INSTANCE_LAYERS=VK_LAYER_SPVCOND_specialize bin/vulkan-compute --enable shaderFloat64 --enable shaderFloat16 --time-modules 2001 vulkan/all.spv scale_float 2>&1 | grep vkCreate
+env VK_LAYER_PATH=$G/vulkan VK_INSTANCE_LAYERS=VK_LAYER_SPVCOND_specialize bin/vulkan-compute --enable shaderFloat64 --enable shaderFloat16 --time-modules 2001 vulkan/all.a.spv scale_float 2>&1 | grep vkCreate
 fi
 rm -rf "$T"
 echo "nvidia-run: done"
