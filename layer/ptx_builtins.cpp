@@ -244,6 +244,19 @@ link_libdevice(Module &m, std::string &error)
             any = true;
         }
     }
+    // float ldexp: libclc's flushes a subnormal result to zero (its nvptx64 library is built without float
+    // subnormals), NVIDIA's OpenCL C keeps it (ldexp(1, -140) is 0x1p-140 on an H100); libdevice's keeps it.
+    if (Function *f = m.getFunction("_Z5ldexpfi");
+        f && f->isDeclaration() && libdevice.defined.count("__nv_ldexpf")) {
+        auto *type = FunctionType::get(Type::getFloatTy(c), {Type::getFloatTy(c), Type::getInt32Ty(c)}, false);
+        if (f->getFunctionType() == type) {
+            FunctionCallee nv = m.getOrInsertFunction("__nv_ldexpf", type);
+            IRBuilder<> b(BasicBlock::Create(c, "", f));
+            b.CreateRet(b.CreateCall(nv, {f->getArg(0), f->getArg(1)}));
+            f->setLinkage(GlobalValue::InternalLinkage);
+            any = true;
+        }
+    }
     return !any || link_needed(m, *libdevice.bitcode, "libdevice (" + libdevice.path + ")", error);
 }
 
@@ -418,6 +431,39 @@ half_through_float(Module &m, Function *f, const char *canonical)
     f->setLinkage(GlobalValue::InternalLinkage);
 }
 
+// libclc 15's nvptx64 library has no 3-component forms of the asynchronous copies and of prefetch. A
+// 3-component vector occupies a 4-component one's storage (OpenCL C 6.1.5), so copying or prefetching n of
+// them is doing so for n of the 4-component type: such a function is defined as a call of that form, with the
+// same arguments (pointers are opaque here); a prefetch without one does nothing (it is a hint).
+static void
+three_as_four(Module &m, Function *f, const char *canonical)
+{
+    std::string name(canonical);
+    bool copy = name.rfind("_Z21async_work_group_copy", 0) == 0 || name.rfind("_Z29async_work_group_strided_copy", 0) == 0;
+    bool prefetch = name.rfind("_Z8prefetch", 0) == 0;
+    if ((!copy && !prefetch) || name.find("Dv3_") == std::string::npos)
+        return;
+    for (size_t at = name.find("Dv3_"); at != std::string::npos; at = name.find("Dv3_", at))
+        name.replace(at, 4, "Dv4_"); // both pointers' element type, written out in the canonical name
+    auto found = library.by_canonical.find(name);
+    if (found == library.by_canonical.end() && !prefetch)
+        return;
+    BasicBlock *body = BasicBlock::Create(m.getContext(), "", f);
+    IRBuilder<> b(body);
+    Value *result = nullptr;
+    if (found != library.by_canonical.end()) {
+        SmallVector<Value *, 4> args;
+        for (Argument &a : f->args())
+            args.push_back(&a);
+        result = b.CreateCall(m.getOrInsertFunction(found->second, f->getFunctionType()), args);
+    }
+    if (f->getReturnType()->isVoidTy())
+        b.CreateRetVoid();
+    else
+        b.CreateRet(result ? result : Constant::getNullValue(f->getReturnType()));
+    f->setLinkage(GlobalValue::InternalLinkage);
+}
+
 // Built-ins: each declared function that libclc defines under its NVPTX name takes that name (two
 // declarations that become one merge), then what is used is linked from the library.
 bool
@@ -434,6 +480,8 @@ link_builtins(Module &m, std::string &error)
         auto found = library.by_canonical.find(canonical);
         if (found == library.by_canonical.end()) {
             half_through_float(m, f, canonical);
+            if (f->isDeclaration())
+                three_as_four(m, f, canonical);
             continue;
         }
         if (found->second == f->getName())

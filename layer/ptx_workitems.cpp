@@ -12,7 +12,9 @@
 //   get_global_id(d)      = %ctaid.d * %ntid.d + %tid.d + %envreg<3+d>
 //   get_global_offset(d)  = %envreg<3+d> - %envreg<d> * %ntid.d
 //   get_work_dim()        = %envreg9
-// past the third dimension 1 for the sizes and counts, 0 for the others; the linear ids are OpenCL's sums of
+// past get_work_dim() (the third dimension at most) 1 for the sizes and counts, 0 for the others, as OpenCL
+// defines them (the registers gave get_global_size(2) of a 1-D range as 0 on an H100: the CTS's
+// work_item_functions_out_of_range); the linear ids are OpenCL's sums of
 // them (get_global_linear_id over get_work_dim() dimensions). The functions are defined here, before the
 // built-ins are linked.
 #include <llvm/IR/IRBuilder.h>
@@ -89,7 +91,11 @@ define(Module &m, Function &f, work_item what)
         BasicBlock *block = BasicBlock::Create(c, "", &f);
         which->addCase(b.getInt32(d), block);
         IRBuilder<> in(block);
-        in.CreateRet(in.CreateZExtOrTrunc(in_dimension(in, m, what, d), f.getReturnType()));
+        Value *v = in.CreateZExtOrTrunc(in_dimension(in, m, what, d), f.getReturnType());
+        if (d > 0) // a dimension past get_work_dim() (the driver leaves its registers 0 there)
+            v = in.CreateSelect(in.CreateICmpULT(in.getInt64(d), envreg(in, m, 9)), v,
+                                ConstantInt::get(f.getReturnType(), count ? 1 : 0));
+        in.CreateRet(v);
     }
     f.setLinkage(GlobalValue::InternalLinkage);
 }

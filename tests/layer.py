@@ -287,6 +287,20 @@ def mock_nvidia_checks(tmp, demo, chain, multi):
           "mock NVIDIA: every work-item function reads the registers NVIDIA's compiler reads (group ids with the "
           "driver's group offset, group counts and global sizes of the whole NDRange, the work dimension), "
           "OpenCL 2.0's linear ids and enqueued local size defined", (out + err)[-600:])
+    # A dimension past get_work_dim() gives 1 for the sizes, whatever the registers hold (the CTS's
+    # work_item_functions_out_of_range): the work dimension is read for get_global_size(d).
+    check("%envreg9" in entry_of("global_size") and "%envreg9" in entry_of("local_size"),
+          "mock NVIDIA: get_global_size and get_local_size of a dimension past get_work_dim() are 1",
+          entry_of("global_size")[-1200:])
+    # Asynchronous copies and prefetch of 3-component vectors, which libclc's nvptx64 library lacks, as those of
+    # the 4-component type whose storage they share.
+    copies = os.path.join(tmp, "vector3_copies.spv")
+    compile_cl(os.path.join(SRC, "data", "nvidia", "vector3_copies.cl"), copies, tmp)
+    rc, out, err = host(env, "NVIDIA", copies, "--create-only", kernels=["copy3"])
+    text = received(out_prefix)
+    check(rc == 0 and "kernel copy3: created" in out and re.search(r"ld\.global\.v4\.u8", text) and
+          re.search(r"st\.shared\.v4\.u8", text), "mock NVIDIA: async_work_group_copy, its strided form and prefetch "
+          "of uchar3 build, copying 4-byte elements", (out + err)[-400:])
     rc, out, err = host(dict(env, SPVCOND_MOCK_NVIDIA="0"), "rusticl", demo, "--create-only", "--offset", "4",
                         kernels=["scale_float"])
     check("kernel scale_float: enqueued at offset 4: taken" in out, "mock, binaries: the same offset reaches the driver",
