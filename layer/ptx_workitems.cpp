@@ -92,7 +92,7 @@ define(Module &m, Function &f, work_item what)
         which->addCase(b.getInt32(d), block);
         IRBuilder<> in(block);
         Value *v = in.CreateZExtOrTrunc(in_dimension(in, m, what, d), f.getReturnType());
-        if (d > 0) // a dimension past get_work_dim(): OpenCL's value, not the registers'
+        if (d > 0) // a dimension past get_work_dim(): OpenCL's value, the registers' value there is not
             v = in.CreateSelect(in.CreateICmpULT(in.getInt64(d), envreg(in, m, 9)), v,
                                 ConstantInt::get(f.getReturnType(), count ? 1 : 0));
         in.CreateRet(v);
