@@ -24,6 +24,7 @@
 
 #include "spvcond/spvcond.h"
 #include "vk_features.h"
+#include "vk_common.h"
 
 #define LAYER_NAME "VK_LAYER_SPVCOND_specialize"
 #define EXPORT __attribute__((visibility("default")))
@@ -39,18 +40,6 @@ struct instance {
     PFN_vkGetPhysicalDeviceProperties properties;
     PFN_vkGetPhysicalDeviceProperties2 properties2;
     struct instance *next;
-};
-
-struct device {
-    void *key;
-    VkDevice handle;
-    PFN_vkGetDeviceProcAddr next_gdpa;
-    PFN_vkDestroyDevice destroy;
-    PFN_vkCreateShaderModule create_shader_module;
-    PFN_vkCreateComputePipelines create_compute_pipelines;
-    spvcond_context *ctx;
-    spvcond_device_info *info; /* what the application enabled, as the library describes it */
-    struct device *next;
 };
 
 /* The layer's state: every instance and device it saw created and not yet destroyed. */
@@ -75,8 +64,8 @@ init_layer(void)
 }
 
 /* The specialized module, into SPVCOND_LAYER_DUMP's folder. */
-static void
-dump(const uint32_t *words, size_t count)
+void
+vk_dump(const uint32_t *words, size_t count)
 {
     if (!layer.dump)
         return;
@@ -93,8 +82,8 @@ dump(const uint32_t *words, size_t count)
         fclose(f);
 }
 
-static void
-debug(const char *format, ...)
+void
+vk_debug(const char *format, ...)
 {
     if (!layer.debug)
         return;
@@ -107,8 +96,8 @@ debug(const char *format, ...)
 }
 
 /* A dispatchable handle's key: the loader's dispatch table pointer, which its children share. */
-static void *
-key_of(const void *handle)
+void *
+vk_key_of(const void *handle)
 {
     return *(void *const *)handle;
 }
@@ -124,8 +113,8 @@ find_instance(void *key)
     return i;
 }
 
-static struct device *
-find_device(void *key)
+struct device *
+vk_find_device(void *key)
 {
     mtx_lock(&layer.lock);
     struct device *d = layer.devices;
@@ -159,7 +148,7 @@ layer_CreateInstance(const VkInstanceCreateInfo *info, const VkAllocationCallbac
         free(i);
         return r;
     }
-    i->key = key_of(*out);
+    i->key = vk_key_of(*out);
     i->handle = *out;
     i->api_version = info->pApplicationInfo && info->pApplicationInfo->apiVersion ? info->pApplicationInfo->apiVersion
                                                                                    : VK_API_VERSION_1_0;
@@ -181,7 +170,7 @@ layer_DestroyInstance(VkInstance instance, const VkAllocationCallbacks *allocato
 {
     if (!instance)
         return;
-    void *key = key_of(instance);
+    void *key = vk_key_of(instance);
     mtx_lock(&layer.lock);
     struct instance **at = &layer.instances;
     while (*at && (*at)->key != key)
@@ -270,7 +259,7 @@ describe(struct instance *inst, VkPhysicalDevice physical, const VkDeviceCreateI
     };
     spvcond_device_info *out = NULL;
     if (spvcond_vulkan_device_info(ctx, &d, &out) != SPVCOND_OK) {
-        debug("device %s: not described (%s); its shader modules go to the driver unchanged", props.deviceName,
+        vk_debug("device %s: not described (%s); its shader modules go to the driver unchanged", props.deviceName,
               spvcond_context_first_error(ctx) ? spvcond_context_first_error(ctx)->message : "?");
         return NULL;
     }
@@ -279,7 +268,7 @@ describe(struct instance *inst, VkPhysicalDevice physical, const VkDeviceCreateI
         size_t at = 0;
         for (size_t k = 0; k < out->capability_count && at < sizeof(caps) - 1; k++)
             at += (size_t)snprintf(caps + at, sizeof(caps) - at, "%s%" PRIu32, k ? "," : "", out->capabilities[k]);
-        debug("device %s: Vulkan %u.%u, %zu features enabled, capabilities %s", props.deviceName,
+        vk_debug("device %s: Vulkan %u.%u, %zu features enabled, capabilities %s", props.deviceName,
               VK_API_VERSION_MAJOR(version), VK_API_VERSION_MINOR(version), features.count, caps);
     }
     return out;
@@ -292,7 +281,7 @@ layer_CreateDevice(VkPhysicalDevice physical, const VkDeviceCreateInfo *info, co
     VkLayerDeviceCreateInfo *link = (VkLayerDeviceCreateInfo *)info->pNext;
     while (link && !(link->sType == VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO && link->function == VK_LAYER_LINK_INFO))
         link = (VkLayerDeviceCreateInfo *)link->pNext;
-    struct instance *inst = find_instance(key_of(physical));
+    struct instance *inst = find_instance(vk_key_of(physical));
     if (!link || !link->u.pLayerInfo || !inst)
         return VK_ERROR_INITIALIZATION_FAILED;
     PFN_vkGetInstanceProcAddr gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
@@ -309,7 +298,7 @@ layer_CreateDevice(VkPhysicalDevice physical, const VkDeviceCreateInfo *info, co
         free(d);
         return r;
     }
-    d->key = key_of(*out);
+    d->key = vk_key_of(*out);
     d->handle = *out;
     d->next_gdpa = gdpa;
     d->destroy = (PFN_vkDestroyDevice)gdpa(*out, "vkDestroyDevice");
@@ -329,7 +318,7 @@ layer_DestroyDevice(VkDevice device, const VkAllocationCallbacks *allocator)
 {
     if (!device)
         return;
-    void *key = key_of(device);
+    void *key = vk_key_of(device);
     mtx_lock(&layer.lock);
     struct device **at = &layer.devices;
     while (*at && (*at)->key != key)
@@ -345,227 +334,6 @@ layer_DestroyDevice(VkDevice device, const VkAllocationCallbacks *allocator)
         spvcond_context_destroy(d->ctx);
         free(d);
     }
-}
-
-/* ---- shader modules ---- */
-
-/* Whether the module's capabilities, which come first after its header, name SpecConditionalINTEL or
- * FunctionVariantsINTEL: read from the words without parsing the module, so that a plain module costs the
- * layer a few words' reading (the library parses only a module this finds conditional; a module this cannot
- * read goes to the driver as it came). */
-static bool
-declares_conditions(const uint32_t *code, size_t count)
-{
-    if (count < 5 || code[0] != 0x07230203u)
-        return false; /* not SPIR-V in this byte order: the driver's to judge */
-    for (size_t at = 5; at < count;) {
-        uint32_t words = code[at] >> 16, opcode = code[at] & 0xffffu;
-        if (opcode != 17 /* OpCapability */ || words != 2 || at + words > count)
-            return false;
-        if (code[at + 1] == 6245 /* SpecConditionalINTEL */ || code[at + 1] == 6246 /* FunctionVariantsINTEL */)
-            return true;
-        at += words;
-    }
-    return false;
-}
-
-/* The module, which declares_conditions found conditional, specialized for the device, in *words (spvcond_free'd
- * by the caller with ctx), or false when it stays as it came (the library refuses it: said under
- * SPVCOND_LAYER_DEBUG). */
-static bool
-specialize_for(const struct device *d, spvcond_context *ctx, const uint32_t *code, size_t size, uint32_t **words,
-               size_t *count)
-{
-    spvcond_module *m = NULL;
-    spvcond_spec_value *values = NULL;
-    size_t nv = 0;
-    bool done = false;
-    if (spvcond_module_parse(ctx, code, size / 4, 0, &m) != SPVCOND_OK) {
-        debug("a shader module the library cannot read goes to the driver as it came: %s",
-              spvcond_context_first_error(ctx) ? spvcond_context_first_error(ctx)->message : "?");
-        return false;
-    }
-    spvcond_fnvar_device fnvar = SPVCOND_SIZED(spvcond_fnvar_device);
-    spvcond_specialize_options options = SPVCOND_SIZED(spvcond_specialize_options);
-    if (spvcond_device_spec_values(m, d->info, &values, &nv) == SPVCOND_OK) {
-        spvcond_device_info_facts(d->info, SPVCOND_UNSPECIFIED_UNKNOWN, &fnvar);
-        options.values = values;
-        options.value_count = nv;
-        options.device = &fnvar;
-        done = spvcond_specialize(m, &options, NULL) == SPVCOND_OK &&
-               spvcond_module_emit(m, words, count) == SPVCOND_OK;
-    }
-    if (!done)
-        debug("an annotated shader module the library cannot specialize goes to the driver as it came: %s",
-              spvcond_context_first_error(ctx) ? spvcond_context_first_error(ctx)->message : "?");
-    spvcond_free(ctx, values);
-    spvcond_module_destroy(m);
-    return done;
-}
-
-/* A module create info as the driver is to receive it: `info` a copy of the application's, its code the module
- * specialized for the device, which `ctx` holds (module_release frees both). */
-struct specialized_module {
-    VkShaderModuleCreateInfo info;
-    spvcond_context *ctx;
-    uint32_t *words;
-};
-
-/* Whether `info` carries an annotated module that the library specialized for `d` into `out` (false: a plain
- * module, or one the library cannot read or specialize, which goes to the driver as it came). */
-static bool
-module_specialized(const struct device *d, const VkShaderModuleCreateInfo *info, struct specialized_module *out)
-{
-    size_t count = 0;
-    *out = (struct specialized_module){0};
-    if (!d->info || !info || !info->pCode || info->codeSize < 20 || info->codeSize % 4 != 0 ||
-        !declares_conditions(info->pCode, info->codeSize / 4))
-        return false;
-    if (spvcond_context_create(NULL, NULL, NULL, &out->ctx) != SPVCOND_OK ||
-        !specialize_for(d, out->ctx, info->pCode, info->codeSize, &out->words, &count)) {
-        spvcond_context_destroy(out->ctx);
-        out->ctx = NULL;
-        return false;
-    }
-    out->info = *info;
-    out->info.pCode = out->words;
-    out->info.codeSize = count * 4;
-    debug("device %s: a shader module of %zu words specialized to %zu", d->info->name ? d->info->name : "?",
-          info->codeSize / 4, count);
-    dump(out->words, count);
-    return true;
-}
-
-static void
-module_release(struct specialized_module *m)
-{
-    if (m->ctx) {
-        spvcond_free(m->ctx, m->words);
-        spvcond_context_destroy(m->ctx);
-    }
-    *m = (struct specialized_module){0};
-}
-
-static VKAPI_ATTR VkResult VKAPI_CALL
-layer_CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *info,
-                         const VkAllocationCallbacks *allocator, VkShaderModule *out)
-{
-    struct device *d = find_device(key_of(device));
-    if (!d)
-        return VK_ERROR_INITIALIZATION_FAILED;
-    struct specialized_module m;
-    if (!module_specialized(d, info, &m))
-        return d->create_shader_module(device, info, allocator, out);
-    VkResult r = d->create_shader_module(device, &m.info, allocator, out);
-    module_release(&m);
-    return r;
-}
-
-/* ---- modules chained into a pipeline's stage ---- */
-
-/* A stage may carry its module as a VkShaderModuleCreateInfo in its pNext chain, its `module` null
- * (VK_EXT_graphics_pipeline_library, Vulkan 1.3's maintenance5). The chain is the application's and read-only:
- * the driver is given a new one, the structures before the module's copied (their types must be among these,
- * whose sizes the layer knows), the module's replaced, the rest shared. */
-static size_t
-stage_struct_size(VkStructureType type)
-{
-    switch (type) {
-    case VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO:
-        return sizeof(VkPipelineShaderStageRequiredSubgroupSizeCreateInfo);
-    case VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT:
-        return sizeof(VkDebugUtilsObjectNameInfoEXT);
-    case VK_STRUCTURE_TYPE_SHADER_MODULE_VALIDATION_CACHE_CREATE_INFO_EXT:
-        return sizeof(VkShaderModuleValidationCacheCreateInfoEXT);
-    default:
-        return 0;
-    }
-}
-
-enum { CHAIN_COPIES = 8 };
-
-/* One stage's new chain: the copies of the structures before the module's, and the module's. */
-struct stage_chain {
-    struct specialized_module module;
-    void *copies[CHAIN_COPIES];
-};
-
-static void
-chain_release(struct stage_chain *c)
-{
-    module_release(&c->module);
-    for (size_t k = 0; k < CHAIN_COPIES; k++)
-        free(c->copies[k]);
-    *c = (struct stage_chain){0};
-}
-
-/* The stage's chain with its module specialized for `d`, in `stage->pNext` (true), or false where the stage
- * stays as it came (no module chained, a plain one, or a structure before it that the layer cannot copy). */
-static bool
-chain_specialized(const struct device *d, VkPipelineShaderStageCreateInfo *stage, struct stage_chain *c)
-{
-    *c = (struct stage_chain){0};
-    if (stage->module != VK_NULL_HANDLE)
-        return false;
-    size_t before = 0;
-    const VkBaseInStructure *node = stage->pNext;
-    while (node && node->sType != VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO) {
-        node = node->pNext;
-        before++;
-    }
-    if (!node || !module_specialized(d, (const VkShaderModuleCreateInfo *)node, &c->module))
-        return false;
-    /* The copies, newest last: each points at the next copy, the last at the module's copy. */
-    const VkBaseInStructure *from = stage->pNext;
-    for (size_t k = 0; k < before; k++, from = from->pNext) {
-        size_t size = stage_struct_size(from->sType);
-        if (k >= CHAIN_COPIES || size == 0 || (c->copies[k] = malloc(size)) == NULL) {
-            debug("a shader module chained into a pipeline goes to the driver as it came: a structure of type %d "
-                  "comes before it in the stage's chain", (int)from->sType);
-            chain_release(c);
-            return false;
-        }
-        memcpy(c->copies[k], from, size);
-    }
-    c->module.info.pNext = node->pNext;
-    const void *next = &c->module.info;
-    for (size_t k = before; k-- > 0;) {
-        ((VkBaseOutStructure *)c->copies[k])->pNext = (VkBaseOutStructure *)next;
-        next = c->copies[k];
-    }
-    stage->pNext = next;
-    return true;
-}
-
-static VKAPI_ATTR VkResult VKAPI_CALL
-layer_CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t count,
-                             const VkComputePipelineCreateInfo *infos, const VkAllocationCallbacks *allocator,
-                             VkPipeline *pipelines)
-{
-    struct device *d = find_device(key_of(device));
-    if (!d)
-        return VK_ERROR_INITIALIZATION_FAILED;
-    bool any = false;
-    for (uint32_t k = 0; infos && k < count && !any; k++)
-        any = infos[k].stage.module == VK_NULL_HANDLE && infos[k].stage.pNext;
-    if (!any)
-        return d->create_compute_pipelines(device, cache, count, infos, allocator, pipelines);
-    VkComputePipelineCreateInfo *copy = malloc(count * sizeof(*copy));
-    struct stage_chain *chains = calloc(count, sizeof(*chains));
-    if (!copy || !chains) {
-        free(copy);
-        free(chains);
-        return VK_ERROR_OUT_OF_HOST_MEMORY;
-    }
-    memcpy(copy, infos, count * sizeof(*copy));
-    for (uint32_t k = 0; k < count; k++)
-        chain_specialized(d, &copy[k].stage, &chains[k]);
-    VkResult r = d->create_compute_pipelines(device, cache, count, copy, allocator, pipelines);
-    for (uint32_t k = 0; k < count; k++)
-        chain_release(&chains[k]);
-    free(chains);
-    free(copy);
-    return r;
 }
 
 /* ---- the loader's entry points ---- */
@@ -600,7 +368,7 @@ layer_GetDeviceProcAddr(VkDevice device, const char *name)
     if (strcmp(name, "vkDestroyDevice") == 0 || strcmp(name, "vkCreateShaderModule") == 0 ||
         strcmp(name, "vkCreateComputePipelines") == 0)
         return intercepted(name);
-    struct device *d = device ? find_device(key_of(device)) : NULL;
+    struct device *d = device ? vk_find_device(vk_key_of(device)) : NULL;
     return d ? d->next_gdpa(device, name) : NULL;
 }
 
@@ -616,7 +384,7 @@ layer_GetInstanceProcAddr(VkInstance instance, const char *name)
     PFN_vkVoidFunction fn = intercepted(name);
     if (fn)
         return fn;
-    struct instance *i = instance ? find_instance(key_of(instance)) : NULL;
+    struct instance *i = instance ? find_instance(vk_key_of(instance)) : NULL;
     return i ? i->next_gipa(instance, name) : NULL;
 }
 
