@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Whether a module carries conditions for a layer to resolve: the capabilities `spvcond annotate` (and
  * SPV_INTEL_function_variants' producers) declare, SpecConditionalINTEL or FunctionVariantsINTEL, from the
- * parsed module (the Vulkan layer reads the same from the capability words before parsing, vk_layer.c). */
+ * parsed module (the Vulkan layer reads the same from the capability words before parsing, vk_modules.c). */
 #ifndef SPVCOND_LAYER_CONDITIONS_H
 #define SPVCOND_LAYER_CONDITIONS_H
 

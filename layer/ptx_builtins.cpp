@@ -18,6 +18,7 @@
 #include <llvm/Linker/Linker.h>
 #include <llvm/Support/MemoryBuffer.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <sys/stat.h>
@@ -195,25 +196,44 @@ load_libdevice()
     return libdevice.bitcode.get();
 }
 
-// OpenCL's name, its arity, and libdevice's float and double functions.
+// OpenCL's name, its parameters as the float form's name writes them (the double form's with d for f), and
+// libdevice's float and double functions (none: that form stays libclc's).
 static const struct {
-    const char *name;
-    unsigned arity;
+    const char *name, *params;
     const char *f32, *f64;
 } libdevice_math[] = {
-    {"sin", 1, "__nv_sinf", "__nv_sin"},       {"cos", 1, "__nv_cosf", "__nv_cos"},
-    {"tan", 1, "__nv_tanf", "__nv_tan"},       {"exp", 1, "__nv_expf", "__nv_exp"},
-    {"exp2", 1, "__nv_exp2f", "__nv_exp2"},    {"exp10", 1, "__nv_exp10f", "__nv_exp10"},
-    {"log", 1, "__nv_logf", "__nv_log"},       {"log2", 1, "__nv_log2f", "__nv_log2"},
-    {"log10", 1, "__nv_log10f", "__nv_log10"}, {"log1p", 1, "__nv_log1pf", "__nv_log1p"},
-    {"expm1", 1, "__nv_expm1f", "__nv_expm1"}, {"asin", 1, "__nv_asinf", "__nv_asin"},
-    {"acos", 1, "__nv_acosf", "__nv_acos"},    {"atan", 1, "__nv_atanf", "__nv_atan"},
-    {"sinh", 1, "__nv_sinhf", "__nv_sinh"},    {"cosh", 1, "__nv_coshf", "__nv_cosh"},
-    {"tanh", 1, "__nv_tanhf", "__nv_tanh"},    {"cbrt", 1, "__nv_cbrtf", "__nv_cbrt"},
-    {"erf", 1, "__nv_erff", "__nv_erf"},       {"erfc", 1, "__nv_erfcf", "__nv_erfc"},
-    {"rsqrt", 1, "__nv_rsqrtf", "__nv_rsqrt"}, {"pow", 2, "__nv_powf", "__nv_pow"},
-    {"atan2", 2, "__nv_atan2f", "__nv_atan2"}, {"hypot", 2, "__nv_hypotf", "__nv_hypot"},
+    {"sin", "f", "__nv_sinf", "__nv_sin"},       {"cos", "f", "__nv_cosf", "__nv_cos"},
+    {"tan", "f", "__nv_tanf", "__nv_tan"},       {"exp", "f", "__nv_expf", "__nv_exp"},
+    {"exp2", "f", "__nv_exp2f", "__nv_exp2"},    {"exp10", "f", "__nv_exp10f", "__nv_exp10"},
+    {"log", "f", "__nv_logf", "__nv_log"},       {"log2", "f", "__nv_log2f", "__nv_log2"},
+    {"log10", "f", "__nv_log10f", "__nv_log10"}, {"log1p", "f", "__nv_log1pf", "__nv_log1p"},
+    {"expm1", "f", "__nv_expm1f", "__nv_expm1"}, {"asin", "f", "__nv_asinf", "__nv_asin"},
+    {"acos", "f", "__nv_acosf", "__nv_acos"},    {"atan", "f", "__nv_atanf", "__nv_atan"},
+    {"sinh", "f", "__nv_sinhf", "__nv_sinh"},    {"cosh", "f", "__nv_coshf", "__nv_cosh"},
+    {"tanh", "f", "__nv_tanhf", "__nv_tanh"},    {"cbrt", "f", "__nv_cbrtf", "__nv_cbrt"},
+    {"erf", "f", "__nv_erff", "__nv_erf"},       {"erfc", "f", "__nv_erfcf", "__nv_erfc"},
+    {"rsqrt", "f", "__nv_rsqrtf", "__nv_rsqrt"}, {"pow", "ff", "__nv_powf", "__nv_pow"},
+    {"atan2", "ff", "__nv_atan2f", "__nv_atan2"}, {"hypot", "ff", "__nv_hypotf", "__nv_hypot"},
+    // float ldexp: libclc's flushes a subnormal result to zero (its nvptx64 library is built without float
+    // subnormals), NVIDIA's OpenCL C and libdevice keep it (ldexp(1, -140) is 0x1p-140 on an H100).
+    {"ldexp", "fi", "__nv_ldexpf", nullptr},
 };
+
+// f, a declaration, defined as a call of `callee` with f's own arguments, and made internal.
+static void
+define_as_call(Function *f, FunctionCallee callee)
+{
+    IRBuilder<> b(BasicBlock::Create(f->getContext(), "", f));
+    SmallVector<Value *, 4> args;
+    for (Argument &a : f->args())
+        args.push_back(&a);
+    Value *result = b.CreateCall(callee, args);
+    if (f->getReturnType()->isVoidTy())
+        b.CreateRetVoid();
+    else
+        b.CreateRet(result);
+    f->setLinkage(GlobalValue::InternalLinkage);
+}
 
 // Each scalar math built-in the module calls defined as a call of libdevice's function, then what is used
 // linked from libdevice (its __nvvm_reflect queries answered by the back end's NVVMReflect pass).
@@ -224,36 +244,21 @@ link_libdevice(Module &m, std::string &error)
     bool any = false;
     for (const auto &fn : libdevice_math) {
         for (bool dbl : {false, true}) {
-            std::string name = "_Z" + std::to_string(strlen(fn.name)) + fn.name + std::string(fn.arity, dbl ? 'd' : 'f');
-            Function *f = m.getFunction(name);
-            if (!f || !f->isDeclaration() || !libdevice.defined.count(dbl ? fn.f64 : fn.f32))
+            const char *nv = dbl ? fn.f64 : fn.f32;
+            std::string params = fn.params;
+            if (dbl)
+                std::replace(params.begin(), params.end(), 'f', 'd');
+            Function *f = m.getFunction("_Z" + std::to_string(strlen(fn.name)) + fn.name + params);
+            if (!nv || !f || !f->isDeclaration() || !libdevice.defined.count(nv))
                 continue;
             Type *t = dbl ? Type::getDoubleTy(c) : Type::getFloatTy(c);
-            SmallVector<Type *, 2> params(fn.arity, t);
-            auto *type = FunctionType::get(t, params, false);
+            SmallVector<Type *, 2> types;
+            for (char p : params)
+                types.push_back(p == 'i' ? Type::getInt32Ty(c) : t);
+            auto *type = FunctionType::get(t, types, false);
             if (f->getFunctionType() != type)
                 continue;
-            FunctionCallee nv = m.getOrInsertFunction(dbl ? fn.f64 : fn.f32, type);
-            BasicBlock *body = BasicBlock::Create(c, "", f);
-            IRBuilder<> b(body);
-            SmallVector<Value *, 2> args;
-            for (Argument &a : f->args())
-                args.push_back(&a);
-            b.CreateRet(b.CreateCall(nv, args));
-            f->setLinkage(GlobalValue::InternalLinkage);
-            any = true;
-        }
-    }
-    // float ldexp: libclc's flushes a subnormal result to zero (its nvptx64 library is built without float
-    // subnormals), NVIDIA's OpenCL C keeps it (ldexp(1, -140) is 0x1p-140 on an H100); libdevice's keeps it.
-    if (Function *f = m.getFunction("_Z5ldexpfi");
-        f && f->isDeclaration() && libdevice.defined.count("__nv_ldexpf")) {
-        auto *type = FunctionType::get(Type::getFloatTy(c), {Type::getFloatTy(c), Type::getInt32Ty(c)}, false);
-        if (f->getFunctionType() == type) {
-            FunctionCallee nv = m.getOrInsertFunction("__nv_ldexpf", type);
-            IRBuilder<> b(BasicBlock::Create(c, "", f));
-            b.CreateRet(b.CreateCall(nv, {f->getArg(0), f->getArg(1)}));
-            f->setLinkage(GlobalValue::InternalLinkage);
+            define_as_call(f, m.getOrInsertFunction(nv, type));
             any = true;
         }
     }
@@ -446,22 +451,12 @@ three_as_four(Module &m, Function *f, const char *canonical)
     for (size_t at = name.find("Dv3_"); at != std::string::npos; at = name.find("Dv3_", at))
         name.replace(at, 4, "Dv4_"); // both pointers' element type, written out in the canonical name
     auto found = library.by_canonical.find(name);
-    if (found == library.by_canonical.end() && !prefetch)
-        return;
-    BasicBlock *body = BasicBlock::Create(m.getContext(), "", f);
-    IRBuilder<> b(body);
-    Value *result = nullptr;
     if (found != library.by_canonical.end()) {
-        SmallVector<Value *, 4> args;
-        for (Argument &a : f->args())
-            args.push_back(&a);
-        result = b.CreateCall(m.getOrInsertFunction(found->second, f->getFunctionType()), args);
+        define_as_call(f, m.getOrInsertFunction(found->second, f->getFunctionType()));
+    } else if (prefetch && f->getReturnType()->isVoidTy()) {
+        IRBuilder<>(BasicBlock::Create(m.getContext(), "", f)).CreateRetVoid();
+        f->setLinkage(GlobalValue::InternalLinkage);
     }
-    if (f->getReturnType()->isVoidTy())
-        b.CreateRetVoid();
-    else
-        b.CreateRet(result ? result : Constant::getNullValue(f->getReturnType()));
-    f->setLinkage(GlobalValue::InternalLinkage);
 }
 
 // Built-ins: each declared function that libclc defines under its NVPTX name takes that name (two
