@@ -44,6 +44,16 @@ print_device_text(const char *source, const spvcond_device_info *d, const char *
         const char *tn = spvcond_registry_target_name(d->target, buf, sizeof(buf));
         printf("; target %s", tn ? tn : "?");
     }
+    if (d->has_capabilities && strcmp(source, "built-in") != 0) { /* a Vulkan device's: what it is known by */
+        printf("; capabilities:");
+        for (size_t k = 0; k < d->capability_count; k++) {
+            const char *cn = spvcond_capability_name(d->capabilities[k]);
+            if (cn)
+                printf(" %s", cn);
+            else
+                printf(" %u", d->capabilities[k]);
+        }
+    }
     printf("\n");
 }
 
@@ -205,6 +215,16 @@ run_devices(struct cli *cli, void *args)
         snprintf(full, sizeof(full), "%s%s", a->dpcpp ? "dpcpp:" : "", name);
         spvcond_builtin_device_find(full, &info);
         print_device(a->json ? &j : NULL, "built-in", &info, full);
+    }
+    /* The built-in Vulkan devices (spvcond_vulkan_profile), described as a queried device would be. */
+    const char *vn;
+    for (size_t k = 0; !a->dpcpp && (vn = spvcond_vulkan_profile_name(k)) != NULL; k++) {
+        spvcond_vulkan_device vk = SPVCOND_SIZED(spvcond_vulkan_device);
+        spvcond_device_info *vinfo;
+        if (spvcond_vulkan_profile(vn, &vk) && spvcond_vulkan_device_info(cli->ctx, &vk, &vinfo) == SPVCOND_OK) {
+            print_device(a->json ? &j : NULL, "vulkan", vinfo, vn);
+            spvcond_free(cli->ctx, vinfo);
+        }
     }
     if (a->json)
         json_array_end(&j);

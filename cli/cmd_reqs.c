@@ -9,7 +9,7 @@ static const char reqs_usage[] =
     "USAGE: spvcond reqs [--json | --props | --binary KERNEL [-o FILE]] [<input>]\n"
     "\n"
     "Print what each kernel of an annotated module requires, read from its named spec constants\n"
-    "(spvcond.aspect.*, spvcond.reqd_*), with the SpecId that stands for each requirement.\n";
+    "(spvcond.aspect.*, spvcond.reqd_*, spvcond.capability.*), with the SpecId that stands for each requirement.\n";
 
 static void
 describe_requirement(const spvcond_kernel_requirement *q, char *buf, size_t size)
@@ -26,6 +26,13 @@ describe_requirement(const spvcond_kernel_requirement *q, char *buf, size_t size
     case SPVCOND_REQUIREMENT_WORK_GROUP_SIZE:
         snprintf(buf, size, "reqd_work_group_size %u %u %u", q->values[0], q->dims > 1 ? q->values[1] : 1,
                  q->dims > 2 ? q->values[2] : 1);
+        break;
+    case SPVCOND_REQUIREMENT_CAPABILITY:
+        name = spvcond_capability_name(q->values[0]);
+        if (name)
+            snprintf(buf, size, "capability %s (%u)", name, q->values[0]);
+        else
+            snprintf(buf, size, "capability %u", q->values[0]);
         break;
     default:
         snprintf(buf, size, "reqd_sub_group_size %u", q->values[0]);
@@ -63,9 +70,9 @@ write_binary(struct cli *cli, const spvcond_requirements *r, const char *kernel,
 static void
 json_requirement(struct json *j, const spvcond_kernel_requirement *q)
 {
-    static const char *const types[] = {"aspect", "reqd_work_group_size", "reqd_sub_group_size"};
+    static const char *const types[] = {"aspect", "reqd_work_group_size", "reqd_sub_group_size", "capability"};
     json_object_begin(j);
-    json_kv_string(j, "type", types[q->type <= 2 ? q->type : 0]);
+    json_kv_string(j, "type", types[q->type <= 3 ? q->type : 0]);
     json_key(j, "values");
     json_array_begin(j);
     for (uint32_t d = 0; d < q->dims; d++)
@@ -73,6 +80,8 @@ json_requirement(struct json *j, const spvcond_kernel_requirement *q)
     json_array_end(j);
     if (q->type == SPVCOND_REQUIREMENT_ASPECT && spvcond_aspect_name(q->values[0]))
         json_kv_string(j, "aspect", spvcond_aspect_name(q->values[0]));
+    if (q->type == SPVCOND_REQUIREMENT_CAPABILITY && spvcond_capability_name(q->values[0]))
+        json_kv_string(j, "capability", spvcond_capability_name(q->values[0]));
     json_kv_uint(j, "spec_id", q->spec_id);
     json_object_end(j);
 }

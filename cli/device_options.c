@@ -31,6 +31,15 @@ device_options_resolve(struct cli *cli, struct device_options *d)
         d->info.name = d->name;
         return EXIT_OK;
     }
+    spvcond_vulkan_device vk = SPVCOND_SIZED(spvcond_vulkan_device);
+    if (spvcond_vulkan_profile(d->name, &vk)) {
+        spvcond_result r = spvcond_vulkan_device_info(cli->ctx, &vk, &d->vulkan);
+        if (r != SPVCOND_OK)
+            return cli_exit_code(r);
+        d->vulkan_ctx = cli->ctx;
+        d->info = *d->vulkan;
+        return EXIT_OK;
+    }
     cli_error("unknown device '%s'%s; 'spvcond devices' lists the known ones", d->name,
               d->config_path ? " (not in the configuration file nor built in)" : "");
     return EXIT_USAGE;
@@ -41,6 +50,9 @@ device_options_fini(struct device_options *d)
 {
     spvcond_device_config_destroy(d->config);
     d->config = NULL;
+    if (d->vulkan && d->vulkan_ctx)
+        spvcond_free(d->vulkan_ctx, d->vulkan);
+    d->vulkan = NULL;
 }
 
 bool

@@ -11,9 +11,12 @@ struct device_options {
     const char *config_path;
     spvcond_device_config *config;
     spvcond_device_info info;
+    spvcond_device_info *vulkan; /* a built-in Vulkan device's description (spvcond_vulkan_profile), owned */
+    spvcond_context *vulkan_ctx; /* what it was allocated in */
 };
 
-/* Load the configuration (if any) and find the device: the file first, then the built-in table. */
+/* Load the configuration (if any) and find the device: the file first, then the built-in tables (DPC++'s
+ * targets, then the Vulkan devices). */
 int device_options_resolve(struct cli *cli, struct device_options *d);
 void device_options_fini(struct device_options *d);
 int device_options_load_config(struct cli *cli, struct device_options *d);

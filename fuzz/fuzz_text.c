@@ -117,13 +117,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(copy);
     }
     vulkan_device(ctx, data[0], text, n);
+    spvcond_vulkan_device profile = SPVCOND_SIZED(spvcond_vulkan_device);
+    if (spvcond_vulkan_profile(name, &profile)) /* a built-in Vulkan device, by any name */
+        FUZZ_ASSERT(profile.api_version >= 1u << 22 && strcmp(profile.name, name) == 0, "a built-in Vulkan device");
     switch (data[0] % 4) {
     case 0: {
         spvcond_device_config *c;
         if (spvcond_device_config_parse(ctx, text, n, "fuzz", &c) == SPVCOND_OK) {
             spvcond_device_info d = {.size = sizeof(spvcond_device_info)};
-            for (size_t k = 0; spvcond_device_config_get(c, k, &d); k++)
+            for (size_t k = 0; spvcond_device_config_get(c, k, &d); k++) {
                 FUZZ_ASSERT(d.name != NULL, "devices have names");
+                for (size_t j = 1; d.has_capabilities && j < d.capability_count; j++) /* a `vulkan:` device's */
+                    FUZZ_ASSERT(d.capabilities[j - 1] < d.capabilities[j], "capabilities ascending, each once");
+            }
             spvcond_device_config_destroy(c);
         }
         break;

@@ -74,6 +74,13 @@ with tempfile.TemporaryDirectory() as tmp:
                 subprocess.run(["llvm-spirv-15", "--spirv-ext=+SPV_INTEL_function_pointers", bc, "-o", dst],
                                capture_output=True).returncode == 0:
             modules.append(dst)
+    # Compute shaders (spec/annotate.md, "Shader modules"): capability requirements and guarded GLSL, as
+    # their tests compile them (tests/shaders.py), where glslang is there.
+    for src in sorted(glob.glob(os.path.join(root, "tests", "data", "vulkan", "*.comp"))):
+        dst = os.path.join(tmp, os.path.basename(src) + ".spv")
+        if subprocess.run(["glslangValidator", "-V", "--target-env", "vulkan1.1", "-I" + os.path.join(root, "include"),
+                           src, "-o", dst], capture_output=True).returncode == 0:
+            modules.append(dst)
     modules += [p for p in sorted(glob.glob(os.path.join(corpus, "*.spv"))) if os.path.getsize(p) < 40000]
     for k, path in enumerate(modules):
         data = open(path, "rb").read()
@@ -104,6 +111,9 @@ texts = {
        "  max-work-group-size: 256\n",
     1: "k:\n  uses: [fp64]\n  declared: [fp16]\n  reqd_work_group_size: [64, 2]\n  reqd_sub_group_size: 16\n",
     2: "[SYCL/kernel reqs]\nk_double=2|ACAAAAAAAAQAAAAAAAAAAYAAAAAAAEAA\nk_plain=2|gAAAAAAAAAAAAAAA\n",
+    4: "small:\n  vulkan:\n    api-version: 1.1\n    type: integrated-gpu\n    features: [shaderInt64, shaderFloat16]\n"
+       "    subgroup-size: 32\n    subgroup-operations: [basic, vote, arithmetic]\n    min-subgroup-size: 8\n"
+       "    max-subgroup-size: 32\n    max-compute-work-group-invocations: 1024\n  architecture: intel_gpu_tgllp\n",
     3: "[SYCL/device requirements]\naspects=2|gAAAAAAAAAgBAAAA\nreqd_work_group_size_uint64_t=2|"
        "ADAAAAAAAAAEAAAAAAAAAEAAAAAAAAAABAAAAAAAAAA\nwork_group_num_dim=1|3\nreqd_sub_group_size=1|16\n",
 }

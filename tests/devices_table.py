@@ -119,8 +119,12 @@ def expected(name):
 
 def main():
     for table in ([], ["--table", "dpcpp"]):
-        devices = json.loads(run([CLI, "devices", "--json", *table], check=True).stdout)
+        listed = json.loads(run([CLI, "devices", "--json", *table], check=True).stdout)
+        devices = [d for d in listed if d["source"] == "built-in"]
         names = [d["name"] for d in devices]
+        vulkan = [d["name"] for d in listed if d["source"] == "vulkan"]
+        check(vulkan == ([] if table else ["vulkan1.0", "vulkan1.1", "vulkan1.2", "vulkan1.3"]),
+              "%s table: the built-in Vulkan devices follow" % (table[-1] if table else "default"), str(vulkan))
         want_names = ["%s%s" % ("dpcpp:" if table else "", n) for n in
                       list(OTHERS)[-5:] + ["intel_gpu_" + t for t in HARDWARE_INTEL] + list(OTHERS)[:-5]]
         check(sorted(names) == sorted(want_names), "%s table: the devices" % (table[-1] if table else "default"),

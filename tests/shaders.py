@@ -9,9 +9,16 @@ need different device features, annotated and specialized (tests/data/shaders/).
 - specialized for a device without fp64: Float64, the double type and that entry point are gone, the
   float one stays; for a device with fp64, both stay; today's validator takes both for vulkan1.1;
 - the annotated module passes today's validator for vulkan1.1 with --relax-logical-pointer alone
-  (spec/extension.md: its logical-pointer rule does not list OpConditionalEntryPointINTEL)."""
+  (spec/extension.md: its logical-pointer rule does not list OpConditionalEntryPointINTEL);
+- GLSL as a user writes it (tests/data/vulkan/, glslang, merged by spirv-link): an entry point using 64-bit
+  integers requires capability Int64, one with a subgroup reduction GroupNonUniformArithmetic, one with an
+  image nothing (images are core in Vulkan); `check` and `specialize` with the built-in Vulkan devices
+  (vulkan1.1, vulkan1.3) and devices of a configuration file (`vulkan:`) keep exactly what each allows, every
+  output valid for its Vulkan version; guarded GLSL (`spvcond_has(Float64)`) requires nothing and keeps one
+  path per device."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -71,8 +78,98 @@ def main():
             check(names == kept and double == ("f64" in kept) and "INTEL" not in dis,
                   "%s: the entry points %s stay, Float64 and the double type only with f64, no trace of the "
                   "extension" % (device, kept), "%s, double %s" % (names, double))
+        glsl(tmp)
     print(oracle.report())
     return summary()
+
+
+GLSL = ["scale_float", "scale_double", "scale_half", "scale_int64", "scale_subgroup", "copy_image"]
+CONFIG = """small_gpu:
+  vulkan:
+    api-version: 1.1
+    type: integrated-gpu
+    features: [shaderInt64]
+    subgroup-size: 32
+    subgroup-operations: [basic, vote, ballot]
+big_gpu:
+  vulkan:
+    api-version: 1.3.250
+    type: discrete-gpu
+    features: [shaderFloat64, shaderFloat16, shaderInt64]
+    subgroup-operations: [basic, vote, arithmetic, ballot, shuffle]
+"""
+# Per device: the entry points kept, and the Vulkan version its output is judged for.
+KEPT = {"vulkan1.1": (["scale_float", "copy_image"], "vulkan1.1"),
+        "vulkan1.3": (["scale_float", "copy_image"], "vulkan1.3"),
+        "small_gpu": (["scale_float", "scale_int64", "copy_image"], "vulkan1.1"),
+        "big_gpu": (GLSL, "vulkan1.3")}
+
+
+def glsl(tmp):
+    """The GLSL shaders: capability requirements, Vulkan devices, guarded code."""
+    if not shutil.which("glslangValidator") or not shutil.which("spirv-link"):
+        print("skipped: the GLSL shaders (needs glslang-tools and spirv-link)")
+        return
+    parts = []
+    for name in GLSL:
+        out = os.path.join(tmp, name + ".spv")
+        subprocess.run(["glslangValidator", "-V", "--target-env", "vulkan1.1", "-e", name, "--source-entrypoint",
+                        "main", os.path.join(SRC, "data", "vulkan", name + ".comp"), "-o", out], check=True,
+                       stdout=subprocess.DEVNULL)
+        parts.append(out)
+    plain, ann = os.path.join(tmp, "all.spv"), os.path.join(tmp, "all.a.spv")
+    subprocess.run(["spirv-link", *parts, "-o", plain], check=True)
+    p = run([CLI, "annotate", "-q", plain, "-o", ann])
+    if not check(p.returncode == 0, "annotate takes the linked GLSL shaders", p.stderr):
+        return
+    reqs = {k["kernel"]: [r.get("aspect") or r.get("capability") for r in k["requirements"]]
+            for k in json.loads(run([CLI, "reqs", "--json", ann]).stdout)}
+    want = {"scale_float": [], "scale_double": ["fp64"], "scale_half": ["fp16"], "scale_int64": ["Int64"],
+            "scale_subgroup": ["GroupNonUniformArithmetic"], "copy_image": []}
+    check(reqs == want, "each shader requires the capability (or aspect) it uses; an image shader nothing",
+          json.dumps(reqs))
+    verdict = vulkan_val(ann, "--relax-logical-pointer")
+    if verdict is not None:
+        check(verdict[0], "the annotated GLSL module passes spirv-val vulkan1.1 with --relax-logical-pointer",
+              verdict[1])
+    config = os.path.join(tmp, "devices.yaml")
+    with open(config, "w") as f:
+        f.write(CONFIG)
+    for device, (kept, env) in KEPT.items():
+        p = run([CLI, "check", "--device-config", config, "--device", device, ann])
+        supported = sorted(line.split(":")[0] for line in p.stdout.splitlines() if line.endswith(": supported"))
+        check(supported == sorted(kept), "check --device %s: %s supported" % (device, ", ".join(kept)), p.stdout)
+        if device == "small_gpu":
+            check("scale_subgroup: not supported: Required capability GroupNonUniformArithmetic is not supported"
+                  in p.stdout, "small_gpu: the subgroup shader's reason names the capability", p.stdout)
+        out = os.path.join(tmp, device + ".spv")
+        p = run([CLI, "specialize", "-q", "--device-config", config, "--device", device, ann, "-o", out])
+        if not check(p.returncode == 0, "specialize --device %s" % device, p.stderr):
+            continue
+        dis = run([SPIRV_DIS, out]).stdout
+        names = sorted(n for n in GLSL if '"%s"' % n in dis)
+        check(names == sorted(kept) and "INTEL" not in dis, "%s: the module holds %s alone" % (device, kept), names)
+        p = subprocess.run([oracle.VAL, "--target-env", env, out], capture_output=True, text=True)
+        check(p.returncode == 0, "%s: the specialized module passes spirv-val --target-env %s" % (device, env),
+              p.stdout + p.stderr)
+    # Guarded code: requires nothing; one path per device.
+    refine, refine_a = os.path.join(tmp, "refine.spv"), os.path.join(tmp, "refine.a.spv")
+    subprocess.run(["glslangValidator", "-V", "--target-env", "vulkan1.1", "-I" + os.path.join(SRC, "..", "include"),
+                    "-e", "refine", "--source-entrypoint", "main", os.path.join(SRC, "data", "vulkan", "refine.comp"),
+                    "-o", refine], check=True, stdout=subprocess.DEVNULL)
+    p = run([CLI, "annotate", "-q", refine, "-o", refine_a])
+    reqs = run([CLI, "reqs", refine_a]).stdout
+    check(p.returncode == 0 and "refine: no requirements" in reqs, "guarded GLSL: refine requires nothing",
+          p.stderr + reqs)
+    for device, path in (("vulkan1.1", "refine_float"), ("small_gpu", "refine_float"), ("big_gpu", "refine_double")):
+        out = os.path.join(tmp, "refine-%s.spv" % device)
+        p = run([CLI, "specialize", "-q", "--device-config", config, "--device", device, refine_a, "-o", out])
+        dis = run([SPIRV_DIS, out]).stdout if p.returncode == 0 else ""
+        kept = sorted(n for n in ("refine_double", "refine_half", "refine_float") if "OpName %%%s" % n in dis or
+                      ('"%s(' % n) in dis)
+        v = subprocess.run([oracle.VAL, "--target-env", "vulkan1.1", out], capture_output=True, text=True)
+        check(p.returncode == 0 and kept == [path] and v.returncode == 0,
+              "guarded GLSL on %s: %s alone, valid for vulkan1.1" % (device, path), p.stderr + str(kept) + v.stderr)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The Vulkan layer (docs/vulkan-layer.md) on lavapipe, as an application meets it: three GLSL compute shaders
-(single precision, double, half) compiled by glslang, merged into one module by spirv-link and annotated by
-spvcond, run by a plain Vulkan program (tests/vulkan/compute_host.c) on devices created with fp64 and fp16
-enabled in each combination.
+"""The Vulkan layer (docs/vulkan-layer.md) on lavapipe, as an application meets it: five GLSL compute shaders
+(single precision, double, half, 64-bit integers, a subgroup reduction) compiled by glslang, merged into one
+module by spirv-link and annotated by spvcond, run by a plain Vulkan program (tests/vulkan/compute_host.c) on
+devices created with fp64, fp16 and int64 enabled in four combinations; and one shader with guarded code
+(refine.comp: `if (spvcond_has(Float64))`, include/spvcond/has.glsl) on devices with and without fp64 and fp16.
 
 - Without the layer, the plain merged module on a device without shaderFloat64 and shaderFloat16 breaks
   Vulkan's rule (the validation layer reports VUID-VkShaderModuleCreateInfo-pCode-01091 for Float64 and
@@ -29,9 +30,14 @@ LAVAPIPE = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 SYSTEM_LAYERS = "/usr/share/vulkan/explicit_layer.d"
 VAL = os.environ.get("SPIRV_VAL", "spirv-val")
 
-# Each shader: its entry point, the feature it needs, and y for x = 0.5, 1.5, 2.5 and 63.5.
+# Each shader: its entry point, the feature it needs, and y for x = 0.5, 1.5, 2.5 and 63.5. The subgroup one
+# needs GroupNonUniformArithmetic, which lavapipe has in the compute stage (no feature to enable).
 SHADERS = {"scale_float": (None, "2 4 6 128"), "scale_double": ("shaderFloat64", "2.5 5.5 8.5 191.5"),
-           "scale_half": ("shaderFloat16", "3 7 11 255")}
+           "scale_half": ("shaderFloat16", "3 7 11 255"), "scale_int64": ("shaderInt64", "6 16 26 636"),
+           "scale_subgroup": (None, "4 10 16 382")}
+# The guarded shader: y = x/2 + 64 in double, + 16 in half, + 32 in float, whichever the device allows first.
+REFINE = {(): "32.25 32.75 33.25 63.75", ("shaderFloat16",): "16.25 16.75 17.25 47.75",
+          ("shaderFloat64", "shaderFloat16"): "64.25 64.75 65.25 95.75"}
 
 
 def run_host(args, layer, dump=None):
@@ -74,7 +80,8 @@ def main():
 
         dumps = os.path.join(tmp, "dumps")
         os.makedirs(dumps)
-        for enabled in ([], ["shaderFloat64"], ["shaderFloat16"], ["shaderFloat64", "shaderFloat16"]):
+        for enabled in ([], ["shaderFloat64"], ["shaderFloat16", "shaderInt64"],
+                        ["shaderFloat64", "shaderFloat16", "shaderInt64"]):
             wanted = [n for n, (f, _) in SHADERS.items() if f is None or f in enabled]
             absent = [n for n in SHADERS if n not in wanted]
             flags = [w for f in enabled for w in ("--enable", f)]
@@ -122,9 +129,33 @@ def main():
                           "through the layer, %s, %s enabled: %s is not in the module the driver got" % (how, shown, name),
                           out + err)
 
+        # Guarded code: one entry point, three paths; the module keeps the one the device allows first.
+        refine, refine_a = os.path.join(tmp, "refine.spv"), os.path.join(tmp, "refine.a.spv")
+        subprocess.run(["glslangValidator", "-V", "--target-env", "vulkan1.1", "-I" + os.path.join(SRC, "..", "include"),
+                        "-e", "refine", "--source-entrypoint", "main", os.path.join(SRC, "data", "vulkan", "refine.comp"),
+                        "-o", refine], check=True, stdout=subprocess.DEVNULL)
+        p = subprocess.run([CLI, "annotate", "-q", refine, "-o", refine_a], capture_output=True, text=True)
+        check(p.returncode == 0, "the guarded shader is annotated", p.stderr)
+        guarded_dumps = os.path.join(tmp, "guarded-dumps")
+        os.makedirs(guarded_dumps)
+        for enabled, result in REFINE.items():
+            flags = [w for f in enabled for w in ("--enable", f)]
+            rc, out, err = run_host([*flags, "--validation", refine_a, "refine"], layer=True, dump=guarded_dumps)
+            check(rc == 0 and "refine: %s" % result in out and "validation messages: 0" in out,
+                  "guarded code through the layer, %s enabled: refine gives %s, the validation layer says nothing" %
+                  ("+".join(enabled) or "nothing", result), out + err)
+        for path in sorted(glob.glob(os.path.join(guarded_dumps, "vulkan-*.spv"))):
+            p = subprocess.run([VAL, "--target-env", "vulkan1.1", path], capture_output=True, text=True)
+            check(p.returncode == 0, "guarded code: %s passes spirv-val --target-env vulkan1.1" % os.path.basename(path),
+                  p.stdout + p.stderr)
+        rc, out, err = run_host(["--validation", refine, "refine"], layer=False)
+        check("pCode-01091" in out and "(Float64)" in out,
+              "without the layer, the guarded module on a device without fp64 breaks Vulkan's rule", out + err)
+
         plain_dumps = os.path.join(tmp, "plain-dumps")
         os.makedirs(plain_dumps)
-        rc, out, err = run_host(["--enable", "shaderFloat64", "--enable", "shaderFloat16", "--validation", plain,
+        rc, out, err = run_host(["--enable", "shaderFloat64", "--enable", "shaderFloat16", "--enable", "shaderInt64",
+                                 "--validation", plain,
                                  *SHADERS], layer=True, dump=plain_dumps)
         check(rc == 0 and all("%s: %s" % (n, r) in out for n, (_, r) in SHADERS.items()) and
               "validation messages: 0" in out and not os.listdir(plain_dumps),

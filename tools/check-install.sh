@@ -29,7 +29,8 @@ passed=0
 ok() { echo "ok   $*"; passed=$((passed + 1)); }
 
 for f in "$bindir/spvcond" "$libdir/libspvcond.a" "$libdir/pkgconfig/spvcond.pc" "$libdir/pkgconfig/spvcond-static.pc" \
-         "$includedir/spvcond/spvcond.h" "$includedir/spvcond/device_if.h" "$includedir/spvcond/spvcond-version.h" \
+         "$includedir/spvcond/spvcond.h" "$includedir/spvcond/device_if.h" "$includedir/spvcond/has.glsl" \
+         "$includedir/spvcond/spvcond-version.h" \
          "$mandir/man1/spvcond.1" "$datadir/doc/spvcond/opencl-layer.md"; do
     [ -f "$dest$f" ] || fail "installed: $f"
 done

@@ -123,6 +123,8 @@ SPVCOND_API const char *spvcond_aspect_name(uint32_t aspect);
 /* The value of a SPIR-V capability named as the grammar names it ("Float64"), from the library's grammar
  * tables; false for a name it does not know. */
 SPVCOND_API bool spvcond_capability_value(const char *name, uint32_t *value);
+/* The grammar's name of a SPIR-V capability ("Int64" for 11), or NULL for a value it does not know. */
+SPVCOND_API const char *spvcond_capability_name(uint32_t value);
 
 /* ---- modules ---------------------------------------------------------------------------- */
 
@@ -575,6 +577,15 @@ typedef struct spvcond_vulkan_device {
 SPVCOND_API spvcond_result spvcond_vulkan_device_info(spvcond_context *ctx, const spvcond_vulkan_device *device,
                                                       spvcond_device_info **out);
 
+/* Built-in Vulkan devices, the least a conformant device of a core version has (spec/devices.md): "vulkan1.0",
+ * "vulkan1.1" (subgroups with the basic operations in the compute stage), "vulkan1.2", "vulkan1.3" (its
+ * required features: bufferDeviceAddress, the Vulkan memory model, integer dot products, subgroup size
+ * control), none of the optional features enabled. Fills *out (out->size set by the caller) with static
+ * strings, to give to spvcond_vulkan_device_info(); false for a name it does not know. */
+SPVCOND_API bool spvcond_vulkan_profile(const char *name, spvcond_vulkan_device *out);
+/* The index-th built-in Vulkan device's name, or NULL past the last. */
+SPVCOND_API const char *spvcond_vulkan_profile_name(size_t index);
+
 /* Values for every requirement constant of an annotated module (recognised by its spvcond.* OpName):
  * true iff the device supports it. *values is released with spvcond_free(). */
 SPVCOND_API spvcond_result spvcond_device_spec_values(const spvcond_module *module, const spvcond_device_info *device,
@@ -606,6 +617,7 @@ typedef enum spvcond_requirement_type {
     SPVCOND_REQUIREMENT_ASPECT = 0,               /* values[0]: the aspect */
     SPVCOND_REQUIREMENT_WORK_GROUP_SIZE = 1,      /* values[0..dims): the sizes */
     SPVCOND_REQUIREMENT_SUB_GROUP_SIZE = 2,       /* values[0]: the size */
+    SPVCOND_REQUIREMENT_CAPABILITY = 3,           /* values[0]: a SPIR-V capability (a shader module's) */
     SPVCOND_REQUIREMENT_TYPE_FORCE_32_BIT = 0x7fffffff
 } spvcond_requirement_type;
 

@@ -280,8 +280,8 @@ walk(const struct spvcond_module *m, struct spvcond_callgraph_builder *b, bool i
         if (caps)
             inf->cap_need[f] = o.cap_need;
         own[f] = spvcond_aspects_of_facts(o.seen);
-        own[f].bits[0] |= o.by_capability.bits[0];
-        own[f].bits[1] |= o.by_capability.bits[1];
+        for (int w = 0; w < SPVCOND_REQUIREMENT_WORDS; w++)
+            own[f].bits[w] |= o.by_capability.bits[w];
     }
     if (listed) {
         spvcond_dealloc(m->ctx, inf->item_start);
@@ -399,13 +399,13 @@ spvcond_infer_propagate(const struct spvcond_module *m, const struct spvcond_cal
         spvcond_aspects acc = {{0, 0}};
         for (uint32_t k = inf->scc_start[c]; k < inf->scc_start[c + 1]; k++) {
             uint32_t f = inf->scc_members[k];
-            acc.bits[0] |= inf->own[f].bits[0];
-            acc.bits[1] |= inf->own[f].bits[1];
+            for (int w = 0; w < SPVCOND_REQUIREMENT_WORDS; w++)
+                acc.bits[w] |= inf->own[f].bits[w];
             for (uint32_t e = g->callee_start[f]; e < g->callee_start[f + 1]; e++) {
                 /* Callees in other components are complete: they came out earlier. */
                 const spvcond_aspects *h = hidden ? &hidden[e] : &none;
-                acc.bits[0] |= inf->used[g->callees[e]].bits[0] & ~h->bits[0];
-                acc.bits[1] |= inf->used[g->callees[e]].bits[1] & ~h->bits[1];
+                for (int w = 0; w < SPVCOND_REQUIREMENT_WORDS; w++)
+                    acc.bits[w] |= inf->used[g->callees[e]].bits[w] & ~h->bits[w];
             }
         }
         for (uint32_t k = inf->scc_start[c]; k < inf->scc_start[c + 1]; k++)

@@ -8,8 +8,12 @@
 #include "ir/capabilities.h"
 #include "registry/aspects.h"
 
+/* What a function or a root requires: aspects, and in a shader module the optional capabilities
+ * (spec/annotate.md, "Shader modules"). Words 0 and 1 hold aspect numbers 0..127; word 2 the module's
+ * declared capabilities, bit d for spvcond_declared_caps values[d] (d < 62: spvcond_declared_cap_done). */
+#define SPVCOND_REQUIREMENT_WORDS 3
 typedef struct spvcond_aspects {
-    uint64_t bits[2]; /* aspect numbers 0..127 */
+    uint64_t bits[SPVCOND_REQUIREMENT_WORDS];
 } spvcond_aspects;
 
 struct spvcond_inference {

@@ -403,7 +403,8 @@ analyse(struct annotate *a)
     read_declared_extension(m, &a->ext_declared);
     if ((r = refuse_annotated(m, &a->ext_declared)) != SPVCOND_OK ||
         (r = spvcond_declared_caps_build(m, false, &a->caps)) != SPVCOND_OK ||
-        (r = spvcond_infer(m, infer, &a->caps, &a->g, &a->inf)) != SPVCOND_OK)
+        (r = spvcond_infer(m, infer, &a->caps, &a->g, &a->inf)) != SPVCOND_OK ||
+        (infer && (r = spvcond_shader_requirements(a)) != SPVCOND_OK))
         return r;
     spvcond_module_release_reads(m); /* the walk read them; their space serves what follows */
     a->is_root = spvcond_alloc_array(ctx, nf + 1, 1);

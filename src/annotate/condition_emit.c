@@ -112,6 +112,12 @@ leaf_name(const struct leaf *l, char *name, size_t size)
         snprintf(name, size, "spvcond.reqd_work_group_size.%u.%u.%u", l->v[0], l->v[1], l->v[2]);
     } else if (l->kind == LEAF_SUB_GROUP_SIZE) {
         snprintf(name, size, "spvcond.reqd_sub_group_size.%u", l->v[0]);
+    } else if (l->kind == LEAF_CAPABILITY) {
+        const char *cn = spvcond_capability_name(l->v[0]);
+        if (cn)
+            snprintf(name, size, "spvcond.capability.%s", cn);
+        else
+            snprintf(name, size, "spvcond.capability.%u", l->v[0]);
     } else {
         snprintf(name, size, "spvcond.root.%u", l->v[0]);
     }

@@ -42,7 +42,8 @@ spvcond_store_leaf(struct condition_store *cs, uint8_t kind, const uint32_t v[4]
         return r;
     struct leaf *l = &cs->leaves[cs->leaf_count];
     *l = (struct leaf){kind, false, false, {v[0], v[1], v[2], v[3]}, 0, 0};
-    uint32_t constant = kind == LEAF_ASPECT && cs->aspect_constant ? cs->aspect_constant[v[0]] : 0;
+    uint32_t constant = kind == LEAF_ASPECT && cs->aspect_constant ? cs->aspect_constant[v[0]]
+                        : kind == LEAF_CAPABILITY && v[1] < SPVCOND_NO_DECLARED_CAP ? cs->capability_constant[v[1]] : 0;
     if (constant) {
         l->existing = true;
         l->id = constant;
@@ -432,7 +433,7 @@ implied(const struct condition_store *cs, uint32_t cond, int depth, spvcond_aspe
         uint32_t y = c->y;
         implied(cs, c->x, depth + 1, &acc);
         implied(cs, y, depth + 1, &other);
-        for (int k = 0; k < 2; k++)
+        for (int k = 0; k < SPVCOND_REQUIREMENT_WORDS; k++)
             acc.bits[k] = cs->conds[cond].kind == COND_AND ? acc.bits[k] | other.bits[k] : acc.bits[k] & other.bits[k];
         *out = acc;
         return;
@@ -444,10 +445,12 @@ implied(const struct condition_store *cs, uint32_t cond, int depth, spvcond_aspe
             const struct leaf *l = &cs->leaves[cs->set_leaves[s->first + j]];
             if (l->kind == LEAF_ASPECT)
                 spvcond_aspects_add(&mine, l->v[0]);
+            else if (l->kind == LEAF_CAPABILITY)
+                mine.bits[2] |= spvcond_declared_cap_done(l->v[1]);
             else if (l->kind == LEAF_CONSTANT)
                 constant_aspects(cs, l->v[0], &mine);
         }
-        for (int b = 0; b < 2; b++)
+        for (int b = 0; b < SPVCOND_REQUIREMENT_WORDS; b++)
             acc.bits[b] = k == 0 ? mine.bits[b] : acc.bits[b] & mine.bits[b];
     }
     *out = acc;

@@ -14,20 +14,25 @@
 #include "registry/aspects.h"
 #include "support/index_table.h"
 
-/* Leaves of conditions. The first three are requirements; the others come from guards (spec/guards.md):
+/* Leaves of conditions. The first four are requirements (LEAF_CAPABILITY: a shader module's optional
+ * capability v[0], the module's declared capability v[1] of spvcond_declared_caps); the others come from guards (spec/guards.md):
  * an architecture test a marker asked for, a boolean constant of the module (the extension's device
  * constants), and the negation of another leaf (v[0]: its index). LEAF_ROOT (splitting): "keep root
  * v[0]" (a function index), one SpecId'd constant per root, in place of the root's requirements; the
  * kinds up to it get a SpecId. */
+/* A LEAF_CAPABILITY's v[1] for a capability the module does not declare (a guard's alone). */
+#define SPVCOND_NO_DECLARED_CAP 64u
+
 enum leaf_kind {
-    LEAF_ASPECT, LEAF_WORK_GROUP_SIZE, LEAF_SUB_GROUP_SIZE, LEAF_ROOT, LEAF_ARCHITECTURE, LEAF_CONSTANT, LEAF_NOT
+    LEAF_ASPECT, LEAF_WORK_GROUP_SIZE, LEAF_SUB_GROUP_SIZE, LEAF_CAPABILITY, LEAF_ROOT, LEAF_ARCHITECTURE, LEAF_CONSTANT,
+    LEAF_NOT
 };
 
 struct leaf {
     uint8_t kind;
     bool existing;  /* the module defines its constant (id, spec_id): nothing to emit but a name */
     bool needed;    /* splitting: a condition uses this requirement leaf (a virtual function's set) */
-    uint32_t v[4];  /* aspect; sizes; category, family, comparison opcode, architecture; constant id; leaf */
+    uint32_t v[4];  /* aspect; sizes; capability, declared index; category, family, comparison opcode, architecture; constant id; leaf */
     uint32_t id, spec_id;
 };
 
@@ -77,6 +82,8 @@ struct condition_store {
                                         constant that means it (an aspect leaf is that constant), or NULL */
     struct leaf *leaves;
     size_t leaf_count, leaf_cap;
+    uint32_t capability_constant[64]; /* per declared capability (a LEAF_CAPABILITY's v[1]): the module's
+                                         guard constant that means it (spvcond_has_<capability>), or 0 */
     uint32_t aspect_leaf[SPVCOND_ASPECT_MAX]; /* each aspect's leaf + 1, 0 until made: every root needing
                                                  the aspect asks for it, a library's thousands */
     struct spvcond_index_table leaf_table; /* leaf hash -> index + 1 */

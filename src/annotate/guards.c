@@ -113,6 +113,18 @@ find_markers(struct annotate *a)
 
 /* "__sp", the first word of a marker's name: most names are told apart by it alone. */
 #define MARKER_PREFIX_WORD 0x70735f5fu
+/* "spvc", the first word of a guard constant's name, "spvcond_has_" and what it has (a shader's guard, in
+ * GLSL `layout(constant_id = N) const bool spvcond_has_Float16 = true;`, spec/guards.md). */
+#define HAS_PREFIX "spvcond_has_"
+#define HAS_PREFIX_WORD 0x63767073u
+
+/* What a guard constant's name says it has, or NULL if the name is no guard constant's. */
+static const char *
+has_constant_name(const char *name)
+{
+    return strncmp(name, HAS_PREFIX, strlen(HAS_PREFIX)) == 0 && name[strlen(HAS_PREFIX)] ? name + strlen(HAS_PREFIX)
+                                                                                           : NULL;
+}
 
 /* Is there anything a guard could be made of? Markers by name, stated SpecIds, device constants. */
 static bool
@@ -131,6 +143,8 @@ may_have_guards(struct annotate *a)
         if (op == SPVCOND_OP_DECORATE && wc >= 5 && w[3] == MARKER_PREFIX_WORD && spvcond_is_linkage_decoration(w) &&
             marker_kind(spvcond_inst_string(m, i, 3)))
             return true;
+        if (op == SPVCOND_OP_NAME && wc >= 3 && w[2] == HAS_PREFIX_WORD && has_constant_name(spvcond_inst_string(m, i, 2)))
+            return true;
     }
     return false;
 }
@@ -146,6 +160,16 @@ set_leaf(struct annotate *a, uint32_t id, uint8_t kind, const uint32_t v[4])
     return r;
 }
 
+/* The aspect table a guard constant is entered in: made once, before any leaf (the store looks it up). */
+static spvcond_result
+aspect_constants(struct annotate *a)
+{
+    if (!a->aspect_constant && !(a->aspect_constant = spvcond_alloc_array(a->m->ctx, SPVCOND_ASPECT_MAX, sizeof(uint32_t))))
+        return spvcond_oom(a->m->ctx);
+    spvcond_store_existing_aspects(&a->store, a->aspect_constant);
+    return SPVCOND_OK;
+}
+
 /* SpecIds a requirements file says mean aspects. */
 static spvcond_result
 stated_spec_ids(struct annotate *a)
@@ -154,9 +178,9 @@ stated_spec_ids(struct annotate *a)
     const spvcond_annotate_options *o = a->o;
     if (!o->guard_spec_id_count)
         return SPVCOND_OK;
-    if (!(a->aspect_constant = spvcond_alloc_array(m->ctx, SPVCOND_ASPECT_MAX, sizeof(uint32_t))))
-        return spvcond_oom(m->ctx);
-    spvcond_store_existing_aspects(&a->store, a->aspect_constant); /* filled below, before any leaf */
+    spvcond_result ar = aspect_constants(a); /* filled below, before any leaf */
+    if (ar != SPVCOND_OK)
+        return ar;
     for (size_t k = 0; k < o->guard_spec_id_count; k++) {
         const spvcond_guard_spec_id *g = &o->guard_spec_ids[k];
         const char *origin = g->origin ? g->origin : "guard SpecIds";
@@ -199,6 +223,62 @@ stated_spec_ids(struct annotate *a)
                            spvcond_aspect_name(g->aspect));
     }
     return SPVCOND_OK;
+}
+
+/* Spec constants named spvcond_has_<X> (spec/guards.md): X an aspect (fp64) or a SPIR-V capability (Int64;
+ * Float64, Float16 and Int64Atomics are the aspects fp64, fp16 and atomic64). The constant becomes that
+ * requirement's leaf, the one an inferred use of it gets: one constant per requirement. */
+static spvcond_result
+named_constants(struct annotate *a)
+{
+    struct spvcond_module *m = a->m;
+    spvcond_result r = SPVCOND_OK;
+    size_t end = m->section[SPVCOND_SECTION_DEBUG_NAME + 1];
+    for (size_t i = m->section[SPVCOND_SECTION_DEBUG_NAME]; i < end && r == SPVCOND_OK; i++) {
+        const uint32_t *w = spvcond_inst_words(m, i);
+        const char *what = spvcond_inst_opcode(m, i) == SPVCOND_OP_NAME && spvcond_inst_word_count(m, i) >= 3 &&
+                                   w[2] == HAS_PREFIX_WORD ? has_constant_name(spvcond_inst_string(m, i, 2)) : NULL;
+        if (!what)
+            continue;
+        uint32_t id = w[1], op = spvcond_def_opcode(m, id), aspect = SPVCOND_ASPECT_MAX, cap = 0;
+        size_t d = spvcond_def(m, id);
+        if ((op != SPVCOND_OP_SPEC_CONSTANT_TRUE && op != SPVCOND_OP_SPEC_CONSTANT_FALSE) ||
+            spvcond_def_opcode(m, spvcond_inst_words(m, d)[1]) != SPVCOND_OP_TYPE_BOOL)
+            return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, i, id,
+                                     "%s%s: %%%u is not a boolean OpSpecConstantTrue/False (a guard constant is "
+                                     "the device's answer, set when the module is specialized)", HAS_PREFIX, what, id);
+        if (!spvcond_aspect_by_name(what, &aspect) && spvcond_capability_value(what, &cap))
+            aspect = spvcond_aspect_of_capability(cap, false);
+        else if (aspect == SPVCOND_ASPECT_MAX || !spvcond_aspect_name(aspect))
+            return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, i, id,
+                                     "%s%s: '%s' is neither a DPC++ aspect nor a SPIR-V capability", HAS_PREFIX, what,
+                                     what);
+        if (aspect < SPVCOND_ASPECT_MAX) {
+            if ((r = aspect_constants(a)) != SPVCOND_OK)
+                return r;
+            if (a->aspect_constant[aspect] && a->aspect_constant[aspect] != id)
+                return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, i, id,
+                                         "%s%s: %%%u and %%%u both stand for aspect %s: one constant per requirement",
+                                         HAS_PREFIX, what, a->aspect_constant[aspect], id, spvcond_aspect_name(aspect));
+            a->aspect_constant[aspect] = id;
+            r = set_leaf(a, id, LEAF_ASPECT, (uint32_t[4]){aspect, 0, 0, 0});
+            continue;
+        }
+        /* A capability the module declares is the requirement its users infer (its declared index); one it
+         * does not declare, a leaf of the guard alone. */
+        size_t k = spvcond_declared_caps_find(&a->caps, cap);
+        uint32_t index = k < 62 ? (uint32_t)k : SPVCOND_NO_DECLARED_CAP;
+        if (index != SPVCOND_NO_DECLARED_CAP) {
+            uint32_t *slot = &a->store.capability_constant[index];
+            if (*slot && *slot != id)
+                return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, i, id,
+                                         "%s%s: %%%u and %%%u both stand for capability %s: one constant per "
+                                         "requirement", HAS_PREFIX, what, *slot, id, what);
+            *slot = id;
+        }
+        r = set_leaf(a, id, LEAF_CAPABILITY, (uint32_t[4]){cap, index, 0, 0});
+    }
+    return r;
 }
 
 /* The extension's device constants are leaves as they are (an architecture test with a comparison the
@@ -368,6 +448,8 @@ spvcond_guards_begin(struct annotate *a)
         r = find_markers(a);
     if (r == SPVCOND_OK)
         r = stated_spec_ids(a);
+    if (r == SPVCOND_OK)
+        r = named_constants(a);
     if (r == SPVCOND_OK && m->first_extension_inst)
         r = device_constants(a);
     if (r == SPVCOND_OK)

@@ -282,6 +282,12 @@ collect_leaves(struct annotate *a, size_t f, uint32_t *list, size_t *count)
          asp = spvcond_aspects_next(&need, asp + 1))
         if ((r = spvcond_store_leaf(&a->store, LEAF_ASPECT, (uint32_t[4]){asp, 0, 0, 0}, &idx)) == SPVCOND_OK)
             list[n++] = (uint32_t)idx;
+    for (uint64_t caps = need.bits[2]; caps && r == SPVCOND_OK; caps &= caps - 1) {
+        uint32_t d = (uint32_t)__builtin_ctzll(caps);
+        if ((r = spvcond_store_leaf(&a->store, LEAF_CAPABILITY, (uint32_t[4]){a->caps.values[d], d, 0, 0}, &idx)) ==
+            SPVCOND_OK)
+            list[n++] = (uint32_t)idx;
+    }
     if (r == SPVCOND_OK && (a->wg[f][0] | a->wg[f][1] | a->wg[f][2])) {
         uint32_t v[4] = {a->wg[f][0], a->wg[f][1], a->wg[f][2], 0};
         if ((r = spvcond_store_leaf(&a->store, LEAF_WORK_GROUP_SIZE, v, &idx)) == SPVCOND_OK)
@@ -296,7 +302,7 @@ collect_leaves(struct annotate *a, size_t f, uint32_t *list, size_t *count)
     return r;
 }
 
-/* A root has at most 130 leaves, each once: insertion sort. */
+/* A root has at most 192 leaves (128 aspects, 62 capabilities, 2 sizes), each once: insertion sort. */
 static void
 sort_leaves(uint32_t *list, uint32_t n)
 {
@@ -314,9 +320,9 @@ spvcond_roots_sets(struct annotate *a, const struct root_exports *x)
 {
     struct spvcond_module *m = a->m;
     size_t nf = m->function_count, owners = nf + x->count + 1;
-    /* Pass 1: the leaves of every root (at most 128 aspects + 2 sizes), functions then variables, packed:
-     * owner k's leaves are flat[first[k] .. first[k + 1]) (most functions are not roots). */
-    uint32_t scratch[SPVCOND_ASPECT_MAX + 2];
+    /* Pass 1: the leaves of every root (at most 128 aspects, 62 capabilities and 2 sizes), functions then
+     * variables, packed: owner k's leaves are flat[first[k] .. first[k + 1]) (most functions are not roots). */
+    uint32_t scratch[SPVCOND_ASPECT_MAX + 64 + 2];
     uint32_t *flat = NULL, *first = spvcond_alloc_array(m->ctx, owners + 1, sizeof(uint32_t));
     size_t flat_len = 0, flat_cap = 0;
     uint8_t *is_owner = spvcond_alloc_array(m->ctx, owners, 1);

@@ -114,6 +114,9 @@ spvcond_result spvcond_virtual_guard_bodies(struct annotate *a);
 spvcond_result spvcond_virtual_code_conditions(struct annotate *a);
 spvcond_result spvcond_virtual_rewrite(struct annotate *a);
 void spvcond_virtual_release(struct annotate *a);
+/* shader_requirements.c: in a shader module, each function's own optional capabilities (word 2 of its
+ * requirements) and no image aspect; after the analysis, before the guards and roots. */
+spvcond_result spvcond_shader_requirements(struct annotate *a);
 /* reach.c */
 spvcond_result spvcond_annotate_reach(struct annotate *a);
 /* split_plan.c: what annotate made for splitting, taken before its state goes. */

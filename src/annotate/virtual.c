@@ -222,7 +222,8 @@ spvcond_virtual_hide(const struct annotate *a, spvcond_aspects *hidden)
     const struct virtuals *v = a->virt;
     for (size_t e = 0; v && e < a->g.callee_start[a->m->function_count]; e++)
         if (v->ref_only[e])
-            hidden[e].bits[0] = hidden[e].bits[1] = UINT64_MAX;
+            for (int w = 0; w < SPVCOND_REQUIREMENT_WORDS; w++)
+                hidden[e].bits[w] = UINT64_MAX;
 }
 
 bool
@@ -248,8 +249,8 @@ set_requirements(struct annotate *a, const uint64_t *calls)
         if (!v->member_set[f])
             continue;
         spvcond_aspects *s = &v->set_aspects[v->member_set[f] - 1];
-        s->bits[0] |= a->inf.used[f].bits[0];
-        s->bits[1] |= a->inf.used[f].bits[1];
+        for (int w = 0; w < SPVCOND_REQUIREMENT_WORDS; w++)
+            s->bits[w] |= a->inf.used[f].bits[w];
         set_calls[v->member_set[f] - 1] |= calls[f];
     }
     for (bool changed = true; changed;) {
@@ -258,8 +259,8 @@ set_requirements(struct annotate *a, const uint64_t *calls)
             for (uint64_t c = set_calls[s]; c; c &= c - 1) {
                 const spvcond_aspects *t = &v->set_aspects[__builtin_ctzll(c)];
                 spvcond_aspects before = v->set_aspects[s];
-                v->set_aspects[s].bits[0] |= t->bits[0];
-                v->set_aspects[s].bits[1] |= t->bits[1];
+                for (int w = 0; w < SPVCOND_REQUIREMENT_WORDS; w++)
+                    v->set_aspects[s].bits[w] |= t->bits[w];
                 changed |= memcmp(&before, &v->set_aspects[s], sizeof(before)) != 0;
             }
     }
@@ -327,10 +328,9 @@ spvcond_virtual_requirements(struct annotate *a)
         if (!a->is_root[f])
             continue;
         v->used_sets |= calls[f];
-        for (uint64_t c = calls[f]; c; c &= c - 1) {
-            inf->used[f].bits[0] |= v->set_aspects[__builtin_ctzll(c)].bits[0];
-            inf->used[f].bits[1] |= v->set_aspects[__builtin_ctzll(c)].bits[1];
-        }
+        for (uint64_t c = calls[f]; c; c &= c - 1)
+            for (int w = 0; w < SPVCOND_REQUIREMENT_WORDS; w++)
+                inf->used[f].bits[w] |= v->set_aspects[__builtin_ctzll(c)].bits[w];
     }
     spvcond_dealloc(m->ctx, calls);
     spvcond_dealloc(m->ctx, indirect);
@@ -389,7 +389,10 @@ spvcond_virtual_guard_bodies(struct annotate *a)
         if (!cond || fn->first_block == fn->end || !spvcond_virtual_member(a, f, &signature))
             continue;
         const spvcond_aspects *need = &v->set_aspects[v->member_set[f] - 1];
-        if (!(need->bits[0] & ~signature.bits[0]) && !(need->bits[1] & ~signature.bits[1]))
+        bool more = false;
+        for (int w = 0; w < SPVCOND_REQUIREMENT_WORDS; w++)
+            more |= (need->bits[w] & ~signature.bits[w]) != 0;
+        if (!more)
             continue; /* the stub would require all its body does: nothing to move */
         for (size_t i = fn->begin + 1; i < fn->first_block && r == SPVCOND_OK; i++) /* found by fuzzing */
             if (spvcond_inst_opcode(m, i) != SPVCOND_OP_FUNCTION_PARAMETER)

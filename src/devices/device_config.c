@@ -10,6 +10,7 @@
 #include "support/sized.h"
 #include "support/index_table.h"
 
+#include "devices/vulkan_config.h"
 #include "devices/yaml_util.h"
 #include "support/context.h"
 
@@ -25,6 +26,7 @@ struct entry {
     struct spvcond_architecture architecture;
     bool has_target;
     uint32_t target;
+    spvcond_device_info *vulkan; /* a `vulkan:` description (vulkan_config.c): the device, less the above */
 };
 
 struct spvcond_device_config {
@@ -42,6 +44,7 @@ free_entry(spvcond_context *ctx, struct entry *e)
     spvcond_dealloc(ctx, e->name);
     spvcond_dealloc(ctx, e->aspects);
     spvcond_dealloc(ctx, e->sub_group_sizes);
+    spvcond_dealloc(ctx, e->vulkan);
     memset(e, 0, sizeof(*e));
 }
 
@@ -77,6 +80,18 @@ spvcond_device_config_get(const spvcond_device_config *c, size_t index, spvcond_
                                  .category = e->architecture.category, .family = e->architecture.family,
                                  .architecture = e->architecture.architecture, .has_target = e->has_target,
                                  .target = e->target};
+    if (e->vulkan) {
+        /* What the Vulkan description says, and what the entry's own keys add (an architecture, a target). */
+        spvcond_device_info v = *e->vulkan;
+        v.name = e->name;
+        v.has_architecture = e->has_architecture;
+        v.category = e->architecture.category;
+        v.family = e->architecture.family;
+        v.architecture = e->architecture.architecture;
+        v.has_target = e->has_target;
+        v.target = e->target;
+        full = v;
+    }
     return SPVCOND_SIZED_OUT(out, &full, spvcond_device_info);
 }
 
@@ -165,6 +180,9 @@ read_entry(struct spvcond_yaml *r, const char *name, yaml_node_t *n, struct entr
             if (!e->has_architecture)
                 res = spvcond_yaml_fail(r, v, "unknown architecture (intel_gpu_pvc, gpu/nvidia/sm80, cpu/amd/zen4, ...)",
                                         s);
+        } else if (strcmp(key, "vulkan") == 0) { /* ours: a Vulkan device, as vulkan_config.c reads it */
+            spvcond_dealloc(r->ctx, e->vulkan);
+            res = spvcond_vulkan_config_read(r, v, name, &e->vulkan);
         } else if (strcmp(key, "target") == 0) { /* ours: the device registry's target, by name or number */
             const char *s = spvcond_yaml_scalar(v);
             e->has_target = s && spvcond_registry_target(s, &e->target);

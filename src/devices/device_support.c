@@ -52,6 +52,12 @@ spvcond_requirement_parse(const char *name, struct spvcond_requirement *q)
         q->kind = SPVCOND_REQ_SUB_GROUP_SIZE;
         return parse_uint_list(name + 20, q->v, 1) ? 1 : -1;
     }
+    if (strncmp(name, "capability.", 11) == 0) {
+        q->kind = SPVCOND_REQ_CAPABILITY;
+        if (spvcond_capability_value(name + 11, &q->v[0]))
+            return 1;
+        return parse_uint_list(name + 11, q->v, 1) ? 1 : -1;
+    }
     return -1;
 }
 
@@ -78,6 +84,11 @@ spvcond_device_supports(const spvcond_device_info *d, const struct spvcond_requi
         uint64_t total = (uint64_t)q->v[0] * q->v[1] * q->v[2];
         return d->max_work_group_size == 0 || total <= d->max_work_group_size;
     }
+    case SPVCOND_REQ_CAPABILITY:
+        /* A device that lists no capabilities says nothing of them: as of aspects it does not list. */
+        if (!d->has_capabilities)
+            return d->may_support_other_aspects;
+        return listed(d->capabilities, d->capability_count, q->v[0]);
     }
     return false;
 }
@@ -100,6 +111,13 @@ spvcond_requirement_message(const struct spvcond_requirement *q, char *buf, size
     case SPVCOND_REQ_WORK_GROUP_SIZE:
         snprintf(buf, size, "Required work-group size %ux%ux%u is not supported on the device", q->v[0], q->v[1],
                  q->v[2]);
+        return;
+    case SPVCOND_REQ_CAPABILITY:
+        name = spvcond_capability_name(q->v[0]);
+        if (name)
+            snprintf(buf, size, "Required capability %s is not supported on the device", name);
+        else
+            snprintf(buf, size, "Required capability %u is not supported on the device", q->v[0]);
         return;
     }
 }

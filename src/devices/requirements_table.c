@@ -354,10 +354,12 @@ parse_kernel(spvcond_requirements *r, const char *source, size_t line, const cha
                 q.values[d] = word_at(raw, p++);
             for (uint32_t d = q.dims; d < 3; d++)
                 q.values[d] = 1;
-        } else if (q.type == SPVCOND_REQUIREMENT_ASPECT || q.type == SPVCOND_REQUIREMENT_SUB_GROUP_SIZE) {
+        } else if (q.type == SPVCOND_REQUIREMENT_ASPECT || q.type == SPVCOND_REQUIREMENT_SUB_GROUP_SIZE ||
+                   q.type == SPVCOND_REQUIREMENT_CAPABILITY) {
             q.values[0] = word_at(raw, p++);
         } else {
-            res = bad(r->ctx, source, line, "unknown requirement type (0 aspect, 1 work-group size, 2 sub-group size)");
+            res = bad(r->ctx, source, line,
+                      "unknown requirement type (0 aspect, 1 work-group size, 2 sub-group size, 3 capability)");
             break;
         }
         q.spec_id = word_at(raw, p++);

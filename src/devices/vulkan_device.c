@@ -166,8 +166,21 @@ vulkan_capabilities(const spvcond_vulkan_device *d, uint32_t *out)
     return n;
 }
 
-/* DPC++'s aspects of the device, in number order: its kind, and fp16, fp64, atomic64 as its features
- * enable them. */
+bool
+spvcond_vulkan_capability_optional(uint32_t capability)
+{
+    uint32_t value;
+    for (size_t k = 0; k < sizeof(capabilities) / sizeof(capabilities[0]); k++)
+        if (spvcond_capability_value(capabilities[k].capability, &value) && value == capability)
+            return capabilities[k].feature || capabilities[k].version || capabilities[k].extension;
+    for (size_t k = 0; k < sizeof(subgroup_capabilities) / sizeof(subgroup_capabilities[0]); k++)
+        if (spvcond_capability_value(subgroup_capabilities[k].capability, &value) && value == capability)
+            return true;
+    return false;
+}
+
+/* DPC++'s aspects of the device, in number order: its kind, fp16 and fp64 as its features enable them,
+ * image (every Vulkan device has storage and sampled images), atomic64 as its features enable it. */
 static size_t
 vulkan_aspects(const spvcond_vulkan_device *d, uint32_t *out)
 {
@@ -182,6 +195,7 @@ vulkan_aspects(const spvcond_vulkan_device *d, uint32_t *out)
         out[n++] = SPVCOND_ASPECT_FP16;
     if (listed(d->features, d->feature_count, "shaderFloat64"))
         out[n++] = SPVCOND_ASPECT_FP64;
+    out[n++] = SPVCOND_ASPECT_IMAGE;
     if (listed(d->features, d->feature_count, "shaderBufferInt64Atomics"))
         out[n++] = SPVCOND_ASPECT_ATOMIC64;
     return n;

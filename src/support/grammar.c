@@ -84,6 +84,12 @@ spvcond_grammar_extinst(const struct spvcond_grammar_extinst_set *set, uint32_t 
     return &set->instructions[set->index[number] - 1];
 }
 
+const char *
+spvcond_capability_name(uint32_t value)
+{
+    return spvcond_grammar_enumerant_name(SPVCOND_KIND_Capability, value);
+}
+
 bool
 spvcond_capability_value(const char *name, uint32_t *value)
 {

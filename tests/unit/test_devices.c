@@ -55,6 +55,111 @@ Test(devices, requirement_names)
     q = (struct spvcond_requirement){SPVCOND_REQ_SUB_GROUP_SIZE, {32, 0, 0}};
     spvcond_requirement_message(&q, msg, sizeof(msg));
     cr_assert_str_eq(msg, "Sub-group size 32 is not supported on the device");
+    /* A shader module's capability requirements (spec/annotate.md, "Shader modules"). */
+    cr_assert_eq(spvcond_requirement_parse("spvcond.capability.Int64", &q), 1);
+    cr_assert(q.kind == SPVCOND_REQ_CAPABILITY && q.v[0] == 11);
+    cr_assert_eq(spvcond_requirement_parse("spvcond.capability.63", &q), 1);
+    cr_assert_eq(spvcond_requirement_parse("spvcond.capability.NotACapability", &q), -1);
+    q = (struct spvcond_requirement){SPVCOND_REQ_CAPABILITY, {63, 0, 0}};
+    spvcond_requirement_message(&q, msg, sizeof(msg));
+    cr_assert_str_eq(msg, "Required capability GroupNonUniformArithmetic is not supported on the device");
+    uint32_t caps[] = {1, 11};
+    spvcond_device_info d = {.size = sizeof(d), .has_capabilities = true, .capabilities = caps, .capability_count = 2};
+    q.v[0] = 11;
+    cr_assert(spvcond_device_supports(&d, &q), "listed");
+    q.v[0] = 63;
+    cr_assert(!spvcond_device_supports(&d, &q), "not listed");
+    d.has_capabilities = false;
+    cr_assert(!spvcond_device_supports(&d, &q), "no list: as an unlisted aspect");
+    d.may_support_other_aspects = true;
+    cr_assert(spvcond_device_supports(&d, &q), "no list, and it may support others");
+    cr_assert(spvcond_vulkan_capability_optional(11) && spvcond_vulkan_capability_optional(63));
+    cr_assert(!spvcond_vulkan_capability_optional(1) && !spvcond_vulkan_capability_optional(6), "Shader, Kernel");
+    cr_assert_str_eq(spvcond_capability_name(11), "Int64");
+    cr_assert_null(spvcond_capability_name(123456));
+}
+
+static bool
+has(const uint32_t *list, size_t n, uint32_t value)
+{
+    for (size_t k = 0; k < n; k++)
+        if (list[k] == value)
+            return true;
+    return false;
+}
+
+/* The built-in Vulkan devices: the least of each core version, as spvcond_vulkan_device_info describes them. */
+Test(devices, vulkan_profiles)
+{
+    spvcond_context *ctx;
+    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    size_t n = 0;
+    while (spvcond_vulkan_profile_name(n))
+        n++;
+    cr_assert_eq(n, 4);
+    size_t previous = 0;
+    for (size_t k = 0; k < n; k++) {
+        spvcond_vulkan_device vk = SPVCOND_SIZED(spvcond_vulkan_device);
+        cr_assert(spvcond_vulkan_profile(spvcond_vulkan_profile_name(k), &vk));
+        spvcond_device_info *d;
+        cr_assert_eq(spvcond_vulkan_device_info(ctx, &vk, &d), SPVCOND_OK);
+        cr_assert_gt(d->capability_count, previous, "each version has more than the one before");
+        previous = d->capability_count;
+        uint32_t v;
+        cr_assert(spvcond_capability_value("GroupNonUniform", &v));
+        cr_assert_eq(has(d->capabilities, d->capability_count, v), k >= 1, "subgroups from 1.1");
+        cr_assert(spvcond_capability_value("DotProduct", &v));
+        cr_assert_eq(has(d->capabilities, d->capability_count, v), k == 3, "integer dot products in 1.3");
+        cr_assert(spvcond_capability_value("Float64", &v) && !has(d->capabilities, d->capability_count, v));
+        cr_assert_eq(d->max_work_group_size, 128);
+        spvcond_free(ctx, d);
+    }
+    spvcond_vulkan_device vk = SPVCOND_SIZED(spvcond_vulkan_device);
+    cr_assert(!spvcond_vulkan_profile("vulkan9.9", &vk) && !spvcond_vulkan_profile(NULL, &vk));
+    cr_assert(!spvcond_vulkan_profile("vulkan1.1", NULL));
+    spvcond_context_destroy(ctx);
+}
+
+static void expect_config_error(const char *text, const char *needle);
+
+/* A Vulkan device in a configuration file (`vulkan:`), and what its keys refuse. */
+Test(devices, vulkan_configuration)
+{
+    static const char text[] = "small:\n"
+                               "  vulkan:\n"
+                               "    api-version: 1.1\n"
+                               "    type: integrated-gpu\n"
+                               "    features: [shaderInt64, shaderInt8]\n"
+                               "    subgroup-size: 32\n"
+                               "    subgroup-operations: [basic, vote]\n"
+                               "    max-compute-work-group-invocations: 1024\n"
+                               "  architecture: intel_gpu_tgllp\n";
+    spvcond_context *ctx;
+    cr_assert_eq(spvcond_context_create(NULL, NULL, NULL, &ctx), SPVCOND_OK);
+    spvcond_device_config *c;
+    cr_assert_eq(spvcond_device_config_parse(ctx, text, strlen(text), "vk.yaml", &c), SPVCOND_OK);
+    spvcond_device_info d = {.size = sizeof(spvcond_device_info)};
+    cr_assert(spvcond_device_config_find(c, "small", &d));
+    cr_assert_str_eq(d.name, "small");
+    cr_assert(d.has_capabilities && d.has_architecture, "Vulkan's facts and the entry's own architecture");
+    uint32_t v;
+    const char *with[] = {"Int64", "Int8", "GroupNonUniform", "GroupNonUniformVote", "DeviceGroup"};
+    const char *without[] = {"Float64", "GroupNonUniformArithmetic", "ShaderNonUniform"};
+    for (size_t k = 0; k < sizeof(with) / sizeof(with[0]); k++)
+        cr_assert(spvcond_capability_value(with[k], &v) && has(d.capabilities, d.capability_count, v), "%s", with[k]);
+    for (size_t k = 0; k < sizeof(without) / sizeof(without[0]); k++)
+        cr_assert(spvcond_capability_value(without[k], &v) && !has(d.capabilities, d.capability_count, v), "not %s",
+                  without[k]);
+    cr_assert(d.sub_group_size_count == 1 && d.sub_group_sizes[0] == 32 && d.max_work_group_size == 1024);
+    cr_assert(has(d.aspects, d.aspect_count, 2) && has(d.aspects, d.aspect_count, 9), "gpu, image");
+    spvcond_device_config_destroy(c);
+    spvcond_context_destroy(ctx);
+    expect_config_error("a:\n  vulkan:\n    api-version: one\n", "bad.yaml:3: api-version must be");
+    expect_config_error("a:\n  vulkan:\n    type: gpu\n", "bad.yaml:3: type must be");
+    expect_config_error("a:\n  vulkan:\n    subgroup-operations: [basic, magic]\n", "unknown subgroup operation");
+    expect_config_error("a:\n  vulkan:\n    features: shaderInt64\n", "bad.yaml:3: features");
+    expect_config_error("a:\n  vulkan:\n    colour: red\n", "bad.yaml:3: unknown key of vulkan:");
+    expect_config_error("a:\n  vulkan: [1]\n", "bad.yaml:2: vulkan: expected a mapping");
 }
 
 static const char config[] =
@@ -357,14 +462,6 @@ Test(devices, kernel_name_with_variants)
 
 /* The facts pocl and rusticl (llvmpipe) report, and what the library makes of them (spec/devices.md,
  * "OpenCL devices"). */
-static bool
-has(const uint32_t *list, size_t n, uint32_t value)
-{
-    for (size_t k = 0; k < n; k++)
-        if (list[k] == value)
-            return true;
-    return false;
-}
 
 Test(devices, opencl_device_mapping)
 {
@@ -476,8 +573,9 @@ Test(devices, vulkan_device_mapping)
     cr_assert_eq(spvcond_vulkan_device_info(ctx, &lvp, &d), SPVCOND_OK);
     lvp.name = NULL;
     cr_assert_str_eq(d->name, "llvmpipe (LLVM 15.0.6, 256 bits)");
-    cr_assert_eq(d->aspect_count, 2);
-    cr_assert(has(d->aspects, d->aspect_count, 1) && has(d->aspects, d->aspect_count, 6), "cpu, fp64");
+    cr_assert_eq(d->aspect_count, 3);
+    cr_assert(has(d->aspects, d->aspect_count, 1) && has(d->aspects, d->aspect_count, 6) &&
+                  has(d->aspects, d->aspect_count, 9), "cpu, fp64, image (every Vulkan device's)");
     cr_assert(d->has_category && d->category == 1 && !d->has_target && !d->has_architecture);
     cr_assert_eq(d->max_work_group_size, 1024);
     cr_assert(d->sub_group_size_count == 2 && d->sub_group_sizes[0] == 4 && d->sub_group_sizes[1] == 8,
@@ -509,8 +607,8 @@ Test(devices, vulkan_device_mapping)
     lvp.device_type = 2; /* a discrete GPU */
     cr_assert_eq(spvcond_vulkan_device_info(ctx, &lvp, &d), SPVCOND_OK);
     cr_assert_null(d->name);
-    cr_assert_eq(d->aspect_count, 1);
-    cr_assert(has(d->aspects, d->aspect_count, 2) && d->category == 2, "a GPU");
+    cr_assert_eq(d->aspect_count, 2);
+    cr_assert(has(d->aspects, d->aspect_count, 2) && d->category == 2, "a GPU (and image)");
     cr_assert(d->sub_group_size_count == 1 && d->sub_group_sizes[0] == 8, "the one size it runs at");
     cr_assert_eq(d->capability_count, 8, "Matrix, Shader, Sampled1D, Image1D, SampledBuffer, ImageBuffer, "
                                           "ImageQuery, DerivativeControl");
