@@ -12,7 +12,8 @@ need different device features, annotated and specialized (tests/data/shaders/).
   (spec/extension.md: its logical-pointer rule does not list OpConditionalEntryPointINTEL);
 - GLSL as a user writes it (tests/data/vulkan/, glslang, merged by spirv-link): an entry point using 64-bit
   integers requires capability Int64, one with a subgroup reduction GroupNonUniformArithmetic, one with an
-  image nothing (images are core in Vulkan); `check` and `specialize` with the built-in Vulkan devices
+  image nothing (images are core in Vulkan), one that loads halves from a buffer StorageBuffer16BitAccess
+  and not fp16 (the module declares Float16 for another: the capability follows the half arithmetic alone); `check` and `specialize` with the built-in Vulkan devices
   (vulkan1.1, vulkan1.3) and devices of a configuration file (`vulkan:`) keep exactly what each allows, every
   output valid for its Vulkan version; guarded GLSL (`spvcond_has(Float64)`) requires nothing and keeps one
   path per device."""
@@ -83,7 +84,7 @@ def main():
     return summary()
 
 
-GLSL = ["scale_float", "scale_double", "scale_half", "scale_int64", "scale_subgroup", "copy_image"]
+GLSL = ["scale_float", "scale_double", "scale_half", "scale_int64", "scale_subgroup", "copy_image", "load_half"]
 CONFIG = """small_gpu:
   vulkan:
     api-version: 1.1
@@ -95,14 +96,19 @@ big_gpu:
   vulkan:
     api-version: 1.3.250
     type: discrete-gpu
-    features: [shaderFloat64, shaderFloat16, shaderInt64]
+    features: [shaderFloat64, shaderFloat16, shaderInt64, storageBuffer16BitAccess]
     subgroup-operations: [basic, vote, arithmetic, ballot, shuffle]
+storage_gpu:
+  vulkan:
+    api-version: 1.2
+    features: [storageBuffer16BitAccess]
 """
 # Per device: the entry points kept, and the Vulkan version its output is judged for.
 KEPT = {"vulkan1.1": (["scale_float", "copy_image"], "vulkan1.1"),
         "vulkan1.3": (["scale_float", "copy_image"], "vulkan1.3"),
         "small_gpu": (["scale_float", "scale_int64", "copy_image"], "vulkan1.1"),
-        "big_gpu": (GLSL, "vulkan1.3")}
+        "big_gpu": (GLSL, "vulkan1.3"),
+        "storage_gpu": (["scale_float", "copy_image", "load_half"], "vulkan1.2")}
 
 
 def glsl(tmp):
@@ -125,8 +131,9 @@ def glsl(tmp):
     reqs = {k["kernel"]: [r.get("aspect") or r.get("capability") for r in k["requirements"]]
             for k in json.loads(run([CLI, "reqs", "--json", ann]).stdout)}
     want = {"scale_float": [], "scale_double": ["fp64"], "scale_half": ["fp16"], "scale_int64": ["Int64"],
-            "scale_subgroup": ["GroupNonUniformArithmetic"], "copy_image": []}
-    check(reqs == want, "each shader requires the capability (or aspect) it uses; an image shader nothing",
+            "scale_subgroup": ["GroupNonUniformArithmetic"], "copy_image": [], "load_half": ["StorageBuffer16BitAccess"]}
+    check(reqs == want, "each shader requires the capability (or aspect) it uses; an image shader nothing; halves "
+          "only loaded 16-bit storage, not fp16",
           json.dumps(reqs))
     verdict = vulkan_val(ann, "--relax-logical-pointer")
     if verdict is not None:
@@ -149,6 +156,10 @@ def glsl(tmp):
         dis = run([SPIRV_DIS, out]).stdout
         names = sorted(n for n in GLSL if '"%s"' % n in dis)
         check(names == sorted(kept) and "INTEL" not in dis, "%s: the module holds %s alone" % (device, kept), names)
+        caps = sorted(line.split()[1] for line in dis.splitlines() if line.strip().startswith("OpCapability"))
+        check(("Float16" in caps) == ("scale_half" in kept) and
+              ("StorageBuffer16BitAccess" in caps) == ("load_half" in kept),
+              "%s: Float16 declared only with the half arithmetic, 16-bit storage only with its loads" % device, caps)
         p = subprocess.run([oracle.VAL, "--target-env", env, out], capture_output=True, text=True)
         check(p.returncode == 0, "%s: the specialized module passes spirv-val --target-env %s" % (device, env),
               p.stdout + p.stderr)

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The Vulkan layer (docs/vulkan-layer.md) on lavapipe, as an application meets it: five GLSL compute shaders
-(single precision, double, half, 64-bit integers, a subgroup reduction) compiled by glslang, merged into one
-module by spirv-link and annotated by spvcond, run by a plain Vulkan program (tests/vulkan/compute_host.c) on
-devices created with fp64, fp16 and int64 enabled in four combinations; and one shader with guarded code
+"""The Vulkan layer (docs/vulkan-layer.md) on lavapipe, as an application meets it: six GLSL compute shaders
+(single precision, double, half, 64-bit integers, a subgroup reduction, halves loaded from 16-bit storage)
+compiled by glslang, merged into one module by spirv-link and annotated by spvcond, run by a plain Vulkan
+program (tests/vulkan/compute_host.c) on devices created with fp64, fp16, int64 and 16-bit storage enabled in
+four combinations; and one shader with guarded code
 (refine.comp: `if (spvcond_has(Float64))`, include/spvcond/has.glsl) on devices with and without fp64 and fp16.
 
 - Without the layer, the plain merged module on a device without shaderFloat64 and shaderFloat16 breaks
@@ -34,7 +35,7 @@ VAL = os.environ.get("SPIRV_VAL", "spirv-val")
 # needs GroupNonUniformArithmetic, which lavapipe has in the compute stage (no feature to enable).
 SHADERS = {"scale_float": (None, "2 4 6 128"), "scale_double": ("shaderFloat64", "2.5 5.5 8.5 191.5"),
            "scale_half": ("shaderFloat16", "3 7 11 255"), "scale_int64": ("shaderInt64", "6 16 26 636"),
-           "scale_subgroup": (None, "4 10 16 382")}
+           "scale_subgroup": (None, "4 10 16 382"), "load_half": ("storageBuffer16BitAccess", "15 16.5 17.5 26.9688")}
 # The guarded shader: y = x/2 + 64 in double, + 16 in half, + 32 in float, whichever the device allows first.
 REFINE = {(): "32.25 32.75 33.25 63.75", ("shaderFloat16",): "16.25 16.75 17.25 47.75",
           ("shaderFloat64", "shaderFloat16"): "64.25 64.75 65.25 95.75"}
@@ -80,8 +81,8 @@ def main():
 
         dumps = os.path.join(tmp, "dumps")
         os.makedirs(dumps)
-        for enabled in ([], ["shaderFloat64"], ["shaderFloat16", "shaderInt64"],
-                        ["shaderFloat64", "shaderFloat16", "shaderInt64"]):
+        for enabled in ([], ["shaderFloat64", "storageBuffer16BitAccess"], ["shaderFloat16", "shaderInt64"],
+                        ["shaderFloat64", "shaderFloat16", "shaderInt64", "storageBuffer16BitAccess"]):
             wanted = [n for n, (f, _) in SHADERS.items() if f is None or f in enabled]
             absent = [n for n in SHADERS if n not in wanted]
             flags = [w for f in enabled for w in ("--enable", f)]
@@ -155,7 +156,7 @@ def main():
         plain_dumps = os.path.join(tmp, "plain-dumps")
         os.makedirs(plain_dumps)
         rc, out, err = run_host(["--enable", "shaderFloat64", "--enable", "shaderFloat16", "--enable", "shaderInt64",
-                                 "--validation", plain,
+                                 "--enable", "storageBuffer16BitAccess", "--validation", plain,
                                  *SHADERS], layer=True, dump=plain_dumps)
         check(rc == 0 and all("%s: %s" % (n, r) in out for n, (_, r) in SHADERS.items()) and
               "validation messages: 0" in out and not os.listdir(plain_dumps),

@@ -262,6 +262,8 @@ conditional_capabilities(struct annotate *a, bool *any)
     if (r == SPVCOND_OK)
         r = a->inf.cap_need ? for_each_function(a, capabilities_under, capabilities_of_function)
                             : for_each_function(a, capabilities_under, scan_capabilities_of_function);
+    if (r == SPVCOND_OK)
+        r = spvcond_shader_capabilities(a);
     for (size_t i = 0; i < ncap && r == SPVCOND_OK; i++) {
         uint32_t cap = spvcond_declared_cap_of(m, i, false);
         uint32_t users = cap == UINT32_MAX ? 0 : a->cap_cond[spvcond_declared_caps_find(&a->caps, cap)];
@@ -596,6 +598,7 @@ release(struct annotate *a)
     spvcond_dealloc(ctx, a->global_cond);
     spvcond_dealloc(ctx, a->var_set);
     spvcond_dealloc(ctx, a->cap_cond);
+    spvcond_dealloc(ctx, a->narrow_computes);
     spvcond_declared_caps_release(a->m, &a->caps);
     spvcond_guards_release(a);
     spvcond_virtual_release(a);

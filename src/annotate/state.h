@@ -74,6 +74,12 @@ struct annotate {
     const uint32_t *code_cond;    /* per function: the condition its code (items, capabilities) is under:
                                      reach, but for a virtual function's moved body its set's too.
                                      virtual.c */
+    uint8_t *narrow_computes;     /* in a shader module with 8- or 16-bit storage: per function, which of
+                                     Float16, Int16, Int8 (bits 0-2) its code computes with; else NULL.
+                                     shader_requirements.c */
+    uint8_t narrow_kinds;         /* those whose values may be storage's alone. shader_requirements.c */
+    uint64_t shader_optional;     /* in a shader module, the declared capabilities that are requirements
+                                     (spvcond_declared_cap_done bits). shader_requirements.c */
     uint32_t *split_set;          /* per function, the requirement set + 1 of a root whose own condition
                                      is its LEAF_ROOT; NULL when not splitting. spvcond_annotate allocates
                                      it; roots.c sets it; split_plan.c reads it */
@@ -117,6 +123,9 @@ void spvcond_virtual_release(struct annotate *a);
 /* shader_requirements.c: in a shader module, each function's own optional capabilities (word 2 of its
  * requirements) and no image aspect; after the analysis, before the guards and roots. */
 spvcond_result spvcond_shader_requirements(struct annotate *a);
+/* After the capabilities' users: the optional capabilities under the functions that require them; Float16,
+ * Int16 and Int8 beside 8- or 16-bit storage under the functions that compute with them. */
+spvcond_result spvcond_shader_capabilities(struct annotate *a);
 /* reach.c */
 spvcond_result spvcond_annotate_reach(struct annotate *a);
 /* split_plan.c: what annotate made for splitting, taken before its state goes. */

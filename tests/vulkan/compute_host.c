@@ -7,7 +7,7 @@
  *   vulkan-compute [--enable FEATURE]... [--validation] [--time-modules N]
  *                  [--chained | --chained-behind-subgroup-size] MODULE.spv ENTRY...
  *
- * FEATURE: shaderFloat64, shaderInt64, shaderFloat16, shaderInt8. --validation enables Khronos' validation
+ * FEATURE: shaderFloat64, shaderInt64, shaderFloat16, shaderInt8, storageBuffer16BitAccess. --validation enables Khronos' validation
  * layer and prints each message it gives ("validation: ..."). Lines: "device: NAME", "enabled: FEATURE...",
  * "module: created" or "module: VkResult N", then "ENTRY: y0 y1 y2 y3" or "ENTRY: VkResult N". Exit status 1
  * when the module or a pipeline fails, 2 on bad usage or no device. With --time-modules N, the module is also
@@ -86,7 +86,7 @@ memory_type(VkPhysicalDevice physical, uint32_t bits, VkMemoryPropertyFlags want
 int
 main(int argc, char **argv)
 {
-    bool validation = false, want64 = false, want_i64 = false, want16 = false, want_i8 = false;
+    bool validation = false, want64 = false, want_i64 = false, want16 = false, want_i8 = false, want_s16 = false;
     bool chained = false, behind = false;
     int a = 1, time_modules = 0;
     for (; a < argc && strncmp(argv[a], "--", 2) == 0; a++) {
@@ -104,6 +104,7 @@ main(int argc, char **argv)
             want_i64 |= strcmp(f, "shaderInt64") == 0;
             want16 |= strcmp(f, "shaderFloat16") == 0;
             want_i8 |= strcmp(f, "shaderInt8") == 0;
+            want_s16 |= strcmp(f, "storageBuffer16BitAccess") == 0;
         } else
             break;
     }
@@ -158,7 +159,9 @@ main(int argc, char **argv)
 
     /* The features asked for, where the device has them. */
     VkPhysicalDeviceVulkan12Features has12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-    VkPhysicalDeviceFeatures2 has = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &has12};
+    VkPhysicalDeviceVulkan11Features has11 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
+                                              .pNext = &has12};
+    VkPhysicalDeviceFeatures2 has = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &has11};
     vkGetPhysicalDeviceFeatures2(physical, &has);
     VkPhysicalDeviceGraphicsPipelineLibraryFeaturesEXT library = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_FEATURES_EXT, .graphicsPipelineLibrary = VK_TRUE};
@@ -166,14 +169,17 @@ main(int argc, char **argv)
                                              .pNext = &library, .subgroupSizeControl = VK_TRUE};
     VkPhysicalDeviceVulkan12Features on12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
                                              .pNext = behind ? (void *)&on13 : chained ? (void *)&library : NULL};
-    VkPhysicalDeviceFeatures2 on = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &on12};
+    VkPhysicalDeviceVulkan11Features on11 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
+                                             .pNext = &on12};
+    VkPhysicalDeviceFeatures2 on = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &on11};
     on.features.shaderFloat64 = want64 && has.features.shaderFloat64;
     on.features.shaderInt64 = want_i64 && has.features.shaderInt64;
     on12.shaderFloat16 = want16 && has12.shaderFloat16;
     on12.shaderInt8 = want_i8 && has12.shaderInt8;
-    printf("enabled:%s%s%s%s\n", on.features.shaderFloat64 ? " shaderFloat64" : "",
+    on11.storageBuffer16BitAccess = want_s16 && has11.storageBuffer16BitAccess;
+    printf("enabled:%s%s%s%s%s\n", on.features.shaderFloat64 ? " shaderFloat64" : "",
            on.features.shaderInt64 ? " shaderInt64" : "", on12.shaderFloat16 ? " shaderFloat16" : "",
-           on12.shaderInt8 ? " shaderInt8" : "");
+           on12.shaderInt8 ? " shaderInt8" : "", on11.storageBuffer16BitAccess ? " storageBuffer16BitAccess" : "");
 
     uint32_t families = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(physical, &families, NULL);
