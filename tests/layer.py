@@ -334,6 +334,14 @@ def mock_nvidia_checks(tmp, demo, chain, multi):
           "cvta.const" not in text and len(re.findall(r"\n\.global \.align 1 \.b8 \S+\[\d+\] = \{", text)) == 2,
           "mock NVIDIA: printf's format and %s strings in global memory, no cvta.const, in a kernel with a constant "
           "pointer parameter", (out + err)[-400:] + text[-1200:])
+    # Double nan(code): libclc's leaves the quiet bit unset (nan(0UL) is +infinity); the layer's sets it.
+    nans = os.path.join(tmp, "double_nan.spv")
+    compile_cl(os.path.join(SRC, "data", "nvidia", "double_nan.cl"), nans, tmp)
+    rc, out, err = host(env, "NVIDIA", nans, "--create-only", kernels=["double_nan"])
+    text = received(out_prefix)
+    check(rc == 0 and "kernel double_nan: created" in out and str(0x7FF8000000000000) in text and
+          str(0x7FF0000000000000) not in text, "mock NVIDIA: double nan(code) is a quiet NaN (0x7FF8... | code), not "
+          "libclc's +infinity for nan(0UL)", (out + err)[-400:] + text[-1200:])
     # The arithmetic of NVIDIA's own OpenCL C compiler: float division as div.full.f32 unless the build asks
     # for it correctly rounded; a saturated conversion of NaN gives 0 (libclc's leaves it to the hardware).
     precision = os.path.join(tmp, "precision.spv")

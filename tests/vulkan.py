@@ -26,6 +26,7 @@ from verdicts import check, summary
 CLI = os.environ["SPVCOND_CLI"]
 SRC = os.environ["SPVCOND_TEST_SRC"]
 HOST = os.environ.get("SPVCOND_VULKAN_HOST", "")
+OBJECTS = os.environ.get("SPVCOND_VULKAN_SHADER_OBJECTS", "")
 LAYER_DIR = os.environ.get("SPVCOND_VULKAN_LAYER_DIR", "")
 LAVAPIPE = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 SYSTEM_LAYERS = "/usr/share/vulkan/explicit_layer.d"
@@ -152,6 +153,34 @@ def main():
         rc, out, err = run_host(["--validation", refine, "refine"], layer=False)
         check("pCode-01091" in out and "(Float64)" in out,
               "without the layer, the guarded module on a device without fp64 breaks Vulkan's rule", out + err)
+
+        # Shader objects (VK_EXT_shader_object, which lavapipe 22.3 lacks): the layer loaded as the loader loads it,
+        # the next link a driver that prints what reaches its vkCreateShadersEXT (tests/vulkan/shader_objects_driver.c).
+        if OBJECTS:
+            layer_so = os.path.join(LAYER_DIR, "libVkLayer_spvcond_specialize.so")
+            for enabled in ([], ["shaderFloat64"]):
+                p = subprocess.run([OBJECTS, layer_so, annotated, "scale_float", *enabled], capture_output=True,
+                                   text=True, timeout=60, env=dict(os.environ, ASAN_OPTIONS="detect_leaks=1"))
+                lines = p.stdout.splitlines()
+                spirv = [line for line in lines if line.startswith("shader ") and " spirv " in line]
+                binary = [line for line in lines if line.startswith("shader 1: binary")]
+                want_double = bool(enabled)
+                check(p.returncode == 0 and len(spirv) == 2 and
+                      all("conditions no" in line and ("Float64 yes" in line) == want_double and
+                          (" scale_double" in line) == want_double and " scale_float" in line for line in spirv),
+                      "shader objects through the layer, %s enabled: each SPIR-V shader reaches the driver specialized "
+                      "(scale_double %s)" % ("+".join(enabled) or "nothing", "kept" if want_double else "gone"),
+                      p.stdout + p.stderr)
+                check(len(binary) == 1 and "conditions yes" in binary[0] and
+                      "the application's array untouched" in p.stdout,
+                      "shader objects, %s enabled: a binary shader goes as it came; the application's array is "
+                      "untouched" % ("+".join(enabled) or "nothing"), p.stdout)
+                check("without the driver's: vkCreateShadersEXT not given" in p.stdout,
+                      "shader objects: where the driver has none, the layer gives no vkCreateShadersEXT", p.stdout)
+            rc, out, err = run_host(["--shader-objects", annotated, "scale_float"], layer=True)
+            check(rc == 3 and "shader objects: not supported" in out,
+                  "lavapipe has no shader objects: the host says so (the GPU machine runs them, docs/vulkan-layer.md)",
+                  out + err)
 
         plain_dumps = os.path.join(tmp, "plain-dumps")
         os.makedirs(plain_dumps)

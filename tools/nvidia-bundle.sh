@@ -131,13 +131,14 @@ if [ -f "$build/layer/vulkan/libVkLayer_spvcond_specialize.so" ] && [ -f "$build
     cp "$build/layer/vulkan/libVkLayer_spvcond_specialize.so" "$build/layer/vulkan/VkLayer_spvcond_specialize.json" \
         "$out/vulkan/"
     cp "$build/tests/vulkan-compute" "$out/bin/"
-    for n in scale_float scale_double scale_half; do
-        glslangValidator -V --target-env vulkan1.1 -e $n --source-entrypoint main "tests/data/vulkan/$n.comp" \
-            -o "$out/vulkan/$n.spv" >/dev/null
+    shaders="scale_float scale_double scale_half scale_int64 scale_subgroup load_half"
+    for n in $shaders refine; do
+        glslangValidator -V --target-env vulkan1.1 -I"$PWD/include" -e $n --source-entrypoint main \
+            "tests/data/vulkan/$n.comp" -o "$out/vulkan/$n.spv" >/dev/null
     done
-    spirv-link "$out/vulkan/scale_float.spv" "$out/vulkan/scale_double.spv" "$out/vulkan/scale_half.spv" \
-        -o "$out/vulkan/all.spv"
+    spirv-link $(for n in $shaders; do echo "$out/vulkan/$n.spv"; done) -o "$out/vulkan/all.spv"
     "$cli" annotate -q "$out/vulkan/all.spv" -o "$out/vulkan/all.a.spv"
+    "$cli" annotate -q "$out/vulkan/refine.spv" -o "$out/vulkan/refine.a.spv"
     (cd "$out/gl" && apt-get download libvulkan1 libglvnd0 libglx0 libgl1 libegl1 libopengl0 >/dev/null 2>&1)
 fi
 cp tools/nvidia-run.sh "$out/run.sh"

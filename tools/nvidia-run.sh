@@ -184,6 +184,9 @@ echo "== offset through the layer: get_global_offset(1), group ids, global size 
 echo "== vector printf from OpenCL C, by the driver"; bin/opencl-binary --platform NVIDIA --run vector_printf probe/vector_printf.cl "$P/vp.ptx" 2>&1
 echo "== vector printf through the layer"; run probe/vector_printf.spv vector_printf
 echo "== printf in a kernel with a constant pointer (expected x=3 s=constant)"; run probe/constant_printf.spv constant_printf
+echo "== double nan(0UL) from OpenCL C, by the driver (expected nan)"
+bin/opencl-binary --platform NVIDIA --run double_nan probe/double_nan.cl "$P/double_nan.ptx" 2>&1
+echo "== double nan(0UL) through the layer"; run probe/double_nan.spv double_nan
 for k in subnormals huge_trig; do
     echo "== $k from OpenCL C, by the driver"; bin/opencl-binary --platform NVIDIA --run $k probe/subnormals.cl "$P/$k.ptx" 2>&1
     echo "== $k through the layer"; run probe/subnormals.spv $k
@@ -200,15 +203,27 @@ ls /usr/share/vulkan/icd.d/ /etc/vulkan/icd.d/ 2>/dev/null
     export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 ls /dev/nvidia* /dev/dri 2>&1 | tr '\n' ' '; echo
 V="env VK_LAYER_PATH=$G/vulkan VK_INSTANCE_LAYERS=VK_LAYER_SPVCOND_specialize SPVCOND_LAYER_DEBUG=1"
+ALL="scale_float scale_double scale_half scale_int64 scale_subgroup load_half"
 echo "-- without the layer, the merged plain module, nothing enabled"; bin/vulkan-compute vulkan/all.spv scale_float 2>&1
-for f in "" "--enable shaderFloat64" "--enable shaderFloat16" "--enable shaderFloat64 --enable shaderFloat16"; do
+for f in "" "--enable shaderFloat64 --enable storageBuffer16BitAccess" "--enable shaderFloat16 --enable shaderInt64" \
+    "--enable shaderFloat64 --enable shaderFloat16 --enable shaderInt64 --enable storageBuffer16BitAccess"; do
     echo "-- through the layer, the annotated module: $f"
-    $V bin/vulkan-compute $f vulkan/all.a.spv scale_float scale_double scale_half 2>&1
+    $V bin/vulkan-compute $f vulkan/all.a.spv $ALL 2>&1
     echo "-- chained into the pipelines: $f"
-    $V bin/vulkan-compute $f --chained vulkan/all.a.spv scale_float scale_double scale_half 2>&1 | grep -v "^spvcond"
+    $V bin/vulkan-compute $f --chained vulkan/all.a.spv $ALL 2>&1 | grep -v "^spvcond"
+    echo "-- shader objects (vkCreateShadersEXT): $f"
+    $V bin/vulkan-compute $f --shader-objects vulkan/all.a.spv $ALL 2>&1 | grep -v "^spvcond"
+done
+echo "-- shader objects without the layer, the plain merged module, everything enabled"
+bin/vulkan-compute --enable shaderFloat64 --enable shaderFloat16 --enable shaderInt64 --enable storageBuffer16BitAccess \
+    --shader-objects vulkan/all.spv $ALL 2>&1
+echo "-- guarded code (refine.comp: x/2 + 32 float, + 16 half, + 64 double)"
+for f in "" "--enable shaderFloat16" "--enable shaderFloat64 --enable shaderFloat16"; do
+    $V bin/vulkan-compute $f vulkan/refine.a.spv refine 2>&1 | grep -v "^spvcond"
 done
 echo "-- each shader alone, without the layer (one module per feature set)"
-for n in scale_float:"" scale_double:"--enable shaderFloat64" scale_half:"--enable shaderFloat16"; do
+for n in scale_float:"" scale_double:"--enable shaderFloat64" scale_half:"--enable shaderFloat16" \
+    scale_int64:"--enable shaderInt64" scale_subgroup:"" load_half:"--enable storageBuffer16BitAccess"; do
     bin/vulkan-compute ${n#*:} vulkan/${n%%:*}.spv ${n%%:*} 2>&1 | tail -1
 done
 echo "-- vkCreateShaderModule, 2001 times: the driver alone (plain merged), the layer (plain, annotated)"

@@ -304,6 +304,7 @@ layer_CreateDevice(VkPhysicalDevice physical, const VkDeviceCreateInfo *info, co
     d->destroy = (PFN_vkDestroyDevice)gdpa(*out, "vkDestroyDevice");
     d->create_shader_module = (PFN_vkCreateShaderModule)gdpa(*out, "vkCreateShaderModule");
     d->create_compute_pipelines = (PFN_vkCreateComputePipelines)gdpa(*out, "vkCreateComputePipelines");
+    d->create_shaders = gdpa(*out, "vkCreateShadersEXT");
     if (spvcond_context_create(NULL, NULL, NULL, &d->ctx) == SPVCOND_OK)
         d->info = describe(inst, physical, info, d->ctx);
     mtx_lock(&layer.lock);
@@ -369,6 +370,9 @@ layer_GetDeviceProcAddr(VkDevice device, const char *name)
         strcmp(name, "vkCreateComputePipelines") == 0)
         return intercepted(name);
     struct device *d = device ? vk_find_device(vk_key_of(device)) : NULL;
+    /* Shader objects: intercepted where the driver has them (NULL stays NULL, as the application expects). */
+    if (d && strcmp(name, "vkCreateShadersEXT") == 0)
+        return d->create_shaders ? (PFN_vkVoidFunction)layer_CreateShadersEXT : NULL;
     return d ? d->next_gdpa(device, name) : NULL;
 }
 

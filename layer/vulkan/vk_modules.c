@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* The Vulkan layer's shader modules (docs/vulkan-layer.md): an annotated module specialized for the device at
  * vkCreateShaderModule, and one chained into a compute pipeline's stage at vkCreateComputePipelines; a plain
- * module, and one the library cannot read or specialize, goes to the driver as it came. */
+ * module, and one the library cannot read or specialize, goes to the driver as it came. vk_code_specialized
+ * serves the shader objects too (vk_shader_objects.c). */
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,12 +69,42 @@ specialize_for(const struct device *d, spvcond_context *ctx, const uint32_t *cod
     return done;
 }
 
+bool
+vk_code_specialized(const struct device *d, const void *code, size_t size, struct specialized_code *out)
+{
+    size_t count = 0;
+    *out = (struct specialized_code){0};
+    if (!d->info || !code || size < 20 || size % 4 != 0 || (uintptr_t)code % 4 != 0 ||
+        !declares_conditions(code, size / 4))
+        return false;
+    if (spvcond_context_create(NULL, NULL, NULL, &out->ctx) != SPVCOND_OK ||
+        !specialize_for(d, out->ctx, code, size, &out->words, &count)) {
+        spvcond_context_destroy(out->ctx);
+        out->ctx = NULL;
+        return false;
+    }
+    out->size = count * 4;
+    vk_debug("device %s: a shader module of %zu words specialized to %zu", d->info->name ? d->info->name : "?",
+             size / 4, count);
+    vk_dump(out->words, count);
+    return true;
+}
+
+void
+vk_code_release(struct specialized_code *c)
+{
+    if (c->ctx) {
+        spvcond_free(c->ctx, c->words);
+        spvcond_context_destroy(c->ctx);
+    }
+    *c = (struct specialized_code){0};
+}
+
 /* A module create info as the driver is to receive it: `info` a copy of the application's, its code the module
- * specialized for the device, which `ctx` holds (module_release frees both). */
+ * specialized for the device (module_release frees it). */
 struct specialized_module {
     VkShaderModuleCreateInfo info;
-    spvcond_context *ctx;
-    uint32_t *words;
+    struct specialized_code code;
 };
 
 /* Whether `info` carries an annotated module that the library specialized for `d` into `out` (false: a plain
@@ -80,33 +112,19 @@ struct specialized_module {
 static bool
 module_specialized(const struct device *d, const VkShaderModuleCreateInfo *info, struct specialized_module *out)
 {
-    size_t count = 0;
     *out = (struct specialized_module){0};
-    if (!d->info || !info || !info->pCode || info->codeSize < 20 || info->codeSize % 4 != 0 ||
-        !declares_conditions(info->pCode, info->codeSize / 4))
+    if (!info || !vk_code_specialized(d, info->pCode, info->codeSize, &out->code))
         return false;
-    if (spvcond_context_create(NULL, NULL, NULL, &out->ctx) != SPVCOND_OK ||
-        !specialize_for(d, out->ctx, info->pCode, info->codeSize, &out->words, &count)) {
-        spvcond_context_destroy(out->ctx);
-        out->ctx = NULL;
-        return false;
-    }
     out->info = *info;
-    out->info.pCode = out->words;
-    out->info.codeSize = count * 4;
-    vk_debug("device %s: a shader module of %zu words specialized to %zu", d->info->name ? d->info->name : "?",
-          info->codeSize / 4, count);
-    vk_dump(out->words, count);
+    out->info.pCode = out->code.words;
+    out->info.codeSize = out->code.size;
     return true;
 }
 
 static void
 module_release(struct specialized_module *m)
 {
-    if (m->ctx) {
-        spvcond_free(m->ctx, m->words);
-        spvcond_context_destroy(m->ctx);
-    }
+    vk_code_release(&m->code);
     *m = (struct specialized_module){0};
 }
 

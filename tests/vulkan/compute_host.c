@@ -16,7 +16,11 @@
  * module's VkShaderModuleCreateInfo in its pNext chain, its module null (VK_EXT_graphics_pipeline_library, enabled
  * with its feature; "module: chained"); --chained-behind-subgroup-size puts a
  * VkPipelineShaderStageRequiredSubgroupSizeCreateInfo (the device's largest subgroup size) before it in the chain
- * (Vulkan 1.3, subgroupSizeControl enabled). */
+ * (Vulkan 1.3, subgroupSizeControl enabled). --shader-objects makes no module nor pipeline: each ENTRY is a shader
+ * object (VK_EXT_shader_object, Vulkan 1.3, enabled with its feature; "module: shader objects"), bound with
+ * vkCmdBindShadersEXT; exit status 3 and "shader objects: not supported" where the device lacks the extension.
+ * The extension is newer than Debian's headers: its structures are restated below as the specification has
+ * them. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +30,51 @@
 #include <vulkan/vulkan.h>
 
 enum { N = 64 };
+
+/* VK_EXT_shader_object, as the specification defines it. */
+#define SHADER_OBJECT_FEATURES 1000482000 /* VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT */
+#define SHADER_CREATE_INFO 1000482002     /* VK_STRUCTURE_TYPE_SHADER_CREATE_INFO_EXT */
+typedef uint64_t shader_ext;              /* VkShaderEXT, a non-dispatchable handle */
+struct shader_object_features {
+    VkStructureType sType;
+    void *pNext;
+    VkBool32 shaderObject;
+};
+struct shader_create_info {
+    VkStructureType sType;
+    const void *pNext;
+    VkFlags flags;
+    VkShaderStageFlagBits stage;
+    VkShaderStageFlags nextStage;
+    int32_t codeType; /* 1: SPIR-V */
+    size_t codeSize;
+    const void *pCode;
+    const char *pName;
+    uint32_t setLayoutCount;
+    const VkDescriptorSetLayout *pSetLayouts;
+    uint32_t pushConstantRangeCount;
+    const VkPushConstantRange *pPushConstantRanges;
+    const VkSpecializationInfo *pSpecializationInfo;
+};
+typedef VkResult(VKAPI_PTR *create_shaders_fn)(VkDevice, uint32_t, const struct shader_create_info *,
+                                               const VkAllocationCallbacks *, shader_ext *);
+typedef void(VKAPI_PTR *destroy_shader_fn)(VkDevice, shader_ext, const VkAllocationCallbacks *);
+typedef void(VKAPI_PTR *bind_shaders_fn)(VkCommandBuffer, uint32_t, const VkShaderStageFlagBits *, const shader_ext *);
+
+/* Whether the physical device has the device extension. */
+static bool
+has_extension(VkPhysicalDevice physical, const char *name)
+{
+    uint32_t count = 0;
+    vkEnumerateDeviceExtensionProperties(physical, NULL, &count, NULL);
+    VkExtensionProperties *p = calloc(count ? count : 1, sizeof(*p));
+    bool found = false;
+    if (p && vkEnumerateDeviceExtensionProperties(physical, NULL, &count, p) >= 0)
+        for (uint32_t k = 0; k < count && !found; k++)
+            found = strcmp(p[k].extensionName, name) == 0;
+    free(p);
+    return found;
+}
 
 static unsigned validation_messages;
 
@@ -87,7 +136,7 @@ int
 main(int argc, char **argv)
 {
     bool validation = false, want64 = false, want_i64 = false, want16 = false, want_i8 = false, want_s16 = false;
-    bool chained = false, behind = false;
+    bool chained = false, behind = false, objects = false;
     int a = 1, time_modules = 0;
     for (; a < argc && strncmp(argv[a], "--", 2) == 0; a++) {
         if (strcmp(argv[a], "--validation") == 0)
@@ -96,6 +145,8 @@ main(int argc, char **argv)
             chained = true;
         else if (strcmp(argv[a], "--chained-behind-subgroup-size") == 0)
             chained = behind = true;
+        else if (strcmp(argv[a], "--shader-objects") == 0)
+            objects = true;
         else if (strcmp(argv[a], "--time-modules") == 0 && a + 1 < argc)
             time_modules = atoi(argv[++a]);
         else if (strcmp(argv[a], "--enable") == 0 && a + 1 < argc) {
@@ -110,7 +161,7 @@ main(int argc, char **argv)
     }
     if (argc - a < 2) {
         fprintf(stderr, "usage: vulkan-compute [--enable FEATURE]... [--validation] [--time-modules N] [--chained | "
-                        "--chained-behind-subgroup-size] MODULE.spv ENTRY...\n");
+                        "--chained-behind-subgroup-size | --shader-objects] MODULE.spv ENTRY...\n");
         return 2;
     }
     size_t code_size;
@@ -121,7 +172,7 @@ main(int argc, char **argv)
     }
 
     VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-                             .apiVersion = behind ? VK_API_VERSION_1_3 : VK_API_VERSION_1_2};
+                             .apiVersion = behind || objects ? VK_API_VERSION_1_3 : VK_API_VERSION_1_2};
     const char *layers[] = {"VK_LAYER_KHRONOS_validation"};
     const char *instance_ext[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
     VkDebugUtilsMessengerCreateInfoEXT messenger_info = {
@@ -156,6 +207,10 @@ main(int argc, char **argv)
     VkPhysicalDeviceProperties props;
     vkGetPhysicalDeviceProperties(physical, &props);
     printf("device: %s\n", props.deviceName);
+    if (objects && (props.apiVersion < VK_API_VERSION_1_3 || !has_extension(physical, "VK_EXT_shader_object"))) {
+        printf("shader objects: not supported\n");
+        return 3;
+    }
 
     /* The features asked for, where the device has them. */
     VkPhysicalDeviceVulkan12Features has12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
@@ -167,8 +222,13 @@ main(int argc, char **argv)
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_FEATURES_EXT, .graphicsPipelineLibrary = VK_TRUE};
     VkPhysicalDeviceVulkan13Features on13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
                                              .pNext = &library, .subgroupSizeControl = VK_TRUE};
+    struct shader_object_features object_features = {.sType = (VkStructureType)SHADER_OBJECT_FEATURES,
+                                                     .shaderObject = VK_TRUE};
     VkPhysicalDeviceVulkan12Features on12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-                                             .pNext = behind ? (void *)&on13 : chained ? (void *)&library : NULL};
+                                             .pNext = behind    ? (void *)&on13
+                                                      : chained ? (void *)&library
+                                                      : objects ? (void *)&object_features
+                                                                : NULL};
     VkPhysicalDeviceVulkan11Features on11 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
                                              .pNext = &on12};
     VkPhysicalDeviceFeatures2 on = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &on11};
@@ -193,9 +253,11 @@ main(int argc, char **argv)
     VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
                                    .queueFamilyIndex = family, .queueCount = 1, .pQueuePriorities = &priority};
     const char *device_ext[] = {VK_KHR_PIPELINE_LIBRARY_EXTENSION_NAME, VK_EXT_GRAPHICS_PIPELINE_LIBRARY_EXTENSION_NAME};
+    const char *object_ext[] = {"VK_EXT_shader_object"};
     VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &on,
                               .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci,
-                              .enabledExtensionCount = chained ? 2 : 0, .ppEnabledExtensionNames = device_ext};
+                              .enabledExtensionCount = chained ? 2 : objects ? 1 : 0,
+                              .ppEnabledExtensionNames = objects ? object_ext : device_ext};
     VkPhysicalDeviceVulkan13Properties props13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES};
     VkPhysicalDeviceProperties2 props2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &props13};
     if (behind)
@@ -230,12 +292,19 @@ main(int argc, char **argv)
         }
         free(ms);
     }
-    r = chained ? VK_SUCCESS : vkCreateShaderModule(device, &smci, NULL, &module);
+    r = chained || objects ? VK_SUCCESS : vkCreateShaderModule(device, &smci, NULL, &module);
     if (r != VK_SUCCESS) {
         printf("module: VkResult %d\n", r);
         return 1;
     }
-    printf("module: %s\n", chained ? "chained" : "created");
+    printf("module: %s\n", objects ? "shader objects" : chained ? "chained" : "created");
+    create_shaders_fn create_shaders = (create_shaders_fn)vkGetDeviceProcAddr(device, "vkCreateShadersEXT");
+    destroy_shader_fn destroy_shader = (destroy_shader_fn)vkGetDeviceProcAddr(device, "vkDestroyShaderEXT");
+    bind_shaders_fn bind_shaders = (bind_shaders_fn)vkGetDeviceProcAddr(device, "vkCmdBindShadersEXT");
+    if (objects && (!create_shaders || !destroy_shader || !bind_shaders)) {
+        printf("shader objects: not supported\n");
+        return 3;
+    }
 
     /* One host-visible buffer, one descriptor set, one command buffer, reused by every entry. */
     VkBufferCreateInfo bci = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = N * sizeof(float),
@@ -295,8 +364,15 @@ main(int argc, char **argv)
                       .pNext = behind ? (const void *)&subgroup_size : chained ? (const void *)&smci : NULL,
                       .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = module, .pName = argv[k]},
             .layout = pipeline_layout};
-        VkPipeline pipeline;
-        if ((r = vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &cpi, NULL, &pipeline)) != VK_SUCCESS) {
+        VkPipeline pipeline = VK_NULL_HANDLE;
+        shader_ext shader = 0;
+        const VkShaderStageFlagBits compute = VK_SHADER_STAGE_COMPUTE_BIT;
+        struct shader_create_info sci = {.sType = (VkStructureType)SHADER_CREATE_INFO, .stage = compute,
+                                         .codeType = 1, .codeSize = code_size, .pCode = code, .pName = argv[k],
+                                         .setLayoutCount = 1, .pSetLayouts = &set_layout};
+        r = objects ? create_shaders(device, 1, &sci, NULL, &shader)
+                    : vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &cpi, NULL, &pipeline);
+        if (r != VK_SUCCESS) {
             printf("%s: VkResult %d\n", argv[k], r);
             failed = 1;
             continue;
@@ -305,7 +381,10 @@ main(int argc, char **argv)
             mapped[i] = (float)i + 0.5f;
         VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
         vkBeginCommandBuffer(cb, &begin);
-        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+        if (objects)
+            bind_shaders(cb, 1, &compute, &shader);
+        else
+            vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout, 0, 1, &set, 0, NULL);
         vkCmdDispatch(cb, 1, 1, 1);
         vkEndCommandBuffer(cb);
@@ -313,7 +392,10 @@ main(int argc, char **argv)
         vkQueueSubmit(queue, 1, &submit, VK_NULL_HANDLE);
         vkQueueWaitIdle(queue);
         printf("%s: %g %g %g %g\n", argv[k], mapped[0], mapped[1], mapped[2], mapped[N - 1]);
-        vkDestroyPipeline(device, pipeline, NULL);
+        if (objects)
+            destroy_shader(device, shader, NULL);
+        else
+            vkDestroyPipeline(device, pipeline, NULL);
     }
     vkDestroyCommandPool(device, command_pool, NULL);
     vkDestroyDescriptorPool(device, pool, NULL);
