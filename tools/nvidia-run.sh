@@ -183,7 +183,7 @@ done
 echo "== offset through the layer: get_global_offset(1), group ids, global size at offset 4"; run --offset 4 probe/offset.spv offset_y:int group_id:int global_size:int
 echo "== vector printf from OpenCL C, by the driver"; bin/opencl-binary --platform NVIDIA --run vector_printf probe/vector_printf.cl "$P/vp.ptx" 2>&1
 echo "== vector printf through the layer"; run probe/vector_printf.spv vector_printf
-echo "== printf in a kernel with a constant pointer (expected x=3 s=constant)"; run probe/constant_printf.spv constant_printf
+echo "== printf in a kernel with a constant pointer (expected x=3 s=constant)"; run probe/constant_printf.spv constant_printf:int
 echo "== double nan(0UL) from OpenCL C, by the driver (expected nan)"
 bin/opencl-binary --platform NVIDIA --run double_nan probe/double_nan.cl "$P/double_nan.ptx" 2>&1
 echo "== double nan(0UL) through the layer"; run probe/double_nan.spv double_nan
