@@ -235,6 +235,93 @@ define_as_call(Function *f, FunctionCallee callee)
     f->setLinkage(GlobalValue::InternalLinkage);
 }
 
+// The vector forms of the table's functions (sin of a float4, pow of two double8...) element by element, each
+// element by the scalar function, which the table then takes from libdevice: libclc's vector forms run its own
+// scalar code, whose results and whose reduction of huge arguments differ from NVIDIA's (the CTS's
+// math_brute_force runs every function on vectors too). Forms whose parameters are all of the vector type
+// ("f" and "ff" in the table); ldexp's int parameter keeps its vector form libclc's.
+static void
+vectors_element_wise(Module &m)
+{
+    LLVMContext &c = m.getContext();
+    for (const auto &fn : libdevice_math) {
+        std::string params = fn.params;
+        if (params.find('i') != std::string::npos)
+            continue;
+        for (bool dbl : {false, true}) {
+            const char *nv = dbl ? fn.f64 : fn.f32;
+            if (!nv || !libdevice.defined.count(nv))
+                continue; /* the scalar stays libclc's: so do its vectors */
+            std::string prefix = "_Z" + std::to_string(strlen(fn.name)) + fn.name, scalar_params = params;
+            if (dbl)
+                std::replace(scalar_params.begin(), scalar_params.end(), 'f', 'd');
+            Type *scalar = dbl ? Type::getDoubleTy(c) : Type::getFloatTy(c);
+            for (unsigned n : {2u, 3u, 4u, 8u, 16u}) {
+                // Itanium mangling: the vector type once, then S_ for each repetition.
+                std::string vec = "Dv" + std::to_string(n) + (dbl ? "_d" : "_f"), name = prefix + vec;
+                for (size_t k = 1; k < params.size(); k++)
+                    name += "S_";
+                Function *f = m.getFunction(name);
+                auto *type = FixedVectorType::get(scalar, n);
+                if (!f || !f->isDeclaration() || f->getReturnType() != type || f->arg_size() != params.size())
+                    continue;
+                bool fits = true;
+                for (Argument &a : f->args())
+                    fits &= a.getType() == type;
+                if (!fits)
+                    continue;
+                SmallVector<Type *, 2> scalars(params.size(), scalar);
+                FunctionCallee one = m.getOrInsertFunction(prefix + scalar_params,
+                                                           FunctionType::get(scalar, scalars, false));
+                IRBuilder<> b(BasicBlock::Create(c, "", f));
+                Value *result = PoisonValue::get(type);
+                for (unsigned e = 0; e < n; e++) {
+                    SmallVector<Value *, 2> args;
+                    for (Argument &a : f->args())
+                        args.push_back(b.CreateExtractElement(&a, e));
+                    result = b.CreateInsertElement(result, b.CreateCall(one, args), e);
+                }
+                b.CreateRet(result);
+                f->setLinkage(GlobalValue::InternalLinkage);
+            }
+        }
+    }
+}
+
+// The Itanium name of OpenCL's `name` on values of type t (a float or double, or a vector of one).
+static std::string
+math_name(const char *name, Type *t)
+{
+    std::string out = "_Z" + std::to_string(strlen(name)) + name;
+    if (auto *v = dyn_cast<FixedVectorType>(t))
+        out += "Dv" + std::to_string(v->getNumElements()) + "_";
+    return out + (t->getScalarType()->isDoubleTy() ? "d" : "f");
+}
+
+// sincos(x, p), whatever p's address space and x's width: *p = cos(x), sin(x), from the table's sin and cos
+// (libdevice's, element by element for a vector), as NVIDIA's compiler gives both; libclc's is its own.
+static void
+sincos_from_sin_and_cos(Module &m)
+{
+    SmallVector<Function *, 4> found;
+    for (Function &f : m)
+        if (f.isDeclaration() && f.getName().startswith("_Z6sincos") && f.arg_size() == 2 &&
+            f.getArg(1)->getType()->isPointerTy() && f.getReturnType() == f.getArg(0)->getType() &&
+            (f.getReturnType()->getScalarType()->isFloatTy() || f.getReturnType()->getScalarType()->isDoubleTy()) &&
+            libdevice.defined.count(f.getReturnType()->getScalarType()->isDoubleTy() ? "__nv_sin" : "__nv_sinf"))
+            found.push_back(&f);
+    for (Function *f : found) {
+        Type *t = f->getReturnType();
+        auto *type = FunctionType::get(t, {t}, false);
+        FunctionCallee sin = m.getOrInsertFunction(math_name("sin", t), type),
+                       cos = m.getOrInsertFunction(math_name("cos", t), type);
+        IRBuilder<> b(BasicBlock::Create(m.getContext(), "", f));
+        b.CreateStore(b.CreateCall(cos, {f->getArg(0)}), f->getArg(1));
+        b.CreateRet(b.CreateCall(sin, {f->getArg(0)}));
+        f->setLinkage(GlobalValue::InternalLinkage);
+    }
+}
+
 // Each scalar math built-in the module calls defined as a call of libdevice's function, then what is used
 // linked from libdevice (its __nvvm_reflect queries answered by the back end's NVVMReflect pass).
 static bool
@@ -242,6 +329,8 @@ link_libdevice(Module &m, std::string &error)
 {
     LLVMContext &c = m.getContext();
     bool any = false;
+    sincos_from_sin_and_cos(m); // before the vectors: its vector sin and cos are among them
+    vectors_element_wise(m);
     for (const auto &fn : libdevice_math) {
         for (bool dbl : {false, true}) {
             const char *nv = dbl ? fn.f64 : fn.f32;

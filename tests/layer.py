@@ -246,7 +246,8 @@ def mock_nvidia_checks(tmp, demo, chain, multi):
     compile_cl(os.path.join(SRC, "..", "bench", "layer_speed.cl"), math, tmp)
     fake = os.path.join(tmp, "libdevice.bc")
     with open(os.path.join(tmp, "libdevice.c"), "w") as f:
-        f.write("float __nv_sinf(float x) { return x * 12345.0f; }\n")
+        f.write("float __nv_sinf(float x) { return x * 12345.0f; }\n"
+                "float __nv_cosf(float x) { return x * 54321.0f; }\n")
     subprocess.run(["clang-15", "-c", "-target", "nvptx64-nvidia-cuda", "-emit-llvm", "-O1",
                     os.path.join(tmp, "libdevice.c"), "-o", fake], check=True)
     for how, extra, marked in (("a libdevice", {"SPVCOND_LAYER_LIBDEVICE": fake}, True),
@@ -256,6 +257,20 @@ def mock_nvidia_checks(tmp, demo, chain, multi):
         check(rc == 0 and ("0f4640E400" in text) == marked and ".entry math_double(" in text,
               "mock NVIDIA, %s: sin comes from %s" % (how, "libdevice's __nv_sinf" if marked else "libclc"),
               (out + err)[-400:])
+    # On vectors too (the CTS's math_brute_force runs every function on them): sin and cos of a float4 element by
+    # element from libdevice, and sincos from its sin and cos, whatever its pointer's address space.
+    vector_math = os.path.join(tmp, "vector_math.spv")
+    compile_cl(os.path.join(SRC, "data", "nvidia", "vector_math.cl"), vector_math, tmp)
+    for how, extra, marked in (("a libdevice", {"SPVCOND_LAYER_LIBDEVICE": fake}, True),
+                               ("no libdevice", {"SPVCOND_LAYER_LIBDEVICE": "none"}, False)):
+        rc, out, err = host(dict(env, **extra), "NVIDIA", vector_math, "--create-only", kernels=["vector_trig"])
+        text = received(out_prefix)
+        sins, coss = text.count("0f4640E400"), text.count("0f47543100")
+        check(rc == 0 and "kernel vector_trig: created" in out and
+              ((sins >= 4 and coss >= 4) if marked else sins == coss == 0),
+              "mock NVIDIA, %s: sin, cos and sincos of a float4 %s" %
+              (how, "element by element from libdevice" if marked else "libclc's"),
+              "sin markers %d, cos markers %d; %s" % (sins, coss, (out + err)[-400:]))
     # The global work offset as NVIDIA's driver hands it over: get_global_id and get_global_offset read the
     # environment registers NVIDIA's own compiler reads (%envreg3 the offset in x, %envreg0 for its groups).
     offsets = os.path.join(tmp, "offset.spv")
