@@ -214,6 +214,7 @@ static const struct {
     {"erf", "f", "__nv_erff", "__nv_erf"},       {"erfc", "f", "__nv_erfcf", "__nv_erfc"},
     {"rsqrt", "f", "__nv_rsqrtf", "__nv_rsqrt"}, {"pow", "ff", "__nv_powf", "__nv_pow"},
     {"atan2", "ff", "__nv_atan2f", "__nv_atan2"}, {"hypot", "ff", "__nv_hypotf", "__nv_hypot"},
+    {"fmod", "ff", "__nv_fmodf", "__nv_fmod"},   {"remainder", "ff", "__nv_remainderf", "__nv_remainder"},
     // float ldexp: libclc's flushes a subnormal result to zero (its nvptx64 library is built without float
     // subnormals), NVIDIA's OpenCL C and libdevice keep it (ldexp(1, -140) is 0x1p-140 on an H100).
     {"ldexp", "fi", "__nv_ldexpf", nullptr},
@@ -288,6 +289,24 @@ vectors_element_wise(Module &m)
     }
 }
 
+// Double acospi(x) as acos(x)/pi from libdevice's acos, as NVIDIA's compiler gives it: libclc 15's gives 0.5 for
+// a NaN (the CTS's math_brute_force). Within OpenCL's bound (5 ulp) by one rounding more than acos's.
+static bool
+acospi_from_acos(Module &m)
+{
+    Function *f = m.getFunction("_Z6acospid");
+    LLVMContext &c = m.getContext();
+    Type *d = Type::getDoubleTy(c);
+    if (!f || !f->isDeclaration() || f->getFunctionType() != FunctionType::get(d, {d}, false) ||
+        !libdevice.defined.count("__nv_acos"))
+        return false;
+    IRBuilder<> b(BasicBlock::Create(c, "", f));
+    Value *acos = b.CreateCall(m.getOrInsertFunction("__nv_acos", FunctionType::get(d, {d}, false)), {f->getArg(0)});
+    b.CreateRet(b.CreateFMul(acos, ConstantFP::get(d, 0.31830988618379067154)));
+    f->setLinkage(GlobalValue::InternalLinkage);
+    return true;
+}
+
 // The Itanium name of OpenCL's `name` on values of type t (a float or double, or a vector of one).
 static std::string
 math_name(const char *name, Type *t)
@@ -328,8 +347,8 @@ static bool
 link_libdevice(Module &m, std::string &error)
 {
     LLVMContext &c = m.getContext();
-    bool any = false;
     sincos_from_sin_and_cos(m); // before the vectors: its vector sin and cos are among them
+    bool any = acospi_from_acos(m);
     vectors_element_wise(m);
     for (const auto &fn : libdevice_math) {
         for (bool dbl : {false, true}) {

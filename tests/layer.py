@@ -247,7 +247,9 @@ def mock_nvidia_checks(tmp, demo, chain, multi):
     fake = os.path.join(tmp, "libdevice.bc")
     with open(os.path.join(tmp, "libdevice.c"), "w") as f:
         f.write("float __nv_sinf(float x) { return x * 12345.0f; }\n"
-                "float __nv_cosf(float x) { return x * 54321.0f; }\n")
+                "float __nv_cosf(float x) { return x * 54321.0f; }\n"
+                "double __nv_acos(double x) { return x * 3.0; }\n"
+                "float __nv_fmodf(float x, float y) { return x * 777.0f + y; }\n")
     subprocess.run(["clang-15", "-c", "-target", "nvptx64-nvidia-cuda", "-emit-llvm", "-O1",
                     os.path.join(tmp, "libdevice.c"), "-o", fake], check=True)
     for how, extra, marked in (("a libdevice", {"SPVCOND_LAYER_LIBDEVICE": fake}, True),
@@ -271,6 +273,14 @@ def mock_nvidia_checks(tmp, demo, chain, multi):
               "mock NVIDIA, %s: sin, cos and sincos of a float4 %s" %
               (how, "element by element from libdevice" if marked else "libclc's"),
               "sin markers %d, cos markers %d; %s" % (sins, coss, (out + err)[-400:]))
+        rc, out, err = host(dict(env, **extra), "NVIDIA", vector_math, "--create-only", kernels=["acospi_nan"])
+        text = received(out_prefix)
+        scaled = "0d3FD45F306DC9C883" in text and "0d4008000000000000" in text  # 1/pi, and the stand-in's 3
+        fmod = "0f44424000" in text  # the stand-in fmodf's 777
+        check(rc == 0 and (scaled and fmod) == marked and (scaled or fmod) == marked,
+              "mock NVIDIA, %s: double acospi %s, fmod %s" % (how, "as libdevice's acos / pi" if marked else "libclc's",
+                                                               "libdevice's" if marked else "libclc's"),
+              (out + err)[-400:])
     # The global work offset as NVIDIA's driver hands it over: get_global_id and get_global_offset read the
     # environment registers NVIDIA's own compiler reads (%envreg3 the offset in x, %envreg0 for its groups).
     offsets = os.path.join(tmp, "offset.spv")

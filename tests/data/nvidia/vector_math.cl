@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
 // The math built-ins on vectors, as the CTS's math_brute_force runs them (a float4 in, a float4 out, huge
 // arguments among them): through the layer, element by element from libdevice, as the scalar forms are
 // (tools/nvidia-run.sh, part probe; the mock driver in tests/layer.py). Run on a[i] = i.
@@ -14,4 +15,15 @@ kernel void vector_trig(global float *a)
         printf("sin=%a %a %a %a cos=%a %a %a %a tan=%a sincos=%a %a dsin=%a %a dpow=%a %a\n", s.x, s.y, s.z, s.w,
                c.x, c.y, c.z, c.w, t.z, sc.x, cc.y, sd.x, sd.y, pd.x, pd.y);
     a[i] = s.x + c.y + t.z + sc.w + cc.x;
+}
+
+// acospi of a double NaN (libclc 15's gives 0.5; NVIDIA's compiler NaN), fmod and remainder from libdevice.
+kernel void acospi_nan(global float *a)
+{
+    if (get_global_id(0) == 0) {
+        double z = a[0];
+        printf("acospi(nan)=%f acospi(-1)=%a fmod(5.5,2)=%a remainder(5.5,2)=%a fmodf(2^-140,1)=%a\n",
+               acospi(nan((ulong)z)), acospi(-1.0 + z), fmod(5.5 + z, 2.0), remainder(5.5 + z, 2.0),
+               fmod(0x1p-140f + (float)z, 1.0f));
+    }
 }
