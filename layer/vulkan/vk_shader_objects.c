@@ -2,7 +2,7 @@
 /* Shader objects (VK_EXT_shader_object, docs/vulkan-layer.md): at vkCreateShadersEXT, each SPIR-V shader that
  * carries conditions is specialized for the device, as a module is at vkCreateShaderModule; binary shaders and
  * plain modules go to the driver as they came. The extension is newer than the headers the layer may be built
- * with (Debian's 1.3.239): its structure is restated here as the specification defines it. The loader passes a
+ * with (Debian's 1.3.239): its structures are restated in vk_shader_object.h. The loader passes a
  * device function it does not know to the layers' vkGetDeviceProcAddr, so the layer sees the call wherever the
  * driver has it. */
 #include <stdlib.h>
@@ -11,30 +11,7 @@
 #include <vulkan/vulkan.h>
 
 #include "vk_common.h"
-
-#define SHADER_CREATE_INFO 1000482002 /* VK_STRUCTURE_TYPE_SHADER_CREATE_INFO_EXT */
-#define SHADER_CODE_TYPE_SPIRV 1      /* VK_SHADER_CODE_TYPE_SPIRV_EXT */
-
-/* VkShaderCreateInfoEXT. */
-struct shader_create_info {
-    VkStructureType sType;
-    const void *pNext;
-    VkFlags flags;
-    VkShaderStageFlagBits stage;
-    VkShaderStageFlags nextStage;
-    int32_t codeType;
-    size_t codeSize;
-    const void *pCode;
-    const char *pName;
-    uint32_t setLayoutCount;
-    const VkDescriptorSetLayout *pSetLayouts;
-    uint32_t pushConstantRangeCount;
-    const VkPushConstantRange *pPushConstantRanges;
-    const VkSpecializationInfo *pSpecializationInfo;
-};
-
-typedef VkResult(VKAPI_PTR *create_shaders_fn)(VkDevice device, uint32_t count, const struct shader_create_info *infos,
-                                               const VkAllocationCallbacks *allocator, void *shaders);
+#include "vk_shader_object.h"
 
 VKAPI_ATTR VkResult VKAPI_CALL
 layer_CreateShadersEXT(VkDevice device, uint32_t count, const void *create_infos,
@@ -43,14 +20,14 @@ layer_CreateShadersEXT(VkDevice device, uint32_t count, const void *create_infos
     struct device *d = vk_find_device(vk_key_of(device));
     if (!d || !d->create_shaders)
         return VK_ERROR_INITIALIZATION_FAILED;
-    create_shaders_fn create = (create_shaders_fn)d->create_shaders;
-    const struct shader_create_info *infos = create_infos;
+    spvcond_vk_create_shaders create = (spvcond_vk_create_shaders)d->create_shaders;
+    const struct spvcond_vk_shader_create_info *infos = create_infos;
     /* The application's array is read-only: the driver gets a copy whose annotated SPIR-V is specialized. */
-    struct shader_create_info *copy = NULL;
+    struct spvcond_vk_shader_create_info *copy = NULL;
     struct specialized_code *codes = NULL;
     for (uint32_t k = 0; infos && k < count; k++) {
         struct specialized_code code;
-        if (infos[k].sType != SHADER_CREATE_INFO || infos[k].codeType != SHADER_CODE_TYPE_SPIRV ||
+        if (infos[k].sType != SPVCOND_VK_SHADER_CREATE_INFO || infos[k].codeType != SPVCOND_VK_SHADER_CODE_TYPE_SPIRV ||
             !vk_code_specialized(d, infos[k].pCode, infos[k].codeSize, &code))
             continue;
         if (!copy) {

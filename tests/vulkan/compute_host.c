@@ -19,8 +19,7 @@
  * (Vulkan 1.3, subgroupSizeControl enabled). --shader-objects makes no module nor pipeline: each ENTRY is a shader
  * object (VK_EXT_shader_object, Vulkan 1.3, enabled with its feature; "module: shader objects"), bound with
  * vkCmdBindShadersEXT; exit status 3 and "shader objects: not supported" where the device lacks the extension.
- * The extension is newer than Debian's headers: its structures are restated below as the specification has
- * them. */
+ * The extension is newer than Debian's headers: its structures come from layer/vulkan/vk_shader_object.h. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,37 +28,9 @@
 
 #include <vulkan/vulkan.h>
 
-enum { N = 64 };
+#include "vk_shader_object.h" /* layer/vulkan/: VK_EXT_shader_object, which Debian's headers predate */
 
-/* VK_EXT_shader_object, as the specification defines it. */
-#define SHADER_OBJECT_FEATURES 1000482000 /* VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT */
-#define SHADER_CREATE_INFO 1000482002     /* VK_STRUCTURE_TYPE_SHADER_CREATE_INFO_EXT */
-typedef uint64_t shader_ext;              /* VkShaderEXT, a non-dispatchable handle */
-struct shader_object_features {
-    VkStructureType sType;
-    void *pNext;
-    VkBool32 shaderObject;
-};
-struct shader_create_info {
-    VkStructureType sType;
-    const void *pNext;
-    VkFlags flags;
-    VkShaderStageFlagBits stage;
-    VkShaderStageFlags nextStage;
-    int32_t codeType; /* 1: SPIR-V */
-    size_t codeSize;
-    const void *pCode;
-    const char *pName;
-    uint32_t setLayoutCount;
-    const VkDescriptorSetLayout *pSetLayouts;
-    uint32_t pushConstantRangeCount;
-    const VkPushConstantRange *pPushConstantRanges;
-    const VkSpecializationInfo *pSpecializationInfo;
-};
-typedef VkResult(VKAPI_PTR *create_shaders_fn)(VkDevice, uint32_t, const struct shader_create_info *,
-                                               const VkAllocationCallbacks *, shader_ext *);
-typedef void(VKAPI_PTR *destroy_shader_fn)(VkDevice, shader_ext, const VkAllocationCallbacks *);
-typedef void(VKAPI_PTR *bind_shaders_fn)(VkCommandBuffer, uint32_t, const VkShaderStageFlagBits *, const shader_ext *);
+enum { N = 64 };
 
 /* Whether the physical device has the device extension. */
 static bool
@@ -222,7 +193,7 @@ main(int argc, char **argv)
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_FEATURES_EXT, .graphicsPipelineLibrary = VK_TRUE};
     VkPhysicalDeviceVulkan13Features on13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
                                              .pNext = &library, .subgroupSizeControl = VK_TRUE};
-    struct shader_object_features object_features = {.sType = (VkStructureType)SHADER_OBJECT_FEATURES,
+    struct spvcond_vk_shader_object_features object_features = {.sType = (VkStructureType)SPVCOND_VK_SHADER_OBJECT_FEATURES,
                                                      .shaderObject = VK_TRUE};
     VkPhysicalDeviceVulkan12Features on12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
                                              .pNext = behind    ? (void *)&on13
@@ -298,9 +269,9 @@ main(int argc, char **argv)
         return 1;
     }
     printf("module: %s\n", objects ? "shader objects" : chained ? "chained" : "created");
-    create_shaders_fn create_shaders = (create_shaders_fn)vkGetDeviceProcAddr(device, "vkCreateShadersEXT");
-    destroy_shader_fn destroy_shader = (destroy_shader_fn)vkGetDeviceProcAddr(device, "vkDestroyShaderEXT");
-    bind_shaders_fn bind_shaders = (bind_shaders_fn)vkGetDeviceProcAddr(device, "vkCmdBindShadersEXT");
+    spvcond_vk_create_shaders create_shaders = (spvcond_vk_create_shaders)vkGetDeviceProcAddr(device, "vkCreateShadersEXT");
+    spvcond_vk_destroy_shader destroy_shader = (spvcond_vk_destroy_shader)vkGetDeviceProcAddr(device, "vkDestroyShaderEXT");
+    spvcond_vk_bind_shaders bind_shaders = (spvcond_vk_bind_shaders)vkGetDeviceProcAddr(device, "vkCmdBindShadersEXT");
     if (objects && (!create_shaders || !destroy_shader || !bind_shaders)) {
         printf("shader objects: not supported\n");
         return 3;
@@ -365,10 +336,10 @@ main(int argc, char **argv)
                       .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = module, .pName = argv[k]},
             .layout = pipeline_layout};
         VkPipeline pipeline = VK_NULL_HANDLE;
-        shader_ext shader = 0;
+        spvcond_vk_shader shader = 0;
         const VkShaderStageFlagBits compute = VK_SHADER_STAGE_COMPUTE_BIT;
-        struct shader_create_info sci = {.sType = (VkStructureType)SHADER_CREATE_INFO, .stage = compute,
-                                         .codeType = 1, .codeSize = code_size, .pCode = code, .pName = argv[k],
+        struct spvcond_vk_shader_create_info sci = {.sType = (VkStructureType)SPVCOND_VK_SHADER_CREATE_INFO, .stage = compute,
+                                         .codeType = SPVCOND_VK_SHADER_CODE_TYPE_SPIRV, .codeSize = code_size, .pCode = code, .pName = argv[k],
                                          .setLayoutCount = 1, .pSetLayouts = &set_layout};
         r = objects ? create_shaders(device, 1, &sci, NULL, &shader)
                     : vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &cpi, NULL, &pipeline);

@@ -20,25 +20,7 @@
 #include <vulkan/vk_layer.h>
 #include <vulkan/vulkan.h>
 
-#define SHADER_CREATE_INFO 1000482002
-struct shader_create_info {
-    VkStructureType sType;
-    const void *pNext;
-    VkFlags flags;
-    VkShaderStageFlagBits stage;
-    VkShaderStageFlags nextStage;
-    int32_t codeType; /* 0 binary, 1 SPIR-V */
-    size_t codeSize;
-    const void *pCode;
-    const char *pName;
-    uint32_t setLayoutCount;
-    const VkDescriptorSetLayout *pSetLayouts;
-    uint32_t pushConstantRangeCount;
-    const VkPushConstantRange *pPushConstantRanges;
-    const VkSpecializationInfo *pSpecializationInfo;
-};
-typedef VkResult(VKAPI_PTR *create_shaders_fn)(VkDevice, uint32_t, const struct shader_create_info *,
-                                               const VkAllocationCallbacks *, uint64_t *);
+#include "vk_shader_object.h" /* layer/vulkan/ */
 
 /* Dispatchable handles: the layer keys them by their first word, as the loader's dispatch table pointer. */
 static void *instance_table[1], *device_table[1];
@@ -110,15 +92,15 @@ declares(const uint32_t *w, size_t n, uint32_t capability)
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL
-driver_CreateShadersEXT(VkDevice device, uint32_t count, const struct shader_create_info *infos,
-                        const VkAllocationCallbacks *allocator, uint64_t *shaders)
+driver_CreateShadersEXT(VkDevice device, uint32_t count, const struct spvcond_vk_shader_create_info *infos,
+                        const VkAllocationCallbacks *allocator, spvcond_vk_shader *shaders)
 {
     (void)device, (void)allocator;
     for (uint32_t k = 0; k < count; k++) {
         const uint32_t *w = infos[k].pCode;
         size_t n = infos[k].codeSize / 4;
         printf("shader %u: %s %zu words, conditions %s, Float64 %s, entry points", k,
-               infos[k].codeType == 1 ? "spirv" : "binary", n,
+               infos[k].codeType == SPVCOND_VK_SHADER_CODE_TYPE_SPIRV ? "spirv" : "binary", n,
                declares(w, n, 6245) || declares(w, n, 6246) ? "yes" : "no", declares(w, n, 10) ? "yes" : "no");
         for (size_t at = 5; at < n && (w[at] >> 16); at += w[at] >> 16)
             if ((w[at] & 0xffffu) == 15 /* OpEntryPoint */)
@@ -181,7 +163,7 @@ read_file(const char *path, size_t *size)
 }
 
 /* One device through the layer, with `features` enabled; its vkCreateShadersEXT as the layer answers. */
-static create_shaders_fn
+static spvcond_vk_create_shaders
 layer_device(PFN_vkGetInstanceProcAddr gipa, VkInstance instance, char **features, int count, VkDevice *device)
 {
     VkPhysicalDeviceVulkan12Features on12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
@@ -199,7 +181,7 @@ layer_device(PFN_vkGetInstanceProcAddr gipa, VkInstance instance, char **feature
     if (!create || create((VkPhysicalDevice)&the_physical, &dci, NULL, device) != VK_SUCCESS)
         return NULL;
     PFN_vkGetDeviceProcAddr gdpa = (PFN_vkGetDeviceProcAddr)gipa(instance, "vkGetDeviceProcAddr");
-    return (create_shaders_fn)gdpa(*device, "vkCreateShadersEXT");
+    return (spvcond_vk_create_shaders)gdpa(*device, "vkCreateShadersEXT");
 }
 
 int
@@ -239,19 +221,19 @@ main(int argc, char **argv)
     }
     int status = 0;
     VkDevice device;
-    create_shaders_fn create = layer_device(gipa, instance, argv + 4, argc - 4, &device);
+    spvcond_vk_create_shaders create = layer_device(gipa, instance, argv + 4, argc - 4, &device);
     if (!create) {
         printf("vkCreateShadersEXT: not given\n");
         status = 1;
     } else {
-        struct shader_create_info infos[3];
+        struct spvcond_vk_shader_create_info infos[3];
         for (int k = 0; k < 3; k++)
-            infos[k] = (struct shader_create_info){.sType = (VkStructureType)SHADER_CREATE_INFO,
-                                                   .stage = VK_SHADER_STAGE_COMPUTE_BIT, .codeType = k == 1 ? 0 : 1,
+            infos[k] = (struct spvcond_vk_shader_create_info){.sType = (VkStructureType)SPVCOND_VK_SHADER_CREATE_INFO,
+                                                   .stage = VK_SHADER_STAGE_COMPUTE_BIT, .codeType = k == 1 ? SPVCOND_VK_SHADER_CODE_TYPE_BINARY : SPVCOND_VK_SHADER_CODE_TYPE_SPIRV,
                                                    .codeSize = size, .pCode = code, .pName = argv[3]};
-        struct shader_create_info before[3];
+        struct spvcond_vk_shader_create_info before[3];
         memcpy(before, infos, sizeof(infos));
-        uint64_t shaders[3] = {0};
+        spvcond_vk_shader shaders[3] = {0};
         VkResult r = create(device, 3, infos, NULL, shaders);
         printf("vkCreateShadersEXT: VkResult %d; the application's array %s\n", r,
                memcmp(before, infos, sizeof(infos)) == 0 ? "untouched" : "changed");
