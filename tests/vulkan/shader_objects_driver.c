@@ -228,9 +228,10 @@ main(int argc, char **argv)
     } else {
         struct spvcond_vk_shader_create_info infos[3];
         for (int k = 0; k < 3; k++)
-            infos[k] = (struct spvcond_vk_shader_create_info){.sType = (VkStructureType)SPVCOND_VK_SHADER_CREATE_INFO,
-                                                   .stage = VK_SHADER_STAGE_COMPUTE_BIT, .codeType = k == 1 ? SPVCOND_VK_SHADER_CODE_TYPE_BINARY : SPVCOND_VK_SHADER_CODE_TYPE_SPIRV,
-                                                   .codeSize = size, .pCode = code, .pName = argv[3]};
+            infos[k] = (struct spvcond_vk_shader_create_info){
+                .sType = (VkStructureType)SPVCOND_VK_SHADER_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                .codeType = k == 1 ? SPVCOND_VK_SHADER_CODE_TYPE_BINARY : SPVCOND_VK_SHADER_CODE_TYPE_SPIRV,
+                .codeSize = size, .pCode = code, .pName = argv[3]};
         struct spvcond_vk_shader_create_info before[3];
         memcpy(before, infos, sizeof(infos));
         spvcond_vk_shader shaders[3] = {0};
