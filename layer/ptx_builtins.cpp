@@ -213,8 +213,10 @@ static const struct {
     {"tanh", "f", "__nv_tanhf", "__nv_tanh"},    {"cbrt", "f", "__nv_cbrtf", "__nv_cbrt"},
     {"erf", "f", "__nv_erff", "__nv_erf"},       {"erfc", "f", "__nv_erfcf", "__nv_erfc"},
     {"rsqrt", "f", "__nv_rsqrtf", "__nv_rsqrt"}, {"pow", "ff", "__nv_powf", "__nv_pow"},
-    {"atan2", "ff", "__nv_atan2f", "__nv_atan2"}, {"hypot", "ff", "__nv_hypotf", "__nv_hypot"},
+    // double hypot stays libclc's: libdevice's gave infinity for hypot(2^64, DBL_MAX) (the CTS's math_brute_force)
+    {"atan2", "ff", "__nv_atan2f", "__nv_atan2"}, {"hypot", "ff", "__nv_hypotf", nullptr},
     {"fmod", "ff", "__nv_fmodf", "__nv_fmod"},   {"remainder", "ff", "__nv_remainderf", "__nv_remainder"},
+    {"tgamma", "f", "__nv_tgammaf", "__nv_tgamma"},
     // float ldexp: libclc's flushes a subnormal result to zero (its nvptx64 library is built without float
     // subnormals), NVIDIA's OpenCL C and libdevice keep it (ldexp(1, -140) is 0x1p-140 on an H100).
     {"ldexp", "fi", "__nv_ldexpf", nullptr},
@@ -236,75 +238,175 @@ define_as_call(Function *f, FunctionCallee callee)
     f->setLinkage(GlobalValue::InternalLinkage);
 }
 
-// The vector forms of the table's functions (sin of a float4, pow of two double8...) element by element, each
-// element by the scalar function, which the table then takes from libdevice: libclc's vector forms run its own
-// scalar code, whose results and whose reduction of huge arguments differ from NVIDIA's (the CTS's
-// math_brute_force runs every function on vectors too). Forms whose parameters are all of the vector type
-// ("f" and "ff" in the table); ldexp's int parameter keeps its vector form libclc's.
+// f, a declaration of a function on vectors, defined element by element as calls of `scalar`: each vector
+// argument gives its element, any other argument (ldexp's int exponent) is passed as it is.
 static void
-vectors_element_wise(Module &m)
+define_element_wise(Function *f, FunctionCallee scalar)
+{
+    auto *type = cast<FixedVectorType>(f->getReturnType());
+    IRBuilder<> b(BasicBlock::Create(f->getContext(), "", f));
+    Value *result = PoisonValue::get(type);
+    for (unsigned e = 0; e < type->getNumElements(); e++) {
+        SmallVector<Value *, 3> args;
+        for (Argument &a : f->args())
+            args.push_back(a.getType()->isVectorTy() ? b.CreateExtractElement(&a, e) : static_cast<Value *>(&a));
+        result = b.CreateInsertElement(result, b.CreateCall(scalar, args), e);
+    }
+    b.CreateRet(result);
+    f->setLinkage(GlobalValue::InternalLinkage);
+}
+
+// The vector forms of `name` the module declares, `params` its scalar parameters as the float form's name
+// writes them (f the value, i an int), `dbl` its double form: each defined element by element as the scalar
+// function, declared if need be (the caller defines it). Mangled as Itanium does: the value's vector type
+// once, then S_ for each repetition; an int parameter either a vector (ldexp(float4, int4)) or a scalar
+// (ldexp(float4, int)).
+static void
+vectors_of(Module &m, const char *name, const std::string &params, bool dbl)
 {
     LLVMContext &c = m.getContext();
-    for (const auto &fn : libdevice_math) {
-        std::string params = fn.params;
-        if (params.find('i') != std::string::npos)
-            continue;
-        for (bool dbl : {false, true}) {
-            const char *nv = dbl ? fn.f64 : fn.f32;
-            if (!nv || !libdevice.defined.count(nv))
-                continue; /* the scalar stays libclc's: so do its vectors */
-            std::string prefix = "_Z" + std::to_string(strlen(fn.name)) + fn.name, scalar_params = params;
-            if (dbl)
-                std::replace(scalar_params.begin(), scalar_params.end(), 'f', 'd');
-            Type *scalar = dbl ? Type::getDoubleTy(c) : Type::getFloatTy(c);
-            for (unsigned n : {2u, 3u, 4u, 8u, 16u}) {
-                // Itanium mangling: the vector type once, then S_ for each repetition.
-                std::string vec = "Dv" + std::to_string(n) + (dbl ? "_d" : "_f"), name = prefix + vec;
-                for (size_t k = 1; k < params.size(); k++)
-                    name += "S_";
-                Function *f = m.getFunction(name);
-                auto *type = FixedVectorType::get(scalar, n);
-                if (!f || !f->isDeclaration() || f->getReturnType() != type || f->arg_size() != params.size())
-                    continue;
-                bool fits = true;
-                for (Argument &a : f->args())
-                    fits &= a.getType() == type;
-                if (!fits)
-                    continue;
-                SmallVector<Type *, 2> scalars(params.size(), scalar);
-                FunctionCallee one = m.getOrInsertFunction(prefix + scalar_params,
-                                                           FunctionType::get(scalar, scalars, false));
-                IRBuilder<> b(BasicBlock::Create(c, "", f));
-                Value *result = PoisonValue::get(type);
-                for (unsigned e = 0; e < n; e++) {
-                    SmallVector<Value *, 2> args;
-                    for (Argument &a : f->args())
-                        args.push_back(b.CreateExtractElement(&a, e));
-                    result = b.CreateInsertElement(result, b.CreateCall(one, args), e);
-                }
-                b.CreateRet(result);
-                f->setLinkage(GlobalValue::InternalLinkage);
+    std::string prefix = "_Z" + std::to_string(strlen(name)) + name, scalar_params = params;
+    if (dbl)
+        std::replace(scalar_params.begin(), scalar_params.end(), 'f', 'd');
+    Type *value = dbl ? Type::getDoubleTy(c) : Type::getFloatTy(c);
+    SmallVector<Type *, 3> scalars;
+    for (char p : params)
+        scalars.push_back(p == 'i' ? Type::getInt32Ty(c) : value);
+    FunctionType *scalar_type = FunctionType::get(value, scalars, false);
+    for (unsigned n : {2u, 3u, 4u, 8u, 16u}) {
+        std::string count = "Dv" + std::to_string(n) + "_";
+        for (bool vector_ints : {true, false}) {
+            std::string mangled = prefix;
+            bool first = true;
+            for (char p : params) {
+                mangled += p == 'i' ? (vector_ints ? count + "i" : "i") : first ? count + (dbl ? "d" : "f") : "S_";
+                first &= p == 'i';
             }
+            Function *f = m.getFunction(mangled);
+            if (!f || !f->isDeclaration() || f->getReturnType() != FixedVectorType::get(value, n) ||
+                f->arg_size() != params.size())
+                continue;
+            bool fits = true;
+            for (unsigned k = 0; k < params.size(); k++) {
+                Type *want = params[k] == 'i' ? Type::getInt32Ty(c) : value;
+                if (params[k] != 'i' || vector_ints)
+                    want = FixedVectorType::get(want, n);
+                fits &= f->getArg(k)->getType() == want;
+            }
+            if (fits)
+                define_element_wise(f, m.getOrInsertFunction(prefix + scalar_params, scalar_type));
         }
     }
 }
 
+// The vector forms of the table's functions (sin of a float4, pow of two double8, ldexp of a float2 and its
+// int2...) element by element, each element by the scalar function, which the table then takes from
+// libdevice: libclc's vector forms run its own scalar code, whose results differ from NVIDIA's (the CTS's
+// math_brute_force runs every function on vectors too).
+static void
+vectors_element_wise(Module &m)
+{
+    for (const auto &fn : libdevice_math)
+        for (bool dbl : {false, true}) {
+            const char *nv = dbl ? fn.f64 : fn.f32;
+            if (nv && libdevice.defined.count(nv)) /* else the scalar stays libclc's: so do its vectors */
+                vectors_of(m, fn.name, fn.params, dbl);
+        }
+}
+
 // Double acospi(x) as acos(x)/pi from libdevice's acos, as NVIDIA's compiler gives it: libclc 15's gives 0.5 for
-// a NaN (the CTS's math_brute_force). Within OpenCL's bound (5 ulp) by one rounding more than acos's.
+// a NaN (the CTS's math_brute_force). Within OpenCL's bound (5 ulp) by one rounding more than acos's. Its
+// vectors element by element.
 static bool
 acospi_from_acos(Module &m)
 {
-    Function *f = m.getFunction("_Z6acospid");
     LLVMContext &c = m.getContext();
     Type *d = Type::getDoubleTy(c);
-    if (!f || !f->isDeclaration() || f->getFunctionType() != FunctionType::get(d, {d}, false) ||
-        !libdevice.defined.count("__nv_acos"))
+    if (!libdevice.defined.count("__nv_acos"))
+        return false;
+    vectors_of(m, "acospi", "f", true);
+    Function *f = m.getFunction("_Z6acospid");
+    if (!f || !f->isDeclaration() || f->getFunctionType() != FunctionType::get(d, {d}, false))
         return false;
     IRBuilder<> b(BasicBlock::Create(c, "", f));
     Value *acos = b.CreateCall(m.getOrInsertFunction("__nv_acos", FunctionType::get(d, {d}, false)), {f->getArg(0)});
     b.CreateRet(b.CreateFMul(acos, ConstantFP::get(d, 0.31830988618379067154)));
     f->setLinkage(GlobalValue::InternalLinkage);
     return true;
+}
+
+// Float rootn(x, n) from libdevice's double pow: |x|^(1/n) in double, rounded once to float, its sign x's for an
+// odd n; NaN for a negative x and an even n, and for n = 0 (OpenCL's rootn). libclc 15's flushes subnormal
+// arguments and results (its nvptx64 library is built without float subnormals; NVIDIA reports
+// CL_FP_DENORM). Its vectors element by element.
+static bool
+rootn_from_pow(Module &m)
+{
+    LLVMContext &c = m.getContext();
+    Type *f32 = Type::getFloatTy(c), *f64 = Type::getDoubleTy(c), *i32 = Type::getInt32Ty(c);
+    if (!libdevice.defined.count("__nv_pow"))
+        return false;
+    vectors_of(m, "rootn", "fi", false);
+    Function *f = m.getFunction("_Z5rootnfi");
+    if (!f || !f->isDeclaration() || f->getFunctionType() != FunctionType::get(f32, {f32, i32}, false))
+        return false;
+    IRBuilder<> b(BasicBlock::Create(c, "", f));
+    Value *x = b.CreateFPExt(f->getArg(0), f64), *n = f->getArg(1);
+    Value *inverse = b.CreateFDiv(ConstantFP::get(f64, 1.0), b.CreateSIToFP(n, f64));
+    Function *fabs = Intrinsic::getDeclaration(&m, Intrinsic::fabs, {f64});
+    Function *copysign = Intrinsic::getDeclaration(&m, Intrinsic::copysign, {f64});
+    Value *r = b.CreateCall(m.getOrInsertFunction("__nv_pow", FunctionType::get(f64, {f64, f64}, false)),
+                            {b.CreateCall(fabs, {x}), inverse});
+    Value *odd = b.CreateICmpNE(b.CreateAnd(n, 1), b.getInt32(0));
+    Value *signed_r = b.CreateSelect(odd, b.CreateCall(copysign, {r, x}), r);
+    Value *nan = ConstantFP::getNaN(f64);
+    Value *undefined = b.CreateOr(b.CreateICmpEQ(n, b.getInt32(0)),
+                                  b.CreateAnd(b.CreateFCmpOLT(x, ConstantFP::get(f64, 0.0)), b.CreateNot(odd)));
+    b.CreateRet(b.CreateFPTrunc(b.CreateSelect(undefined, nan, signed_r), f32));
+    f->setLinkage(GlobalValue::InternalLinkage);
+    return true;
+}
+
+// Float remquo(x, y, quo) from libdevice's, whatever quo's address space (libdevice's takes a generic
+// pointer): libclc 15's flushes subnormal arguments. A vector form element by element, its quotients stored
+// together.
+static bool
+remquo_from_libdevice(Module &m)
+{
+    LLVMContext &c = m.getContext();
+    Type *f32 = Type::getFloatTy(c), *i32 = Type::getInt32Ty(c);
+    if (!libdevice.defined.count("__nv_remquof"))
+        return false;
+    FunctionCallee nv =
+        m.getOrInsertFunction("__nv_remquof", FunctionType::get(f32, {f32, f32, PointerType::get(c, 0)}, false));
+    SmallVector<Function *, 4> found;
+    for (Function &f : m)
+        if (f.isDeclaration() && f.getName().startswith("_Z6remquo") && f.arg_size() == 3 &&
+            f.getArg(2)->getType()->isPointerTy() && f.getReturnType()->getScalarType()->isFloatTy() &&
+            f.getArg(0)->getType() == f.getReturnType() && f.getArg(1)->getType() == f.getReturnType())
+            found.push_back(&f);
+    for (Function *f : found) {
+        IRBuilder<> b(BasicBlock::Create(c, "", f));
+        auto *vector = dyn_cast<FixedVectorType>(f->getReturnType());
+        Value *quo = b.CreateAddrSpaceCast(f->getArg(2), PointerType::get(c, 0));
+        if (!vector) {
+            b.CreateRet(b.CreateCall(nv, {f->getArg(0), f->getArg(1), quo}));
+        } else {
+            Value *one = b.CreateAlloca(i32), *result = PoisonValue::get(vector);
+            Value *quotients = PoisonValue::get(FixedVectorType::get(i32, vector->getNumElements()));
+            Value *slot = b.CreateAddrSpaceCast(one, PointerType::get(c, 0));
+            for (unsigned e = 0; e < vector->getNumElements(); e++) {
+                Value *r = b.CreateCall(nv, {b.CreateExtractElement(f->getArg(0), e),
+                                             b.CreateExtractElement(f->getArg(1), e), slot});
+                result = b.CreateInsertElement(result, r, e);
+                quotients = b.CreateInsertElement(quotients, b.CreateLoad(i32, one), e);
+            }
+            b.CreateStore(quotients, quo);
+            b.CreateRet(result);
+        }
+        f->setLinkage(GlobalValue::InternalLinkage);
+    }
+    return !found.empty();
 }
 
 // The Itanium name of OpenCL's `name` on values of type t (a float or double, or a vector of one).
@@ -349,6 +451,8 @@ link_libdevice(Module &m, std::string &error)
     LLVMContext &c = m.getContext();
     sincos_from_sin_and_cos(m); // before the vectors: its vector sin and cos are among them
     bool any = acospi_from_acos(m);
+    any |= rootn_from_pow(m);
+    any |= remquo_from_libdevice(m);
     vectors_element_wise(m);
     for (const auto &fn : libdevice_math) {
         for (bool dbl : {false, true}) {

@@ -190,7 +190,8 @@ echo "== double nan(0UL) through the layer"; run probe/double_nan.spv double_nan
 echo "== sin, cos, tan, sincos of float4 (huge arguments) and double2, from OpenCL C, by the driver"
 bin/opencl-binary --platform NVIDIA --run vector_trig probe/vector_math.cl "$P/vector_trig.ptx" 2>&1
 bin/opencl-binary --platform NVIDIA --run acospi_nan probe/vector_math.cl "$P/acospi_nan.ptx" 2>&1
-echo "== the same through the layer (element by element from libdevice)"; run probe/vector_math.spv vector_trig acospi_nan
+bin/opencl-binary --platform NVIDIA --run corrections probe/vector_math.cl "$P/corrections.ptx" 2>&1
+echo "== the same through the layer (element by element from libdevice)"; run probe/vector_math.spv vector_trig acospi_nan corrections
 echo "== the same through the layer with libclc's math alone"
 SPVCOND_LAYER_LIBDEVICE=none OPENCL_LAYERS=$L $H --platform NVIDIA probe/vector_math.spv vector_trig 2>&1; echo "rc=$?"
 for k in subnormals huge_trig; do

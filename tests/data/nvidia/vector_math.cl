@@ -27,3 +27,20 @@ kernel void acospi_nan(global float *a)
                fmod(0x1p-140f + (float)z, 1.0f));
     }
 }
+
+// remquo, rootn and tgamma of the CTS's failing inputs (subnormals kept, libdevice's tgamma), ldexp of a float2
+// with an int2, double hypot at the largest values (libclc's: libdevice's overflowed).
+kernel void corrections(global float *a)
+{
+    if (get_global_id(0) == 0) {
+        float z = a[0];
+        int q;
+        int2 q2;
+        float r = remquo(-0x1.5b2dd8p-127f + z, -0x1.0068eap-110f, &q);
+        float2 r2 = remquo((float2)(5.5f + z, -0x1.5b2dd8p-127f), (float2)(2.0f, -0x1.0068eap-110f), &q2);
+        float2 l = ldexp((float2)(-0x1.a70d6cp-127f + z, 1.0f), (int2)(1302445884, -140));
+        printf("remquo=%a %d remquo2=%a %a %d %d rootn=%a %a %a ldexp2=%a %a tgamma=%a hypot=%a\n", r, q, r2.x, r2.y,
+               q2.x, q2.y, rootn(-0x1.000002p-126f + z, 1), rootn(27.0f + z, 3), rootn(-8.0f + z, 2), l.x, l.y,
+               tgamma(-0x1.0002p+14f + z), hypot(0x1p64 + (double)z, -0x1.fffffffffffffp+1023));
+    }
+}
