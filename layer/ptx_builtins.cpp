@@ -216,10 +216,10 @@ static const struct {
     // double hypot stays libclc's: libdevice's gave infinity for hypot(2^64, DBL_MAX) (the CTS's math_brute_force)
     {"atan2", "ff", "__nv_atan2f", "__nv_atan2"}, {"hypot", "ff", "__nv_hypotf", nullptr},
     {"fmod", "ff", "__nv_fmodf", "__nv_fmod"},   {"remainder", "ff", "__nv_remainderf", "__nv_remainder"},
-    {"tgamma", "f", "__nv_tgammaf", "__nv_tgamma"},
-    // float ldexp: libclc's flushes a subnormal result to zero (its nvptx64 library is built without float
-    // subnormals), NVIDIA's OpenCL C and libdevice keep it (ldexp(1, -140) is 0x1p-140 on an H100).
-    {"ldexp", "fi", "__nv_ldexpf", nullptr},
+    // ldexp: libclc's float form flushes a subnormal result to zero (its nvptx64 library is built without float
+    // subnormals), NVIDIA's OpenCL C and libdevice keep it (ldexp(1, -140) is 0x1p-140 on an H100); its
+    // double form gives 0 or infinity for a NaN with a large exponent (the CTS's math_brute_force).
+    {"ldexp", "fi", "__nv_ldexpf", "__nv_ldexp"},
 };
 
 // f, a declaration, defined as a call of `callee` with f's own arguments, and made internal.
@@ -367,18 +367,23 @@ rootn_from_pow(Module &m)
     return true;
 }
 
-// Float remquo(x, y, quo) from libdevice's, whatever quo's address space (libdevice's takes a generic
-// pointer): libclc 15's flushes subnormal arguments. A vector form element by element, its quotients stored
-// together.
+// Float remquo(x, y, quo): libclc 15's flushes subnormal arguments, libdevice's gives the quotient's low 3 bits
+// where OpenCL asks for 7 (the CTS's math_brute_force). The remainder is libdevice's remainder(x, y), exact; the
+// quotient's magnitude modulo 128 is that of |x'| / |y| rounded to nearest even, x' = fmod(|x|, 128 |y|)
+// (exact, and the quotient of |x| differs from that of x' by a multiple of 128, an even one: ties round the same
+// way), counted in double from x' and remainder(x', |y|); its sign is x/y's; 0 when the remainder is a NaN. Whatever quo's address space; a vector form element by element, its quotients stored together.
 static bool
-remquo_from_libdevice(Module &m)
+remquo_exact(Module &m)
 {
     LLVMContext &c = m.getContext();
-    Type *f32 = Type::getFloatTy(c), *i32 = Type::getInt32Ty(c);
-    if (!libdevice.defined.count("__nv_remquof"))
+    Type *f32 = Type::getFloatTy(c), *f64 = Type::getDoubleTy(c), *i32 = Type::getInt32Ty(c);
+    if (!libdevice.defined.count("__nv_remainderf") || !libdevice.defined.count("__nv_fmodf"))
         return false;
-    FunctionCallee nv =
-        m.getOrInsertFunction("__nv_remquof", FunctionType::get(f32, {f32, f32, PointerType::get(c, 0)}, false));
+    FunctionType *binary = FunctionType::get(f32, {f32, f32}, false);
+    FunctionCallee remainder = m.getOrInsertFunction("__nv_remainderf", binary),
+                   fmod = m.getOrInsertFunction("__nv_fmodf", binary);
+    Function *fabs = Intrinsic::getDeclaration(&m, Intrinsic::fabs, {f32});
+    Function *rint = Intrinsic::getDeclaration(&m, Intrinsic::rint, {f64});
     SmallVector<Function *, 4> found;
     for (Function &f : m)
         if (f.isDeclaration() && f.getName().startswith("_Z6remquo") && f.arg_size() == 3 &&
@@ -387,21 +392,40 @@ remquo_from_libdevice(Module &m)
             found.push_back(&f);
     for (Function *f : found) {
         IRBuilder<> b(BasicBlock::Create(c, "", f));
+        // One element: its remainder, and its quotient in *q.
+        auto one = [&](Value *x, Value *y, Value **q) {
+            Value *ax = b.CreateCall(fabs, {x}), *ay = b.CreateCall(fabs, {y});
+            Value *reduced = b.CreateCall(fmod, {ax, b.CreateFMul(ay, ConstantFP::get(f32, 128.0))});
+            Value *near = b.CreateCall(remainder, {reduced, ay});
+            Value *count = b.CreateFDiv(b.CreateFSub(b.CreateFPExt(reduced, f64), b.CreateFPExt(near, f64)),
+                                        b.CreateFPExt(ay, f64));
+            // The count is an integer; the double difference may be off in its last bits where the remainder is
+            // far smaller than x': rounded to the nearest integer, not truncated.
+            Value *low = b.CreateAnd(b.CreateFPToSI(b.CreateCall(rint, {count}), i32), 127);
+            Value *negative = b.CreateXor(b.CreateICmpSLT(b.CreateBitCast(x, i32), b.getInt32(0)),
+                                          b.CreateICmpSLT(b.CreateBitCast(y, i32), b.getInt32(0)));
+            Value *r = b.CreateCall(remainder, {x, y});
+            Value *signed_low = b.CreateSelect(negative, b.CreateNeg(low), low);
+            *q = b.CreateSelect(b.CreateFCmpUNO(r, r), b.getInt32(0), signed_low);
+            return r;
+        };
         auto *vector = dyn_cast<FixedVectorType>(f->getReturnType());
-        Value *quo = b.CreateAddrSpaceCast(f->getArg(2), PointerType::get(c, 0));
         if (!vector) {
-            b.CreateRet(b.CreateCall(nv, {f->getArg(0), f->getArg(1), quo}));
+            Value *q;
+            Value *r = one(f->getArg(0), f->getArg(1), &q);
+            b.CreateStore(q, f->getArg(2));
+            b.CreateRet(r);
         } else {
-            Value *one = b.CreateAlloca(i32), *result = PoisonValue::get(vector);
+            Value *result = PoisonValue::get(vector);
             Value *quotients = PoisonValue::get(FixedVectorType::get(i32, vector->getNumElements()));
-            Value *slot = b.CreateAddrSpaceCast(one, PointerType::get(c, 0));
             for (unsigned e = 0; e < vector->getNumElements(); e++) {
-                Value *r = b.CreateCall(nv, {b.CreateExtractElement(f->getArg(0), e),
-                                             b.CreateExtractElement(f->getArg(1), e), slot});
-                result = b.CreateInsertElement(result, r, e);
-                quotients = b.CreateInsertElement(quotients, b.CreateLoad(i32, one), e);
+                Value *q;
+                result = b.CreateInsertElement(
+                    result, one(b.CreateExtractElement(f->getArg(0), e), b.CreateExtractElement(f->getArg(1), e), &q),
+                    e);
+                quotients = b.CreateInsertElement(quotients, q, e);
             }
-            b.CreateStore(quotients, quo);
+            b.CreateStore(quotients, f->getArg(2));
             b.CreateRet(result);
         }
         f->setLinkage(GlobalValue::InternalLinkage);
@@ -452,7 +476,7 @@ link_libdevice(Module &m, std::string &error)
     sincos_from_sin_and_cos(m); // before the vectors: its vector sin and cos are among them
     bool any = acospi_from_acos(m);
     any |= rootn_from_pow(m);
-    any |= remquo_from_libdevice(m);
+    any |= remquo_exact(m);
     vectors_element_wise(m);
     for (const auto &fn : libdevice_math) {
         for (bool dbl : {false, true}) {

@@ -251,8 +251,7 @@ def mock_nvidia_checks(tmp, demo, chain, multi):
                 "double __nv_acos(double x) { return x * 3.0; }\n"
                 "float __nv_fmodf(float x, float y) { return x * 777.0f + y; }\n"
                 "double __nv_pow(double x, double y) { return x * 1234.0 + y; }\n"
-                "float __nv_remquof(float x, float y, int *q) { *q = 7; return x * 4321.0f + y; }\n"
-                "float __nv_tgammaf(float x) { return x * 2468.0f; }\n"
+                "float __nv_remainderf(float x, float y) { return x * 4321.0f + y; }\n"
                 "float __nv_ldexpf(float x, int n) { return x * 1357.0f + (float)n; }\n")
     subprocess.run(["clang-15", "-c", "-target", "nvptx64-nvidia-cuda", "-emit-llvm", "-O1",
                     os.path.join(tmp, "libdevice.c"), "-o", fake], check=True)
@@ -285,15 +284,15 @@ def mock_nvidia_checks(tmp, demo, chain, multi):
               "mock NVIDIA, %s: double acospi %s, fmod %s" % (how, "as libdevice's acos / pi" if marked else "libclc's",
                                                                "libdevice's" if marked else "libclc's"),
               (out + err)[-400:])
-        # remquo (scalar and float2, the quotient through a private pointer), rootn from double pow, tgamma,
-        # ldexp of a float2 and an int2, each from libdevice; double hypot stays libclc's.
+        # remquo (scalar and float2, the quotient through a private pointer) from libdevice's remainder and fmod,
+        # rootn from double pow, ldexp of a float2 and an int2, each from libdevice; double hypot stays libclc's.
         rc, out, err = host(dict(env, **extra), "NVIDIA", vector_math, "--create-only", kernels=["corrections"])
         text = received(out_prefix)
         found = {what: marker in text for what, marker in (("remquo", "0f45870800"), ("rootn", "0d4093480000000000"),
-                                                           ("tgamma", "0f451A4000"), ("ldexp", "0f44A9A000"))}
+                                                           ("ldexp", "0f44A9A000"))}
         check(rc == 0 and "kernel corrections: created" in out and all(v == marked for v in found.values()) and
               "__nv_hypot" not in text,
-              "mock NVIDIA, %s: remquo, rootn, tgamma and ldexp of vectors %s" % (how, "from libdevice" if marked
+              "mock NVIDIA, %s: remquo, rootn and ldexp of vectors %s" % (how, "from libdevice" if marked
                                                                                   else "libclc's"),
               "%s; %s" % (found, (out + err)[-400:]))
     # The global work offset as NVIDIA's driver hands it over: get_global_id and get_global_offset read the
