@@ -433,6 +433,36 @@ remquo_exact(Module &m)
     return !found.empty();
 }
 
+// tgamma of a large negative non-integer: libclc 15's gives infinity where |tgamma| is below the smallest
+// subnormal, so the result is a zero (the CTS's math_brute_force: tgamma(-0x1.0002p+14) is -0). Below -50 for
+// float and -200 for double (where even the value nearest a negative integer is below it), the result is a
+// zero of tgamma's sign there (negative where floor(x) is odd), and NaN at an integer; above, libclc's.
+// libdevice's tgammaf is no replacement (tgammaf(-0.5) gave tgamma(0.5) on an H100). Vectors element by element.
+static void
+tgamma_far_negative(Module &m)
+{
+    LLVMContext &c = m.getContext();
+    for (bool dbl : {false, true}) {
+        Type *t = dbl ? Type::getDoubleTy(c) : Type::getFloatTy(c);
+        vectors_of(m, "tgamma", "f", dbl);
+        std::string name = dbl ? "_Z6tgammad" : "_Z6tgammaf";
+        Function *f = m.getFunction(name);
+        if (!f || !f->isDeclaration() || f->getFunctionType() != FunctionType::get(t, {t}, false))
+            continue;
+        f->setName(dbl ? "__spvcond_tgamma_d" : "__spvcond_tgamma_f"); // its callers call this one
+        FunctionCallee libclc = m.getOrInsertFunction(name, FunctionType::get(t, {t}, false));
+        Function *floor = Intrinsic::getDeclaration(&m, Intrinsic::floor, {t});
+        IRBuilder<> b(BasicBlock::Create(c, "", f));
+        Value *x = f->getArg(0), *below = ConstantFP::get(t, dbl ? -200.0 : -50.0);
+        Value *fl = b.CreateCall(floor, {x});
+        Value *odd = b.CreateFCmpONE(b.CreateFRem(fl, ConstantFP::get(t, 2.0)), ConstantFP::get(t, 0.0));
+        Value *zero = b.CreateSelect(odd, ConstantFP::getNegativeZero(t), ConstantFP::get(t, 0.0));
+        Value *far = b.CreateSelect(b.CreateFCmpOEQ(fl, x), ConstantFP::getNaN(t), zero);
+        b.CreateRet(b.CreateSelect(b.CreateFCmpOLT(x, below), far, b.CreateCall(libclc, {x})));
+        f->setLinkage(GlobalValue::InternalLinkage);
+    }
+}
+
 // The Itanium name of OpenCL's `name` on values of type t (a float or double, or a vector of one).
 static std::string
 math_name(const char *name, Type *t)
@@ -743,6 +773,7 @@ link_builtins(Module &m, std::string &error)
             f->setName(found->second);
         }
     }
+    tgamma_far_negative(m);
     if (load_libdevice() && !link_libdevice(m, error))
         return false;
     if (!link_needed(m, *library.bitcode, "libclc's nvptx64 library", error))

@@ -291,9 +291,9 @@ def mock_nvidia_checks(tmp, demo, chain, multi):
         found = {what: marker in text for what, marker in (("remquo", "0f45870800"), ("rootn", "0d4093480000000000"),
                                                            ("ldexp", "0f44A9A000"))}
         check(rc == 0 and "kernel corrections: created" in out and all(v == marked for v in found.values()) and
-              "__nv_hypot" not in text,
-              "mock NVIDIA, %s: remquo, rootn and ldexp of vectors %s" % (how, "from libdevice" if marked
-                                                                                  else "libclc's"),
+              "__nv_hypot" not in text and "0fC2480000" in text,
+              "mock NVIDIA, %s: remquo, rootn and ldexp of vectors %s; tgamma below -50 a zero, not "
+              "libclc's infinity" % (how, "from libdevice" if marked else "libclc's"),
               "%s; %s" % (found, (out + err)[-400:]))
     # The global work offset as NVIDIA's driver hands it over: get_global_id and get_global_offset read the
     # environment registers NVIDIA's own compiler reads (%envreg3 the offset in x, %envreg0 for its groups).
