@@ -433,34 +433,51 @@ remquo_exact(Module &m)
     return !found.empty();
 }
 
-// tgamma of a large negative non-integer: libclc 15's gives infinity where |tgamma| is below the smallest
-// subnormal, so the result is a zero (the CTS's math_brute_force: tgamma(-0x1.0002p+14) is -0). Below -50 for
-// float and -200 for double (where even the value nearest a negative integer is below it), the result is a
-// zero of tgamma's sign there (negative where floor(x) is odd), and NaN at an integer; above, libclc's.
-// libdevice's tgammaf is no replacement (tgammaf(-0.5) gave tgamma(0.5) on an H100). Vectors element by element.
-static void
-tgamma_far_negative(Module &m)
+// tgamma: libclc 15's gives infinity for a large negative non-integer, where |tgamma| is below the smallest
+// subnormal (tgamma(-0x1.0002p+14) is -0), and is 16-38 ulp off for moderate negative arguments (the CTS's
+// math_brute_force: its bound is 16); libdevice's tgammaf(-0.5) gave tgamma(0.5) on an H100. Float tgamma is
+// computed in double instead: |tgamma(x)| = exp(lgamma(x)) from libdevice's double lgamma and exp, negative where
+// x < 0 and floor(x) is odd, rounded once to float (lgamma's absolute error, at most ~1e-14 here, is a relative
+// error far below a float ulp); a zero gives an infinity of its sign, a negative integer or -infinity NaN.
+// Double tgamma is libdevice's. Vectors element by element.
+static bool
+tgamma_from_libdevice(Module &m)
 {
     LLVMContext &c = m.getContext();
-    for (bool dbl : {false, true}) {
-        Type *t = dbl ? Type::getDoubleTy(c) : Type::getFloatTy(c);
-        vectors_of(m, "tgamma", "f", dbl);
-        std::string name = dbl ? "_Z6tgammad" : "_Z6tgammaf";
-        Function *f = m.getFunction(name);
-        if (!f || !f->isDeclaration() || f->getFunctionType() != FunctionType::get(t, {t}, false))
-            continue;
-        f->setName(dbl ? "__spvcond_tgamma_d" : "__spvcond_tgamma_f"); // its callers call this one
-        FunctionCallee libclc = m.getOrInsertFunction(name, FunctionType::get(t, {t}, false));
-        Function *floor = Intrinsic::getDeclaration(&m, Intrinsic::floor, {t});
-        IRBuilder<> b(BasicBlock::Create(c, "", f));
-        Value *x = f->getArg(0), *below = ConstantFP::get(t, dbl ? -200.0 : -50.0);
-        Value *fl = b.CreateCall(floor, {x});
-        Value *odd = b.CreateFCmpONE(b.CreateFRem(fl, ConstantFP::get(t, 2.0)), ConstantFP::get(t, 0.0));
-        Value *zero = b.CreateSelect(odd, ConstantFP::getNegativeZero(t), ConstantFP::get(t, 0.0));
-        Value *far = b.CreateSelect(b.CreateFCmpOEQ(fl, x), ConstantFP::getNaN(t), zero);
-        b.CreateRet(b.CreateSelect(b.CreateFCmpOLT(x, below), far, b.CreateCall(libclc, {x})));
-        f->setLinkage(GlobalValue::InternalLinkage);
+    Type *f32 = Type::getFloatTy(c), *f64 = Type::getDoubleTy(c);
+    bool any = false;
+    if (libdevice.defined.count("__nv_tgamma")) {
+        vectors_of(m, "tgamma", "f", true);
+        if (Function *f = m.getFunction("_Z6tgammad");
+            f && f->isDeclaration() && f->getFunctionType() == FunctionType::get(f64, {f64}, false)) {
+            define_as_call(f, m.getOrInsertFunction("__nv_tgamma", f->getFunctionType()));
+            any = true;
+        }
     }
+    if (!libdevice.defined.count("__nv_lgamma") || !libdevice.defined.count("__nv_exp"))
+        return any;
+    vectors_of(m, "tgamma", "f", false);
+    Function *f = m.getFunction("_Z6tgammaf");
+    if (!f || !f->isDeclaration() || f->getFunctionType() != FunctionType::get(f32, {f32}, false))
+        return any;
+    FunctionType *unary = FunctionType::get(f64, {f64}, false);
+    Function *floor = Intrinsic::getDeclaration(&m, Intrinsic::floor, {f64});
+    Function *copysign = Intrinsic::getDeclaration(&m, Intrinsic::copysign, {f64});
+    IRBuilder<> b(BasicBlock::Create(c, "", f));
+    Value *x = b.CreateFPExt(f->getArg(0), f64), *zero = ConstantFP::get(f64, 0.0);
+    Value *magnitude = b.CreateCall(m.getOrInsertFunction("__nv_exp", unary),
+                                    {b.CreateCall(m.getOrInsertFunction("__nv_lgamma", unary), {x})});
+    Value *fl = b.CreateCall(floor, {x});
+    Value *odd = b.CreateFCmpONE(b.CreateFRem(fl, ConstantFP::get(f64, 2.0)), zero);
+    Value *negative = b.CreateAnd(b.CreateFCmpOLT(x, zero), odd);
+    Value *value = b.CreateSelect(negative, b.CreateFNeg(magnitude), magnitude);
+    Value *pole = b.CreateCall(copysign, {ConstantFP::getInfinity(f64), x});
+    Value *nan = ConstantFP::getNaN(f64);
+    value = b.CreateSelect(b.CreateAnd(b.CreateFCmpOLT(x, zero), b.CreateFCmpOEQ(fl, x)), nan, value);
+    value = b.CreateSelect(b.CreateFCmpOEQ(x, zero), pole, value);
+    b.CreateRet(b.CreateFPTrunc(value, f32));
+    f->setLinkage(GlobalValue::InternalLinkage);
+    return true;
 }
 
 // The Itanium name of OpenCL's `name` on values of type t (a float or double, or a vector of one).
@@ -507,6 +524,7 @@ link_libdevice(Module &m, std::string &error)
     bool any = acospi_from_acos(m);
     any |= rootn_from_pow(m);
     any |= remquo_exact(m);
+    any |= tgamma_from_libdevice(m);
     vectors_element_wise(m);
     for (const auto &fn : libdevice_math) {
         for (bool dbl : {false, true}) {
@@ -773,7 +791,6 @@ link_builtins(Module &m, std::string &error)
             f->setName(found->second);
         }
     }
-    tgamma_far_negative(m);
     if (load_libdevice() && !link_libdevice(m, error))
         return false;
     if (!link_needed(m, *library.bitcode, "libclc's nvptx64 library", error))

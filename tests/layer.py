@@ -252,6 +252,8 @@ def mock_nvidia_checks(tmp, demo, chain, multi):
                 "float __nv_fmodf(float x, float y) { return x * 777.0f + y; }\n"
                 "double __nv_pow(double x, double y) { return x * 1234.0 + y; }\n"
                 "float __nv_remainderf(float x, float y) { return x * 4321.0f + y; }\n"
+                "double __nv_lgamma(double x) { return x * 2468.0; }\n"
+                "double __nv_exp(double x) { return x * 3.5; }\n"
                 "float __nv_ldexpf(float x, int n) { return x * 1357.0f + (float)n; }\n")
     subprocess.run(["clang-15", "-c", "-target", "nvptx64-nvidia-cuda", "-emit-llvm", "-O1",
                     os.path.join(tmp, "libdevice.c"), "-o", fake], check=True)
@@ -285,15 +287,16 @@ def mock_nvidia_checks(tmp, demo, chain, multi):
                                                                "libdevice's" if marked else "libclc's"),
               (out + err)[-400:])
         # remquo (scalar and float2, the quotient through a private pointer) from libdevice's remainder and fmod,
-        # rootn from double pow, ldexp of a float2 and an int2, each from libdevice; double hypot stays libclc's.
+        # rootn from double pow, ldexp of a float2 and an int2, float tgamma from double lgamma and exp, each from
+        # libdevice; double hypot stays libclc's.
         rc, out, err = host(dict(env, **extra), "NVIDIA", vector_math, "--create-only", kernels=["corrections"])
         text = received(out_prefix)
         found = {what: marker in text for what, marker in (("remquo", "0f45870800"), ("rootn", "0d4093480000000000"),
-                                                           ("ldexp", "0f44A9A000"))}
+                                                           ("ldexp", "0f44A9A000"), ("tgamma", "0d40A3480000000000"))}
         check(rc == 0 and "kernel corrections: created" in out and all(v == marked for v in found.values()) and
-              "__nv_hypot" not in text and "0fC2480000" in text,
-              "mock NVIDIA, %s: remquo, rootn and ldexp of vectors %s; tgamma below -50 a zero, not "
-              "libclc's infinity" % (how, "from libdevice" if marked else "libclc's"),
+              "__nv_hypot" not in text,
+              "mock NVIDIA, %s: remquo, rootn, ldexp of vectors and float tgamma (in double, from lgamma) %s" %
+              (how, "from libdevice" if marked else "libclc's"),
               "%s; %s" % (found, (out + err)[-400:]))
     # The global work offset as NVIDIA's driver hands it over: get_global_id and get_global_offset read the
     # environment registers NVIDIA's own compiler reads (%envreg3 the offset in x, %envreg0 for its groups).
