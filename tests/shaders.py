@@ -172,6 +172,16 @@ def glsl(tmp):
     reqs = run([CLI, "reqs", refine_a]).stdout
     check(p.returncode == 0 and "refine: no requirements" in reqs, "guarded GLSL: refine requires nothing",
           p.stderr + reqs)
+    # HLSL through glslang: the guard constant is read, but glslang inlines the guarded function into main, so
+    # main itself uses double: annotate warns and main requires fp64 (the guard's own constant stands for it).
+    hlsl, hlsl_a = os.path.join(tmp, "refine_hlsl.spv"), os.path.join(tmp, "refine_hlsl.a.spv")
+    subprocess.run(["glslangValidator", "-V", "-D", "--target-env", "vulkan1.1", "-S", "comp", "-e", "main",
+                    os.path.join(SRC, "data", "vulkan", "refine.hlsl"), "-o", hlsl], check=True, stdout=subprocess.DEVNULL)
+    p = run([CLI, "annotate", hlsl, "-o", hlsl_a])
+    reqs = run([CLI, "reqs", hlsl_a]).stdout if p.returncode == 0 else ""
+    check(p.returncode == 0 and "main uses fp64 inline" in p.stderr and "aspect fp64 (6), SpecId 200" in reqs,
+          "HLSL (glslang inlines the guarded call): main requires fp64 through the guard's own constant, with a "
+          "warning", p.stderr + reqs)
     for device, path in (("vulkan1.1", "refine_float"), ("small_gpu", "refine_float"), ("big_gpu", "refine_double")):
         out = os.path.join(tmp, "refine-%s.spv" % device)
         p = run([CLI, "specialize", "-q", "--device-config", config, "--device", device, refine_a, "-o", out])

@@ -369,7 +369,9 @@ spvcond_result
 spvcond_emit_flush(struct condition_emitter *e)
 {
     spvcond_result r = spvcond_emit_decorations_flush(e);
-    return r == SPVCOND_OK
-               ? spvcond_edit_append_to_section(e->m, SPVCOND_SECTION_GLOBAL, e->defer, (uint32_t)e->defer_len)
-               : r;
+    /* Nothing new where every condition is a constant the module has (a shader's guard constant; found with
+     * glslang's HLSL, which inlines the guarded function) */
+    if (r != SPVCOND_OK || !e->defer_len)
+        return r;
+    return spvcond_edit_append_to_section(e->m, SPVCOND_SECTION_GLOBAL, e->defer, (uint32_t)e->defer_len);
 }

@@ -240,7 +240,11 @@ Test(grammar, extended_instruction_sets)
     cr_assert_str_eq(fabs->name, "fabs");
     cr_assert_not_null(spvcond_grammar_extinst_set("OpenCL.DebugInfo.100"));
     cr_assert_not_null(spvcond_grammar_extinst_set("NonSemantic.Shader.DebugInfo.100"));
-    cr_assert_null(spvcond_grammar_extinst_set("GLSL.std.450"));
+    /* A compute shader's math (GLSL's fma, sqrt...): its ids are checked as an OpenCL module's. */
+    const struct spvcond_grammar_extinst_set *glsl = spvcond_grammar_extinst_set("GLSL.std.450");
+    cr_assert_not_null(glsl);
+    cr_assert_str_eq(spvcond_grammar_extinst(glsl, 50)->name, "Fma");
+    cr_assert_null(spvcond_grammar_extinst_set("SPV_AMD_shader_ballot"));
 }
 
 struct ops {

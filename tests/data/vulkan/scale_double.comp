@@ -7,5 +7,5 @@ void main()
 {
     uint i = gl_GlobalInvocationID.x;
     double x = double(data[i]);
-    data[i] = float(x * 3.0lf + 1.0lf);
+    data[i] = float(fma(x, 3.0lf, 1.0lf)); // GLSL.std.450's Fma on doubles
 }
