@@ -108,16 +108,20 @@ storage_need(const struct item_caps *c, const uint32_t *w)
     return need;
 }
 
+/* The 16-bit and the 8-bit storage capabilities. */
+static const uint32_t storage16[] = {SPVCOND_CAPABILITY_STORAGE_BUFFER16_BIT_ACCESS,
+                                     SPVCOND_CAPABILITY_UNIFORM_AND_STORAGE_BUFFER16_BIT_ACCESS,
+                                     SPVCOND_CAPABILITY_STORAGE_PUSH_CONSTANT16, SPVCOND_CAPABILITY_STORAGE_INPUT_OUTPUT16};
+static const uint32_t storage8[] = {SPVCOND_CAPABILITY_STORAGE_BUFFER8_BIT_ACCESS,
+                                    SPVCOND_CAPABILITY_UNIFORM_AND_STORAGE_BUFFER8_BIT_ACCESS,
+                                    SPVCOND_CAPABILITY_STORAGE_PUSH_CONSTANT8};
+
 /* Whether the module declares one of the storage capabilities (a type walk is worth making). */
 static bool
 declares_storage(const struct annotate *a)
 {
-    static const uint32_t storage[] = {
-        SPVCOND_CAPABILITY_STORAGE_BUFFER16_BIT_ACCESS, SPVCOND_CAPABILITY_UNIFORM_AND_STORAGE_BUFFER16_BIT_ACCESS,
-        SPVCOND_CAPABILITY_STORAGE_PUSH_CONSTANT16, SPVCOND_CAPABILITY_STORAGE_INPUT_OUTPUT16,
-        SPVCOND_CAPABILITY_STORAGE_BUFFER8_BIT_ACCESS, SPVCOND_CAPABILITY_UNIFORM_AND_STORAGE_BUFFER8_BIT_ACCESS,
-        SPVCOND_CAPABILITY_STORAGE_PUSH_CONSTANT8};
-    return first_declared(a, storage, sizeof(storage) / sizeof(storage[0])) != 0;
+    return first_declared(a, storage16, sizeof(storage16) / sizeof(storage16[0])) != 0 ||
+           first_declared(a, storage8, sizeof(storage8) / sizeof(storage8[0])) != 0;
 }
 
 static spvcond_result
@@ -153,8 +157,8 @@ of_kind(const struct spvcond_module *m, uint32_t type, const struct narrow_kind 
            spvcond_inst_words(m, d)[2] == k->width;
 }
 
-/* Per function, NARROW_COMPUTES bit k when it computes with values of narrow_kinds[k] (Float16 values added,
- * Int8 values compared...), which needs that capability: a value only loaded, copied or converted, what
+/* Of function f, bit k when it computes with values of narrow_kinds[k] (Float16 values added, Int8 values
+ * compared...), which needs that capability: a value only loaded, copied or converted, what
  * SPV_KHR_16bit_storage and SPV_KHR_8bit_storage allow, needs the storage capability alone. Only the kinds in
  * `kinds` (a mask) are looked for. */
 static uint8_t
@@ -182,19 +186,13 @@ computes_narrow(const struct annotate *a, size_t f, uint8_t kinds)
 static uint8_t
 storage_kinds(const struct annotate *a, const uint8_t *narrow)
 {
-    static const uint32_t storage16[] = {
-        SPVCOND_CAPABILITY_STORAGE_BUFFER16_BIT_ACCESS, SPVCOND_CAPABILITY_UNIFORM_AND_STORAGE_BUFFER16_BIT_ACCESS,
-        SPVCOND_CAPABILITY_STORAGE_PUSH_CONSTANT16, SPVCOND_CAPABILITY_STORAGE_INPUT_OUTPUT16},
-                          storage8[] = {SPVCOND_CAPABILITY_STORAGE_BUFFER8_BIT_ACCESS,
-                                        SPVCOND_CAPABILITY_UNIFORM_AND_STORAGE_BUFFER8_BIT_ACCESS,
-                                        SPVCOND_CAPABILITY_STORAGE_PUSH_CONSTANT8};
+    bool has16 = first_declared(a, storage16, sizeof(storage16) / sizeof(storage16[0])) != 0,
+         has8 = first_declared(a, storage8, sizeof(storage8) / sizeof(storage8[0])) != 0;
     uint8_t kinds = 0;
-    for (int k = 0; narrow && k < NARROW_KINDS; k++) {
-        bool has16 = first_declared(a, storage16, 4) != 0, has8 = first_declared(a, storage8, 3) != 0;
+    for (int k = 0; narrow && k < NARROW_KINDS; k++)
         if (spvcond_declared_caps_find(&a->caps, narrow_kinds[k].capability) != SIZE_MAX &&
             (narrow_kinds[k].width == 16 ? has16 : has8))
             kinds |= (uint8_t)(1u << k);
-    }
     return kinds;
 }
 
