@@ -371,7 +371,8 @@ rootn_from_pow(Module &m)
 // where OpenCL asks for 7 (the CTS's math_brute_force). The remainder is libdevice's remainder(x, y), exact; the
 // quotient's magnitude modulo 128 is that of |x'| / |y| rounded to nearest even, x' = fmod(|x|, 128 |y|)
 // (exact, and the quotient of |x| differs from that of x' by a multiple of 128, an even one: ties round the same
-// way), counted in double from x' and remainder(x', |y|); its sign is x/y's; 0 when the remainder is a NaN. Whatever quo's address space; a vector form element by element, its quotients stored together.
+// way), counted in double from x' and remainder(x', |y|); its sign is x/y's; 0 when the remainder is a NaN.
+// Whatever quo's address space; a vector form element by element, its quotients stored together.
 static bool
 remquo_exact(Module &m)
 {
