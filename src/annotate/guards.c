@@ -143,7 +143,8 @@ may_have_guards(struct annotate *a)
         if (op == SPVCOND_OP_DECORATE && wc >= 5 && w[3] == MARKER_PREFIX_WORD && spvcond_is_linkage_decoration(w) &&
             marker_kind(spvcond_inst_string(m, i, 3)))
             return true;
-        if (op == SPVCOND_OP_NAME && wc >= 3 && w[2] == HAS_PREFIX_WORD && has_constant_name(spvcond_inst_string(m, i, 2)))
+        if (op == SPVCOND_OP_NAME && wc >= 3 && w[2] == HAS_PREFIX_WORD &&
+            has_constant_name(spvcond_inst_string(m, i, 2)))
             return true;
     }
     return false;
@@ -164,7 +165,8 @@ set_leaf(struct annotate *a, uint32_t id, uint8_t kind, const uint32_t v[4])
 static spvcond_result
 aspect_constants(struct annotate *a)
 {
-    if (!a->aspect_constant && !(a->aspect_constant = spvcond_alloc_array(a->m->ctx, SPVCOND_ASPECT_MAX, sizeof(uint32_t))))
+    if (!a->aspect_constant &&
+        !(a->aspect_constant = spvcond_alloc_array(a->m->ctx, SPVCOND_ASPECT_MAX, sizeof(uint32_t))))
         return spvcond_oom(a->m->ctx);
     spvcond_store_existing_aspects(&a->store, a->aspect_constant);
     return SPVCOND_OK;

@@ -111,7 +111,8 @@ storage_need(const struct item_caps *c, const uint32_t *w)
 /* The 16-bit and the 8-bit storage capabilities. */
 static const uint32_t storage16[] = {SPVCOND_CAPABILITY_STORAGE_BUFFER16_BIT_ACCESS,
                                      SPVCOND_CAPABILITY_UNIFORM_AND_STORAGE_BUFFER16_BIT_ACCESS,
-                                     SPVCOND_CAPABILITY_STORAGE_PUSH_CONSTANT16, SPVCOND_CAPABILITY_STORAGE_INPUT_OUTPUT16};
+                                     SPVCOND_CAPABILITY_STORAGE_PUSH_CONSTANT16,
+                                     SPVCOND_CAPABILITY_STORAGE_INPUT_OUTPUT16};
 static const uint32_t storage8[] = {SPVCOND_CAPABILITY_STORAGE_BUFFER8_BIT_ACCESS,
                                     SPVCOND_CAPABILITY_UNIFORM_AND_STORAGE_BUFFER8_BIT_ACCESS,
                                     SPVCOND_CAPABILITY_STORAGE_PUSH_CONSTANT8};

@@ -7,8 +7,8 @@
  *   vulkan-compute [--enable FEATURE]... [--validation] [--time-modules N]
  *                  [--chained | --chained-behind-subgroup-size] MODULE.spv ENTRY...
  *
- * FEATURE: shaderFloat64, shaderInt64, shaderFloat16, shaderInt8, storageBuffer16BitAccess. --validation enables Khronos' validation
- * layer and prints each message it gives ("validation: ..."). Lines: "device: NAME", "enabled: FEATURE...",
+ * FEATURE: shaderFloat64, shaderInt64, shaderFloat16, shaderInt8, storageBuffer16BitAccess. --validation enables
+ * Khronos' validation layer and prints each message it gives ("validation: ..."). Lines: "device: NAME", "enabled: FEATURE...",
  * "module: created" or "module: VkResult N", then "ENTRY: y0 y1 y2 y3" or "ENTRY: VkResult N". Exit status 1
  * when the module or a pipeline fails, 2 on bad usage or no device. With --time-modules N, the module is also
  * created and destroyed N times more and "vkCreateShaderModule: median MS, fastest MS" printed (the Vulkan
@@ -193,8 +193,8 @@ main(int argc, char **argv)
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_FEATURES_EXT, .graphicsPipelineLibrary = VK_TRUE};
     VkPhysicalDeviceVulkan13Features on13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
                                              .pNext = &library, .subgroupSizeControl = VK_TRUE};
-    struct spvcond_vk_shader_object_features object_features = {.sType = (VkStructureType)SPVCOND_VK_SHADER_OBJECT_FEATURES,
-                                                     .shaderObject = VK_TRUE};
+    struct spvcond_vk_shader_object_features object_features = {
+        .sType = (VkStructureType)SPVCOND_VK_SHADER_OBJECT_FEATURES, .shaderObject = VK_TRUE};
     VkPhysicalDeviceVulkan12Features on12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
                                              .pNext = behind    ? (void *)&on13
                                                       : chained ? (void *)&library
@@ -269,8 +269,10 @@ main(int argc, char **argv)
         return 1;
     }
     printf("module: %s\n", objects ? "shader objects" : chained ? "chained" : "created");
-    spvcond_vk_create_shaders create_shaders = (spvcond_vk_create_shaders)vkGetDeviceProcAddr(device, "vkCreateShadersEXT");
-    spvcond_vk_destroy_shader destroy_shader = (spvcond_vk_destroy_shader)vkGetDeviceProcAddr(device, "vkDestroyShaderEXT");
+    spvcond_vk_create_shaders create_shaders =
+        (spvcond_vk_create_shaders)vkGetDeviceProcAddr(device, "vkCreateShadersEXT");
+    spvcond_vk_destroy_shader destroy_shader =
+        (spvcond_vk_destroy_shader)vkGetDeviceProcAddr(device, "vkDestroyShaderEXT");
     spvcond_vk_bind_shaders bind_shaders = (spvcond_vk_bind_shaders)vkGetDeviceProcAddr(device, "vkCmdBindShadersEXT");
     if (objects && (!create_shaders || !destroy_shader || !bind_shaders)) {
         printf("shader objects: not supported\n");
@@ -338,9 +340,10 @@ main(int argc, char **argv)
         VkPipeline pipeline = VK_NULL_HANDLE;
         spvcond_vk_shader shader = 0;
         const VkShaderStageFlagBits compute = VK_SHADER_STAGE_COMPUTE_BIT;
-        struct spvcond_vk_shader_create_info sci = {.sType = (VkStructureType)SPVCOND_VK_SHADER_CREATE_INFO, .stage = compute,
-                                         .codeType = SPVCOND_VK_SHADER_CODE_TYPE_SPIRV, .codeSize = code_size, .pCode = code, .pName = argv[k],
-                                         .setLayoutCount = 1, .pSetLayouts = &set_layout};
+        struct spvcond_vk_shader_create_info sci = {
+            .sType = (VkStructureType)SPVCOND_VK_SHADER_CREATE_INFO, .stage = compute,
+            .codeType = SPVCOND_VK_SHADER_CODE_TYPE_SPIRV, .codeSize = code_size, .pCode = code, .pName = argv[k],
+            .setLayoutCount = 1, .pSetLayouts = &set_layout};
         r = objects ? create_shaders(device, 1, &sci, NULL, &shader)
                     : vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &cpi, NULL, &pipeline);
         if (r != VK_SUCCESS) {
