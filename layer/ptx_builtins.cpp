@@ -222,6 +222,43 @@ static const struct {
     {"ldexp", "fi", "__nv_ldexpf", "__nv_ldexp"},
 };
 
+// The start of an OpenCL built-in's Itanium name: "_Z", the length of `name`, `name` ("_Z3sin").
+static std::string
+itanium(const char *name)
+{
+    return "_Z" + std::to_string(strlen(name)) + name;
+}
+
+// The scalar form of a function whose parameters `params` are written as the float form's name writes them
+// (f the value, i an int): its parameters as its own name writes them (d for f in the double form), and its
+// type.
+static std::string
+scalar_params(const std::string &params, bool dbl)
+{
+    std::string out = params;
+    if (dbl)
+        std::replace(out.begin(), out.end(), 'f', 'd');
+    return out;
+}
+
+static FunctionType *
+scalar_type(LLVMContext &c, const std::string &params, bool dbl)
+{
+    Type *value = dbl ? Type::getDoubleTy(c) : Type::getFloatTy(c);
+    SmallVector<Type *, 3> types;
+    for (char p : params)
+        types.push_back(p == 'i' ? Type::getInt32Ty(c) : value);
+    return FunctionType::get(value, types, false);
+}
+
+// The module's declaration `name` of type `type`, which it calls and nothing defines yet; NULL if none.
+static Function *
+declared(Module &m, const std::string &name, FunctionType *type)
+{
+    Function *f = m.getFunction(name);
+    return f && f->isDeclaration() && f->getFunctionType() == type ? f : nullptr;
+}
+
 // f, a declaration, defined as a call of `callee` with f's own arguments, and made internal.
 static void
 define_as_call(Function *f, FunctionCallee callee)
@@ -265,14 +302,9 @@ static void
 vectors_of(Module &m, const char *name, const std::string &params, bool dbl)
 {
     LLVMContext &c = m.getContext();
-    std::string prefix = "_Z" + std::to_string(strlen(name)) + name, scalar_params = params;
-    if (dbl)
-        std::replace(scalar_params.begin(), scalar_params.end(), 'f', 'd');
-    Type *value = dbl ? Type::getDoubleTy(c) : Type::getFloatTy(c);
-    SmallVector<Type *, 3> scalars;
-    for (char p : params)
-        scalars.push_back(p == 'i' ? Type::getInt32Ty(c) : value);
-    FunctionType *scalar_type = FunctionType::get(value, scalars, false);
+    std::string prefix = itanium(name);
+    FunctionType *scalar = scalar_type(c, params, dbl);
+    Type *value = scalar->getReturnType();
     for (unsigned n : {2u, 3u, 4u, 8u, 16u}) {
         std::string count = "Dv" + std::to_string(n) + "_";
         for (bool vector_ints : {true, false}) {
@@ -294,7 +326,7 @@ vectors_of(Module &m, const char *name, const std::string &params, bool dbl)
                 fits &= f->getArg(k)->getType() == want;
             }
             if (fits)
-                define_element_wise(f, m.getOrInsertFunction(prefix + scalar_params, scalar_type));
+                define_element_wise(f, m.getOrInsertFunction(prefix + scalar_params(params, dbl), scalar));
         }
     }
 }
@@ -325,11 +357,12 @@ acospi_from_acos(Module &m)
     if (!libdevice.defined.count("__nv_acos"))
         return false;
     vectors_of(m, "acospi", "f", true);
-    Function *f = m.getFunction("_Z6acospid");
-    if (!f || !f->isDeclaration() || f->getFunctionType() != FunctionType::get(d, {d}, false))
+    FunctionType *unary = scalar_type(c, "f", true);
+    Function *f = declared(m, itanium("acospi") + "d", unary);
+    if (!f)
         return false;
     IRBuilder<> b(BasicBlock::Create(c, "", f));
-    Value *acos = b.CreateCall(m.getOrInsertFunction("__nv_acos", FunctionType::get(d, {d}, false)), {f->getArg(0)});
+    Value *acos = b.CreateCall(m.getOrInsertFunction("__nv_acos", unary), {f->getArg(0)});
     b.CreateRet(b.CreateFMul(acos, ConstantFP::get(d, 0.31830988618379067154)));
     f->setLinkage(GlobalValue::InternalLinkage);
     return true;
@@ -343,12 +376,12 @@ static bool
 rootn_from_pow(Module &m)
 {
     LLVMContext &c = m.getContext();
-    Type *f32 = Type::getFloatTy(c), *f64 = Type::getDoubleTy(c), *i32 = Type::getInt32Ty(c);
+    Type *f32 = Type::getFloatTy(c), *f64 = Type::getDoubleTy(c);
     if (!libdevice.defined.count("__nv_pow"))
         return false;
     vectors_of(m, "rootn", "fi", false);
-    Function *f = m.getFunction("_Z5rootnfi");
-    if (!f || !f->isDeclaration() || f->getFunctionType() != FunctionType::get(f32, {f32, i32}, false))
+    Function *f = declared(m, itanium("rootn") + "fi", scalar_type(c, "fi", false));
+    if (!f)
         return false;
     IRBuilder<> b(BasicBlock::Create(c, "", f));
     Value *x = b.CreateFPExt(f->getArg(0), f64), *n = f->getArg(1);
@@ -449,8 +482,7 @@ tgamma_from_libdevice(Module &m)
     bool any = false;
     if (libdevice.defined.count("__nv_tgamma")) {
         vectors_of(m, "tgamma", "f", true);
-        if (Function *f = m.getFunction("_Z6tgammad");
-            f && f->isDeclaration() && f->getFunctionType() == FunctionType::get(f64, {f64}, false)) {
+        if (Function *f = declared(m, itanium("tgamma") + "d", scalar_type(c, "f", true))) {
             define_as_call(f, m.getOrInsertFunction("__nv_tgamma", f->getFunctionType()));
             any = true;
         }
@@ -458,10 +490,10 @@ tgamma_from_libdevice(Module &m)
     if (!libdevice.defined.count("__nv_lgamma") || !libdevice.defined.count("__nv_exp"))
         return any;
     vectors_of(m, "tgamma", "f", false);
-    Function *f = m.getFunction("_Z6tgammaf");
-    if (!f || !f->isDeclaration() || f->getFunctionType() != FunctionType::get(f32, {f32}, false))
+    Function *f = declared(m, itanium("tgamma") + "f", scalar_type(c, "f", false));
+    if (!f)
         return any;
-    FunctionType *unary = FunctionType::get(f64, {f64}, false);
+    FunctionType *unary = scalar_type(c, "f", true);
     Function *floor = Intrinsic::getDeclaration(&m, Intrinsic::floor, {f64});
     Function *copysign = Intrinsic::getDeclaration(&m, Intrinsic::copysign, {f64});
     IRBuilder<> b(BasicBlock::Create(c, "", f));
@@ -485,7 +517,7 @@ tgamma_from_libdevice(Module &m)
 static std::string
 math_name(const char *name, Type *t)
 {
-    std::string out = "_Z" + std::to_string(strlen(name)) + name;
+    std::string out = itanium(name);
     if (auto *v = dyn_cast<FixedVectorType>(t))
         out += "Dv" + std::to_string(v->getNumElements()) + "_";
     return out + (t->getScalarType()->isDoubleTy() ? "d" : "f");
@@ -530,18 +562,9 @@ link_libdevice(Module &m, std::string &error)
     for (const auto &fn : libdevice_math) {
         for (bool dbl : {false, true}) {
             const char *nv = dbl ? fn.f64 : fn.f32;
-            std::string params = fn.params;
-            if (dbl)
-                std::replace(params.begin(), params.end(), 'f', 'd');
-            Function *f = m.getFunction("_Z" + std::to_string(strlen(fn.name)) + fn.name + params);
-            if (!nv || !f || !f->isDeclaration() || !libdevice.defined.count(nv))
-                continue;
-            Type *t = dbl ? Type::getDoubleTy(c) : Type::getFloatTy(c);
-            SmallVector<Type *, 2> types;
-            for (char p : params)
-                types.push_back(p == 'i' ? Type::getInt32Ty(c) : t);
-            auto *type = FunctionType::get(t, types, false);
-            if (f->getFunctionType() != type)
+            FunctionType *type = scalar_type(c, fn.params, dbl);
+            Function *f = declared(m, itanium(fn.name) + scalar_params(fn.params, dbl), type);
+            if (!nv || !f || !libdevice.defined.count(nv))
                 continue;
             define_as_call(f, m.getOrInsertFunction(nv, type));
             any = true;
