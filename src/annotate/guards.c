@@ -161,6 +161,15 @@ set_leaf(struct annotate *a, uint32_t id, uint8_t kind, const uint32_t v[4])
     return r;
 }
 
+/* Whether `id` is a boolean OpSpecConstantTrue/False, what a front end's guard constant must be. */
+static bool
+boolean_spec_constant(const struct spvcond_module *m, uint32_t id)
+{
+    uint32_t op = spvcond_def_opcode(m, id);
+    return (op == SPVCOND_OP_SPEC_CONSTANT_TRUE || op == SPVCOND_OP_SPEC_CONSTANT_FALSE) &&
+           spvcond_def_opcode(m, spvcond_inst_words(m, spvcond_def(m, id))[1]) == SPVCOND_OP_TYPE_BOOL;
+}
+
 /* The aspect table a guard constant is entered in: made once, before any leaf (the store looks it up). */
 static spvcond_result
 aspect_constants(struct annotate *a)
@@ -201,10 +210,9 @@ stated_spec_ids(struct annotate *a)
         for (size_t s = 0; s < m->spec_id_count; s++) {
             if (m->spec_ids[s].spec_id != g->spec_id)
                 continue;
-            uint32_t id = m->spec_ids[s].id, op = spvcond_def_opcode(m, id);
+            uint32_t id = m->spec_ids[s].id;
             size_t d = spvcond_def(m, id);
-            if ((op != SPVCOND_OP_SPEC_CONSTANT_TRUE && op != SPVCOND_OP_SPEC_CONSTANT_FALSE) ||
-                spvcond_def_opcode(m, spvcond_inst_words(m, d)[1]) != SPVCOND_OP_TYPE_BOOL)
+            if (!boolean_spec_constant(m, id))
                 return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, d, id,
                                          "%s: SpecId %u is declared to mean aspect %s, but %%%u is not a boolean "
                                          "OpSpecConstantTrue/False", origin, g->spec_id,
@@ -242,10 +250,8 @@ named_constants(struct annotate *a)
                                    w[2] == HAS_PREFIX_WORD ? has_constant_name(spvcond_inst_string(m, i, 2)) : NULL;
         if (!what)
             continue;
-        uint32_t id = w[1], op = spvcond_def_opcode(m, id), aspect = SPVCOND_ASPECT_MAX, cap = 0;
-        size_t d = spvcond_def(m, id);
-        if ((op != SPVCOND_OP_SPEC_CONSTANT_TRUE && op != SPVCOND_OP_SPEC_CONSTANT_FALSE) ||
-            spvcond_def_opcode(m, spvcond_inst_words(m, d)[1]) != SPVCOND_OP_TYPE_BOOL)
+        uint32_t id = w[1], aspect = SPVCOND_ASPECT_MAX, cap = 0;
+        if (!boolean_spec_constant(m, id))
             return spvcond_fail_inst(m, SPVCOND_ERROR_UNSUPPORTED, i, id,
                                      "%s%s: %%%u is not a boolean OpSpecConstantTrue/False (a guard constant is "
                                      "the device's answer, set when the module is specialized)", HAS_PREFIX, what, id);
@@ -269,7 +275,7 @@ named_constants(struct annotate *a)
         /* A capability the module declares is the requirement its users infer (its declared index); one it
          * does not declare, a leaf of the guard alone. */
         size_t k = spvcond_declared_caps_find(&a->caps, cap);
-        uint32_t index = k < 62 ? (uint32_t)k : SPVCOND_NO_DECLARED_CAP;
+        uint32_t index = spvcond_declared_cap_done(k) ? (uint32_t)k : SPVCOND_NO_DECLARED_CAP; /* a requirement bit */
         if (index != SPVCOND_NO_DECLARED_CAP) {
             uint32_t *slot = &a->store.capability_constant[index];
             if (*slot && *slot != id)
