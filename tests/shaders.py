@@ -172,6 +172,24 @@ def glsl(tmp):
     reqs = run([CLI, "reqs", refine_a]).stdout
     check(p.returncode == 0 and "refine: no requirements" in reqs, "guarded GLSL: refine requires nothing",
           p.stderr + reqs)
+    # Guard constants annotate refuses, each naming the instruction, writing nothing.
+    errors = {"NOT_BOOLEAN": "is not a boolean OpSpecConstantTrue/False (a guard constant is the device",
+              "UNKNOWN": "'Teleportation' is neither a DPC++ aspect nor a SPIR-V capability",
+              "TWICE": "both stand for aspect fp64: one constant per requirement",
+              "TWICE_CAPABILITY": "both stand for capability Int64: one constant per requirement"}
+    for variant, message in errors.items():
+        spv, out = os.path.join(tmp, "guard_%s.spv" % variant), os.path.join(tmp, "guard_%s.a.spv" % variant)
+        subprocess.run(["glslangValidator", "-V", "--target-env", "vulkan1.1", "-D" + variant,
+                        os.path.join(SRC, "data", "vulkan", "guard_errors.comp"), "-o", spv], check=True,
+                       stdout=subprocess.DEVNULL)
+        if variant == "TWICE_CAPABILITY":  # two constants of one name: GLSL cannot say it, SPIR-V can
+            text = run([SPIRV_DIS, spv]).stdout.replace('"spvcond_has_Int64_second"', '"spvcond_has_Int64"')
+            with open(spv + ".spvasm", "w") as f:
+                f.write(text)
+            subprocess.run([SPIRV_AS, "--target-env", "vulkan1.1", spv + ".spvasm", "-o", spv], check=True)
+        p = run([CLI, "annotate", spv, "-o", out])
+        check(p.returncode == 1 and message in p.stderr and "[OpName, instruction" in p.stderr and
+              not os.path.exists(out), "guard constant refused (%s): %s" % (variant, message), p.stderr)
     # HLSL through glslang: the guard constant is read, but glslang inlines the guarded function into main, so
     # main itself uses double: annotate warns and main requires fp64 (the guard's own constant stands for it).
     hlsl, hlsl_a = os.path.join(tmp, "refine_hlsl.spv"), os.path.join(tmp, "refine_hlsl.a.spv")
