@@ -142,6 +142,13 @@ def glsl(tmp):
     config = os.path.join(tmp, "devices.yaml")
     with open(config, "w") as f:
         f.write(CONFIG)
+    # The requirements as a property set (type 3, a capability: spec/props.md) serve specialize as the names do.
+    props = os.path.join(tmp, "all.props")
+    p = run([CLI, "reqs", "--props", ann])
+    check(p.returncode == 0 and "scale_int64=2|" in p.stdout, "reqs --props writes the capability requirements",
+          p.stdout + p.stderr)
+    with open(props, "w") as f:
+        f.write(p.stdout)
     for device, (kept, env) in KEPT.items():
         p = run([CLI, "check", "--device-config", config, "--device", device, ann])
         supported = sorted(line.split(":")[0] for line in p.stdout.splitlines() if line.endswith(": supported"))
@@ -153,6 +160,11 @@ def glsl(tmp):
         p = run([CLI, "specialize", "-q", "--device-config", config, "--device", device, ann, "-o", out])
         if not check(p.returncode == 0, "specialize --device %s" % device, p.stderr):
             continue
+        by_props = os.path.join(tmp, device + ".props.spv")
+        p = run([CLI, "specialize", "-q", "--device-config", config, "--device", device, "--props", props, ann, "-o",
+                 by_props])
+        check(p.returncode == 0 and open(out, "rb").read() == open(by_props, "rb").read(),
+              "%s: specialize with the property set writes the same module" % device, p.stderr)
         dis = run([SPIRV_DIS, out]).stdout
         names = sorted(n for n in GLSL if '"%s"' % n in dis)
         check(names == sorted(kept) and "INTEL" not in dis, "%s: the module holds %s alone" % (device, kept), names)
@@ -172,6 +184,31 @@ def glsl(tmp):
     reqs = run([CLI, "reqs", refine_a]).stdout
     check(p.returncode == 0 and "refine: no requirements" in reqs, "guarded GLSL: refine requires nothing",
           p.stderr + reqs)
+    # 8-bit storage: bytes only loaded and converted need StorageBuffer8BitAccess alone; bytes added need Int8.
+    parts = []
+    for name in ("load_bytes", "add_bytes"):
+        out = os.path.join(tmp, name + ".spv")
+        subprocess.run(["glslangValidator", "-V", "--target-env", "vulkan1.1", "-e", name, "--source-entrypoint", name,
+                        os.path.join(SRC, "data", "vulkan", "bytes.comp"), "-o", out], check=True,
+                       stdout=subprocess.DEVNULL)
+        parts.append(out)
+    plain, bytes_a = os.path.join(tmp, "bytes.spv"), os.path.join(tmp, "bytes.a.spv")
+    subprocess.run(["spirv-link", *parts, "-o", plain], check=True)
+    p = run([CLI, "annotate", "-q", plain, "-o", bytes_a])
+    reqs = {k["kernel"]: sorted(r.get("capability") for r in k["requirements"])
+            for k in json.loads(run([CLI, "reqs", "--json", bytes_a]).stdout)} if p.returncode == 0 else {}
+    check(reqs == {"load_bytes": ["StorageBuffer8BitAccess"], "add_bytes": ["Int8", "StorageBuffer8BitAccess"]},
+          "bytes loaded need 8-bit storage alone, bytes added Int8 too", json.dumps(reqs) + p.stderr)
+    with open(config, "a") as f:
+        f.write("bytes_gpu:\n  vulkan:\n    api-version: 1.2\n    features: [storageBuffer8BitAccess]\n")
+    out = os.path.join(tmp, "bytes_gpu.spv")
+    p = run([CLI, "specialize", "-q", "--device-config", config, "--device", "bytes_gpu", bytes_a, "-o", out])
+    dis = run([SPIRV_DIS, out]).stdout if p.returncode == 0 else ""
+    v = subprocess.run([oracle.VAL, "--target-env", "vulkan1.2", out], capture_output=True, text=True)
+    check('"load_bytes"' in dis and '"add_bytes"' not in dis and "OpCapability Int8" not in dis and
+          "OpCapability StorageBuffer8BitAccess" in dis and v.returncode == 0,
+          "a device with 8-bit storage and no shaderInt8 keeps load_bytes, declares no Int8, valid for vulkan1.2",
+          p.stderr + v.stdout + v.stderr)
     # Guard constants annotate refuses, each naming the instruction, writing nothing.
     errors = {"NOT_BOOLEAN": "is not a boolean OpSpecConstantTrue/False (a guard constant is the device",
               "UNKNOWN": "'Teleportation' is neither a DPC++ aspect nor a SPIR-V capability",

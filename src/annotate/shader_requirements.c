@@ -159,8 +159,9 @@ of_kind(const struct spvcond_module *m, uint32_t type, const struct narrow_kind 
 }
 
 /* Of function f, bit k when it computes with values of narrow_kinds[k] (Float16 values added, Int8 values
- * compared...), which needs that capability: a value only loaded, copied or converted, what
- * SPV_KHR_16bit_storage and SPV_KHR_8bit_storage allow, needs the storage capability alone. Only the kinds in
+ * compared...), which needs that capability: a value only loaded, copied or converted to another width of its
+ * kind (OpUConvert, OpSConvert, OpFConvert: what SPV_KHR_16bit_storage and SPV_KHR_8bit_storage allow, and
+ * what the validator checks; an int8 converted to float needs Int8) needs the storage capability alone. Only the kinds in
  * `kinds` (a mask) are looked for. */
 static uint8_t
 computes_narrow(const struct annotate *a, size_t f, uint8_t kinds)
@@ -173,7 +174,7 @@ computes_narrow(const struct annotate *a, size_t f, uint8_t kinds)
         uint32_t op = spvcond_opcode_of(w[0]);
         const struct spvcond_grammar_instruction *gi = spvcond_grammar_instruction(op);
         if (!gi || !gi->has_type || spvcond_word_count_of(w[0]) < 3 || op == SPVCOND_OP_LOAD ||
-            op == SPVCOND_OP_COPY_OBJECT || (op >= SPVCOND_OP_CONVERT_F_TO_U && op <= SPVCOND_OP_F_CONVERT))
+            op == SPVCOND_OP_COPY_OBJECT || (op >= SPVCOND_OP_U_CONVERT && op <= SPVCOND_OP_F_CONVERT))
             continue;
         for (int k = 0; k < NARROW_KINDS; k++)
             if ((kinds >> k & 1) && of_kind(m, w[1], &narrow_kinds[k]))
