@@ -219,9 +219,8 @@ run_devices(struct cli *cli, void *args)
     /* The built-in Vulkan devices (spvcond_vulkan_profile), described as a queried device would be. */
     const char *vn;
     for (size_t k = 0; !a->dpcpp && (vn = spvcond_vulkan_profile_name(k)) != NULL; k++) {
-        spvcond_vulkan_device vk = SPVCOND_SIZED(spvcond_vulkan_device);
         spvcond_device_info *vinfo;
-        if (spvcond_vulkan_profile(vn, &vk) && spvcond_vulkan_device_info(cli->ctx, &vk, &vinfo) == SPVCOND_OK) {
+        if (device_options_vulkan_info(cli->ctx, vn, &vinfo) == SPVCOND_OK) {
             print_device(a->json ? &j : NULL, "vulkan", vinfo, vn);
             spvcond_free(cli->ctx, vinfo);
         }

@@ -31,18 +31,24 @@ device_options_resolve(struct cli *cli, struct device_options *d)
         d->info.name = d->name;
         return EXIT_OK;
     }
-    spvcond_vulkan_device vk = SPVCOND_SIZED(spvcond_vulkan_device);
-    if (spvcond_vulkan_profile(d->name, &vk)) {
-        spvcond_result r = spvcond_vulkan_device_info(cli->ctx, &vk, &d->vulkan);
-        if (r != SPVCOND_OK)
-            return cli_exit_code(r);
+    spvcond_result r = device_options_vulkan_info(cli->ctx, d->name, &d->vulkan);
+    if (r == SPVCOND_OK) {
         d->vulkan_ctx = cli->ctx;
         d->info = *d->vulkan;
         return EXIT_OK;
     }
+    if (r != SPVCOND_ERROR_NOT_FOUND)
+        return cli_exit_code(r);
     cli_error("unknown device '%s'%s; 'spvcond devices' lists the known ones", d->name,
               d->config_path ? " (not in the configuration file nor built in)" : "");
     return EXIT_USAGE;
+}
+
+spvcond_result
+device_options_vulkan_info(spvcond_context *ctx, const char *name, spvcond_device_info **out)
+{
+    spvcond_vulkan_device vk = SPVCOND_SIZED(spvcond_vulkan_device);
+    return spvcond_vulkan_profile(name, &vk) ? spvcond_vulkan_device_info(ctx, &vk, out) : SPVCOND_ERROR_NOT_FOUND;
 }
 
 void

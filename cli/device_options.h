@@ -19,6 +19,9 @@ struct device_options {
  * targets, then the Vulkan devices). */
 int device_options_resolve(struct cli *cli, struct device_options *d);
 void device_options_fini(struct device_options *d);
+/* The built-in Vulkan device `name` (spvcond_vulkan_profile) as spvcond_vulkan_device_info describes it, in *out
+ * (spvcond_free with ctx); SPVCOND_ERROR_NOT_FOUND for a name that is none. */
+spvcond_result device_options_vulkan_info(spvcond_context *ctx, const char *name, spvcond_device_info **out);
 int device_options_load_config(struct cli *cli, struct device_options *d);
 
 /* The SPV_INTEL_function_variants device (spec/devices.md): --target, --features, --category, --family,
